@@ -1,0 +1,52 @@
+import type { CloudEvent, EventType, RequestOf, ResponseOf, ServiceName, Subject, SubjectsOf, HandlersOf } from '#libs/contracts';
+
+export interface RequestOptions {
+  /** Deadline for the reply; on expiry the call fails with internal_error (safe to retry). */
+  timeoutMs?: number;
+}
+
+export type EventHandler = (event: CloudEvent) => Promise<void>;
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  /** Durable consumer name; replicas sharing it share the work. */
+  durable: string;
+  types: readonly EventType[];
+  /** Redeliveries after a handler failure before the event is parked (logged and acked). */
+  maxDeliver?: number;
+}
+
+/**
+ * The message bus between apps: request/reply for commands and queries, a durable event
+ * stream for domain events. NatsBus in services mode, InProcessBus in all-in-one mode; both
+ * keep the same semantics (see bus.conformance.ts).
+ */
+export interface Bus {
+  /** Sends a request and waits for the reply. A problem reply is thrown as ProblemError. */
+  request<S extends Subject>(subject: S, payload: RequestOf<S>, options?: RequestOptions): Promise<ResponseOf<S>>;
+
+  /**
+   * Serves every subject of one owner (queue group = owner, so replicas share the load).
+   * Handlers throw ProblemError for contract errors; anything else is answered as internal_error.
+   */
+  serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription>;
+
+  /** Publishes one event to the stream; the event id dedupes republishing (Nats-Msg-Id). */
+  publish(event: CloudEvent): Promise<void>;
+
+  /** Durable, at-least-once consumption; an event is acked after its handler resolves. */
+  consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription>;
+
+  /** Every replica gets every event (no durability): for cache eviction. */
+  broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription>;
+
+  /** Rejects when the bus is not usable (readiness). */
+  ping(): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export type { SubjectsOf };

@@ -1,0 +1,139 @@
+import type { CloudEvent, EventType, HandlersOf, RequestOf, ResponseOf, ServiceName, Subject } from '#libs/contracts';
+import type { Bus, ConsumeOptions, EventHandler, RequestOptions, Subscription } from './bus.js';
+import { checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger } from './envelope.js';
+
+interface Group {
+  types: Set<EventType>;
+  handlers: EventHandler[];
+  next: number;
+  maxDeliver: number;
+}
+
+const DEFAULT_MAX_DELIVER = 10;
+const REDELIVERY_DELAY_MS = 50;
+
+/**
+ * The bus of the all-in-one mode: same semantics as NATS within one process. Payloads are
+ * copied through JSON as on the wire; events are delivered asynchronously, at least once,
+ * to each durable group (one member per event) and to every broadcast subscriber.
+ */
+export class InProcessBus implements Bus {
+  private readonly handlers = new Map<Subject, (req: never) => Promise<unknown>>();
+  private readonly groups = new Map<string, Group>();
+  private readonly listeners = new Set<{ types: Set<EventType>; handler: EventHandler }>();
+  private readonly pending = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly logger: BusLogger,
+    private readonly defaultTimeoutMs = 5000,
+  ) {}
+
+  async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
+    const handler = this.handlers.get(subject);
+    if (!handler || this.closed) throw noResponderProblem(subject);
+    const ms = options.timeoutMs ?? this.defaultTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeoutProblem(subject, ms)), ms);
+    });
+    try {
+      const reply = await Promise.race([dispatch(handler, subject, copy(payload), this.logger), timeout]);
+      return unwrapReply<ResponseOf<S>>(copy(reply));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription> {
+    checkHandlers(owner, handlers);
+    const entries = Object.entries(handlers) as [Subject, (req: never) => Promise<unknown>][];
+    for (const [subject] of entries) {
+      if (this.handlers.has(subject)) throw new Error(`Subject ${subject} is already served`);
+    }
+    for (const [subject, handler] of entries) this.handlers.set(subject, handler);
+    return {
+      stop: async () => {
+        for (const [subject] of entries) this.handlers.delete(subject);
+      },
+    };
+  }
+
+  async publish(event: CloudEvent): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    for (const group of this.groups.values()) {
+      if (group.types.has(event.type) && group.handlers.length > 0) {
+        const handler = group.handlers[group.next++ % group.handlers.length]!;
+        this.track(this.deliver(handler, copy(event), group.maxDeliver));
+      }
+    }
+    for (const listener of this.listeners) {
+      if (listener.types.has(event.type)) this.track(this.deliver(listener.handler, copy(event), 1));
+    }
+  }
+
+  async consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
+    const group = this.groups.get(options.durable) ?? {
+      types: new Set(options.types),
+      handlers: [],
+      next: 0,
+      maxDeliver: options.maxDeliver ?? DEFAULT_MAX_DELIVER,
+    };
+    group.handlers.push(handler);
+    this.groups.set(options.durable, group);
+    return {
+      stop: async () => {
+        group.handlers = group.handlers.filter((h) => h !== handler);
+      },
+    };
+  }
+
+  async broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription> {
+    const listener = { types: new Set(types), handler };
+    this.listeners.add(listener);
+    return { stop: async () => void this.listeners.delete(listener) };
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+  }
+
+  /** Waits until every event published so far has been handled (tests, shutdown). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.drain();
+    this.handlers.clear();
+    this.groups.clear();
+    this.listeners.clear();
+  }
+
+  private track(delivery: Promise<void>): void {
+    this.pending.add(delivery);
+    void delivery.finally(() => this.pending.delete(delivery));
+  }
+
+  private async deliver(handler: EventHandler, event: CloudEvent, maxDeliver: number): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    for (let attempt = 1; attempt <= maxDeliver; attempt++) {
+      try {
+        await handler(event);
+        return;
+      } catch (err) {
+        if (attempt === maxDeliver) {
+          this.logger.error({ err, eventId: event.id, type: event.type, attempt }, 'event handler failed; event parked');
+          return;
+        }
+        this.logger.warn({ err, eventId: event.id, type: event.type, attempt }, 'event handler failed; redelivering');
+        await new Promise((r) => setTimeout(r, REDELIVERY_DELAY_MS * attempt));
+      }
+    }
+  }
+}
+
+function copy<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}

@@ -1,0 +1,128 @@
+/**
+ * Typed, validated environment. Each field reads one variable; loadConfig reads them all,
+ * collects every problem and throws one ConfigError naming each bad variable.
+ */
+export type Env = Record<string, string | undefined>;
+
+export interface Field<T> {
+  readonly name: string;
+  readonly secret: boolean;
+  read(raw: string | undefined): T;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+class FieldProblem extends Error {}
+
+function field<T>(name: string, read: (raw: string | undefined) => T, secret = false): Field<T> {
+  return { name, secret, read };
+}
+
+function present(raw: string | undefined): raw is string {
+  return raw !== undefined && raw.trim() !== '';
+}
+
+function need(name: string, raw: string | undefined): string {
+  if (!present(raw)) throw new FieldProblem(`${name} is required`);
+  return raw.trim();
+}
+
+export const env = {
+  string(name: string, fallback?: string): Field<string> {
+    return field(name, (raw) => (present(raw) ? raw.trim() : fallback ?? need(name, raw)));
+  },
+  optionalString(name: string): Field<string | undefined> {
+    return field(name, (raw) => (present(raw) ? raw.trim() : undefined));
+  },
+  secret(name: string, fallback?: string): Field<string> {
+    return field(name, (raw) => (present(raw) ? raw.trim() : fallback ?? need(name, raw)), true);
+  },
+  int(name: string, fallback: number, bounds: { min?: number; max?: number } = {}): Field<number> {
+    return field(name, (raw) => {
+      if (!present(raw)) return fallback;
+      const value = Number(raw);
+      const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
+      if (!Number.isInteger(value) || value < min || value > max) {
+        throw new FieldProblem(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      }
+      return value;
+    });
+  },
+  bool(name: string, fallback: boolean): Field<boolean> {
+    return field(name, (raw) => {
+      if (!present(raw)) return fallback;
+      const value = raw.trim().toLowerCase();
+      if (['true', '1', 'yes'].includes(value)) return true;
+      if (['false', '0', 'no'].includes(value)) return false;
+      throw new FieldProblem(`${name} must be true or false (got "${raw}")`);
+    });
+  },
+  url(name: string, fallback?: string): Field<string> {
+    return field(name, (raw) => {
+      const value = present(raw) ? raw.trim() : fallback ?? need(name, raw);
+      if (!URL.canParse(value)) throw new FieldProblem(`${name} must be an absolute URL (got "${value}")`);
+      return value.replace(/\/+$/, '');
+    });
+  },
+  optionalUrl(name: string): Field<string | undefined> {
+    return field(name, (raw) => {
+      if (!present(raw)) return undefined;
+      if (!URL.canParse(raw.trim())) throw new FieldProblem(`${name} must be an absolute URL (got "${raw}")`);
+      return raw.trim();
+    });
+  },
+  oneOf<const T extends string>(name: string, values: readonly T[], fallback: T): Field<T> {
+    return field(name, (raw) => {
+      if (!present(raw)) return fallback;
+      const value = raw.trim() as T;
+      if (!values.includes(value)) throw new FieldProblem(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+      return value;
+    });
+  },
+  json<T>(name: string, fallback: T, validate: (value: unknown) => string | undefined): Field<T> {
+    return field(name, (raw) => {
+      if (!present(raw)) return fallback;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        throw new FieldProblem(`${name} must be valid JSON`);
+      }
+      const problem = validate(value);
+      if (problem) throw new FieldProblem(`${name} ${problem}`);
+      return value as T;
+    });
+  },
+};
+
+export type ConfigSpec = Record<string, Field<unknown>>;
+export type ConfigOf<S extends ConfigSpec> = { readonly [K in keyof S]: S[K] extends Field<infer T> ? T : never };
+
+const secretNames = new Set<string>();
+
+/** Reads and validates every field; throws one ConfigError naming every bad variable. */
+export function loadConfig<S extends ConfigSpec>(spec: S, source: Env = process.env): ConfigOf<S> {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, f] of Object.entries(spec)) {
+    if (f.secret) secretNames.add(f.name);
+    try {
+      out[key] = f.read(source[f.name]);
+    } catch (err) {
+      if (!(err instanceof FieldProblem)) throw err;
+      problems.push(err.message);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as ConfigOf<S>;
+}
+
+/** Names of the variables declared secret so far (for log redaction and diagnostics). */
+export function secretVariableNames(): string[] {
+  return [...secretNames];
+}

@@ -1,0 +1,91 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TIERS, type Tier } from '#libs/config';
+import { ALL_SCOPES, type Scope } from '#libs/scopes';
+import { EnumField, PatternField, StringField } from './validation.js';
+
+export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+export const KEY_MODES = ['test', 'live'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+
+export class OrganizationSummary {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() slug!: string;
+  @ApiProperty({ enum: TIERS }) tier!: Tier;
+}
+
+export class OrganizationView extends OrganizationSummary {
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class CredentialView {
+  @ApiProperty({ enum: ['api_key', 'oauth'] }) type!: 'api_key' | 'oauth';
+  @ApiProperty({ enum: KEY_MODES }) mode!: KeyMode;
+  @ApiPropertyOptional() clientId?: string;
+}
+
+/** GET /me */
+export class MeView {
+  @ApiProperty({ description: 'The user the credential acts for.' }) id!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ type: OrganizationSummary }) organization!: OrganizationSummary;
+  @ApiProperty({ enum: ALL_SCOPES, isArray: true }) scopes!: Scope[];
+  @ApiProperty({ type: CredentialView }) credential!: CredentialView;
+}
+
+export interface ApiKeyView {
+  id: string;
+  name: string | null;
+  /** The first characters of the key, for recognising it in lists (never enough to use it). */
+  prefix: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  organizationId: string;
+  userId: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyView {
+  /** The whole key, shown once. */
+  key: string;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  organizationId: string;
+  role: MemberRole;
+  createdAt: string;
+}
+
+const SCOPE_LIST = new RegExp(`^((${ALL_SCOPES.join('|')})( |$))*$`);
+
+export class AdminCreateOrgDto {
+  @StringField({ required: true, min: 1, max: 200 }) name!: string;
+  @EnumField(TIERS) tier?: Tier;
+}
+
+export class AdminSetTierDto {
+  @EnumField(TIERS, { required: true }) tier!: Tier;
+}
+
+export class AdminCreateUserDto {
+  @StringField({ required: true, format: 'email', max: 320 }) email!: string;
+  @StringField({ required: true, min: 8, max: 200 }) password!: string;
+  @StringField({ required: true, max: 64 }) organizationId!: string;
+  @EnumField(MEMBER_ROLES) role?: MemberRole;
+}
+
+export class AdminCreateApiKeyDto {
+  @StringField({ required: true, max: 64 }) organizationId!: string;
+  @StringField({ max: 64 }) userId?: string;
+  @EnumField(KEY_MODES) mode?: KeyMode;
+  @PatternField(SCOPE_LIST, `Must be space-separated scopes from: ${ALL_SCOPES.join(', ')}`) scopes?: string;
+  @StringField({ max: 100 }) name?: string;
+}
+
+/** API key shape: sgn_test_ or sgn_live_ followed by 32 base62 characters. */
+export const API_KEY_PATTERN = /^sgn_(test|live)_[0-9A-Za-z]{32}$/;

@@ -1,0 +1,45 @@
+import type { Tier } from '#libs/config';
+import type { SignupView } from './signups.js';
+
+/** Domain events with their data. Subject on JetStream: events.<type>. */
+export interface EventMap {
+  'signup.created': SignupView;
+  'signup.updated': SignupView;
+  'signup.published': SignupView;
+  'signup.closed': SignupView;
+  'signup.deleted': SignupView;
+  'auth.apikey.revoked': { apiKeyId: string; organizationId: string; livemode: boolean };
+  'auth.organization.tier_changed': { organizationId: string; tier: Tier; previousTier: Tier; livemode: boolean };
+}
+
+export type EventType = keyof EventMap;
+
+const EVENT_TYPE_LIST = {
+  'signup.created': true,
+  'signup.updated': true,
+  'signup.published': true,
+  'signup.closed': true,
+  'signup.deleted': true,
+  'auth.apikey.revoked': true,
+  'auth.organization.tier_changed': true,
+} as const satisfies Record<EventType, true>;
+
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_LIST) as EventType[];
+
+/** CloudEvents 1.0, structured mode, with the orgid and livemode extension attributes. */
+export interface CloudEvent<T extends EventType = EventType> {
+  specversion: '1.0';
+  id: string;
+  source: string;
+  type: T;
+  time: string;
+  datacontenttype: 'application/json';
+  subject?: string;
+  orgid: string;
+  livemode: boolean;
+  data: EventMap[T];
+}
+
+export function eventSubject(type: EventType): string {
+  return `events.${type}`;
+}

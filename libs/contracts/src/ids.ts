@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
+import { ProblemError } from '#libs/problem';
+
+/** Ids of resources addressed by path (signups, slots, participants, endpoints, events). */
+export function newId(): string {
+  return uuidv7();
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** n random base62 characters (uniform: rejection sampling). */
+export function randomBase62(n: number): string {
+  let out = '';
+  while (out.length < n) {
+    for (const byte of randomBytes(n * 2)) {
+      if (byte < 248 && out.length < n) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export type IdPrefix = 'usr' | 'org' | 'cli' | 'ac' | 'oat' | 'ort' | 'dc' | 'cnf' | 'key';
+
+/** Principal and credential ids: `org_` followed by 24 base62 characters. */
+export function newPrefixedId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(24)}`;
+}
+
+export function isPrefixedId(value: string, prefix: IdPrefix): boolean {
+  return new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`).test(value);
+}
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && uuidValidate(value);
+}
+
+/** A path id that must be a uuid: 422 with the parameter's name as path otherwise. */
+export function requireUuid(value: unknown, name = 'id'): string {
+  if (!isUuid(value)) throw ProblemError.validation([{ path: name, message: 'Invalid uuid' }]);
+  return value.toLowerCase();
+}

@@ -1,0 +1,19 @@
+export type { Authorized, Principal } from './principal.js';
+export {
+  ArrayField, BoolField, DateTimeField, EnumField, IntField, PatternField, QueryIntField, StringField, UuidField, validateInput,
+} from './validation.js';
+export { isPrefixedId, isUuid, newId, newPrefixedId, randomBase62, requireUuid, type IdPrefix } from './ids.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, type Page } from './pagination.js';
+export {
+  CreateSignupDto, ListSignupsQueryDto, SIGNUP_STATUSES, SignupPageView, SignupView, UpdateSignupDto,
+  type CreateSignupInput, type ListSignupsInput, type SignupStatus, type UpdateSignupInput,
+} from './signups.js';
+export {
+  API_KEY_PATTERN, AdminCreateApiKeyDto, AdminCreateOrgDto, AdminCreateUserDto, AdminSetTierDto, CredentialView, KEY_MODES, MEMBER_ROLES,
+  MeView, OrganizationSummary, OrganizationView, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, type UserView,
+} from './auth.js';
+export {
+  SUBJECTS, subjectsOf, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName, type Subject, type SubjectsOf,
+} from './subjects.js';
+export { EVENT_TYPES, eventSubject, type CloudEvent, type EventMap, type EventType } from './events.js';
+export { cloudEvent } from './cloud-event.js';

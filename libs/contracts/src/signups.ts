@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BoolField, DateTimeField, EnumField, IntField, StringField } from './validation.js';
+import { PageMetaDto, PageQueryDto } from './pagination.js';
+
+export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
+export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
+
+export class CreateSignupDto {
+  @StringField({ required: true, min: 1, max: 200, example: 'Neighbourhood potluck' })
+  title!: string;
+
+  @StringField({ max: 5000 })
+  description?: string;
+
+  @DateTimeField({ required: true, example: '2026-12-24T18:00:00Z' })
+  eventDate!: string;
+
+  @StringField({ max: 500 })
+  location?: string;
+
+  @IntField({ min: 1, max: 100000 })
+  maxParticipants?: number;
+
+  @BoolField()
+  requiresPhone?: boolean;
+
+  @DateTimeField({ description: 'Registrations stop at this instant.' })
+  signupCloseDate?: string;
+}
+
+/** PATCH body: every field optional; null clears a nullable field. */
+export class UpdateSignupDto {
+  @StringField({ min: 1, max: 200 })
+  title?: string;
+
+  @StringField({ max: 5000, nullable: true })
+  description?: string | null;
+
+  @DateTimeField()
+  eventDate?: string;
+
+  @StringField({ max: 500, nullable: true })
+  location?: string | null;
+
+  @IntField({ min: 1, max: 100000, nullable: true })
+  maxParticipants?: number | null;
+
+  @BoolField()
+  requiresPhone?: boolean;
+
+  @DateTimeField({ nullable: true })
+  signupCloseDate?: string | null;
+}
+
+export class ListSignupsQueryDto extends PageQueryDto {
+  @EnumField(SIGNUP_STATUSES, { description: 'Only signups in this status.' })
+  status?: SignupStatus;
+}
+
+export type CreateSignupInput = Omit<CreateSignupDto, never>;
+export type UpdateSignupInput = Omit<UpdateSignupDto, never>;
+export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus };
+
+/** The signup as every surface returns it (slots and items only on the single read). */
+export class SignupView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() slug!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ enum: SIGNUP_STATUSES }) status!: SignupStatus;
+  @ApiProperty({ format: 'date-time' }) eventDate!: string;
+  @ApiProperty({ type: String, nullable: true }) location!: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) maxParticipants!: number | null;
+  @ApiProperty() requiresPhone!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) signupCloseDate!: string | null;
+  @ApiProperty() organizationId!: string;
+  @ApiProperty({ type: 'integer' }) participantCount!: number;
+  @ApiProperty({ format: 'uri' }) publicUrl!: string;
+  @ApiProperty() livemode!: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) closedAt!: string | null;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'On GET /signups/{id} only.' }) slots?: unknown[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'On GET /signups/{id} only.' }) items?: unknown[];
+}
+
+export class SignupPageView extends PageMetaDto {
+  @ApiProperty({ type: SignupView, isArray: true }) data!: SignupView[];
+}

@@ -1,0 +1,90 @@
+import { ProblemError } from '#libs/problem';
+import { ArrayField, IntField, StringField, UuidField, validateInput } from './validation.js';
+import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+import { requireUuid } from './ids.js';
+
+class SelectionDto {
+  @StringField({ required: true }) type!: string;
+  @UuidField({ required: true }) id!: string;
+  @IntField({ min: 1 }) quantity?: number;
+}
+
+class RegistrationDto {
+  @StringField({ required: true, min: 1 }) name!: string;
+  @ArrayField(() => SelectionDto, { required: true }) selections!: SelectionDto[];
+}
+
+async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as ProblemError;
+  }
+  throw new Error('expected a problem');
+}
+
+describe('validateInput', () => {
+  it('accepts a valid body and returns a typed instance', async () => {
+    const dto = await validateInput(CreateSignupDto, { title: 'Potluck', eventDate: '2026-12-24T18:00:00Z' });
+    expect(dto).toBeInstanceOf(CreateSignupDto);
+    expect(dto.title).toBe('Potluck');
+  });
+
+  it('says Required for a missing field and names an empty required string', async () => {
+    const problem = await problemOf(validateInput(CreateSignupDto, { title: '' }));
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors).toEqual([
+      { path: 'title', message: 'Must not be empty' },
+      { path: 'eventDate', message: 'Required' },
+    ]);
+  });
+
+  it('itemizes nested array failures with dot paths and indexes', async () => {
+    const problem = await problemOf(
+      validateInput(RegistrationDto, { name: 'A', selections: [{ type: 'slot', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }, { type: 'slot', id: 'nope' }] }),
+    );
+    expect(problem.errors).toEqual([{ path: 'selections.1.id', message: 'Invalid uuid' }]);
+  });
+
+  it('refuses unknown fields', async () => {
+    const problem = await problemOf(validateInput(UpdateSignupDto, { status: 'published' }));
+    expect(problem.errors).toEqual([{ path: 'status', message: 'Unknown field' }]);
+  });
+
+  it('accepts null to clear a nullable field but not a required one', async () => {
+    await expect(validateInput(UpdateSignupDto, { location: null, maxParticipants: null })).resolves.toBeDefined();
+    const problem = await problemOf(validateInput(UpdateSignupDto, { title: null }));
+    expect(problem.errors?.[0]?.path).toBe('title');
+  });
+
+  it('refuses a non-object body', async () => {
+    const problem = await problemOf(validateInput(CreateSignupDto, [1, 2]));
+    expect(problem.errors).toEqual([{ path: 'body', message: 'Expected a JSON object' }]);
+  });
+
+  it('converts and bounds query integers', async () => {
+    expect((await validateInput(ListSignupsQueryDto, { limit: '5' }, 'query')).limit).toBe(5);
+    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '0' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Must be at least 1' }]);
+    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: 'abc' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Expected integer' }]);
+    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '101' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Must be at most 100' }]);
+  });
+});
+
+describe('ids and cursors', () => {
+  it('refuses a malformed path id as Invalid uuid on the parameter', () => {
+    expect(() => requireUuid('123', 'id')).toThrow(ProblemError);
+    try {
+      requireUuid('123', 'id');
+    } catch (err) {
+      expect((err as ProblemError).errors).toEqual([{ path: 'id', message: 'Invalid uuid' }]);
+    }
+  });
+
+  it('round-trips cursors and refuses garbage', () => {
+    const cursor = encodeCursor({ eventDate: '2026-01-01T00:00:00.000Z', id: 'x' });
+    expect(decodeCursor(cursor, ['eventDate', 'id'])).toEqual({ eventDate: '2026-01-01T00:00:00.000Z', id: 'x' });
+    expect(() => decodeCursor('!!!', ['id'])).toThrow(ProblemError);
+    expect(() => decodeCursor(encodeCursor({ id: 1 }), ['id'])).toThrow(ProblemError);
+  });
+});

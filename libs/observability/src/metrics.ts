@@ -1,0 +1,34 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One Prometheus registry per app, labelled with the app name. */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly busRequests: Counter<'subject' | 'outcome'>;
+
+  constructor(readonly app: string, options: { defaultMetrics?: boolean } = {}) {
+    this.registry.setDefaultLabels({ app });
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration in seconds',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+    this.busRequests = new Counter({
+      name: 'bus_requests_handled_total',
+      help: 'Bus requests handled by this app, by subject and outcome',
+      labelNames: ['subject', 'outcome'],
+      registers: [this.registry],
+    });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

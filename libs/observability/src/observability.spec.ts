@@ -1,0 +1,74 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './logger.js';
+import { acceptRequestId, currentRequestId, runWithRequestId } from './request-context.js';
+import { checkReadiness } from './health.js';
+import { Metrics } from './metrics.js';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(JSON.parse(String(chunk)));
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('logger', () => {
+  it('puts the request id on every line written inside a request', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('test', 'info', stream);
+    runWithRequestId('req-42', () => logger.info('inside'));
+    logger.info('outside');
+    expect(lines[0]).toMatchObject({ app: 'test', requestId: 'req-42', msg: 'inside' });
+    expect(lines[1]).not.toHaveProperty('requestId');
+  });
+
+  it('redacts secrets wherever they appear', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('test', 'info', stream);
+    logger.info({ headers: { authorization: 'Bearer sgn_test_abc' }, body: { password: 'hunter2', key: 'sgn_live_x' } }, 'x');
+    const text = JSON.stringify(lines[0]);
+    expect(text).not.toContain('sgn_test_abc');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('sgn_live_x');
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a safe incoming id and replaces an unsafe one', () => {
+    expect(acceptRequestId('abc-123')).toBe('abc-123');
+    expect(acceptRequestId('bad id\n')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(acceptRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('is visible across awaits within the request', async () => {
+    await runWithRequestId('r1', async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      expect(currentRequestId()).toBe('r1');
+    });
+  });
+});
+
+describe('readiness', () => {
+  it('reports each dependency and fails when one is down', async () => {
+    const report = await checkReadiness([
+      { name: 'postgres', check: async () => undefined },
+      { name: 'nats', check: async () => { throw new Error('connection refused'); } },
+    ]);
+    expect(report).toEqual({
+      status: 'unavailable',
+      checks: { postgres: { status: 'up' }, nats: { status: 'down', error: 'connection refused' } },
+    });
+  });
+});
+
+describe('metrics', () => {
+  it('renders Prometheus text labelled with the app', async () => {
+    const metrics = new Metrics('signups-service', { defaultMetrics: false });
+    metrics.httpDuration.observe({ method: 'GET', route: '/x', status: '200' }, 0.01);
+    const text = await metrics.render();
+    expect(text).toContain('http_request_duration_seconds_count{app="signups-service",method="GET",route="/x",status="200"} 1');
+  });
+});

@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { HealthIndicator } from '#libs/observability';
+
+export interface DataSourceSpec {
+  /** The app's own schema; no app reads another's. */
+  schema: string;
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: NonNullable<DataSourceOptions['migrations']>;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+}
+
+/** Where the database is: a Postgres URL, or extra driver options (the embedded PGlite adapter). */
+export type DatabaseTarget = { url: string } | { driverOptions: Partial<DataSourceOptions> };
+
+/** One DataSource per app, bound to its schema, with its own migrations table; never synchronize. */
+export function createDataSource(spec: DataSourceSpec, target: DatabaseTarget): DataSource {
+  const base = {
+    type: 'postgres' as const,
+    schema: spec.schema,
+    entities: spec.entities,
+    migrations: spec.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if ('url' in target) {
+    return new DataSource({
+      ...base,
+      url: target.url,
+      extra: { max: spec.poolSize ?? 10, application_name: spec.schema },
+    });
+  }
+  return new DataSource({ ...base, ...target.driverOptions } as DataSourceOptions);
+}
+
+/**
+ * Creates the schema and runs pending migrations under a Postgres advisory lock, so replicas
+ * starting together migrate once.
+ */
+export async function migrate(dataSource: DataSource): Promise<void> {
+  const schema = (dataSource.options as { schema?: string }).schema;
+  if (!schema) throw new Error('DataSource has no schema');
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    try {
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+export function postgresHealth(dataSource: DataSource): HealthIndicator {
+  return {
+    name: 'postgres',
+    check: async () => {
+      await dataSource.query('SELECT 1');
+    },
+  };
+}

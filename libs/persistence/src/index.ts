@@ -1,0 +1,2 @@
+export { createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
+export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';

@@ -1,0 +1,31 @@
+import type { DynamicModule, INestApplication } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import type { AppName } from '#libs/config';
+import type { Bus } from '#libs/bus';
+import type { Logger, Metrics } from '#libs/observability';
+import type { DataSourceSpec } from '#libs/persistence';
+
+/** What every app receives: its adapters, chosen by the run mode. */
+export interface AppContext {
+  name: AppName;
+  logger: Logger;
+  metrics: Metrics;
+  bus: Bus;
+  /** The app's own DataSource, migrated, when the app owns a schema. */
+  dataSource?: DataSource;
+  /** Redis URL in services mode; undefined selects in-memory adapters. */
+  redisUrl?: string;
+  env: Record<string, string | undefined>;
+}
+
+/** One deployable app: its schema, its Nest module, and work to start after it listens. */
+export interface AppDefinition {
+  name: AppName;
+  /** Tables this app owns; omitted for apps without a schema (mcp-server). */
+  database?: DataSourceSpec;
+  module(context: AppContext): DynamicModule;
+  /** Runs after the HTTP listener is up (serve bus subjects, start relays and consumers). */
+  start?(app: INestApplication, context: AppContext): Promise<void>;
+  /** Fastify options beyond the defaults (e.g. trustProxy at the edge). */
+  fastify?(context: AppContext): Record<string, unknown>;
+}

@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { Module, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { DataSource } from 'typeorm';
+import { listenSpec, loadConfig, publicUrlsSpec } from '#libs/config';
+import { Metrics, createLogger, installHttpObservability, requestIdOptions } from '#libs/observability';
+import { migrate } from '#libs/persistence';
+import { ProblemFilter } from '#libs/problem';
+import type { AppContext, AppDefinition } from './app-definition.js';
+import type { Infrastructure } from './infrastructure.js';
+import { NestPinoLogger } from './nest-logger.js';
+import { RuntimeModule } from './runtime.module.js';
+
+export interface RunningApp {
+  name: string;
+  app: INestApplication;
+  /** The origin the app listens on, e.g. http://127.0.0.1:3000 */
+  url: string;
+  context: AppContext;
+  close(): Promise<void>;
+}
+
+@Module({})
+class AppRoot {}
+
+const BODY_LIMIT_BYTES = 1_048_576;
+
+/** Boots one app on the given adapters: schema migrated, HTTP listening, bus handlers served. */
+export async function bootApp(definition: AppDefinition, infrastructure: Infrastructure): Promise<RunningApp> {
+  const { env } = infrastructure;
+  const logger = createLogger(definition.name, infrastructure.logLevel);
+  const metrics = new Metrics(definition.name);
+  const { problemBase } = loadConfig(publicUrlsSpec, env);
+  const { port, host } = loadConfig(listenSpec(definition.name), env);
+
+  let dataSource: DataSource | undefined;
+  if (definition.database) {
+    dataSource = infrastructure.dataSource(definition.database);
+    await dataSource.initialize();
+    await migrate(dataSource);
+  }
+  const context: AppContext = { name: definition.name, logger, metrics, bus: infrastructure.bus, dataSource, redisUrl: infrastructure.redisUrl, env };
+
+  const adapter = new FastifyAdapter({ ...requestIdOptions, bodyLimit: BODY_LIMIT_BYTES, ...definition.fastify?.(context) });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    { module: AppRoot, imports: [RuntimeModule.forApp(context), definition.module(context)] },
+    adapter,
+    { logger: new NestPinoLogger(logger) },
+  );
+  app.useGlobalFilters(new ProblemFilter(problemBase, logger));
+  installHttpObservability(app.getHttpAdapter().getInstance(), logger, metrics);
+  await app.listen(port, host);
+  await definition.start?.(app, context);
+  const address = app.getHttpServer().address() as { port: number };
+  logger.info({ port: address.port, host }, `${definition.name} listening`);
+
+  return {
+    name: definition.name,
+    app,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    context,
+    async close() {
+      await app.close();
+      await dataSource?.destroy();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export type { AppContext, AppDefinition } from './app-definition.js';
+export type { Infrastructure } from './infrastructure.js';
+export { bootApp, type RunningApp } from './boot.js';
+export { RuntimeModule } from './runtime.module.js';
+export { APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } from './tokens.js';

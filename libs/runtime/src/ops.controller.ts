@@ -1,0 +1,41 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Auth } from '#libs/scopes';
+import { checkReadiness, type HealthIndicator, type Metrics } from '#libs/observability';
+import { HEALTH_INDICATORS, METRICS } from './tokens.js';
+
+interface StatusReply {
+  status(code: number): StatusReply;
+  header(name: string, value: string): StatusReply;
+  send(body: unknown): unknown;
+}
+
+/** Liveness, readiness (each dependency) and Prometheus metrics: served by every app. */
+@ApiExcludeController()
+@Controller()
+export class OpsController {
+  constructor(
+    @Inject(HEALTH_INDICATORS) private readonly indicators: HealthIndicator[],
+    @Inject(METRICS) private readonly metrics: Metrics,
+  ) {}
+
+  @Get('healthz')
+  @Auth.public()
+  @Header('cache-control', 'no-store')
+  healthz(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @Auth.public()
+  async readyz(@Res() reply: StatusReply): Promise<void> {
+    const report = await checkReadiness(this.indicators);
+    reply.status(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').send(report);
+  }
+
+  @Get('metrics')
+  @Auth.public()
+  async metricsText(@Res() reply: StatusReply): Promise<void> {
+    reply.header('content-type', this.metrics.contentType).send(await this.metrics.render());
+  }
+}

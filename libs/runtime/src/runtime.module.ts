@@ -1,0 +1,34 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { HealthIndicator } from '#libs/observability';
+import { postgresHealth } from '#libs/persistence';
+import type { AppContext } from './app-definition.js';
+import { OpsController } from './ops.controller.js';
+import { APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } from './tokens.js';
+
+function indicatorsOf(context: AppContext): HealthIndicator[] {
+  const indicators: HealthIndicator[] = [{ name: 'bus', check: () => context.bus.ping() }];
+  if (context.dataSource) indicators.unshift(postgresHealth(context.dataSource));
+  return indicators;
+}
+
+/** Makes the app's adapters injectable everywhere and serves the ops routes. */
+@Module({})
+export class RuntimeModule {
+  static forApp(context: AppContext): DynamicModule {
+    const providers = [
+      { provide: APP_CONTEXT, useValue: context },
+      { provide: BUS, useValue: context.bus },
+      { provide: LOGGER, useValue: context.logger },
+      { provide: METRICS, useValue: context.metrics },
+      { provide: HEALTH_INDICATORS, useValue: indicatorsOf(context) },
+      ...(context.dataSource ? [{ provide: DATA_SOURCE, useValue: context.dataSource }] : []),
+    ];
+    return {
+      module: RuntimeModule,
+      global: true,
+      controllers: [OpsController],
+      providers,
+      exports: providers.map((p) => p.provide),
+    };
+  }
+}

@@ -1,0 +1,7 @@
+/** Injection tokens of the runtime's adapters. */
+export const APP_CONTEXT = Symbol('APP_CONTEXT');
+export const BUS = Symbol('BUS');
+export const DATA_SOURCE = Symbol('DATA_SOURCE');
+export const LOGGER = Symbol('LOGGER');
+export const METRICS = Symbol('METRICS');
+export const HEALTH_INDICATORS = Symbol('HEALTH_INDICATORS');

@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { SetMetadata, UseGuards, applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
+import type { Scope } from './catalog.js';
+import { ScopeGuard } from './scope.guard.js';
+
+/**
+ * What a route requires of its caller. Every route declares exactly one; a route that
+ * declares nothing fails the route-walking test and is refused by the credential guard.
+ */
+export type AuthRequirement =
+  | { access: 'public' }
+  | { access: 'optional' }
+  | { access: 'credential'; apiKeyOnly: boolean }
+  | { access: 'scope'; scope: Scope; apiKeyOnly: boolean };
+
+export const AUTH_REQUIREMENT = 'signup:auth-requirement';
+
+function declare(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
+  const decorators: Array<MethodDecorator & ClassDecorator> = [SetMetadata(AUTH_REQUIREMENT, requirement)];
+  if (requirement.access !== 'public') decorators.push(ApiBearerAuth());
+  if (requirement.access === 'scope' || requirement.access === 'credential') decorators.push(UseGuards(ScopeGuard));
+  if (requirement.access === 'scope') decorators.push(ApiExtension('x-required-scope', requirement.scope));
+  if ('apiKeyOnly' in requirement && requirement.apiKeyOnly) decorators.push(ApiExtension('x-api-key-only', true));
+  return applyDecorators(...decorators);
+}
+
+export const Auth = {
+  /** No credential is read (health, metrics, public pages). */
+  public: () => declare({ access: 'public' }),
+  /** Works without a credential; a valid one is used for its rate tier; a bad one is refused. */
+  optional: () => declare({ access: 'optional' }),
+  /** Any valid credential, no particular scope. */
+  credential: () => declare({ access: 'credential', apiKeyOnly: false }),
+  /** A valid credential holding this scope. */
+  scope: (scope: Scope) => declare({ access: 'scope', scope, apiKeyOnly: false }),
+  /** An organization API key (OAuth tokens get 403 forbidden), optionally with a scope. */
+  apiKey: (scope?: Scope) => declare(scope ? { access: 'scope', scope, apiKeyOnly: true } : { access: 'credential', apiKeyOnly: true }),
+};
+
+/** The requirement declared on a handler, or on its controller class. */
+export function authRequirementOf(handler: object, controller?: object): AuthRequirement | undefined {
+  return (Reflect.getMetadata(AUTH_REQUIREMENT, handler) ?? (controller && Reflect.getMetadata(AUTH_REQUIREMENT, controller))) as
+    | AuthRequirement
+    | undefined;
+}

@@ -1,0 +1,32 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ProblemError } from '#libs/problem';
+import type { Scope } from './catalog.js';
+import { authRequirementOf } from './auth.decorator.js';
+
+/** What the credential guard leaves on the request for this guard to read. */
+export interface ScopedCaller {
+  kind: 'api_key' | 'oauth';
+  scopes: readonly Scope[];
+}
+
+export function missingScope(scope: Scope): ProblemError {
+  return new ProblemError('scope_required', `This operation requires the scope "${scope}".`, {
+    headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+  });
+}
+
+/** Checks the declared scope, and API-key-only routes, against the authenticated caller. */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const requirement = authRequirementOf(context.getHandler(), context.getClass());
+    const caller = context.switchToHttp().getRequest<{ principal?: ScopedCaller }>().principal;
+    if (!requirement || requirement.access === 'public' || requirement.access === 'optional') return true;
+    if (!caller) throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
+    if (requirement.apiKeyOnly && caller.kind !== 'api_key') {
+      throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');
+    }
+    if (requirement.access === 'scope' && !caller.scopes.includes(requirement.scope)) throw missingScope(requirement.scope);
+    return true;
+  }
+}

@@ -1,0 +1,72 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { ProblemError } from '#libs/problem';
+import { ALL_SCOPES, SCOPES, parseScopeString } from './catalog.js';
+import { Auth } from './auth.decorator.js';
+import { ScopeGuard } from './scope.guard.js';
+import { undeclaredRoutes, walkRoutes } from './route-walk.js';
+
+@Controller('things')
+class ThingsController {
+  @Get() @Auth.scope('signups:read') list() { return []; }
+  @Get('open') @Auth.public() open() { return {}; }
+  @Get('forgotten') forgotten() { return {}; }
+}
+
+@Module({ controllers: [ThingsController] })
+class ThingsModule {}
+
+function contextFor(handler: (...args: never[]) => unknown, principal?: object) {
+  return {
+    getHandler: () => handler,
+    getClass: () => ThingsController,
+    switchToHttp: () => ({ getRequest: () => ({ principal }) }),
+  } as never;
+}
+
+describe('scope catalog', () => {
+  it('has the eight scopes of the contract, each described', () => {
+    expect(ALL_SCOPES).toEqual([
+      'signups:read', 'signups:write', 'participants:read', 'participants:write',
+      'register:write', 'analytics:read', 'ai:draft', 'reminders:send',
+    ]);
+    for (const s of ALL_SCOPES) expect(SCOPES[s].length).toBeGreaterThan(10);
+  });
+
+  it('parses space and plus separated scope strings', () => {
+    expect(parseScopeString('signups:read+ai:draft  bogus')).toEqual({ scopes: ['signups:read', 'ai:draft'], unknown: ['bogus'] });
+  });
+});
+
+describe('route declarations', () => {
+  it('finds routes that declare nothing', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [ThingsModule] }).compile();
+    expect(undeclaredRoutes(moduleRef)).toEqual(['ThingsController.forgotten (things/forgotten)']);
+    expect(walkRoutes(moduleRef).find((r) => r.handler === 'list')?.requirement).toEqual({ access: 'scope', scope: 'signups:read', apiKeyOnly: false });
+  });
+});
+
+describe('ScopeGuard', () => {
+  const guard = new ScopeGuard();
+  const proto = ThingsController.prototype;
+
+  it('lets a caller with the scope through', () => {
+    expect(guard.canActivate(contextFor(proto.list, { kind: 'api_key', scopes: ['signups:read'] }))).toBe(true);
+  });
+
+  it('refuses a caller without the scope, naming it', () => {
+    let caught: unknown;
+    try {
+      guard.canActivate(contextFor(proto.list, { kind: 'oauth', scopes: ['ai:draft'] }));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ProblemError);
+    expect(caught).toMatchObject({ code: 'scope_required', headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="signups:read"' } });
+    expect((caught as ProblemError).detail).toContain('signups:read');
+  });
+
+  it('leaves public routes alone', () => {
+    expect(guard.canActivate(contextFor(proto.open))).toBe(true);
+  });
+});

@@ -1,0 +1,2 @@
+export { eventually } from './eventually.js';
+export { createTestStack, type TestStack } from './test-infrastructure.js';
