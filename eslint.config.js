@@ -1,24 +1,29 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+const depConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:app', 'type:lib'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+];
+
+const boundaries = (allow) => ['error', { enforceBuildableLibDependency: false, allow, depConstraints }];
+
 export default [
-  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**', 'data/**', 'tmp/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': boundaries([]),
     },
+  },
+  {
+    // The launcher is the one project that composes apps (both run modes boot them).
+    files: ['tools/launcher/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(['#apps/*']) },
   },
 ];

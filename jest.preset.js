@@ -1,3 +1,8 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
 /** Shared jest settings: ES modules compiled by swc, `#libs/*` mapped to lib sources. */
 const swc = {
   swcrc: false,
@@ -11,15 +16,26 @@ const swc = {
   sourceMaps: 'inline',
 };
 
+/**
+ * ES-module-only packages that CommonJS dependencies require(). Node 20.19 allows that; jest's
+ * module loader does not, so jest gets them compiled to CommonJS.
+ */
+const REQUIRED_ESM = ['content-disposition'];
+
 export function jestConfig(projectRoot, overrides = {}) {
   return {
     displayName: projectRoot,
     rootDir: '.',
     testEnvironment: 'node',
     extensionsToTreatAsEsm: ['.ts'],
-    transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+    transform: {
+      '^.+\\.ts$': ['@swc/jest', swc],
+      [`node_modules/(${REQUIRED_ESM.join('|')})/.+\\.js$`]: ['@swc/jest', { swcrc: false, module: { type: 'commonjs' } }],
+    },
+    transformIgnorePatterns: [`/node_modules/(?!(${REQUIRED_ESM.join('|')})/)`],
     moduleNameMapper: {
-      '^#libs/([a-z-]+)$': '<rootDir>/../../libs/$1/src/index.ts',
+      '^#libs/([a-z-]+)$': `${ROOT}/libs/$1/src/index.ts`,
+      '^#apps/([a-z-]+)$': `${ROOT}/apps/$1/src/index.ts`,
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.integration-spec.ts'],

@@ -11,11 +11,17 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** ConsumeOptions.maxDeliver when not given. */
+export const DEFAULT_MAX_DELIVER = 10;
+
 export interface ConsumeOptions {
-  /** Durable consumer name; replicas sharing it share the work. */
+  /**
+   * Durable consumer name; replicas sharing it share the work. A new durable on NATS starts at
+   * the oldest event the stream keeps (7 days), so nothing published before its first boot is missed.
+   */
   durable: string;
   types: readonly EventType[];
-  /** Redeliveries after a handler failure before the event is parked (logged and acked). */
+  /** Deliveries of one event, the first included, before it is parked: logged and never delivered again. */
   maxDeliver?: number;
 }
 

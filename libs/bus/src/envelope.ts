@@ -7,6 +7,7 @@ export type ReplyEnvelope = { ok: true; data: unknown } | { ok: false; problem: 
 export interface BusLogger {
   error(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  debug?(obj: object, msg: string): void;
 }
 
 /** Boot-time check: exactly the owner's subjects, each with one handler. */

@@ -1,27 +1,30 @@
 import type { CloudEvent, EventType, HandlersOf, RequestOf, ResponseOf, ServiceName, Subject } from '#libs/contracts';
-import type { Bus, ConsumeOptions, EventHandler, RequestOptions, Subscription } from './bus.js';
+import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 import { checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger } from './envelope.js';
+import { InFlight } from './in-flight.js';
 
 interface Group {
   types: Set<EventType>;
   handlers: EventHandler[];
   next: number;
   maxDeliver: number;
+  /** Events published while the group had no member, as a durable consumer keeps them. */
+  backlog: CloudEvent[];
 }
 
-const DEFAULT_MAX_DELIVER = 10;
 const REDELIVERY_DELAY_MS = 50;
 
 /**
  * The bus of the all-in-one mode: same semantics as NATS within one process. Payloads are
  * copied through JSON as on the wire; events are delivered asynchronously, at least once,
- * to each durable group (one member per event) and to every broadcast subscriber.
+ * to each durable group (one member per event, kept while it has none) and to every
+ * broadcast subscriber.
  */
 export class InProcessBus implements Bus {
   private readonly handlers = new Map<Subject, (req: never) => Promise<unknown>>();
   private readonly groups = new Map<string, Group>();
   private readonly listeners = new Set<{ types: Set<EventType>; handler: EventHandler }>();
-  private readonly pending = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
   private closed = false;
 
   constructor(
@@ -62,13 +65,10 @@ export class InProcessBus implements Bus {
   async publish(event: CloudEvent): Promise<void> {
     if (this.closed) throw new Error('bus closed');
     for (const group of this.groups.values()) {
-      if (group.types.has(event.type) && group.handlers.length > 0) {
-        const handler = group.handlers[group.next++ % group.handlers.length]!;
-        this.track(this.deliver(handler, copy(event), group.maxDeliver));
-      }
+      if (group.types.has(event.type)) this.toGroup(group, copy(event));
     }
     for (const listener of this.listeners) {
-      if (listener.types.has(event.type)) this.track(this.deliver(listener.handler, copy(event), 1));
+      if (listener.types.has(event.type)) this.inFlight.track(this.deliver(listener.handler, copy(event), 1));
     }
   }
 
@@ -78,9 +78,11 @@ export class InProcessBus implements Bus {
       handlers: [],
       next: 0,
       maxDeliver: options.maxDeliver ?? DEFAULT_MAX_DELIVER,
+      backlog: [],
     };
     group.handlers.push(handler);
     this.groups.set(options.durable, group);
+    for (const event of group.backlog.splice(0)) this.toGroup(group, event);
     return {
       stop: async () => {
         group.handlers = group.handlers.filter((h) => h !== handler);
@@ -100,7 +102,7 @@ export class InProcessBus implements Bus {
 
   /** Waits until every event published so far has been handled (tests, shutdown). */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.inFlight.settled();
   }
 
   async close(): Promise<void> {
@@ -111,9 +113,10 @@ export class InProcessBus implements Bus {
     this.listeners.clear();
   }
 
-  private track(delivery: Promise<void>): void {
-    this.pending.add(delivery);
-    void delivery.finally(() => this.pending.delete(delivery));
+  private toGroup(group: Group, event: CloudEvent): void {
+    if (group.handlers.length === 0) return void group.backlog.push(event);
+    const handler = group.handlers[group.next++ % group.handlers.length]!;
+    this.inFlight.track(this.deliver(handler, event, group.maxDeliver));
   }
 
   private async deliver(handler: EventHandler, event: CloudEvent, maxDeliver: number): Promise<void> {

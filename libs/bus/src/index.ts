@@ -1,3 +1,7 @@
-export type { Bus, ConsumeOptions, EventHandler, RequestOptions, Subscription } from './bus.js';
+export { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 export { checkHandlers, type BusLogger, type ReplyEnvelope } from './envelope.js';
 export { InProcessBus } from './in-process-bus.js';
+export { NatsBus, type NatsBusOptions } from './nats-bus.js';
+export { enqueueEvent, outboxMigrationSql } from './outbox.js';
+export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
+export { consumeOnce, type ConsumeOnceOptions } from './durable-consumer.js';

@@ -1,4 +1,4 @@
-export type { Authorized, Principal } from './principal.js';
+export { assertScope, type Authorized, type Principal } from './principal.js';
 export {
   ArrayField, BoolField, DateTimeField, EnumField, IntField, PatternField, QueryIntField, StringField, UuidField, validateInput,
 } from './validation.js';

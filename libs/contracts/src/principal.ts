@@ -1,5 +1,5 @@
 import type { Tier } from '#libs/config';
-import type { Scope } from '#libs/scopes';
+import { missingScope, type Scope } from '#libs/scopes';
 
 /** Who is calling, as established at the edge and carried in every bus request. */
 export interface Principal {
@@ -18,4 +18,9 @@ export interface Principal {
 export interface Authorized<T = Record<string, never>> {
   principal: Principal;
   input: T;
+}
+
+/** Defense in depth: services re-check the scope the edge already checked. */
+export function assertScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw missingScope(scope);
 }

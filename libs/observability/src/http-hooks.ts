@@ -9,7 +9,6 @@ const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 export const requestIdOptions = {
   genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => acceptRequestId(req.headers[REQUEST_ID_HEADER]),
   requestIdHeader: false as const,
-  disableRequestLogging: true,
 };
 
 /**

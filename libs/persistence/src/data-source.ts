@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import type { HealthIndicator } from '#libs/observability';
 
 export interface DataSourceSpec {
@@ -38,7 +38,8 @@ export function createDataSource(spec: DataSourceSpec, target: DatabaseTarget): 
 
 /**
  * Creates the schema and runs pending migrations under a Postgres advisory lock, so replicas
- * starting together migrate once.
+ * starting together migrate once. Lock and migrations share one connection (the embedded
+ * database has only one).
  */
 export async function migrate(dataSource: DataSource): Promise<void> {
   const schema = (dataSource.options as { schema?: string }).schema;
@@ -49,7 +50,9 @@ export async function migrate(dataSource: DataSource): Promise<void> {
     await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
     try {
       await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      await dataSource.runMigrations({ transaction: 'each' });
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'each';
+      await executor.executePendingMigrations();
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
     }
@@ -65,4 +68,9 @@ export function postgresHealth(dataSource: DataSource): HealthIndicator {
       await dataSource.query('SELECT 1');
     },
   };
+}
+
+/** Runs SQL statements in order on a migration's query runner. */
+export async function applySql(runner: { query(sql: string): Promise<unknown> }, statements: readonly string[]): Promise<void> {
+  for (const sql of statements) await runner.query(sql);
 }

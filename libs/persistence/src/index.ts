@@ -1,2 +1,3 @@
-export { createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
+export { applySql, createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
+export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';

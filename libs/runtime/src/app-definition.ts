@@ -24,6 +24,8 @@ export interface AppDefinition {
   /** Tables this app owns; omitted for apps without a schema (mcp-server). */
   database?: DataSourceSpec;
   module(context: AppContext): DynamicModule;
+  /** Runs before the HTTP listener starts (global prefix, OpenAPI, extra routes). */
+  configure?(app: INestApplication, context: AppContext): void | Promise<void>;
   /** Runs after the HTTP listener is up (serve bus subjects, start relays and consumers). */
   start?(app: INestApplication, context: AppContext): Promise<void>;
   /** Fastify options beyond the defaults (e.g. trustProxy at the edge). */

@@ -50,6 +50,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   );
   app.useGlobalFilters(new ProblemFilter(problemBase, logger));
   installHttpObservability(app.getHttpAdapter().getInstance(), logger, metrics);
+  await definition.configure?.(app, context);
   await app.listen(port, host);
   await definition.start?.(app, context);
   const address = app.getHttpServer().address() as { port: number };

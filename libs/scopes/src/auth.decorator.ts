@@ -10,6 +10,7 @@ import { ScopeGuard } from './scope.guard.js';
  */
 export type AuthRequirement =
   | { access: 'public' }
+  | { access: 'admin' }
   | { access: 'optional' }
   | { access: 'credential'; apiKeyOnly: boolean }
   | { access: 'scope'; scope: Scope; apiKeyOnly: boolean };
@@ -18,7 +19,7 @@ export const AUTH_REQUIREMENT = 'signup:auth-requirement';
 
 function declare(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
   const decorators: Array<MethodDecorator & ClassDecorator> = [SetMetadata(AUTH_REQUIREMENT, requirement)];
-  if (requirement.access !== 'public') decorators.push(ApiBearerAuth());
+  if (requirement.access !== 'public' && requirement.access !== 'admin') decorators.push(ApiBearerAuth());
   if (requirement.access === 'scope' || requirement.access === 'credential') decorators.push(UseGuards(ScopeGuard));
   if (requirement.access === 'scope') decorators.push(ApiExtension('x-required-scope', requirement.scope));
   if ('apiKeyOnly' in requirement && requirement.apiKeyOnly) decorators.push(ApiExtension('x-api-key-only', true));
@@ -28,6 +29,8 @@ function declare(requirement: AuthRequirement): MethodDecorator & ClassDecorator
 export const Auth = {
   /** No credential is read (health, metrics, public pages). */
   public: () => declare({ access: 'public' }),
+  /** Operator routes guarded by the operator's admin token, not by a customer credential. */
+  admin: () => declare({ access: 'admin' }),
   /** Works without a credential; a valid one is used for its rate tier; a bad one is refused. */
   optional: () => declare({ access: 'optional' }),
   /** Any valid credential, no particular scope. */

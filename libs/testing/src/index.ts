@@ -1,2 +1,3 @@
 export { eventually } from './eventually.js';
 export { createTestStack, type TestStack } from './test-infrastructure.js';
+export { freePorts } from './ports.js';

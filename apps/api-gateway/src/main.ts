@@ -1,0 +1,4 @@
+import { runStandalone } from '#libs/runtime';
+import { apiGatewayApp } from './index.js';
+
+await runStandalone(apiGatewayApp);

@@ -1,0 +1,42 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { PROBLEM_CATALOG, PROBLEM_CODES, type ProblemCode } from '#libs/problem';
+
+class FieldErrorSchema {
+  @ApiProperty({ example: 'selections.0.id' }) path!: string;
+  @ApiProperty({ example: 'Invalid uuid' }) message!: string;
+}
+
+/** RFC 9457 problem details as served with application/problem+json. */
+export class ProblemSchema {
+  @ApiProperty({ format: 'uri' }) type!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ type: 'integer' }) status!: number;
+  @ApiProperty({ enum: PROBLEM_CODES }) code!: string;
+  @ApiPropertyOptional() detail?: string;
+  @ApiPropertyOptional({ description: 'The request id.' }) instance?: string;
+  @ApiPropertyOptional({ type: FieldErrorSchema, isArray: true }) errors?: FieldErrorSchema[];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) cause?: Record<string, unknown>;
+}
+
+const CREDENTIAL_PROBLEMS: ProblemCode[] = ['missing_credentials', 'malformed_credentials', 'invalid_credentials', 'revoked_credentials'];
+
+/** Documents the problem responses of an operation, grouped by status. */
+export function ApiProblems(codes: ProblemCode[], options: { authenticated?: boolean } = {}): MethodDecorator {
+  const all = [...(options.authenticated === false ? [] : CREDENTIAL_PROBLEMS), ...codes, 'internal_error' as const];
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of new Set(all)) {
+    const status = PROBLEM_CATALOG[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return applyDecorators(
+    ApiExtraModels(ProblemSchema),
+    ...[...byStatus].map(([status, group]) =>
+      ApiResponse({
+        status,
+        description: `Problem: ${group.join(', ')}`,
+        content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemSchema) } } },
+      }),
+    ),
+  );
+}

@@ -1,0 +1,31 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SCOPES } from '#libs/scopes';
+
+export const API_PREFIX = 'api/v1';
+
+/** OpenAPI 3.1 of the REST surface, generated from the controllers and the contracts DTOs. */
+export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Signup platform REST API')
+    .setDescription(
+      'Signup sheets with slots, items and participants. Authenticate with `Authorization: Bearer <API key or OAuth access token>`. ' +
+        'Errors are application/problem+json; switch on `code`.\n\nScopes:\n' +
+        Object.entries(SCOPES).map(([scope, text]) => `- \`${scope}\`: ${text}`).join('\n'),
+    )
+    .setVersion('1')
+    .addServer(new URL(publicBaseUrl).origin)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** Serves the document at /api/v1/openapi.json and a docs page at /api/v1/docs. */
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+    jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
+    raw: ['json'],
+    customSiteTitle: 'Signup platform API',
+  });
+}

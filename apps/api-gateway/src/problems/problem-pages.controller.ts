@@ -1,0 +1,18 @@
+import { Controller, Get, Header, Param } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ProblemError, codeFromSlug, renderProblemPage } from '#libs/problem';
+import { Auth } from '#libs/scopes';
+
+/** The human page behind each problem type URI ({problem_base}/<code-with-hyphens>). */
+@ApiExcludeController()
+@Controller('problems')
+export class ProblemPagesController {
+  @Get(':slug')
+  @Auth.public()
+  @Header('content-type', 'text/html; charset=utf-8')
+  page(@Param('slug') slug: string): string {
+    const code = codeFromSlug(slug);
+    if (!code) throw new ProblemError('not_found', 'No such problem type.');
+    return renderProblemPage(code);
+  }
+}

@@ -1,0 +1,87 @@
+import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Bus } from '#libs/bus';
+import { CreateSignupDto, ListSignupsQueryDto, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal } from '#libs/contracts';
+import { CurrentPrincipal } from '#libs/edge';
+import { BUS } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+
+@ApiTags('signups')
+@Controller('signups')
+export class SignupsController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Get()
+  @Auth.scope('signups:read')
+  @ApiOperation({ summary: 'List signups, newest event first' })
+  @ApiOkResponse({ type: SignupPageView })
+  @ApiProblems(['scope_required', 'validation_failed'])
+  list(@ValidQuery(ListSignupsQueryDto) query: ListSignupsQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<SignupView>> {
+    return this.bus.request('signups.list', { principal, query: { limit: query.limit, cursor: query.cursor, status: query.status } });
+  }
+
+  @Post()
+  @Auth.scope('signups:write')
+  @ApiOperation({ summary: 'Create a signup (status draft)' })
+  @ApiBody({ type: CreateSignupDto })
+  @ApiCreatedResponse({ type: SignupView })
+  @ApiProblems(['scope_required', 'validation_failed'])
+  create(@ValidBody(CreateSignupDto) input: CreateSignupDto, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
+    return this.bus.request('signups.create', { principal, input: { ...input } });
+  }
+
+  @Get(':id')
+  @Auth.scope('signups:read')
+  @ApiOperation({ summary: 'Read a signup with its slots and items' })
+  @ApiOkResponse({ type: SignupView })
+  @ApiProblems(['scope_required', 'not_found', 'validation_failed'])
+  get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
+    return this.bus.request('signups.get', { principal, id });
+  }
+
+  @Patch(':id')
+  @Auth.scope('signups:write')
+  @ApiOperation({ summary: 'Edit a signup; null clears a field' })
+  @ApiBody({ type: UpdateSignupDto })
+  @ApiOkResponse({ type: SignupView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
+  update(
+    @UuidParam('id') id: string,
+    @ValidBody(UpdateSignupDto) input: UpdateSignupDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<SignupView> {
+    return this.bus.request('signups.update', { principal, id, input: { ...input } });
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Auth.scope('signups:write')
+  @ApiOperation({ summary: 'Delete a signup with its participants' })
+  @ApiNoContentResponse()
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
+  async remove(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.bus.request('signups.delete', { principal, id });
+  }
+
+  @Post(':id/publish')
+  @HttpCode(200)
+  @Auth.scope('signups:write')
+  @ApiOperation({ summary: 'Publish a draft (idempotent on published; 409 on closed)' })
+  @ApiOkResponse({ type: SignupView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
+  publish(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
+    return this.bus.request('signups.publish', { principal, id });
+  }
+
+  @Post(':id/close')
+  @HttpCode(200)
+  @Auth.scope('signups:write')
+  @ApiOperation({ summary: 'Close a published signup (idempotent on closed; 409 on draft)' })
+  @ApiOkResponse({ type: SignupView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
+  close(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
+    return this.bus.request('signups.close', { principal, id });
+  }
+}

@@ -1,0 +1,21 @@
+import { Inject, Injectable, UseGuards, applyDecorators, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Auth } from '#libs/scopes';
+import { AUTH_CONFIG, type AuthConfig } from '../auth.config.js';
+import { checkAdminAuthorization } from './admin-token.js';
+
+/** Lets a request through only with `Authorization: Bearer <ADMIN_TOKEN>`. */
+@Injectable()
+export class AdminTokenGuard implements CanActivate {
+  constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const { headers } = context.switchToHttp().getRequest<{ headers: { authorization?: string } }>();
+    checkAdminAuthorization(headers.authorization, this.config.adminToken);
+    return true;
+  }
+}
+
+/** An operator route: declared admin for the route walk, guarded by the admin token. */
+export function AdminRoute(): MethodDecorator & ClassDecorator {
+  return applyDecorators(Auth.admin(), UseGuards(AdminTokenGuard));
+}

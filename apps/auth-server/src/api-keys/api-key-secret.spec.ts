@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { API_KEY_PATTERN } from '#libs/contracts';
+import { displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped, sameHash } from './api-key-secret.js';
+
+describe('API key generation', () => {
+  it('makes sandbox and live keys of the contract pattern with the mode in the prefix', () => {
+    const test = generateApiKey('test');
+    const live = generateApiKey('live');
+    expect(test).toMatch(/^sgn_test_[0-9A-Za-z]{32}$/);
+    expect(live).toMatch(/^sgn_live_[0-9A-Za-z]{32}$/);
+    expect(API_KEY_PATTERN.test(test) && API_KEY_PATTERN.test(live)).toBe(true);
+  });
+
+  it('never repeats a key', () => {
+    const keys = new Set(Array.from({ length: 1000 }, () => generateApiKey('test')));
+    expect(keys.size).toBe(1000);
+  });
+
+  it('shows the first 12 characters as the display prefix', () => {
+    expect(displayPrefix('sgn_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345')).toBe('sgn_live_AbC');
+  });
+});
+
+describe('API key shape', () => {
+  it.each([
+    ['a wrong mode', 'sgn_prod_AbCdEfGhIjKlMnOpQrStUvWxYz012345'],
+    ['a short body', 'sgn_test_AbCdEfGhIjKlMnOpQrStUvWxYz01234'],
+    ['a long body', 'sgn_test_AbCdEfGhIjKlMnOpQrStUvWxYz0123456'],
+    ['a non-base62 character', 'sgn_test_AbCdEfGhIjKlMnOpQrStUvWxYz01234-'],
+    ['surrounding whitespace', ' sgn_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345'],
+    ['a non-string', 42],
+  ])('refuses %s', (_label, value) => {
+    expect(isApiKeyShaped(value)).toBe(false);
+  });
+
+  it('accepts a generated key', () => {
+    expect(isApiKeyShaped(generateApiKey('live'))).toBe(true);
+  });
+});
+
+describe('API key hashing', () => {
+  it('stores the SHA-256 of the whole key as hex', () => {
+    const key = 'sgn_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+    expect(hashApiKey(key)).toBe(createHash('sha256').update(key).digest('hex'));
+    expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('compares hashes: equal ones match, different or differently sized ones do not', () => {
+    const a = hashApiKey(generateApiKey('test'));
+    const b = hashApiKey(generateApiKey('test'));
+    expect(sameHash(a, a)).toBe(true);
+    expect(sameHash(a, b)).toBe(false);
+    expect(sameHash(a, a.slice(0, 62))).toBe(false);
+  });
+});

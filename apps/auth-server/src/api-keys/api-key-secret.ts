@@ -1,0 +1,31 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { API_KEY_PATTERN, randomBase62, type KeyMode } from '#libs/contracts';
+
+const KEY_BODY_LENGTH = 32;
+const DISPLAY_PREFIX_LENGTH = 12;
+
+/** A new key: sgn_test_ or sgn_live_ followed by 32 random base62 characters. */
+export function generateApiKey(mode: KeyMode): string {
+  return `sgn_${mode}_${randomBase62(KEY_BODY_LENGTH)}`;
+}
+
+export function isApiKeyShaped(value: unknown): value is string {
+  return typeof value === 'string' && API_KEY_PATTERN.test(value);
+}
+
+/** What is stored and looked up: SHA-256 of the whole key, hex. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes. */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The first characters, shown in lists to recognise a key; never enough to use it. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH);
+}

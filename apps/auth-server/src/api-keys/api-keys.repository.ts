@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { KeyMode } from '#libs/contracts';
+import { DATA_SOURCE } from '#libs/runtime';
+import type { Tx } from '../shared/unit-of-work.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  private manager(tx?: Tx): EntityManager {
+    return tx?.manager ?? this.dataSource.manager;
+  }
+
+  async insert(key: ApiKeyEntity): Promise<void> {
+    await this.manager().insert(ApiKeyEntity, key);
+  }
+
+  findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
+    return this.manager().findOneBy(ApiKeyEntity, { keyHash });
+  }
+
+  findInOrganization(id: string, organizationId: string, mode: KeyMode): Promise<ApiKeyEntity | null> {
+    return this.manager().findOneBy(ApiKeyEntity, { id, organizationId, mode });
+  }
+
+  lockById(id: string, tx: Tx): Promise<ApiKeyEntity | null> {
+    return tx.manager.findOne(ApiKeyEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async markRevoked(key: ApiKeyEntity, tx: Tx): Promise<void> {
+    await tx.manager.update(ApiKeyEntity, { id: key.id }, { revokedAt: key.revokedAt });
+  }
+}

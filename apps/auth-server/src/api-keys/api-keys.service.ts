@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { newPrefixedId, type AdminCreateApiKeyDto, type ApiKeyView, type CreatedApiKey, type Principal } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import { parseScopeString } from '#libs/scopes';
+import { organizationNotFound } from '../organizations/organization.errors.js';
+import { OrganizationsRepository } from '../organizations/organizations.repository.js';
+import { UnitOfWork } from '../shared/unit-of-work.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped, sameHash } from './api-key-secret.js';
+import type { ApiKeyEntity } from './api-key.entity.js';
+import { modeOf, scopesOf, toApiKeyView } from './api-key.view.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+
+function invalidKey(): ProblemError {
+  return new ProblemError('invalid_credentials', 'The API key is not recognized.');
+}
+
+function apiKeyNotFound(id: string): ProblemError {
+  return new ProblemError('not_found', `No API key with id "${id}".`);
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly keys: ApiKeysRepository,
+    private readonly organizations: OrganizationsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  /** Creates a key for a member of the organization (its first owner by default); the key is in the answer only. */
+  async create(input: AdminCreateApiKeyDto): Promise<CreatedApiKey> {
+    const org = await this.organizations.findById(input.organizationId);
+    if (!org) throw organizationNotFound(input.organizationId);
+    const userId = await this.keyOwner(org.id, input.userId);
+    const mode = input.mode ?? 'test';
+    const key = generateApiKey(mode);
+    const entity: ApiKeyEntity = {
+      id: newPrefixedId('key'),
+      organizationId: org.id,
+      userId,
+      name: input.name ?? null,
+      mode,
+      scopes: input.scopes === undefined ? null : parseScopeString(input.scopes).scopes,
+      keyHash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      createdAt: new Date(),
+      revokedAt: null,
+    };
+    await this.keys.insert(entity);
+    const { id, ...view } = toApiKeyView(entity);
+    return { id, key, ...view };
+  }
+
+  /** Revokes a key and emits auth.apikey.revoked with it; revoking a revoked key changes nothing. */
+  revoke(id: string): Promise<ApiKeyView> {
+    return this.uow.run(async (tx) => {
+      const key = await this.keys.lockById(id, tx);
+      if (!key) throw apiKeyNotFound(id);
+      if (key.revokedAt) return toApiKeyView(key);
+      key.revokedAt = new Date();
+      await this.keys.markRevoked(key, tx);
+      const livemode = key.mode === 'live';
+      await tx.emit('auth.apikey.revoked', { apiKeyId: key.id, organizationId: key.organizationId, livemode }, { orgid: key.organizationId, livemode });
+      return toApiKeyView(key);
+    });
+  }
+
+  /** The principal a key acts as: invalid_credentials when unknown, revoked_credentials when revoked. */
+  async verify(key: string): Promise<Principal> {
+    if (!isApiKeyShaped(key)) throw invalidKey();
+    const keyHash = hashApiKey(key);
+    const found = await this.keys.findByHash(keyHash);
+    if (!found || !sameHash(keyHash, found.keyHash)) throw invalidKey();
+    if (found.revokedAt) throw new ProblemError('revoked_credentials', 'The API key was revoked.');
+    const org = await this.organizations.findById(found.organizationId);
+    if (!org) throw invalidKey();
+    return {
+      userId: found.userId,
+      organizationId: org.id,
+      tier: org.tier,
+      livemode: found.mode === 'live',
+      scopes: scopesOf(found),
+      credentialId: found.id,
+      kind: 'api_key',
+    };
+  }
+
+  /** A key of the caller's organization and mode; any other is not found. */
+  async getForPrincipal(principal: Principal, id: string): Promise<ApiKeyView> {
+    const key = await this.keys.findInOrganization(id, principal.organizationId, modeOf(principal.livemode));
+    if (!key) throw apiKeyNotFound(id);
+    return toApiKeyView(key);
+  }
+
+  private async keyOwner(organizationId: string, userId: string | undefined): Promise<string> {
+    if (userId !== undefined) {
+      if (!(await this.users.findMembership(userId, organizationId))) {
+        throw ProblemError.validation([{ path: 'userId', message: 'Not a member of this organization' }]);
+      }
+      return userId;
+    }
+    const owner = await this.users.firstOwner(organizationId);
+    if (!owner) {
+      throw new ProblemError('bad_request', `Organization "${organizationId}" has no owner to create the key for: create a user first (user:create) or pass userId.`);
+    }
+    return owner.userId;
+  }
+}

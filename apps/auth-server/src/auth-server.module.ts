@@ -1,0 +1,45 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { AppContext } from '#libs/runtime';
+import { AdminTokenGuard } from './admin/admin-token.guard.js';
+import { ApiKeysAdminController } from './api-keys/api-keys.controller.js';
+import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
+import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { AUTH_CONFIG, loadAuthConfig } from './auth.config.js';
+import { AuthHandlers } from './auth.handlers.js';
+import { MeService } from './me/me.service.js';
+import { OrganizationsAdminController } from './organizations/organizations.controller.js';
+import { OrganizationsRepository } from './organizations/organizations.repository.js';
+import { OrganizationsService } from './organizations/organizations.service.js';
+import { AuthOutbox } from './shared/auth-outbox.js';
+import { BusSubscriptions } from './shared/bus-subscriptions.js';
+import { UnitOfWork } from './shared/unit-of-work.js';
+import { UsersAdminController } from './users/users.controller.js';
+import { UsersRepository } from './users/users.repository.js';
+import { UsersService } from './users/users.service.js';
+
+@Module({})
+export class AuthServerModule {
+  /** Reads the auth-server's configuration first, so a missing ADMIN_TOKEN stops the boot. */
+  static forApp(context: AppContext): DynamicModule {
+    const config = loadAuthConfig(context.env);
+    return {
+      module: AuthServerModule,
+      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController],
+      providers: [
+        { provide: AUTH_CONFIG, useValue: config },
+        AdminTokenGuard,
+        AuthOutbox,
+        UnitOfWork,
+        BusSubscriptions,
+        OrganizationsRepository,
+        UsersRepository,
+        ApiKeysRepository,
+        OrganizationsService,
+        UsersService,
+        ApiKeysService,
+        MeService,
+        AuthHandlers,
+      ],
+    };
+  }
+}

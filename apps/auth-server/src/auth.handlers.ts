@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { HandlersOf } from '#libs/contracts';
+import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { MeService } from './me/me.service.js';
+import { OrganizationsService } from './organizations/organizations.service.js';
+
+/** The bus subjects owned by "auth": thin mappings onto the use cases. */
+@Injectable()
+export class AuthHandlers {
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly organizations: OrganizationsService,
+    private readonly meService: MeService,
+  ) {}
+
+  handlers(): HandlersOf<'auth'> {
+    return {
+      'auth.apikeys.verify': ({ key }) => this.apiKeys.verify(key),
+      'auth.me': ({ principal }) => this.meService.me(principal),
+      'auth.orgs.get': ({ principal, id }) => this.organizations.getForPrincipal(principal, id),
+      'auth.apikeys.get': ({ principal, id }) => this.apiKeys.getForPrincipal(principal, id),
+    };
+  }
+}

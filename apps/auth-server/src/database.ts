@@ -1,0 +1,15 @@
+import type { DataSourceSpec } from '#libs/persistence';
+import { ApiKeyEntity } from './api-keys/api-key.entity.js';
+import { CreateAuthTables1795314125777 } from './migrations/1795314125777-CreateAuthTables.js';
+import { OrganizationEntity } from './organizations/organization.entity.js';
+import { MembershipEntity } from './users/membership.entity.js';
+import { UserEntity } from './users/user.entity.js';
+
+export const AUTH_SCHEMA = 'auth';
+
+/** The auth-server's schema: its tables and migrations (never synchronized). */
+export const authDataSourceSpec: DataSourceSpec = {
+  schema: AUTH_SCHEMA,
+  entities: [OrganizationEntity, UserEntity, MembershipEntity, ApiKeyEntity],
+  migrations: [CreateAuthTables1795314125777],
+};

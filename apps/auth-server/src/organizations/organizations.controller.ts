@@ -1,0 +1,27 @@
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { AdminCreateOrgDto, AdminSetTierDto, validateInput, type OrganizationView } from '#libs/contracts';
+import { AdminRoute } from '../admin/admin-token.guard.js';
+import { OrganizationsService } from './organizations.service.js';
+
+@Controller('admin/organizations')
+export class OrganizationsAdminController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Post()
+  @AdminRoute()
+  async create(@Body() body: unknown): Promise<OrganizationView> {
+    return this.organizations.create(await validateInput(AdminCreateOrgDto, body));
+  }
+
+  @Get(':id')
+  @AdminRoute()
+  get(@Param('id') id: string): Promise<OrganizationView> {
+    return this.organizations.get(id);
+  }
+
+  @Patch(':id')
+  @AdminRoute()
+  async setTier(@Param('id') id: string, @Body() body: unknown): Promise<OrganizationView> {
+    return this.organizations.setTier(id, await validateInput(AdminSetTierDto, body));
+  }
+}

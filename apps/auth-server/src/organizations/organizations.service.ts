@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import type { AdminCreateOrgDto, AdminSetTierDto, OrganizationView, Principal } from '#libs/contracts';
+import { newPrefixedId } from '#libs/contracts';
+import { isUniqueViolation } from '../shared/pg-errors.js';
+import { UnitOfWork } from '../shared/unit-of-work.js';
+import { organizationNotFound } from './organization.errors.js';
+import { toOrganizationView } from './organization.view.js';
+import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from './organizations.repository.js';
+import { newSlug } from './slug.js';
+
+const SLUG_ATTEMPTS = 5;
+
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly organizations: OrganizationsRepository,
+  ) {}
+
+  /** Creates an organization with a unique slug derived from its name. */
+  async create(input: AdminCreateOrgDto): Promise<OrganizationView> {
+    const now = new Date();
+    for (let attempt = 1; ; attempt++) {
+      const org = { id: newPrefixedId('org'), name: input.name, slug: newSlug(input.name), tier: input.tier ?? 'free', createdAt: now, updatedAt: now };
+      try {
+        await this.organizations.insert(org);
+        return toOrganizationView(org);
+      } catch (err) {
+        if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(err, ORGANIZATION_SLUG_CONSTRAINT)) throw err;
+      }
+    }
+  }
+
+  async get(id: string): Promise<OrganizationView> {
+    const org = await this.organizations.findById(id);
+    if (!org) throw organizationNotFound(id);
+    return toOrganizationView(org);
+  }
+
+  /** The caller's own organization; any other is not found (no existence leak). */
+  async getForPrincipal(principal: Principal, id: string): Promise<OrganizationView> {
+    if (id !== principal.organizationId) throw organizationNotFound(id);
+    return this.get(id);
+  }
+
+  /** Changes the tier; a real change emits auth.organization.tier_changed in the same transaction. */
+  setTier(id: string, input: AdminSetTierDto): Promise<OrganizationView> {
+    return this.uow.run(async (tx) => {
+      const org = await this.organizations.lockById(id, tx);
+      if (!org) throw organizationNotFound(id);
+      if (org.tier === input.tier) return toOrganizationView(org);
+      const previousTier = org.tier;
+      org.tier = input.tier;
+      org.updatedAt = new Date();
+      await this.organizations.updateTier(org, tx);
+      // A tier applies to both modes; the event is a live-mode fact.
+      await tx.emit(
+        'auth.organization.tier_changed',
+        { organizationId: org.id, tier: org.tier, previousTier, livemode: true },
+        { orgid: org.id, livemode: true },
+      );
+      return toOrganizationView(org);
+    });
+  }
+}

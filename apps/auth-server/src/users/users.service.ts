@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { newPrefixedId, type AdminCreateUserDto, type UserView } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import { organizationNotFound } from '../organizations/organization.errors.js';
+import { OrganizationsRepository } from '../organizations/organizations.repository.js';
+import { isUniqueViolation } from '../shared/pg-errors.js';
+import { UnitOfWork } from '../shared/unit-of-work.js';
+import { hashPassword } from './password.js';
+import { toUserView } from './user.view.js';
+import { USER_EMAIL_CONSTRAINT, UsersRepository } from './users.repository.js';
+
+function emailTaken(): ProblemError {
+  return new ProblemError('conflict', 'A user with this email already exists.');
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UsersRepository,
+    private readonly organizations: OrganizationsRepository,
+  ) {}
+
+  /** Creates a user as a member of one organization; its first member becomes owner unless a role is given. */
+  async create(input: AdminCreateUserDto): Promise<UserView> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.uow.run(async (tx) => {
+        const org = await this.organizations.lockById(input.organizationId, tx);
+        if (!org) throw organizationNotFound(input.organizationId);
+        if (await this.users.emailTaken(input.email, tx)) throw emailTaken();
+        const role = input.role ?? ((await this.users.countMembers(org.id, tx)) === 0 ? 'owner' : 'member');
+        const now = new Date();
+        const user = { id: newPrefixedId('usr'), email: input.email, passwordHash, createdAt: now };
+        const membership = { userId: user.id, organizationId: org.id, role, createdAt: now };
+        await this.users.insert(user, membership, tx);
+        return toUserView(user, membership);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, USER_EMAIL_CONSTRAINT)) throw emailTaken();
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import { runStandalone } from '#libs/runtime';
+import { mcpServerApp } from './index.js';
+
+await runStandalone(mcpServerApp);

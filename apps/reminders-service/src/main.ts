@@ -1,0 +1,4 @@
+import { runStandalone } from '#libs/runtime';
+import { remindersServiceApp } from './index.js';
+
+await runStandalone(remindersServiceApp);

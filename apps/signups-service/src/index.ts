@@ -1,0 +1,24 @@
+import { OutboxRelay } from '#libs/bus';
+import type { DataSourceSpec } from '#libs/persistence';
+import type { AppDefinition } from '#libs/runtime';
+import { BusServer } from './bus-server.js';
+import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
+import { SIGNUPS_SCHEMA } from './schema.js';
+import { SignupsServiceModule } from './signups-service.module.js';
+
+export const signupsDataSourceSpec: DataSourceSpec = {
+  schema: SIGNUPS_SCHEMA,
+  entities: [],
+  migrations: [CreateSignups1795314296671],
+};
+
+/** The signup domain: serves signups.* on the bus and publishes signup.* events through its outbox. */
+export const signupsServiceApp: AppDefinition = {
+  name: 'signups-service',
+  database: signupsDataSourceSpec,
+  module: () => ({ module: SignupsServiceModule }),
+  async start(app, context) {
+    app.get(OutboxRelay).start();
+    await app.get(BusServer).serve(context.bus);
+  },
+};

@@ -1,0 +1,4 @@
+import { runStandalone } from '#libs/runtime';
+import { signupsServiceApp } from './index.js';
+
+await runStandalone(signupsServiceApp);

@@ -1,0 +1,2 @@
+/** The Postgres schema this service owns. */
+export const SIGNUPS_SCHEMA = 'signups';

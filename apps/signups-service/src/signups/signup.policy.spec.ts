@@ -1,0 +1,81 @@
+import { ProblemError } from '#libs/problem';
+import type { Signup } from './signup.js';
+import { accessOf, requireActionable, requireVisible } from './signup.policy.js';
+
+const owner = { organizationId: 'org_a', livemode: true };
+
+function signup(overrides: Partial<Signup> = {}): Signup {
+  const now = new Date('2026-01-01T00:00:00Z');
+  return {
+    id: '0190a0b2-7a3c-7def-8a12-1234567890ab', organizationId: 'org_a', livemode: true, slug: 'x-abc123', title: 'x',
+    description: null, status: 'draft', eventDate: now, location: null, maxParticipants: null, requiresPhone: false,
+    signupCloseDate: null, participantCount: 0, createdAt: now, updatedAt: now, publishedAt: null, closedAt: null,
+    ...overrides,
+  };
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ProblemError) return err.code;
+    throw err;
+  }
+  return undefined;
+}
+
+describe('accessOf', () => {
+  it('gives the owning organization in the same mode full access in every status', () => {
+    for (const status of ['draft', 'published', 'closed'] as const) expect(accessOf(signup({ status }), owner)).toBe('owner');
+  });
+
+  it('shows published and closed signups of another organization publicly', () => {
+    expect(accessOf(signup({ organizationId: 'org_b', status: 'published' }), owner)).toBe('public');
+    expect(accessOf(signup({ organizationId: 'org_b', status: 'closed' }), owner)).toBe('public');
+  });
+
+  it('hides a draft of another organization', () => {
+    expect(accessOf(signup({ organizationId: 'org_b' }), owner)).toBe('none');
+  });
+
+  it('does not let the other mode of the same organization own a signup', () => {
+    expect(accessOf(signup({ livemode: false }), owner)).toBe('none');
+    expect(accessOf(signup({ livemode: false, status: 'published' }), owner)).toBe('public');
+  });
+});
+
+describe('requireVisible', () => {
+  it('answers not_found alike for an absent signup and for a draft of another organization', () => {
+    expect(codeOf(() => requireVisible(undefined, owner))).toBe('not_found');
+    expect(codeOf(() => requireVisible(signup({ organizationId: 'org_b' }), owner))).toBe('not_found');
+  });
+
+  it('returns a published signup of another organization', () => {
+    const other = signup({ organizationId: 'org_b', status: 'published' });
+    expect(requireVisible(other, owner)).toBe(other);
+  });
+});
+
+describe('requireActionable', () => {
+  it('forbids any action on a visible signup of another organization', () => {
+    for (const action of ['update', 'publish', 'close', 'delete'] as const) {
+      expect(codeOf(() => requireActionable(signup({ organizationId: 'org_b', status: 'closed' }), owner, action))).toBe('forbidden');
+    }
+  });
+
+  it('answers not_found for a draft of another organization before looking at the action', () => {
+    expect(codeOf(() => requireActionable(signup({ organizationId: 'org_b' }), owner, 'close'))).toBe('not_found');
+  });
+
+  it('answers conflict for a transition the state table refuses', () => {
+    expect(codeOf(() => requireActionable(signup({ status: 'closed' }), owner, 'publish'))).toBe('conflict');
+    expect(codeOf(() => requireActionable(signup({ status: 'draft' }), owner, 'close'))).toBe('conflict');
+    expect(codeOf(() => requireActionable(signup({ status: 'closed' }), owner, 'update'))).toBe('conflict');
+  });
+
+  it('returns the signup for an owned action that applies or is already done', () => {
+    const published = signup({ status: 'published' });
+    expect(requireActionable(published, owner, 'publish')).toBe(published);
+    expect(requireActionable(published, owner, 'close')).toBe(published);
+  });
+});

@@ -1,0 +1,35 @@
+import { ProblemError } from '#libs/problem';
+import type { Owner, Signup } from './signup.js';
+import { conflictDetail, outcomeOf, type SignupAction } from './signup-state.js';
+
+/**
+ * What a caller may do with a signup: everything when it owns it (same organization and mode),
+ * read it when someone else's signup is published or closed, nothing otherwise.
+ */
+export type Access = 'owner' | 'public' | 'none';
+
+export function accessOf(signup: Signup, owner: Owner): Access {
+  if (signup.organizationId === owner.organizationId && signup.livemode === owner.livemode) return 'owner';
+  return signup.status === 'draft' ? 'none' : 'public';
+}
+
+/** Absent and invisible answer alike, so nothing leaks about other organizations' drafts. */
+function notFound(): ProblemError {
+  return new ProblemError('not_found', 'No signup with this id.');
+}
+
+/** The signup when the caller may read it. */
+export function requireVisible(signup: Signup | undefined, owner: Owner): Signup {
+  if (!signup || accessOf(signup, owner) === 'none') throw notFound();
+  return signup;
+}
+
+/** The signup when the caller may take the action on it in its current status. */
+export function requireActionable(signup: Signup | undefined, owner: Owner, action: SignupAction): Signup {
+  const visible = requireVisible(signup, owner);
+  if (accessOf(visible, owner) === 'public') {
+    throw new ProblemError('forbidden', 'This signup belongs to another organization; only its organizer can change it.');
+  }
+  if (outcomeOf(action, visible.status) === 'conflict') throw new ProblemError('conflict', conflictDetail(action, visible.status));
+  return visible;
+}

@@ -1,0 +1,43 @@
+import type { Principal, SignupStatus } from '#libs/contracts';
+
+/** A signup as the domain sees it (the repository maps rows to it, the presenter maps it to views). */
+export interface Signup {
+  id: string;
+  organizationId: string;
+  livemode: boolean;
+  slug: string;
+  title: string;
+  description: string | null;
+  status: SignupStatus;
+  eventDate: Date;
+  location: string | null;
+  maxParticipants: number | null;
+  requiresPhone: boolean;
+  signupCloseDate: Date | null;
+  participantCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  publishedAt: Date | null;
+  closedAt: Date | null;
+}
+
+/** The tenant a caller acts for: one organization in one mode (sandbox or live). */
+export interface Owner {
+  organizationId: string;
+  livemode: boolean;
+}
+
+export function ownerOf(principal: Principal): Owner {
+  return { organizationId: principal.organizationId, livemode: principal.livemode };
+}
+
+/** The fields a PATCH may change; null clears a nullable one, undefined leaves it alone. */
+export interface SignupChanges {
+  title?: string;
+  description?: string | null;
+  eventDate?: Date;
+  location?: string | null;
+  maxParticipants?: number | null;
+  requiresPhone?: boolean;
+  signupCloseDate?: Date | null;
+}

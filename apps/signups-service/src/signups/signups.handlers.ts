@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto, assertScope, requireUuid, validateInput, type HandlersOf,
+} from '#libs/contracts';
+import { ownerOf } from './signup.js';
+import { SignupPresenter } from './signup.presenter.js';
+import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
+import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
+import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
+import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
+import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
+import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
+
+/**
+ * The signups.* bus subjects. The edge has authenticated the principal and validated the
+ * input; each handler still checks scope and input (defense in depth), runs one use case and
+ * maps its result to the contract's view.
+ */
+@Injectable()
+export class SignupsHandlers {
+  constructor(
+    private readonly presenter: SignupPresenter,
+    private readonly listSignups: ListSignupsUseCase,
+    private readonly getSignup: GetSignupUseCase,
+    private readonly createSignup: CreateSignupUseCase,
+    private readonly updateSignup: UpdateSignupUseCase,
+    private readonly changeStatus: ChangeSignupStatusUseCase,
+    private readonly deleteSignup: DeleteSignupUseCase,
+  ) {}
+
+  handlers(): HandlersOf<'signups'> {
+    return {
+      'signups.list': async ({ principal, query }) => {
+        assertScope(principal, 'signups:read');
+        const { status, cursor, limit } = await validateInput(ListSignupsQueryDto, query, 'query');
+        const page = await this.listSignups.execute({ owner: ownerOf(principal), status, cursor, limit });
+        return { data: page.data.map((s) => this.presenter.view(s)), nextCursor: page.nextCursor };
+      },
+      'signups.get': async ({ principal, id }) => {
+        assertScope(principal, 'signups:read');
+        return this.presenter.detail(await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) }));
+      },
+      'signups.create': async ({ principal, input }) => {
+        assertScope(principal, 'signups:write');
+        const valid = await validateInput(CreateSignupDto, input);
+        return this.presenter.view(await this.createSignup.execute({ owner: ownerOf(principal), input: valid }));
+      },
+      'signups.update': async ({ principal, id, input }) => {
+        assertScope(principal, 'signups:write');
+        const valid = await validateInput(UpdateSignupDto, input);
+        return this.presenter.view(await this.updateSignup.execute({ owner: ownerOf(principal), id: requireUuid(id), input: valid }));
+      },
+      'signups.publish': async ({ principal, id }) => {
+        assertScope(principal, 'signups:write');
+        return this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'publish' }));
+      },
+      'signups.close': async ({ principal, id }) => {
+        assertScope(principal, 'signups:write');
+        return this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'close' }));
+      },
+      'signups.delete': async ({ principal, id }) => {
+        assertScope(principal, 'signups:write');
+        return this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) }));
+      },
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { loadConfig, publicUrlsSpec } from '#libs/config';
+import { APP_CONTEXT, type AppContext } from '#libs/runtime';
+import { OutboxModule } from '../outbox/outbox.module.js';
+import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
+import { SignupsHandlers } from './signups.handlers.js';
+import { SignupsRepository } from './signups.repository.js';
+import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
+import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
+import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
+import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
+import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
+import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
+
+/** The signup lifecycle: create, read, list, edit, publish, close, delete. */
+@Module({
+  imports: [OutboxModule],
+  providers: [
+    {
+      provide: PUBLIC_ORIGIN,
+      useFactory: (context: AppContext) => new URL(loadConfig(publicUrlsSpec, context.env).publicBaseUrl).origin,
+      inject: [APP_CONTEXT],
+    },
+    SignupPresenter,
+    SignupsRepository,
+    ListSignupsUseCase,
+    GetSignupUseCase,
+    CreateSignupUseCase,
+    UpdateSignupUseCase,
+    ChangeSignupStatusUseCase,
+    DeleteSignupUseCase,
+    SignupsHandlers,
+  ],
+  exports: [SignupsHandlers],
+})
+export class SignupsModule {}

@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import { OutboxRelay, enqueueEvent } from '#libs/bus';
+import type { CloudEvent, SignupStatus } from '#libs/contracts';
+import { DATA_SOURCE } from '#libs/runtime';
+import { SIGNUPS_SCHEMA } from '../schema.js';
+import type { Owner, Signup, SignupChanges } from './signup.js';
+
+const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
+const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
+  requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
+
+interface SignupRow {
+  id: string;
+  organization_id: string;
+  livemode: boolean;
+  slug: string;
+  title: string;
+  description: string | null;
+  status: SignupStatus;
+  event_date: Date;
+  location: string | null;
+  max_participants: number | null;
+  requires_phone: boolean;
+  signup_close_date: Date | null;
+  participant_count: number;
+  created_at: Date;
+  updated_at: Date;
+  published_at: Date | null;
+  closed_at: Date | null;
+}
+
+function fromRow(row: SignupRow): Signup {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    livemode: row.livemode,
+    slug: row.slug,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    eventDate: row.event_date,
+    location: row.location,
+    maxParticipants: row.max_participants,
+    requiresPhone: row.requires_phone,
+    signupCloseDate: row.signup_close_date,
+    participantCount: row.participant_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    publishedAt: row.published_at,
+    closedAt: row.closed_at,
+  };
+}
+
+export type NewSignup = Owner &
+  Pick<Signup, 'id' | 'slug' | 'title' | 'description' | 'eventDate' | 'location' | 'maxParticipants' | 'requiresPhone' | 'signupCloseDate'>;
+
+/** The event a committed write emits, built from the row as written. */
+export type EventFor = (signup: Signup) => CloudEvent;
+
+/** The sort key of the signup lists: newest event first, then id. */
+export interface ListPosition {
+  eventDate: Date;
+  id: string;
+}
+
+export interface ListFilter {
+  status?: SignupStatus;
+  after?: ListPosition;
+  limit: number;
+}
+
+const CHANGE_COLUMNS: Readonly<Record<keyof SignupChanges, string>> = {
+  title: 'title',
+  description: 'description',
+  eventDate: 'event_date',
+  location: 'location',
+  maxParticipants: 'max_participants',
+  requiresPhone: 'requires_phone',
+  signupCloseDate: 'signup_close_date',
+};
+
+/**
+ * Signups in Postgres. Every write is one conditional statement in a transaction with its
+ * outbox event, so a write that does not apply changes nothing and emits nothing.
+ */
+@Injectable()
+export class SignupsRepository {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  /** Inserts a new signup; undefined when its slug is already taken. */
+  insert(signup: NewSignup, event: EventFor): Promise<Signup | undefined> {
+    return this.write(
+      `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
+         requires_phone, signup_close_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (slug) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        signup.id, signup.organizationId, signup.livemode, signup.slug, signup.title, signup.description, signup.eventDate,
+        signup.location, signup.maxParticipants, signup.requiresPhone, signup.signupCloseDate,
+      ],
+      event,
+    );
+  }
+
+  async findById(id: string): Promise<Signup | undefined> {
+    const rows = await this.dataSource.query<SignupRow[]>(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`, [id]);
+    return rows[0] && fromRow(rows[0]);
+  }
+
+  /** One page of the owner's signups, newest event first (keyset: stable under concurrent inserts). */
+  async list(owner: Owner, filter: ListFilter): Promise<Signup[]> {
+    const params: unknown[] = [owner.organizationId, owner.livemode];
+    let where = 'organization_id = $1 AND livemode = $2';
+    if (filter.status) {
+      params.push(filter.status);
+      where += ` AND status = $${params.length}`;
+    }
+    if (filter.after) {
+      params.push(filter.after.eventDate, filter.after.id);
+      where += ` AND (event_date, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+    }
+    params.push(filter.limit);
+    const rows = await this.dataSource.query<SignupRow[]>(
+      `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(fromRow);
+  }
+
+  /** Applies changes to an owned signup in one of the given statuses; undefined when there is none. */
+  update(owner: Owner, id: string, from: SignupStatus[], changes: SignupChanges, event: EventFor): Promise<Signup | undefined> {
+    const params: unknown[] = [];
+    const assignments = (Object.keys(CHANGE_COLUMNS) as (keyof SignupChanges)[])
+      .filter((field) => changes[field] !== undefined)
+      .map((field) => {
+        params.push(changes[field]);
+        return `${CHANGE_COLUMNS[field]} = $${params.length + 4}`;
+      });
+    return this.updateOwned(owner, id, from, assignments, params, event);
+  }
+
+  /** Moves an owned signup in one of the given statuses to published or closed, stamping when. */
+  changeStatus(owner: Owner, id: string, from: SignupStatus[], to: 'published' | 'closed', event: EventFor): Promise<Signup | undefined> {
+    const stamp = to === 'published' ? 'published_at' : 'closed_at';
+    return this.updateOwned(owner, id, from, ['status = $5', `${stamp} = now()`], [to], event);
+  }
+
+  /** Deletes an owned signup; undefined when there is none. */
+  delete(owner: Owner, id: string, event: EventFor): Promise<Signup | undefined> {
+    return this.write(
+      `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
+      [id, owner.organizationId, owner.livemode],
+      event,
+    );
+  }
+
+  private updateOwned(owner: Owner, id: string, from: SignupStatus[], assignments: string[], params: unknown[], event: EventFor) {
+    return this.write(
+      `UPDATE ${TABLE} SET ${[...assignments, 'updated_at = now()'].join(', ')}
+       WHERE id = $1 AND organization_id = $2 AND livemode = $3 AND status = ANY($4::text[])
+       RETURNING ${COLUMNS}`,
+      [id, owner.organizationId, owner.livemode, from, ...params],
+      event,
+    );
+  }
+
+  /** Runs one statement and, when it returned the row, records its event in the same transaction. */
+  private async write(sql: string, params: unknown[], event: EventFor): Promise<Signup | undefined> {
+    const signup = await this.dataSource.transaction(async (manager: EntityManager) => {
+      const result = await manager.queryRunner!.query(sql, params, true);
+      const row = (result.records as SignupRow[])[0];
+      if (!row) return undefined;
+      const written = fromRow(row);
+      await enqueueEvent(manager, SIGNUPS_SCHEMA, event(written));
+      return written;
+    });
+    if (signup) this.relay.kick();
+    return signup;
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { Owner, Signup } from '../signup.js';
+import { requireActionable } from '../signup.policy.js';
+import { TARGET_STATUS, appliesFrom, type StatusChange } from '../signup-state.js';
+import { SignupPresenter } from '../signup.presenter.js';
+import { SignupsRepository } from '../signups.repository.js';
+
+export interface ChangeSignupStatusCommand {
+  owner: Owner;
+  id: string;
+  action: StatusChange;
+}
+
+const EVENT = { publish: 'signup.published', close: 'signup.closed' } as const;
+
+/**
+ * Publishes or closes an owned signup. The conditional write applies at most once however many
+ * calls race; the others find the signup already moved (no-op, no event) or in a status the
+ * state table refuses (conflict).
+ */
+@Injectable()
+export class ChangeSignupStatusUseCase {
+  constructor(
+    private readonly signups: SignupsRepository,
+    private readonly presenter: SignupPresenter,
+  ) {}
+
+  async execute({ owner, id, action }: ChangeSignupStatusCommand): Promise<Signup> {
+    const changed = await this.signups.changeStatus(owner, id, appliesFrom(action), TARGET_STATUS[action], (s) =>
+      this.presenter.event(EVENT[action], s),
+    );
+    return changed ?? requireActionable(await this.signups.findById(id), owner, action);
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { UpdateSignupDto } from '#libs/contracts';
+import type { Owner, Signup, SignupChanges } from '../signup.js';
+import { requireActionable } from '../signup.policy.js';
+import { appliesFrom } from '../signup-state.js';
+import { SignupPresenter } from '../signup.presenter.js';
+import { SignupsRepository } from '../signups.repository.js';
+
+export interface UpdateSignupCommand {
+  owner: Owner;
+  id: string;
+  input: UpdateSignupDto;
+}
+
+function asDate<T extends null | undefined>(value: string | T): Date | T {
+  return typeof value === 'string' ? new Date(value) : value;
+}
+
+/** The validated PATCH body as domain changes: dates parsed, null kept (it clears), absent left out. */
+export function changesOf(input: UpdateSignupDto): SignupChanges {
+  return {
+    title: input.title,
+    description: input.description,
+    eventDate: asDate(input.eventDate),
+    location: input.location,
+    maxParticipants: input.maxParticipants,
+    requiresPhone: input.requiresPhone,
+    signupCloseDate: asDate(input.signupCloseDate),
+  };
+}
+
+/** Edits an owned signup that is not closed and emits signup.updated; an empty edit changes nothing. */
+@Injectable()
+export class UpdateSignupUseCase {
+  constructor(
+    private readonly signups: SignupsRepository,
+    private readonly presenter: SignupPresenter,
+  ) {}
+
+  async execute({ owner, id, input }: UpdateSignupCommand): Promise<Signup> {
+    const changes = changesOf(input);
+    if (Object.values(changes).some((value) => value !== undefined)) {
+      const updated = await this.signups.update(owner, id, appliesFrom('update'), changes, (s) => this.presenter.event('signup.updated', s));
+      if (updated) return updated;
+    }
+    return requireActionable(await this.signups.findById(id), owner, 'update');
+  }
+}

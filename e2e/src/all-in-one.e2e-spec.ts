@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePorts } from '#libs/testing';
+import { request } from './support/api.js';
+
+interface Started {
+  child: ChildProcess;
+  output: string;
+}
+
+/** Starts `npm start`'s entry point (all six apps in one process, embedded adapters) and waits for its banner. */
+function start(env: Record<string, string>): Promise<Started> {
+  const { DATABASE_URL: _db, NATS_URL: _nats, REDIS_URL: _redis, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['dist/tools/launcher/src/all-in-one.js'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`all-in-one did not start:\n${output}`)), 90_000);
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Try it:')) {
+        clearTimeout(timer);
+        resolve({ child, output });
+      }
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`all-in-one exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+describe('npm start (all-in-one)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('boots every app in one process, prints a sandbox key that works, and keeps data across restarts', async () => {
+    const [gateway, auth, mcp, signups, webhooks, reminders] = await freePorts(6);
+    const env = {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      API_GATEWAY_PORT: String(gateway),
+      AUTH_SERVER_PORT: String(auth),
+      MCP_SERVER_PORT: String(mcp),
+      SIGNUPS_SERVICE_PORT: String(signups),
+      WEBHOOKS_DISPATCHER_PORT: String(webhooks),
+      REMINDERS_SERVICE_PORT: String(reminders),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${gateway}/api/v1`,
+      AUTH_URL: `http://127.0.0.1:${auth}`,
+      PROBLEM_BASE: `http://127.0.0.1:${gateway}/problems`,
+    };
+    const base = env.PUBLIC_BASE_URL;
+    const first = await start(env);
+    try {
+      const key = /Sandbox API key\s+(sgn_test_[0-9A-Za-z]{32})/.exec(first.output)?.[1];
+      expect(key).toBeDefined();
+      expect(first.output).toContain('tier pro');
+      expect((await request(`http://127.0.0.1:${gateway}/healthz`)).status).toBe(200);
+      const me = await request<{ organization: { tier: string } }>(`${base}/me`, { key });
+      expect(me.status).toBe(200);
+      expect(me.body.organization.tier).toBe('pro');
+      const created = await request<{ id: string; status: string }>(`${base}/signups`, { key, body: { title: 'Smoke', eventDate: '2027-01-01T10:00:00Z' } });
+      expect(created.status).toBe(201);
+      expect(created.body.status).toBe('draft');
+    } finally {
+      await stop(first.child);
+    }
+
+    const second = await start(env);
+    try {
+      const key = /Sandbox API key\s+(sgn_test_[0-9A-Za-z]{32})/.exec(second.output)?.[1];
+      const list = await request<{ data: { title: string }[] }>(`${base}/signups`, { key });
+      expect(list.body.data.map((s) => s.title)).toEqual(['Smoke']);
+    } finally {
+      await stop(second.child);
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { request } from './support/api.js';
+import { stackInfo } from './support/stack-env.js';
+
+const APPS_WITH_DATABASE = ['api-gateway', 'auth-server', 'signups-service', 'webhooks-dispatcher', 'reminders-service'];
+
+describe('operations surface of every app', () => {
+  const apps = Object.entries(stackInfo().internalUrls);
+
+  it.each(apps)('%s answers /healthz', async (_app, url) => {
+    const res = await request(`${url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it.each(apps)('%s answers /readyz after checking its dependencies', async (app, url) => {
+    const res = await request<{ status: string; checks: Record<string, { status: string }> }>(`${url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ok');
+    expect(res.body.checks.bus).toEqual({ status: 'up' });
+    if (APPS_WITH_DATABASE.includes(app) && app !== 'api-gateway') expect(res.body.checks.postgres).toEqual({ status: 'up' });
+  });
+
+  it.each(apps)('%s serves Prometheus metrics', async (app, url) => {
+    const res = await fetch(`${url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toContain(`app="${app}"`);
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('echoes a caller request id and makes one otherwise', async () => {
+    const echoed = await fetch(`${stackInfo().baseUrl}/me`, { headers: { 'x-request-id': 'e2e-trace-1' } });
+    expect(echoed.headers.get('x-request-id')).toBe('e2e-trace-1');
+    const made = await fetch(`${stackInfo().baseUrl}/me`);
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves a human page at every problem type URI', async () => {
+    const res = await fetch(`${stackInfo().problemBase}/scope-required`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('scope_required');
+  });
+
+  it('serves OpenAPI 3.1 and a docs page', async () => {
+    const doc = await request<{ openapi: string; paths: Record<string, unknown> }>(`${stackInfo().baseUrl}/openapi.json`);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/me', '/api/v1/orgs/{id}', '/api/v1/signups', '/api/v1/signups/{id}', '/api/v1/signups/{id}/publish', '/api/v1/signups/{id}/close']),
+    );
+    expect((await fetch(`${stackInfo().baseUrl}/docs`)).status).toBe(200);
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    const res = await request(`${stackInfo().baseUrl}/definitely/not/here`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '#libs/persistence';
+import { streamNameFor } from '#libs/runtime';
+import { freePorts } from '#libs/testing';
+import type { StackInfo } from './stack-env.js';
+
+export interface RunningStack {
+  child: ChildProcess;
+  database: TestDatabase;
+  info: StackInfo;
+  logFile: string;
+}
+
+declare global {
+  var e2eStack: RunningStack | undefined;
+}
+
+const START_TIMEOUT_MS = 90_000;
+
+/**
+ * Starts the whole platform in services mode (one process per app) for the e2e files.
+ * Jest loads this file through require() without its module mapper: only package imports
+ * (`#libs/*` resolve to the built libs) and type-only relative imports work here.
+ */
+export default async function globalSetup(): Promise<void> {
+  const database = await createTestDatabase('e2e');
+  const natsPrefix = `e2e${randomBytes(4).toString('hex')}.`;
+  const [gateway, auth, mcp, signups, webhooks, reminders] = await freePorts(6);
+  const origin = (port: number | undefined) => `http://127.0.0.1:${port}`;
+  const workDir = mkdtempSync(join(tmpdir(), 'signup-e2e-'));
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    NATS_PREFIX: natsPrefix,
+    ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
+    API_GATEWAY_PORT: String(gateway),
+    AUTH_SERVER_PORT: String(auth),
+    MCP_SERVER_PORT: String(mcp),
+    SIGNUPS_SERVICE_PORT: String(signups),
+    WEBHOOKS_DISPATCHER_PORT: String(webhooks),
+    REMINDERS_SERVICE_PORT: String(reminders),
+    PUBLIC_BASE_URL: `${origin(gateway)}/api/v1`,
+    AUTH_URL: origin(auth),
+    MCP_URL: `${origin(mcp)}/mcp`,
+    PROBLEM_BASE: `${origin(gateway)}/problems`,
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+    DATA_DIR: workDir,
+  };
+  const logFile = join(workDir, 'stack.log');
+  mkdirSync(workDir, { recursive: true });
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['dist/tools/launcher/src/services.js'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.pipe(log);
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the stack did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      if (chunk.toString().includes('Signup platform is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the stack exited with code ${code} while starting`));
+    });
+  });
+  try {
+    await ready;
+  } catch (err) {
+    child.kill('SIGTERM');
+    await database.drop();
+    const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+    throw new Error(`${(err as Error).message}\n--- stack log (${logFile}) ---\n${tail}`);
+  }
+  const info: StackInfo = {
+    gatewayUrl: origin(gateway),
+    baseUrl: env.PUBLIC_BASE_URL!,
+    authUrl: env.AUTH_URL!,
+    mcpUrl: env.MCP_URL!,
+    problemBase: env.PROBLEM_BASE!,
+    internalUrls: {
+      'api-gateway': origin(gateway), 'auth-server': origin(auth), 'mcp-server': origin(mcp),
+      'signups-service': origin(signups), 'webhooks-dispatcher': origin(webhooks), 'reminders-service': origin(reminders),
+    },
+    adminToken: env.ADMIN_TOKEN!,
+    natsUrl: env.NATS_URL!,
+    natsPrefix,
+    streamName: streamNameFor(natsPrefix),
+    databaseUrl: database.url,
+    env,
+  };
+  process.env.E2E_STACK = JSON.stringify(info);
+  globalThis.e2eStack = { child, database, info, logFile };
+}

@@ -1,0 +1,21 @@
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type {} from './global-setup.js';
+
+/** Stops the stack, deletes its stream and drops its database. */
+export default async function globalTeardown(): Promise<void> {
+  const stack = globalThis.e2eStack;
+  if (!stack) return;
+  const exited = new Promise((resolve) => stack.child.once('exit', resolve));
+  stack.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  const nc = await connect({ servers: stack.info.natsUrl });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(stack.info.streamName);
+  } catch {
+    // the stream may never have been created if the stack failed early
+  } finally {
+    await nc.close();
+  }
+  await stack.database.drop();
+}

@@ -1,0 +1,24 @@
+/** What the global setup tells every e2e file about the running stack. */
+export interface StackInfo {
+  gatewayUrl: string;
+  baseUrl: string;
+  authUrl: string;
+  mcpUrl: string;
+  problemBase: string;
+  internalUrls: Record<string, string>;
+  adminToken: string;
+  natsUrl: string;
+  natsPrefix: string;
+  streamName: string;
+  databaseUrl: string;
+  env: Record<string, string>;
+}
+
+/** Set by the global setup (which cannot import this file's values). */
+export const STACK_ENV = 'E2E_STACK';
+
+export function stackInfo(): StackInfo {
+  const raw = process.env[STACK_ENV];
+  if (!raw) throw new Error('The e2e stack is not running (global setup did not run)');
+  return JSON.parse(raw) as StackInfo;
+}

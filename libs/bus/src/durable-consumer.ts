@@ -1,0 +1,38 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { CloudEvent, EventType } from '#libs/contracts';
+import type { Bus, Subscription } from './bus.js';
+import type { BusLogger } from './envelope.js';
+import { qualified } from './outbox.js';
+
+export interface ConsumeOnceOptions {
+  bus: Bus;
+  dataSource: DataSource;
+  /** The schema holding processed_events (see outboxMigrationSql). */
+  schema: string;
+  /** Durable consumer name; also the key under which applied event ids are recorded. */
+  consumer: string;
+  types: readonly EventType[];
+  logger: BusLogger;
+  maxDeliver?: number;
+}
+
+/**
+ * Consumes durably and applies each event id once: one transaction records the id in
+ * processed_events and, only if it was new, runs the handler with the same manager. The
+ * event is acked after the commit; a redelivery or a duplicate publish is skipped.
+ */
+export function consumeOnce(
+  options: ConsumeOnceOptions,
+  handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
+): Promise<Subscription> {
+  const { bus, dataSource, schema, consumer, types, logger, maxDeliver } = options;
+  const claim = `INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id") VALUES ($1, $2)
+    ON CONFLICT DO NOTHING RETURNING "event_id"`;
+  return bus.consume({ durable: consumer, types, maxDeliver }, (event) =>
+    dataSource.transaction(async (manager) => {
+      const claimed: unknown[] = await manager.query(claim, [consumer, event.id]);
+      if (claimed.length > 0) await handler(manager, event);
+      else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
+    }),
+  );
+}

@@ -1,0 +1,199 @@
+import { TimeoutError, RequestError, connect, headers, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
+} from '#libs/contracts';
+import { REQUEST_ID_HEADER, acceptRequestId, currentRequestId, runWithRequestId } from '#libs/observability';
+import { ProblemError } from '#libs/problem';
+import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
+import {
+  checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger, type ReplyEnvelope,
+} from './envelope.js';
+import { InFlight } from './in-flight.js';
+import { parseJson } from './json.js';
+import { consumerFilter, ensureDurable, ensureStream } from './nats-stream.js';
+import { PullWorker } from './nats-pull-worker.js';
+
+export interface NatsBusOptions {
+  url: string;
+  /** Put before every subject: '' in production, a random `t1a2b3.` per test run. */
+  prefix: string;
+  /** The JetStream stream capturing `<prefix>events.>` (default EVENTS). */
+  streamName?: string;
+  /** The connection name the server shows: the app. */
+  name: string;
+  logger: BusLogger;
+  defaultTimeoutMs: number;
+}
+
+type Handler = (req: never) => Promise<unknown>;
+
+const PULL_BATCH = 64;
+
+/** The bus of the services mode: core NATS request/reply and a JetStream event stream. */
+export class NatsBus implements Bus {
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly logger: BusLogger;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly options: NatsBusOptions & { streamName: string },
+  ) {
+    this.logger = options.logger;
+  }
+
+  /** Connects (retrying for ever after a disconnect) and creates or updates the event stream. */
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const nc = await connect({ servers: options.url, name: options.name, noAsyncTraces: true, maxReconnectAttempts: -1 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const streamName = options.streamName ?? 'EVENTS';
+      await ensureStream(jsm, streamName, `${options.prefix}events.>`);
+      const bus = new NatsBus(nc, jetstream(nc), jsm, { ...options, streamName });
+      void bus.logConnectionChanges();
+      return bus;
+    } catch (err) {
+      await nc.close();
+      throw err;
+    }
+  }
+
+  async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
+    const timeout = options.timeoutMs ?? this.options.defaultTimeoutMs;
+    let reply: Msg;
+    try {
+      reply = await this.nc.request(this.prefixed(subject), JSON.stringify(payload), { timeout, headers: withRequestId() });
+    } catch (err) {
+      if (err instanceof TimeoutError) throw timeoutProblem(subject, timeout);
+      if (!(err instanceof RequestError && err.isNoResponders())) this.logger.warn({ err, subject }, 'bus request failed');
+      throw noResponderProblem(subject);
+    }
+    const envelope = parseJson(reply.data) as ReplyEnvelope | undefined;
+    if (envelope === undefined) throw new ProblemError('internal_error', `The ${subject.split('.')[0]} service sent a malformed reply.`);
+    return unwrapReply<ResponseOf<S>>(envelope);
+  }
+
+  async serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription> {
+    checkHandlers(owner, handlers);
+    const entries = Object.entries(handlers) as [Subject, Handler][];
+    return this.listen(
+      entries.map(([subject, handler]) => ({ subject: this.prefixed(subject), onMessage: (msg) => this.answer(msg, subject, handler) })),
+      owner,
+    );
+  }
+
+  async publish(event: CloudEvent): Promise<void> {
+    const h = withRequestId() ?? headers();
+    h.set('ce-type', event.type);
+    h.set('ce-id', event.id);
+    await this.js.publish(this.eventSubject(event.type), JSON.stringify(event), { msgID: event.id, headers: h });
+  }
+
+  async consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
+    const { durable, types, maxDeliver = DEFAULT_MAX_DELIVER } = options;
+    const { streamName } = this.options;
+    const subjects = types.map((type) => this.eventSubject(type));
+    const filter = consumerFilter(subjects, `${this.options.prefix}events.>`, this.nc.info?.version ?? '0.0.0');
+    await ensureDurable(this.jsm, streamName, durable, filter);
+    const worker = new PullWorker(
+      {
+        durable,
+        open: async () => (await this.js.consumers.get(streamName, durable)).consume({ max_messages: PULL_BATCH }),
+        subjects: new Set(subjects),
+        maxDeliver,
+        logger: this.logger,
+      },
+      handler,
+    );
+    return this.register(() => worker.stop());
+  }
+
+  async broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription> {
+    return this.listen(
+      types.map((type) => ({ subject: this.eventSubject(type), onMessage: (msg) => this.notify(msg, handler) })),
+      undefined,
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.nc.rtt();
+  }
+
+  /** Stops every subscription (waiting for running handlers), then drains the connection. */
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (!this.nc.isClosed() && !this.nc.isDraining()) await this.nc.drain();
+  }
+
+  private prefixed(subject: string): string {
+    return `${this.options.prefix}${subject}`;
+  }
+
+  private eventSubject(type: EventType): string {
+    return this.prefixed(eventSubject(type));
+  }
+
+  private async answer(msg: Msg, subject: Subject, handler: Handler): Promise<void> {
+    await runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), async () => {
+      const payload = parseJson(msg.data);
+      const reply: ReplyEnvelope =
+        payload === undefined
+          ? { ok: false, problem: ProblemError.validation([{ path: 'body', message: 'Malformed JSON' }], 'The request is not valid JSON.').toWire() }
+          : await dispatch(handler, subject, payload, this.logger);
+      msg.respond(JSON.stringify(reply));
+    });
+  }
+
+  private async notify(msg: Msg, handler: EventHandler): Promise<void> {
+    const event = parseJson(msg.data) as CloudEvent | undefined;
+    if (event === undefined) return this.logger.error({ subject: msg.subject }, 'malformed event; ignored');
+    await runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), () => handler(event));
+  }
+
+  /** Core NATS subscriptions whose handlers run concurrently; failures are logged, never thrown. */
+  private async listen(targets: { subject: string; onMessage: (msg: Msg) => Promise<void> }[], queue: string | undefined): Promise<Subscription> {
+    const inFlight = new InFlight();
+    const subs = targets.map(({ subject, onMessage }) =>
+      this.nc.subscribe(subject, {
+        queue,
+        callback: (err, msg) => {
+          if (err) return this.logger.error({ err, subject }, 'bus subscription failed');
+          inFlight.track(onMessage(msg).catch((failure: unknown) => this.logger.error({ err: failure, subject }, 'bus handler failed')));
+        },
+      }),
+    );
+    await this.nc.flush();
+    return this.register(async () => {
+      await Promise.all(subs.map((s) => s.drain()));
+      await inFlight.settled();
+    });
+  }
+
+  private register(stop: () => Promise<void>): Subscription {
+    let stopped: Promise<void> | undefined;
+    const subscription: Subscription = {
+      stop: () => {
+        this.subscriptions.delete(subscription);
+        return (stopped ??= stop());
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private async logConnectionChanges(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn({ status }, `nats ${status.type}`);
+    }
+  }
+}
+
+function withRequestId(): MsgHdrs | undefined {
+  const requestId = currentRequestId();
+  if (requestId === undefined) return undefined;
+  const h = headers();
+  h.set(REQUEST_ID_HEADER, requestId);
+  return h;
+}

@@ -1,0 +1,96 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { ClosedConnectionError } from '@nats-io/transport-node';
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import type { CloudEvent } from '#libs/contracts';
+import { REQUEST_ID_HEADER, acceptRequestId, runWithRequestId } from '#libs/observability';
+import type { EventHandler } from './bus.js';
+import type { BusLogger } from './envelope.js';
+import { parseJson } from './json.js';
+
+const RESUME_DELAY_MS = 1000;
+const MAX_REDELIVERY_DELAY_MS = 60_000;
+
+/** How long the server waits before redelivering after the nth failed attempt: 100 ms, doubling, at most a minute. */
+export function redeliveryDelay(attempt: number): number {
+  return Math.min(100 * 2 ** (attempt - 1), MAX_REDELIVERY_DELAY_MS);
+}
+
+export interface PullWorkerOptions {
+  durable: string;
+  /** Starts pulling from the durable consumer (the client re-pulls by itself after a reconnect). */
+  open: () => Promise<ConsumerMessages>;
+  /** The subjects this member handles; anything else the server sends is acked unseen. */
+  subjects: ReadonlySet<string>;
+  maxDeliver: number;
+  logger: BusLogger;
+}
+
+/**
+ * One member of a durable consumer: handles one event at a time, acks after the handler
+ * resolves, naks with a growing delay when it throws, and parks (terms) the event once it
+ * has been delivered maxDeliver times. Resumes pulling if the message stream ever ends.
+ */
+export class PullWorker {
+  private readonly stopping = new AbortController();
+  private messages?: ConsumerMessages;
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly options: PullWorkerOptions,
+    private readonly handler: EventHandler,
+  ) {
+    this.done = this.run();
+  }
+
+  /** Stops pulling, hands buffered events back to the server and waits for the running handler. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    void this.messages?.close();
+    await this.done;
+  }
+
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        this.messages = await this.options.open();
+        if (this.stopped) void this.messages.close();
+        for await (const msg of this.messages) {
+          if (this.stopped) msg.nak();
+          else await this.handle(msg);
+        }
+      } catch (err) {
+        if (err instanceof ClosedConnectionError) return;
+        this.options.logger.warn({ err, durable: this.options.durable }, 'event consumer interrupted; resuming');
+      }
+      await delay(RESUME_DELAY_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    }
+  }
+
+  private async handle(msg: JsMsg): Promise<void> {
+    const { durable, logger, maxDeliver } = this.options;
+    if (!this.options.subjects.has(msg.subject)) return msg.ack();
+    const event = parseJson(msg.data) as CloudEvent | undefined;
+    if (event === undefined) {
+      logger.error({ durable, subject: msg.subject, seq: msg.seq }, 'malformed event; event parked');
+      return msg.term();
+    }
+    try {
+      await runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), () => this.handler(event));
+      msg.ack();
+    } catch (err) {
+      const attempt = msg.info.deliveryCount;
+      const context = { err, durable, eventId: event.id, type: event.type, attempt };
+      if (attempt >= maxDeliver) {
+        logger.error(context, 'event handler failed; event parked');
+        msg.term();
+      } else {
+        logger.warn(context, 'event handler failed; redelivering');
+        msg.nak(redeliveryDelay(attempt));
+      }
+    }
+  }
+}

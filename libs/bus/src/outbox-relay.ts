@@ -1,0 +1,102 @@
+import type { DataSource } from 'typeorm';
+import type { CloudEvent } from '#libs/contracts';
+import type { Bus } from './bus.js';
+import type { BusLogger } from './envelope.js';
+import { qualified } from './outbox.js';
+
+export interface OutboxRelayOptions {
+  dataSource: DataSource;
+  schema: string;
+  bus: Bus;
+  logger: BusLogger;
+  /** Pause between rounds that found less than a full batch. */
+  pollMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Publishes committed outbox rows. Each round claims unpublished rows with FOR UPDATE SKIP
+ * LOCKED (so replicas share the table without publishing a row twice), publishes them and
+ * marks them published in the same transaction. A row whose publish fails stays unpublished
+ * and goes out in a later round; a re-publish after a crash is collapsed by the event id.
+ */
+export class OutboxRelay {
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private running?: Promise<void>;
+  private stopped = false;
+  private kicked = false;
+  private wake: () => void = () => undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.pollMs = options.pollMs ?? 250;
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.running ??= this.loop();
+  }
+
+  /** Runs a round soon: call right after committing a transaction that enqueued events. */
+  kick(): void {
+    this.kicked = true;
+    this.wake();
+  }
+
+  /** Finishes the round in progress and stops. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.running;
+    this.running = undefined;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      this.kicked = false;
+      const published = await this.round();
+      if (published < this.batchSize && !this.kicked && !this.stopped) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.pollMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** One claim-publish-mark transaction; returns how many rows went out. */
+  private async round(): Promise<number> {
+    const { dataSource, schema, bus, logger } = this.options;
+    const outbox = qualified(schema, 'outbox');
+    try {
+      return await dataSource.transaction(async (manager) => {
+        const rows: { id: string; payload: CloudEvent }[] = await manager.query(
+          `SELECT "id", "payload" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [this.batchSize],
+        );
+        const results = await Promise.allSettled(
+          rows.map(async ({ id, payload }) => {
+            await bus.publish(payload);
+            return id;
+          }),
+        );
+        const published = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        const failure = results.find((r) => r.status === 'rejected');
+        if (failure) logger.warn({ err: failure.reason, schema, unpublished: rows.length - published.length }, 'outbox publish failed; will retry');
+        if (published.length > 0) {
+          await manager.query(`UPDATE ${outbox} SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [published]);
+        }
+        return published.length;
+      });
+    } catch (err) {
+      logger.error({ err, schema }, 'outbox relay round failed');
+      return 0;
+    }
+  }
+}

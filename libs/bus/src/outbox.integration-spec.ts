@@ -1,0 +1,175 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import type { DataSource } from 'typeorm';
+import type { CloudEvent } from '#libs/contracts';
+import { createDataSource, createTestDatabase, type TestDatabase } from '#libs/persistence';
+import type { Bus } from './bus.js';
+import { consumeOnce } from './durable-consumer.js';
+import { InProcessBus } from './in-process-bus.js';
+import { NatsBus } from './nats-bus.js';
+import { enqueueEvent, outboxMigrationSql } from './outbox.js';
+import { OutboxRelay } from './outbox-relay.js';
+import { Seen, SpyBus, deleteStream, eventually, natsTestTarget, recordingLogger, testEvent, uniqueName } from './test-support.js';
+
+const schema = 'relay_test';
+const types = ['auth.apikey.revoked'] as const;
+const target = natsTestTarget();
+const logger = recordingLogger();
+
+let db: TestDatabase;
+let dataSource: DataSource;
+let bus: NatsBus;
+let nc: NatsConnection;
+const running: { stop(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('bus_outbox');
+  dataSource = createDataSource({ schema, entities: [], migrations: [] }, { url: db.url });
+  await dataSource.initialize();
+  await dataSource.query(`CREATE SCHEMA "${schema}"`);
+  for (const sql of outboxMigrationSql(schema).up) await dataSource.query(sql);
+  await dataSource.query(`CREATE TABLE "${schema}".applied (consumer text NOT NULL, event_id uuid NOT NULL)`);
+  bus = await NatsBus.connect({ ...target, name: 'outbox-test', logger, defaultTimeoutMs: 2000 });
+  nc = await connect({ servers: target.url });
+});
+
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.stop();
+});
+
+afterAll(async () => {
+  await bus.close();
+  await nc.close();
+  await dataSource.destroy();
+  await db.drop();
+  await deleteStream(target.url, target.streamName);
+});
+
+function startRelay(relayBus: Bus, batchSize?: number): OutboxRelay {
+  const relay = new OutboxRelay({ dataSource, schema, bus: relayBus, logger, batchSize });
+  relay.start();
+  running.push(relay);
+  return relay;
+}
+
+/** consumeOnce with a handler that writes an `applied` row in the event's transaction. */
+async function applyOnce(consumeBus: Bus, consumer = uniqueName('applier')): Promise<{ consumer: string; runs: Seen }> {
+  const runs = new Seen();
+  const sub = await consumeOnce({ bus: consumeBus, dataSource, schema, consumer, types, logger }, async (manager, event) => {
+    runs.add(event.id);
+    await manager.query(`INSERT INTO "${schema}".applied (consumer, event_id) VALUES ($1, $2)`, [consumer, event.id]);
+  });
+  running.push(sub);
+  return { consumer, runs };
+}
+
+async function appliedRows(consumer: string, eventId: string): Promise<number> {
+  const rows: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".applied WHERE consumer = $1 AND event_id = $2`, [consumer, eventId]);
+  return rows.length;
+}
+
+async function commit(events: readonly CloudEvent[]): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    for (const event of events) await enqueueEvent(manager, schema, event);
+  });
+}
+
+async function unpublished(ids: readonly string[]): Promise<number> {
+  const rows: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL`, [ids]);
+  return rows.length;
+}
+
+describe('outbox, relay and consumeOnce', () => {
+  it('applies events enqueued in a committed transaction exactly once', async () => {
+    const { consumer, runs } = await applyOnce(bus);
+    const relay = startRelay(bus);
+    const events = Array.from({ length: 5 }, testEvent);
+    await commit(events);
+    relay.kick();
+    await eventually(async () => {
+      for (const { id } of events) expect([runs.count(id), await appliedRows(consumer, id)]).toEqual([1, 1]);
+    });
+    expect(await unpublished(events.map((e) => e.id))).toBe(0);
+  });
+
+  it('publishes nothing from a rolled-back transaction', async () => {
+    const { runs } = await applyOnce(bus);
+    const relay = startRelay(bus);
+    const [rolledBack, marker] = [testEvent(), testEvent()];
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await enqueueEvent(manager, schema, rolledBack);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    await commit([marker]);
+    relay.kick();
+    await eventually(() => expect(runs.count(marker.id)).toBe(1));
+    expect(runs.count(rolledBack.id)).toBe(0);
+    expect(await dataSource.query(`SELECT 1 FROM "${schema}".outbox WHERE id = $1`, [rolledBack.id])).toHaveLength(0);
+  });
+
+  it('refuses to enqueue outside a transaction', async () => {
+    await expect(enqueueEvent(dataSource.manager, schema, testEvent())).rejects.toThrow(/inside the transaction/);
+  });
+
+  it('publishes 200 rows from two relays on one table with no duplicate reaching the handler', async () => {
+    const spy = new SpyBus(bus);
+    const seen = new Seen();
+    running.push(await bus.consume({ durable: uniqueName('raw'), types }, async (e) => seen.add(e.id)));
+    const relays = [startRelay(spy, 20), startRelay(spy, 20)];
+    const events = Array.from({ length: 200 }, testEvent);
+    for (let i = 0; i < events.length; i += 25) {
+      await commit(events.slice(i, i + 25));
+      for (const relay of relays) relay.kick();
+    }
+    await eventually(() => {
+      for (const { id } of events) expect(seen.count(id)).toBe(1);
+    }, 15_000);
+    expect(events.filter(({ id }) => spy.published.count(id) !== 1)).toEqual([]);
+  });
+
+  it('applies an event delivered twice once', async () => {
+    const spy = new SpyBus(bus);
+    const { consumer, runs } = await applyOnce(spy);
+    const event = testEvent();
+    const js = jetstream(nc);
+    for (let i = 0; i < 2; i++) await js.publish(`${target.prefix}events.${event.type}`, JSON.stringify(event));
+    await eventually(() => expect(spy.handled.count(event.id)).toBe(2));
+    expect([runs.count(event.id), await appliedRows(consumer, event.id)]).toEqual([1, 1]);
+  });
+
+  it('rolls back the processed mark with a failed handler, so the redelivery applies the event', async () => {
+    const consumer = uniqueName('failing');
+    const attempts = new Seen();
+    running.push(
+      await consumeOnce({ bus, dataSource, schema, consumer, types, logger }, async (manager, event) => {
+        attempts.add(event.id);
+        await manager.query(`INSERT INTO "${schema}".applied (consumer, event_id) VALUES ($1, $2)`, [consumer, event.id]);
+        if (attempts.count(event.id) === 1) throw new Error('first attempt fails');
+      }),
+    );
+    const event = testEvent();
+    await bus.publish(event);
+    await eventually(async () => expect([attempts.count(event.id), await appliedRows(consumer, event.id)]).toEqual([2, 1]));
+  });
+});
+
+describe('outbox relay on the in-process bus', () => {
+  it('keeps rows while the bus is down and publishes them once it is back', async () => {
+    const inProcess = new InProcessBus(logger);
+    const relayBus = new SpyBus(inProcess);
+    const { consumer, runs } = await applyOnce(inProcess);
+    relayBus.down = true;
+    const relay = startRelay(relayBus);
+    const event = testEvent();
+    await commit([event]);
+    relay.kick();
+    await eventually(() => expect(logger.entries).toContainEqual(expect.objectContaining({ msg: 'outbox publish failed; will retry' })));
+    expect(await unpublished([event.id])).toBe(1);
+    relayBus.down = false;
+    relay.kick();
+    await eventually(async () => expect([runs.count(event.id), await appliedRows(consumer, event.id)]).toEqual([1, 1]));
+    expect(await unpublished([event.id])).toBe(0);
+  });
+});

@@ -1,0 +1,45 @@
+import type { EntityManager } from 'typeorm';
+import type { CloudEvent } from '#libs/contracts';
+
+/** `"schema"."name"`, quoted for SQL. */
+export function qualified(schema: string, name: string): string {
+  return `"${schema.replaceAll('"', '""')}"."${name}"`;
+}
+
+/** The outbox and processed_events tables; apps run this SQL in their first migration. */
+export function outboxMigrationSql(schema: string): { up: string[]; down: string[] } {
+  const outbox = qualified(schema, 'outbox');
+  const processed = qualified(schema, 'processed_events');
+  return {
+    up: [
+      `CREATE TABLE ${outbox} (
+        "id" uuid PRIMARY KEY,
+        "type" text NOT NULL,
+        "payload" jsonb NOT NULL,
+        "created_at" timestamptz NOT NULL DEFAULT now(),
+        "published_at" timestamptz NULL
+      )`,
+      `CREATE INDEX "outbox_unpublished_idx" ON ${outbox} ("created_at", "id") WHERE "published_at" IS NULL`,
+      `CREATE TABLE ${processed} (
+        "consumer" text NOT NULL,
+        "event_id" uuid NOT NULL,
+        "processed_at" timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY ("consumer", "event_id")
+      )`,
+    ],
+    down: [`DROP TABLE ${processed}`, `DROP TABLE ${outbox}`],
+  };
+}
+
+/**
+ * Records an event in the caller's transaction, beside the state change it describes; the
+ * OutboxRelay publishes it once the transaction commits.
+ */
+export async function enqueueEvent(manager: EntityManager, schema: string, event: CloudEvent): Promise<void> {
+  if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside the transaction of the state change');
+  await manager.query(`INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload") VALUES ($1, $2, $3)`, [
+    event.id,
+    event.type,
+    JSON.stringify(event),
+  ]);
+}

@@ -1,0 +1,35 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { Principal } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import { authRequirementOf } from '#libs/scopes';
+import { missingCredentials, parseAuthorization } from './credentials.js';
+import { CredentialVerifier } from './credential-verifier.js';
+
+export interface AuthenticatedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  principal?: Principal;
+}
+
+/**
+ * The global guard of an edge: authenticates per the route's declared requirement and leaves
+ * the Principal on the request for ScopeGuard and handlers. A route that declares nothing is
+ * refused, never let through.
+ */
+@Injectable()
+export class CredentialGuard implements CanActivate {
+  constructor(private readonly verifier: CredentialVerifier) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const requirement = authRequirementOf(context.getHandler(), context.getClass());
+    if (!requirement) throw new ProblemError('internal_error', 'This route declares no access requirement.');
+    if (requirement.access === 'public' || requirement.access === 'admin') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const credential = parseAuthorization(request.headers.authorization);
+    if (credential.kind === 'none') {
+      if (requirement.access === 'optional') return true;
+      throw missingCredentials();
+    }
+    request.principal = await this.verifier.verify(credential);
+    return true;
+  }
+}

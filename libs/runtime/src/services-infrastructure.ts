@@ -1,0 +1,40 @@
+import { infrastructureSpec, loadConfig, type Env } from '#libs/config';
+import { NatsBus } from '#libs/bus';
+import { createLogger } from '#libs/observability';
+import { createDataSource } from '#libs/persistence';
+import type { Infrastructure } from './infrastructure.js';
+
+export const LOCAL_SERVICES = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/signup_platform',
+  NATS_URL: 'nats://127.0.0.1:4222',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+} as const;
+
+/** The stream name for a subject prefix: EVENTS, or EVENTS_<prefix> for an isolated run. */
+export function streamNameFor(prefix: string): string {
+  const suffix = prefix.replace(/[^A-Za-z0-9]/g, '_').replace(/_+$/, '');
+  return suffix ? `EVENTS_${suffix}` : 'EVENTS';
+}
+
+/** Services mode: Postgres, NATS JetStream and Redis, each from its URL (localhost defaults). */
+export async function servicesInfrastructure(name: string, env: Env): Promise<Infrastructure> {
+  const withDefaults = { ...LOCAL_SERVICES, ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) };
+  const config = loadConfig(infrastructureSpec, withDefaults);
+  const logger = createLogger(name, config.logLevel);
+  const bus = await NatsBus.connect({
+    url: config.natsUrl!,
+    prefix: config.natsPrefix,
+    streamName: streamNameFor(config.natsPrefix),
+    name,
+    logger,
+    defaultTimeoutMs: config.busTimeoutMs,
+  });
+  return {
+    env: withDefaults,
+    logLevel: config.logLevel,
+    bus,
+    redisUrl: config.redisUrl,
+    dataSource: (spec) => createDataSource(spec, { url: config.databaseUrl! }),
+    close: () => bus.close(),
+  };
+}

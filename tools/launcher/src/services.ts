@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { DEFAULT_PORTS, loadConfig, publicUrlsSpec, type AppName } from '#libs/config';
+import { LOCAL_SERVICES } from '#libs/runtime';
+import { localAdminToken } from './admin-token.js';
+import { banner } from './banner.js';
+import { waitForOk } from './wait.js';
+
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const READY_TIMEOUT_MS = 60_000;
+
+function portOf(app: AppName, env: Record<string, string | undefined>): number {
+  return Number(env[`${app.toUpperCase().replaceAll('-', '_')}_PORT`] ?? DEFAULT_PORTS[app]);
+}
+
+/** Creates the configured database when the server has no database of that name yet. */
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Services mode: each app in its own process against Postgres, NATS JetStream and Redis. */
+async function main(): Promise<void> {
+  const dataDir = resolve(process.env.DATA_DIR ?? 'data');
+  const env: Record<string, string | undefined> = { ...LOCAL_SERVICES, ...process.env };
+  env.ADMIN_TOKEN = localAdminToken(env, dataDir);
+  await ensureDatabase(env.DATABASE_URL!);
+
+  const apps = Object.keys(DEFAULT_PORTS) as AppName[];
+  const children = new Map<AppName, ChildProcess>();
+  let stopping = false;
+  const stopAll = (code: number) => {
+    stopping = true;
+    for (const child of children.values()) child.kill('SIGTERM');
+    setTimeout(() => process.exit(code), 200).unref();
+  };
+  for (const app of apps) {
+    const child = spawn(process.execPath, [join(DIST, 'apps', app, 'src', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('exit', (code) => {
+      children.delete(app);
+      if (!stopping) {
+        process.stderr.write(`${app} exited with code ${code}; stopping the others\n`);
+        stopAll(1);
+      } else if (children.size === 0) process.exit(0);
+    });
+    children.set(app, child);
+  }
+  process.once('SIGINT', () => stopAll(0));
+  process.once('SIGTERM', () => stopAll(0));
+
+  try {
+    await Promise.all(apps.map((app) => waitForOk(`http://127.0.0.1:${portOf(app, env)}/readyz`, READY_TIMEOUT_MS, () => children.has(app))));
+  } catch (err) {
+    stopAll(1);
+    throw err;
+  }
+  process.stdout.write(banner('services mode', loadConfig(publicUrlsSpec, env), env.ADMIN_TOKEN));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`start:services failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
