@@ -11,6 +11,7 @@ const gatewaySpec = {
 /** The REST edge: authenticates, checks scopes, validates, forwards over the bus, renders problems. */
 export const apiGatewayApp: AppDefinition = {
   name: 'api-gateway',
+  config: gatewaySpec,
   module: () => GatewayModule.register(),
   fastify: (context) => ({ trustProxy: loadConfig(gatewaySpec, context.env).trustProxy }),
   configure(app, context) {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import type { ApiKeyView, CloudEvent, CreatedApiKey, OrganizationView, Principal, UserView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { ALL_SCOPES, undeclaredRoutes, walkRoutes } from '#libs/scopes';
@@ -75,6 +74,13 @@ async function orgWithKey(extra: Record<string, string> = {}) {
   return { org, owner, key };
 }
 
+/** Reads the auth schema directly, to check what is (and is not) stored. */
+async function rows<T>(sql: string, params: unknown[]): Promise<T[]> {
+  const dataSource = running.context.dataSource;
+  if (!dataSource) throw new Error('the auth-server has no database');
+  return dataSource.query<T[]>(sql, params);
+}
+
 async function problemOf(promise: Promise<unknown>): Promise<{ code: string; detail?: string }> {
   try {
     await promise;
@@ -88,16 +94,16 @@ const eventsOf = (type: string, predicate: (data: Record<string, unknown>) => bo
   events.filter((e) => e.type === type && predicate(e.data as unknown as Record<string, unknown>));
 
 describe('admin API authentication', () => {
-  const routes: [string, string, unknown?][] = [
-    ['POST', '/admin/organizations', { name: 'X' }],
-    ['GET', '/admin/organizations/org_x'],
-    ['PATCH', '/admin/organizations/org_x', { tier: 'pro' }],
-    ['POST', '/admin/users', { email: 'x@example.test', password: 'longenough', organizationId: 'org_x' }],
-    ['POST', '/admin/api-keys', { organizationId: 'org_x' }],
-    ['POST', '/admin/api-keys/key_x/revoke'],
+  const routes: { method: string; path: string; body?: unknown }[] = [
+    { method: 'POST', path: '/admin/organizations', body: { name: 'X' } },
+    { method: 'GET', path: '/admin/organizations/org_x' },
+    { method: 'PATCH', path: '/admin/organizations/org_x', body: { tier: 'pro' } },
+    { method: 'POST', path: '/admin/users', body: { email: 'x@example.test', password: 'longenough', organizationId: 'org_x' } },
+    { method: 'POST', path: '/admin/api-keys', body: { organizationId: 'org_x' } },
+    { method: 'POST', path: '/admin/api-keys/key_x/revoke' },
   ];
 
-  it.each(routes)('refuses %s %s without a token as missing_credentials', async (method, path, body) => {
+  it.each(routes)('refuses $method $path without a token as missing_credentials', async ({ method, path, body }) => {
     const res = await call<ProblemAnswer>(method, path, body, null);
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -105,7 +111,7 @@ describe('admin API authentication', () => {
     expect(res.body).toMatchObject({ code: 'missing_credentials', status: 401 });
   });
 
-  it.each(routes)('refuses %s %s with a wrong token as invalid_credentials', async (method, path, body) => {
+  it.each(routes)('refuses $method $path with a wrong token as invalid_credentials', async ({ method, path, body }) => {
     const res = await call<ProblemAnswer>(method, path, body, 'Bearer not-the-admin-token');
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('invalid_credentials');
@@ -252,14 +258,8 @@ describe('users', () => {
   it('stores the password as an argon2id hash', async () => {
     const org = await createOrg();
     const user = await createUser(org.id);
-    const client = new pg.Client({ connectionString: stack.databaseUrl });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ password_hash: string }>('SELECT password_hash FROM auth.users WHERE id = $1', [user.id]);
-      expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
-    } finally {
-      await client.end();
-    }
+    const [row] = await rows<{ password_hash: string }>('SELECT password_hash FROM auth.users WHERE id = $1', [user.id]);
+    expect(row?.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it('refuses an email already taken, whatever its case, with conflict', async () => {
@@ -316,15 +316,9 @@ describe('API keys', () => {
 
   it('stores only the SHA-256 of the key and its display prefix', async () => {
     const { key } = await orgWithKey();
-    const client = new pg.Client({ connectionString: stack.databaseUrl });
-    await client.connect();
-    try {
-      const { rows } = await client.query<Record<string, unknown>>('SELECT * FROM auth.api_keys WHERE id = $1', [key.id]);
-      expect(rows[0]?.key_hash).toBe(createHash('sha256').update(key.key).digest('hex'));
-      expect(JSON.stringify(rows[0])).not.toContain(key.key);
-    } finally {
-      await client.end();
-    }
+    const [row] = await rows<Record<string, unknown>>('SELECT * FROM auth.api_keys WHERE id = $1', [key.id]);
+    expect(row).toMatchObject({ key_hash: createHash('sha256').update(key.key).digest('hex'), prefix: key.key.slice(0, 12) });
+    expect(JSON.stringify(row)).not.toContain(key.key);
   });
 
   it('creates a key for the member named by userId', async () => {

@@ -1,6 +1,6 @@
 import { env, loadConfig, type ConfigOf, type Env } from '#libs/config';
 
-const authConfigSpec = {
+export const authConfigSpec = {
   /** Bearer token of the operators' admin API (and the admin CLI). */
   adminToken: env.secret('ADMIN_TOKEN'),
 };

@@ -1,4 +1,5 @@
 import type { AppDefinition } from '#libs/runtime';
+import { authConfigSpec } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { AuthServerModule } from './auth-server.module.js';
 import { authDataSourceSpec } from './database.js';
@@ -10,6 +11,7 @@ export { authDataSourceSpec } from './database.js';
 /** Accounts, organizations and API keys: the admin API, and the auth.* bus subjects. */
 export const authServerApp: AppDefinition = {
   name: 'auth-server',
+  config: authConfigSpec,
   database: authDataSourceSpec,
   module: (context) => AuthServerModule.forApp(context),
   async start(app, context) {

@@ -39,9 +39,9 @@ export function createDataSource(spec: DataSourceSpec, target: DatabaseTarget): 
 /**
  * Creates the schema and runs pending migrations under a Postgres advisory lock, so replicas
  * starting together migrate once. Lock and migrations share one connection (the embedded
- * database has only one).
+ * database has only one). Returns the names of the migrations it applied.
  */
-export async function migrate(dataSource: DataSource): Promise<void> {
+export async function migrate(dataSource: DataSource): Promise<string[]> {
   const schema = (dataSource.options as { schema?: string }).schema;
   if (!schema) throw new Error('DataSource has no schema');
   const runner = dataSource.createQueryRunner();
@@ -52,7 +52,7 @@ export async function migrate(dataSource: DataSource): Promise<void> {
       await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
-      await executor.executePendingMigrations();
+      return (await executor.executePendingMigrations()).map((m) => m.name);
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
     }

@@ -1,6 +1,6 @@
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { AppName } from '#libs/config';
+import type { AppName, ConfigSpec } from '#libs/config';
 import type { Bus } from '#libs/bus';
 import type { Logger, Metrics } from '#libs/observability';
 import type { DataSourceSpec } from '#libs/persistence';
@@ -21,6 +21,8 @@ export interface AppContext {
 /** One deployable app: its schema, its Nest module, and work to start after it listens. */
 export interface AppDefinition {
   name: AppName;
+  /** The app's own environment variables, validated with the common ones before anything connects. */
+  config?: ConfigSpec;
   /** Tables this app owns; omitted for apps without a schema (mcp-server). */
   database?: DataSourceSpec;
   module(context: AppContext): DynamicModule;

@@ -31,6 +31,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   const { env } = infrastructure;
   const logger = createLogger(definition.name, infrastructure.logLevel);
   const metrics = new Metrics(definition.name);
+  if (definition.config) loadConfig(definition.config, env);
   const { problemBase } = loadConfig(publicUrlsSpec, env);
   const { port, host } = loadConfig(listenSpec(definition.name), env);
 

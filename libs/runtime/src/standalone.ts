@@ -1,4 +1,4 @@
-import { ConfigError } from '#libs/config';
+import { ConfigError, infrastructureSpec, listenSpec, loadConfig, publicUrlsSpec } from '#libs/config';
 import type { AppDefinition } from './app-definition.js';
 import { bootApp } from './boot.js';
 import { servicesInfrastructure } from './services-infrastructure.js';
@@ -11,6 +11,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function runStandalone(definition: AppDefinition): Promise<void> {
   try {
+    loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...definition.config }, process.env);
     const infrastructure = await servicesInfrastructure(definition.name, process.env);
     const running = await bootApp(definition, infrastructure);
     const shutdown = async (signal: string) => {

@@ -101,7 +101,7 @@ describe('admin CLI run', () => {
   });
 
   it('exits 1 with a message on stderr when the server cannot be reached', async () => {
-    const fake = fakeIo(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }));
+    const fake = fakeIo(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3001'), { code: 'ECONNREFUSED' }) }));
     expect(await runAdminCli(['org:create', '--name', 'Acme'], fake.io)).toBe(1);
     expect(fake.stdout()).toBe('');
     expect(fake.stderr()).toBe('Cannot reach the auth-server at http://localhost:3001: fetch failed (ECONNREFUSED)\n');

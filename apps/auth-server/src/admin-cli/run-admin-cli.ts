@@ -55,7 +55,7 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-export const DEFAULT_AUTH_URL = 'http://localhost:3001';
+const DEFAULT_AUTH_URL = 'http://localhost:3001';
 
 export const USAGE = [
   'Usage: admin-cli <command> [--flags]',
@@ -91,10 +91,11 @@ export interface AdminCliIo {
   stderr: { write(text: string): unknown };
 }
 
+/** fetch's own message is only "fetch failed": add the reason (ECONNREFUSED, bad port, ...). */
 function describeFailure(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  const cause = err.cause as { code?: unknown } | undefined;
-  return typeof cause?.code === 'string' ? `${err.message} (${cause.code})` : err.message;
+  if (!(err.cause instanceof Error)) return err.message;
+  return `${err.message} (${(err.cause as NodeJS.ErrnoException).code ?? err.cause.message})`;
 }
 
 /**

@@ -21,11 +21,6 @@ export class UnitOfWork {
     private readonly outbox: AuthOutbox,
   ) {}
 
-  /** The manager for reads and single writes outside a transaction. */
-  get manager(): EntityManager {
-    return this.dataSource.manager;
-  }
-
   /** Runs work in a transaction and, once it commits, has the relay publish its events. */
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let emitted = false;

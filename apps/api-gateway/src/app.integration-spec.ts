@@ -1,0 +1,4 @@
+import { describeAppOperations } from '#libs/testing';
+import { apiGatewayApp } from './index.js';
+
+describeAppOperations(apiGatewayApp);

@@ -1,0 +1,4 @@
+import { describeAppOperations } from '#libs/testing';
+import { mcpServerApp } from './index.js';
+
+describeAppOperations(mcpServerApp);

@@ -1,0 +1,4 @@
+import { describeAppOperations } from '#libs/testing';
+import { remindersServiceApp } from './index.js';
+
+describeAppOperations(remindersServiceApp);

@@ -1,0 +1,4 @@
+import { describeAppOperations } from '#libs/testing';
+import { signupsServiceApp } from './index.js';
+
+describeAppOperations(signupsServiceApp);

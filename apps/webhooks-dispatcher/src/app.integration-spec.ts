@@ -1,0 +1,4 @@
+import { describeAppOperations } from '#libs/testing';
+import { webhooksDispatcherApp } from './index.js';
+
+describeAppOperations(webhooksDispatcherApp);

@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createTestDatabase } from '#libs/persistence';
+
+const run = promisify(execFile);
+
+async function node(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, args, { env: { ...process.env, ...env }, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const failure = err as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+describe('starting and migrating', () => {
+  it('applies every app migration once, and nothing the second time', async () => {
+    const database = await createTestDatabase('migrate');
+    try {
+      const first = await node(['dist/tools/launcher/src/migrate.js'], { DATABASE_URL: database.url });
+      expect(first.code).toBe(0);
+      const applied = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { app: string; schema: string; applied: string[] });
+      expect(applied.map((a) => a.schema)).toEqual(['auth', 'signups', 'webhooks', 'reminders']);
+      for (const a of applied) {
+        expect(a.applied.length).toBeGreaterThan(0);
+        for (const name of a.applied) expect(name).toMatch(/^[A-Za-z]+\d{13}$/);
+      }
+      const second = await node(['dist/tools/launcher/src/migrate.js', 'signups-service'], { DATABASE_URL: database.url });
+      expect(second.stdout.trim()).toBe(JSON.stringify({ app: 'signups-service', schema: 'signups', applied: [] }));
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('refuses to migrate an app that owns no schema', async () => {
+    const res = await node(['dist/tools/launcher/src/migrate.js', 'mcp-server'], {});
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('No app with a schema named mcp-server');
+  });
+
+  it('fails fast at boot naming every bad variable', async () => {
+    const res = await node(['dist/apps/api-gateway/src/main.js'], { API_GATEWAY_PORT: 'eighty', TRUST_PROXY: 'maybe', NATS_URL: 'not a url' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('NATS_URL must be an absolute URL');
+    expect(res.stderr).toContain('API_GATEWAY_PORT must be an integer');
+    expect(res.stderr).toContain('TRUST_PROXY must be true or false');
+  });
+
+  it('fails the run in CI when a service is unreachable, naming it', async () => {
+    const res = await node(['tools/check-services.mjs'], { CI: 'true', REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Redis at redis://127.0.0.1:1');
+  });
+});

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Parser, type AsyncAPIDocumentInterface, type SchemaInterface } from '@asyncapi/parser';
+import { EVENT_TYPES, type EventMap, type EventType } from './events.js';
+import type { SignupView } from './signups.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const ERROR = 0;
+
+/** A signup with every field of SignupView (Required: an optional field added to the type must be listed too). */
+const signup: SignupView = {
+  id: '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6c',
+  slug: 'potluck-x7k2',
+  title: 'Neighbourhood potluck',
+  description: null,
+  status: 'draft',
+  eventDate: '2026-12-24T18:00:00.000Z',
+  location: null,
+  maxParticipants: null,
+  requiresPhone: false,
+  signupCloseDate: null,
+  organizationId: 'org_0123456789abcdefghijklmn',
+  participantCount: 0,
+  publicUrl: 'http://localhost:3000/s/potluck-x7k2',
+  livemode: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  publishedAt: null,
+  closedAt: null,
+  slots: [],
+  items: [],
+} satisfies Required<SignupView>;
+
+const apiKeyRevoked: EventMap['auth.apikey.revoked'] = {
+  apiKeyId: 'key_0123456789abcdefghijklmn',
+  organizationId: 'org_0123456789abcdefghijklmn',
+  livemode: false,
+} satisfies Required<EventMap['auth.apikey.revoked']>;
+
+const tierChanged: EventMap['auth.organization.tier_changed'] = {
+  organizationId: 'org_0123456789abcdefghijklmn',
+  tier: 'pro',
+  previousTier: 'free',
+  livemode: true,
+} satisfies Required<EventMap['auth.organization.tier_changed']>;
+
+/** The optional members of SignupView: on the single read only, never required in an event. */
+const OPTIONAL_SIGNUP_FIELDS = ['slots', 'items'];
+
+/**
+ * The property schema `name` of an object schema, looking through allOf branches too, the last
+ * branch first: a message payload is allOf [envelope, the event's own type and data].
+ */
+function property(schema: SchemaInterface, name: string): SchemaInterface | undefined {
+  const own = schema.properties()?.[name];
+  if (own) return own;
+  for (const branch of [...(schema.allOf() ?? [])].reverse()) {
+    const found = property(branch, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function typesOf(schema: SchemaInterface): string[] {
+  const type = schema.type();
+  return type === undefined ? [] : Array.isArray(type) ? type : [type];
+}
+
+describe('docs/asyncapi.yaml', () => {
+  let document: AsyncAPIDocumentInterface;
+
+  beforeAll(async () => {
+    const text = readFileSync(resolve(ROOT, 'docs/asyncapi.yaml'), 'utf8');
+    const parsed = await new Parser().parse(text);
+    const errors = parsed.diagnostics.filter((d) => d.severity === ERROR).map((d) => `${d.path.join('.')}: ${d.message}`);
+    expect(errors).toEqual([]);
+    expect(parsed.document).toBeDefined();
+    document = parsed.document!;
+  });
+
+  function payloadOf(type: EventType): SchemaInterface {
+    const channel = document.channels().all().find((c) => c.address() === `events.${type}`);
+    if (!channel) throw new Error(`no channel for ${type}`);
+    const [message, ...others] = channel.messages().all();
+    expect(others).toHaveLength(0);
+    const payload = message?.payload();
+    if (!payload) throw new Error(`no payload for ${type}`);
+    return payload;
+  }
+
+  it('is AsyncAPI 3.0.0 on a NATS server', () => {
+    expect(document.version()).toBe('3.0.0');
+    expect(document.servers().all().map((s) => s.protocol())).toEqual(['nats']);
+  });
+
+  it('has exactly one events.<type> channel per event type, each with a receive operation', () => {
+    const addresses = document.channels().all().map((c) => c.address());
+    expect([...addresses].sort()).toEqual(EVENT_TYPES.map((type) => `events.${type}`).sort());
+    for (const channel of document.channels().all()) {
+      expect(channel.operations().all().map((o) => o.action())).toEqual(['receive']);
+    }
+  });
+
+  it('pins each message to its event type', () => {
+    for (const type of EVENT_TYPES) expect(property(payloadOf(type), 'type')?.const()).toBe(type);
+  });
+
+  it('documents the signup.* data as exactly the fields of SignupView', () => {
+    const data = property(payloadOf('signup.created'), 'data');
+    expect(Object.keys(data?.properties() ?? {}).sort()).toEqual(Object.keys(signup).sort());
+    const required = Object.keys(signup).filter((key) => !OPTIONAL_SIGNUP_FIELDS.includes(key));
+    expect([...(data?.required() ?? [])].sort()).toEqual(required.sort());
+    const nullable = Object.entries(signup).filter(([, value]) => value === null).map(([key]) => key);
+    expect(nullable.filter((key) => !typesOf(data!.properties()![key]!).includes('null'))).toEqual([]);
+    for (const type of EVENT_TYPES.filter((t) => t.startsWith('signup.'))) {
+      expect(Object.keys(property(payloadOf(type), 'data')?.properties() ?? {}).sort()).toEqual(Object.keys(signup).sort());
+    }
+  });
+
+  it('documents the auth.* data as exactly their TypeScript shapes, all required', () => {
+    for (const [type, sample] of [['auth.apikey.revoked', apiKeyRevoked], ['auth.organization.tier_changed', tierChanged]] as const) {
+      const data = property(payloadOf(type), 'data');
+      expect(Object.keys(data?.properties() ?? {}).sort()).toEqual(Object.keys(sample).sort());
+      expect([...(data?.required() ?? [])].sort()).toEqual(Object.keys(sample).sort());
+    }
+  });
+
+  it('has a CloudEvents envelope requiring the core and extension attributes', () => {
+    const envelope = document.components().schemas().get('CloudEvent');
+    if (!envelope) throw new Error('no CloudEvent schema in components');
+    expect(envelope.required()).toEqual(expect.arrayContaining(['specversion', 'id', 'source', 'type', 'time', 'orgid', 'livemode', 'data']));
+    expect(envelope.required()).not.toContain('subject');
+    expect(envelope.properties()?.['specversion']?.const()).toBe('1.0');
+    expect(envelope.properties()?.['id']?.format()).toBe('uuid');
+    expect(envelope.properties()?.['time']?.format()).toBe('date-time');
+    for (const type of EVENT_TYPES) expect(payloadOf(type).allOf()?.map((s) => s.id())).toContain(envelope.id());
+  });
+});

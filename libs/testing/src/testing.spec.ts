@@ -1,0 +1,28 @@
+import { createServer } from 'node:net';
+import { eventually } from './eventually.js';
+import { freePorts } from './ports.js';
+
+describe('eventually', () => {
+  it('retries until the assertion passes', async () => {
+    let calls = 0;
+    await expect(eventually(() => {
+      calls += 1;
+      if (calls < 3) throw new Error('not yet');
+      return calls;
+    }, 1000, 1)).resolves.toBe(3);
+  });
+
+  it('rethrows the last failure when time is up', async () => {
+    await expect(eventually(() => { throw new Error('never'); }, 20, 5)).rejects.toThrow('never');
+  });
+});
+
+describe('freePorts', () => {
+  it('returns distinct ports that can be listened on', async () => {
+    const ports = await freePorts(3);
+    expect(new Set(ports).size).toBe(3);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(ports[0], '127.0.0.1', resolve));
+    await new Promise((r) => server.close(r));
+  });
+});
