@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePorts } from '#libs/testing';
+import { localStack } from '#libs/testing';
 import { request } from './support/api.js';
 
 interface Started {
@@ -45,27 +45,16 @@ describe('npm start (all-in-one)', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('boots every app in one process, prints a sandbox key that works, and keeps data across restarts', async () => {
-    const [gateway, auth, mcp, signups, webhooks, reminders] = await freePorts(6);
-    const env = {
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      API_GATEWAY_PORT: String(gateway),
-      AUTH_SERVER_PORT: String(auth),
-      MCP_SERVER_PORT: String(mcp),
-      SIGNUPS_SERVICE_PORT: String(signups),
-      WEBHOOKS_DISPATCHER_PORT: String(webhooks),
-      REMINDERS_SERVICE_PORT: String(reminders),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${gateway}/api/v1`,
-      AUTH_URL: `http://127.0.0.1:${auth}`,
-      PROBLEM_BASE: `http://127.0.0.1:${gateway}/problems`,
-    };
-    const base = env.PUBLIC_BASE_URL;
+    const stack = await localStack();
+    const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const base = stack.env.PUBLIC_BASE_URL!;
+    const gatewayOrigin = stack.origins['api-gateway'];
     const first = await start(env);
     try {
       const key = /Sandbox API key\s+(sgn_test_[0-9A-Za-z]{32})/.exec(first.output)?.[1];
       expect(key).toBeDefined();
       expect(first.output).toContain('tier pro');
-      expect((await request(`http://127.0.0.1:${gateway}/healthz`)).status).toBe(200);
+      expect((await request(`${gatewayOrigin}/healthz`)).status).toBe(200);
       const me = await request<{ organization: { tier: string } }>(`${base}/me`, { key });
       expect(me.status).toBe(200);
       expect(me.body.organization.tier).toBe('pro');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '#libs/persistence';
 import { streamNameFor } from '#libs/runtime';
-import { freePorts } from '#libs/testing';
+import { localStack } from '#libs/testing';
 import type { StackInfo } from './stack-env.js';
 
 export interface RunningStack {
@@ -29,25 +29,15 @@ const START_TIMEOUT_MS = 90_000;
 export default async function globalSetup(): Promise<void> {
   const database = await createTestDatabase('e2e');
   const natsPrefix = `e2e${randomBytes(4).toString('hex')}.`;
-  const [gateway, auth, mcp, signups, webhooks, reminders] = await freePorts(6);
-  const origin = (port: number | undefined) => `http://127.0.0.1:${port}`;
+  const { origins, env: stackEnv } = await localStack();
   const workDir = mkdtempSync(join(tmpdir(), 'signup-e2e-'));
   const env: Record<string, string> = {
+    ...stackEnv,
     DATABASE_URL: database.url,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     NATS_PREFIX: natsPrefix,
     ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
-    API_GATEWAY_PORT: String(gateway),
-    AUTH_SERVER_PORT: String(auth),
-    MCP_SERVER_PORT: String(mcp),
-    SIGNUPS_SERVICE_PORT: String(signups),
-    WEBHOOKS_DISPATCHER_PORT: String(webhooks),
-    REMINDERS_SERVICE_PORT: String(reminders),
-    PUBLIC_BASE_URL: `${origin(gateway)}/api/v1`,
-    AUTH_URL: origin(auth),
-    MCP_URL: `${origin(mcp)}/mcp`,
-    PROBLEM_BASE: `${origin(gateway)}/problems`,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     DATA_DIR: workDir,
   };
@@ -82,15 +72,12 @@ export default async function globalSetup(): Promise<void> {
     throw new Error(`${(err as Error).message}\n--- stack log (${logFile}) ---\n${tail}`);
   }
   const info: StackInfo = {
-    gatewayUrl: origin(gateway),
+    gatewayUrl: origins['api-gateway'],
     baseUrl: env.PUBLIC_BASE_URL!,
     authUrl: env.AUTH_URL!,
     mcpUrl: env.MCP_URL!,
     problemBase: env.PROBLEM_BASE!,
-    internalUrls: {
-      'api-gateway': origin(gateway), 'auth-server': origin(auth), 'mcp-server': origin(mcp),
-      'signups-service': origin(signups), 'webhooks-dispatcher': origin(webhooks), 'reminders-service': origin(reminders),
-    },
+    internalUrls: origins,
     adminToken: env.ADMIN_TOKEN!,
     natsUrl: env.NATS_URL!,
     natsPrefix,

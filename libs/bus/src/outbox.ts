@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
 
 /** `"schema"."name"`, quoted for SQL. */
@@ -42,4 +42,20 @@ export async function enqueueEvent(manager: EntityManager, schema: string, event
     event.type,
     JSON.stringify(event),
   ]);
+}
+
+/** A migration that creates only the outbox tables: the first migration of a schema with no tables of its own yet. */
+export function outboxMigration(name: string, schema: string): new () => MigrationInterface {
+  const sql = outboxMigrationSql(schema);
+  return class implements MigrationInterface {
+    name = name;
+
+    async up(runner: QueryRunner): Promise<void> {
+      for (const statement of sql.up) await runner.query(statement);
+    }
+
+    async down(runner: QueryRunner): Promise<void> {
+      for (const statement of sql.down) await runner.query(statement);
+    }
+  };
 }

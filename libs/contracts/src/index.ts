@@ -17,3 +17,4 @@ export {
 } from './subjects.js';
 export { EVENT_TYPES, eventSubject, type CloudEvent, type EventMap, type EventType } from './events.js';
 export { cloudEvent } from './cloud-event.js';
+export { newSlug, slugBase } from './slug.js';

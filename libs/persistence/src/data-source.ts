@@ -69,8 +69,3 @@ export function postgresHealth(dataSource: DataSource): HealthIndicator {
     },
   };
 }
-
-/** Runs SQL statements in order on a migration's query runner. */
-export async function applySql(runner: { query(sql: string): Promise<unknown> }, statements: readonly string[]): Promise<void> {
-  for (const sql of statements) await runner.query(sql);
-}

@@ -2,17 +2,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
-import { applySql, createDataSource, migrate } from './data-source.js';
+import { createDataSource, migrate } from './data-source.js';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
 
 function counterMigration(schema: string): new () => MigrationInterface {
   return class {
     name = `Counter${schema}1700000000000`;
-    up(runner: QueryRunner) {
-      return applySql(runner, [`CREATE TABLE "${schema}".counter (name text PRIMARY KEY, value int NOT NULL)`, `INSERT INTO "${schema}".counter VALUES ('c', 0)`]);
+    async up(runner: QueryRunner) {
+      await runner.query(`CREATE TABLE "${schema}".counter (name text PRIMARY KEY, value int NOT NULL)`);
+      await runner.query(`INSERT INTO "${schema}".counter VALUES ('c', 0)`);
     }
-    down(runner: QueryRunner) {
-      return applySql(runner, [`DROP TABLE "${schema}".counter`]);
+    async down(runner: QueryRunner) {
+      await runner.query(`DROP TABLE "${schema}".counter`);
     }
   };
 }

@@ -1,3 +1,3 @@
-export { applySql, createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
+export { createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminCreateOrgDto, AdminSetTierDto, OrganizationView, Principal } from '#libs/contracts';
-import { newPrefixedId } from '#libs/contracts';
+import { newPrefixedId, newSlug } from '#libs/contracts';
 import { isUniqueViolation } from '../shared/pg-errors.js';
 import { UnitOfWork } from '../shared/unit-of-work.js';
 import { organizationNotFound } from './organization.errors.js';
 import { toOrganizationView } from './organization.view.js';
 import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from './organizations.repository.js';
-import { newSlug } from './slug.js';
 
 const SLUG_ATTEMPTS = 5;
 
@@ -21,7 +20,7 @@ export class OrganizationsService {
   async create(input: AdminCreateOrgDto): Promise<OrganizationView> {
     const now = new Date();
     for (let attempt = 1; ; attempt++) {
-      const org = { id: newPrefixedId('org'), name: input.name, slug: newSlug(input.name), tier: input.tier ?? 'free', createdAt: now, updatedAt: now };
+      const org = { id: newPrefixedId('org'), name: input.name, slug: newSlug(input.name, 'org'), tier: input.tier ?? 'free', createdAt: now, updatedAt: now };
       try {
         await this.organizations.insert(org);
         return toOrganizationView(org);

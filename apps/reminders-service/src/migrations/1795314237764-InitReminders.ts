@@ -1,15 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { outboxMigrationSql } from '#libs/bus';
-import { applySql } from '#libs/persistence';
+import { outboxMigration } from '#libs/bus';
 
-export class InitReminders1795314237764 implements MigrationInterface {
-  name = 'InitReminders1795314237764';
-
-  up(runner: QueryRunner): Promise<void> {
-    return applySql(runner, outboxMigrationSql('reminders').up);
-  }
-
-  down(runner: QueryRunner): Promise<void> {
-    return applySql(runner, outboxMigrationSql('reminders').down);
-  }
-}
+/** The reminders schema starts with its outbox. */
+export const InitReminders1795314237764 = outboxMigration('InitReminders1795314237764', 'reminders');

@@ -1,15 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { outboxMigrationSql } from '#libs/bus';
-import { applySql } from '#libs/persistence';
+import { outboxMigration } from '#libs/bus';
 
-export class InitWebhooks1795314237764 implements MigrationInterface {
-  name = 'InitWebhooks1795314237764';
-
-  up(runner: QueryRunner): Promise<void> {
-    return applySql(runner, outboxMigrationSql('webhooks').up);
-  }
-
-  down(runner: QueryRunner): Promise<void> {
-    return applySql(runner, outboxMigrationSql('webhooks').down);
-  }
-}
+/** The webhooks schema starts with its outbox. */
+export const InitWebhooks1795314237764 = outboxMigration('InitWebhooks1795314237764', 'webhooks');

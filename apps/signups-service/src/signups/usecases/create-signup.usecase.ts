@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { newId, type CreateSignupDto } from '#libs/contracts';
+import { newId, newSlug, type CreateSignupDto } from '#libs/contracts';
 import type { Owner, Signup } from '../signup.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { SignupsRepository } from '../signups.repository.js';
-import { newSlug } from '../slug.js';
 
 export interface CreateSignupCommand {
   owner: Owner;
@@ -34,7 +33,7 @@ export class CreateSignupUseCase {
       signupCloseDate: input.signupCloseDate === undefined ? null : new Date(input.signupCloseDate),
     };
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-      const created = await this.signups.insert({ ...fields, slug: newSlug(input.title) }, (s) => this.presenter.event('signup.created', s));
+      const created = await this.signups.insert({ ...fields, slug: newSlug(input.title, 'signup') }, (s) => this.presenter.event('signup.created', s));
       if (created) return created;
     }
     throw new Error(`No free slug for "${input.title}" after ${SLUG_ATTEMPTS} attempts`);

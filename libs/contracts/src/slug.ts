@@ -3,11 +3,10 @@ import { randomInt } from 'node:crypto';
 const MAX_BASE_LENGTH = 48;
 const SUFFIX_LENGTH = 6;
 const SUFFIX_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
-const FALLBACK = 'signup';
 
 /** The readable part of a slug: lowercase ASCII words joined by hyphens, at most 48 characters. */
-export function slugBase(title: string): string {
-  const base = title
+export function slugBase(text: string, fallback: string): string {
+  const base = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
@@ -15,12 +14,12 @@ export function slugBase(title: string): string {
     .replace(/^-+/, '')
     .slice(0, MAX_BASE_LENGTH)
     .replace(/-+$/, '');
-  return base || FALLBACK;
+  return base || fallback;
 }
 
-/** A public slug: the title's base plus a random suffix of six base36 characters, e.g. `summer-potluck-k3x9q2`. */
-export function newSlug(title: string): string {
+/** A public slug: the text's base plus a hyphen and six random base36 characters, e.g. `summer-potluck-k3x9q2`. */
+export function newSlug(text: string, fallback: string): string {
   let suffix = '';
   for (let i = 0; i < SUFFIX_LENGTH; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
-  return `${slugBase(title)}-${suffix}`;
+  return `${slugBase(text, fallback)}-${suffix}`;
 }
