@@ -5,6 +5,7 @@ export class Metrics {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly busRequests: Counter<'subject' | 'outcome'>;
+  readonly busDuration: Histogram<'subject'>;
 
   constructor(readonly app: string, options: { defaultMetrics?: boolean } = {}) {
     this.registry.setDefaultLabels({ app });
@@ -20,6 +21,13 @@ export class Metrics {
       name: 'bus_requests_handled_total',
       help: 'Bus requests handled by this app, by subject and outcome',
       labelNames: ['subject', 'outcome'],
+      registers: [this.registry],
+    });
+    this.busDuration = new Histogram({
+      name: 'bus_request_duration_seconds',
+      help: 'Time this app spent handling a bus request, by subject',
+      labelNames: ['subject'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [this.registry],
     });
   }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { InProcessBus } from '#libs/bus';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
+import { subjectsOf, type HandlersOf } from '#libs/contracts';
 import { Auth } from '#libs/scopes';
 import { bootApp, type RunningApp } from './boot.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -71,6 +72,21 @@ describe('bootApp', () => {
     const res = await fetch(`${running.url}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Malformed JSON' }] });
+  });
+
+  it('counts and times every bus request the app serves, by outcome', async () => {
+    const handlers = Object.fromEntries(
+      subjectsOf('signups').map((subject) => [subject, async () => { throw new ProblemError('not_found'); }]),
+    ) as unknown as HandlersOf<'signups'>;
+    const served = await running.context.bus.serve('signups', handlers);
+    try {
+      await expect(bus.request('signups.list', { principal: {} as never, query: {} })).rejects.toMatchObject({ code: 'not_found' });
+      const text = await (await fetch(`${running.url}/metrics`)).text();
+      expect(text).toContain('bus_requests_handled_total{subject="signups.list",outcome="not_found",app="signups-service"} 1');
+      expect(text).toContain('bus_request_duration_seconds_count{app="signups-service",subject="signups.list"} 1');
+    } finally {
+      await served.stop();
+    }
   });
 
   it('generates a request id when the caller sends none', async () => {

@@ -9,6 +9,7 @@ import { migrate } from '#libs/persistence';
 import { ProblemFilter } from '#libs/problem';
 import type { AppContext, AppDefinition } from './app-definition.js';
 import type { Infrastructure } from './infrastructure.js';
+import { instrumentBus } from './instrumented-bus.js';
 import { NestPinoLogger } from './nest-logger.js';
 import { RuntimeModule } from './runtime.module.js';
 
@@ -41,7 +42,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     await dataSource.initialize();
     await migrate(dataSource);
   }
-  const context: AppContext = { name: definition.name, logger, metrics, bus: infrastructure.bus, dataSource, redisUrl: infrastructure.redisUrl, env };
+  const context: AppContext = { name: definition.name, logger, metrics, bus: instrumentBus(infrastructure.bus, metrics), dataSource, redisUrl: infrastructure.redisUrl, env };
 
   const adapter = new FastifyAdapter({ ...requestIdOptions, bodyLimit: BODY_LIMIT_BYTES, ...definition.fastify?.(context) });
   const app = await NestFactory.create<NestFastifyApplication>(
