@@ -10,10 +10,13 @@ interface Started {
   output: string;
 }
 
-/** Starts `npm start`'s entry point (all six apps in one process, embedded adapters) and waits for its banner. */
+/**
+ * Runs `npm start` (build, then all six apps in one process on embedded adapters) and waits for
+ * its banner. The child is npm's own process group leader so stopping it stops the app too.
+ */
 function start(env: Record<string, string>): Promise<Started> {
   const { DATABASE_URL: _db, NATS_URL: _nats, REDIS_URL: _redis, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['dist/tools/launcher/src/all-in-one.js'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`all-in-one did not start:\n${output}`)), 90_000);
@@ -36,7 +39,7 @@ function start(env: Record<string, string>): Promise<Started> {
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
   });
 }
 

@@ -8,12 +8,17 @@ import { stackInfo } from './support/stack-env.js';
 describe('domain events on NATS for internal teams', () => {
   let nc: NatsConnection;
   const received: CloudEvent[] = [];
+  const requestIds = new Map<string, string | undefined>();
 
   beforeAll(async () => {
     nc = await connect({ servers: stackInfo().natsUrl });
     const sub = nc.subscribe(`${stackInfo().natsPrefix}events.signup.>`);
     void (async () => {
-      for await (const msg of sub) received.push(msg.json<CloudEvent>());
+      for await (const msg of sub) {
+        const event = msg.json<CloudEvent>();
+        received.push(event);
+        requestIds.set(event.id, msg.headers?.get('x-request-id'));
+      }
     })();
   });
 
@@ -35,6 +40,16 @@ describe('domain events on NATS for internal teams', () => {
       data: { id: created.body.id, title: created.body.title, status: 'draft' },
     });
     expect(event.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('carries the request id of the HTTP request that caused the event', async () => {
+    const tenant = await newTenant('pro');
+    const created = await call<SignupView>('/signups', { key: tenant.key, body: signupBody(), headers: { 'x-request-id': 'e2e-trace-event' } });
+    await eventually(() => {
+      const event = received.find((e) => e.type === 'signup.created' && (e.data as SignupView).id === created.body.id);
+      expect(event).toBeDefined();
+      expect(requestIds.get(event!.id)).toBe('e2e-trace-event');
+    });
   });
 
   it('keeps every event in the JetStream stream for durable consumers', async () => {

@@ -9,7 +9,7 @@ describe('api-gateway on its own', () => {
   let gateway: RunningApp;
 
   beforeAll(async () => {
-    stack = await createTestStack('gateway', { PROBLEM_BASE: 'http://localhost:3000/problems' });
+    stack = await createTestStack('gateway', { env: { PROBLEM_BASE: 'http://localhost:3000/problems' } });
     gateway = await stack.boot(apiGatewayApp);
   });
 
@@ -62,6 +62,22 @@ describe('api-gateway on its own', () => {
         expect({ path, security: op.security }).toEqual({ path, security: [{ bearer: [] }] });
       }
     }
+  });
+
+  it('refuses a non-JSON body on the REST API before reading credentials', async () => {
+    const res = await fetch(`${gateway.url}/api/v1/signups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'title=x&eventDate=2027-01-01T00:00:00Z',
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Content-Type must be application/json' }] });
+  });
+
+  it('documents path ids as uuids', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    const params = (doc.paths['/api/v1/signups/{id}']!.get as { parameters: { name: string; schema: unknown }[] }).parameters;
+    expect(params.find((p) => p.name === 'id')?.schema).toEqual({ type: 'string', format: 'uuid' });
   });
 
   it('serves a docs page', async () => {

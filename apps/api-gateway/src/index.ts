@@ -1,6 +1,7 @@
 import { env, loadConfig, publicUrlsSpec } from '#libs/config';
 import type { AppDefinition } from '#libs/runtime';
 import { GatewayModule } from './gateway.module.js';
+import { acceptJsonOnly } from './http/json-only.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
 
 const gatewaySpec = {
@@ -17,6 +18,7 @@ export const apiGatewayApp: AppDefinition = {
   configure(app, context) {
     const config = loadConfig(gatewaySpec, context.env);
     app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug'] });
+    acceptJsonOnly(app.getHttpAdapter().getInstance(), `/${API_PREFIX}/`, config.problemBase);
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },
 };

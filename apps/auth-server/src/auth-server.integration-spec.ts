@@ -4,6 +4,7 @@ import type { RunningApp } from '#libs/runtime';
 import { ALL_SCOPES, undeclaredRoutes, walkRoutes } from '#libs/scopes';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { runAdminCli } from './admin-cli/run-admin-cli.js';
+import { hashApiKey } from './api-keys/api-key-secret.js';
 import { authServerApp } from './index.js';
 
 const ADMIN_TOKEN = 'integration-admin-token';
@@ -393,7 +394,7 @@ describe('API keys', () => {
 describe('auth.apikeys.verify', () => {
   it('answers the principal of a sandbox key', async () => {
     const { org, owner, key } = await orgWithKey();
-    const principal = await stack.bus.request('auth.apikeys.verify', { key: key.key });
+    const principal = await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) });
     expect(principal).toEqual<Principal>({
       userId: owner.id,
       organizationId: org.id,
@@ -407,38 +408,54 @@ describe('auth.apikeys.verify', () => {
 
   it('answers a live key as livemode with its subset of scopes', async () => {
     const { key } = await orgWithKey({ mode: 'live', scopes: 'participants:read' });
-    expect(await stack.bus.request('auth.apikeys.verify', { key: key.key })).toMatchObject({ livemode: true, scopes: ['participants:read'] });
+    expect(await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) })).toMatchObject({ livemode: true, scopes: ['participants:read'] });
   });
 
   it('carries the organization\'s current tier', async () => {
     const { org, key } = await orgWithKey();
     await call('PATCH', `/admin/organizations/${org.id}`, { tier: 'pro' });
-    expect((await stack.bus.request('auth.apikeys.verify', { key: key.key })).tier).toBe('pro');
+    expect((await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) })).tier).toBe('pro');
   });
 
-  it('refuses a well-formed key that does not exist as invalid_credentials', async () => {
-    const problem = await problemOf(stack.bus.request('auth.apikeys.verify', { key: `sgn_test_${'A'.repeat(32)}` }));
+  it('refuses the hash of a well-formed key that does not exist as invalid_credentials', async () => {
+    const problem = await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(`sgn_test_${'A'.repeat(32)}`) }));
     expect(problem.code).toBe('invalid_credentials');
   });
 
-  it.each(['', 'sgn_test_short', 'Bearer sgn_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345', 'sgn_prod_AbCdEfGhIjKlMnOpQrStUvWxYz012345'])(
-    'refuses the malformed key %p as invalid_credentials',
-    async (key) => {
-      expect((await problemOf(stack.bus.request('auth.apikeys.verify', { key }))).code).toBe('invalid_credentials');
+  it('refuses the plain key itself as invalid_credentials', async () => {
+    const { key } = await orgWithKey();
+    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash: key.key }))).code).toBe('invalid_credentials');
+  });
+
+  it('refuses the uppercase hex of an existing key\'s hash as invalid_credentials', async () => {
+    const { key } = await orgWithKey();
+    const keyHash = hashApiKey(key.key).toUpperCase();
+    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash }))).code).toBe('invalid_credentials');
+  });
+
+  it.each(['', 'abc', '0'.repeat(63), '0'.repeat(65), `${'0'.repeat(63)}g`, ` ${'0'.repeat(64)}`])(
+    'refuses the malformed hash %p as invalid_credentials',
+    async (keyHash) => {
+      expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash }))).code).toBe('invalid_credentials');
     },
   );
+
+  it('refuses a non-string keyHash as invalid_credentials', async () => {
+    const keyHash = 42 as unknown as string;
+    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash }))).code).toBe('invalid_credentials');
+  });
 
   it('refuses a revoked key as revoked_credentials', async () => {
     const { key } = await orgWithKey();
     await call('POST', `/admin/api-keys/${key.id}/revoke`);
-    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { key: key.key }))).code).toBe('revoked_credentials');
+    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) }))).code).toBe('revoked_credentials');
   });
 });
 
-describe('auth.me, auth.orgs.get and auth.apikeys.get', () => {
+describe('auth.me and auth.orgs.get', () => {
   it('describes the key\'s user, organization, scopes and credential', async () => {
     const { org, owner, key } = await orgWithKey({ scopes: 'signups:read signups:write' });
-    const principal = await stack.bus.request('auth.apikeys.verify', { key: key.key });
+    const principal = await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) });
     expect(await stack.bus.request('auth.me', { principal })).toEqual({
       id: owner.id,
       email: owner.email,
@@ -453,40 +470,21 @@ describe('auth.me, auth.orgs.get and auth.apikeys.get', () => {
     await createUser(org.id);
     const member = await createUser(org.id);
     const key = await createKey(org.id, { mode: 'live', userId: member.id });
-    const me = await stack.bus.request('auth.me', { principal: await stack.bus.request('auth.apikeys.verify', { key: key.key }) });
+    const me = await stack.bus.request('auth.me', { principal: await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) }) });
     expect(me).toMatchObject({ id: member.id, email: member.email, credential: { type: 'api_key', mode: 'live' } });
   });
 
   it('reads the caller\'s own organization', async () => {
     const { org, key } = await orgWithKey();
-    const principal = await stack.bus.request('auth.apikeys.verify', { key: key.key });
+    const principal = await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) });
     expect(await stack.bus.request('auth.orgs.get', { principal, id: org.id })).toEqual(org);
   });
 
   it('answers not_found for another organization', async () => {
     const { key } = await orgWithKey();
     const other = await createOrg('Other');
-    const principal = await stack.bus.request('auth.apikeys.verify', { key: key.key });
+    const principal = await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) });
     expect((await problemOf(stack.bus.request('auth.orgs.get', { principal, id: other.id }))).code).toBe('not_found');
-  });
-
-  it('reads a key of the caller\'s organization and mode, without the key itself', async () => {
-    const { org, key } = await orgWithKey();
-    const sibling = await createKey(org.id, { name: 'sibling' });
-    const principal = await stack.bus.request('auth.apikeys.verify', { key: key.key });
-    const view = await stack.bus.request('auth.apikeys.get', { principal, id: sibling.id });
-    const { key: _secret, ...expected } = sibling;
-    expect(_secret).toMatch(/^sgn_test_/);
-    expect(view).toEqual(expected);
-  });
-
-  it('answers not_found for a key of another mode or another organization', async () => {
-    const { org, key } = await orgWithKey();
-    const live = await createKey(org.id, { mode: 'live' });
-    const foreign = (await orgWithKey()).key;
-    const principal = await stack.bus.request('auth.apikeys.verify', { key: key.key });
-    expect((await problemOf(stack.bus.request('auth.apikeys.get', { principal, id: live.id }))).code).toBe('not_found');
-    expect((await problemOf(stack.bus.request('auth.apikeys.get', { principal, id: foreign.id }))).code).toBe('not_found');
   });
 });
 
@@ -511,12 +509,12 @@ describe('admin CLI against the server', () => {
     const key = await cli('apikey:create', '--org', orgId, '--mode', 'live', '--scopes', 'signups:read reminders:send', '--name', 'ops');
     expect(key).toMatchObject({ code: 0, json: { mode: 'live', scopes: ['signups:read', 'reminders:send'], userId: user.json.id } });
     const plain = String(key.json.key);
-    expect(await stack.bus.request('auth.apikeys.verify', { key: plain })).toMatchObject({ organizationId: orgId, tier: 'pro', livemode: true });
+    expect(await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(plain) })).toMatchObject({ organizationId: orgId, tier: 'pro', livemode: true });
     const tier = await cli('org:tier', '--org', orgId, '--tier', 'org');
     expect(tier).toMatchObject({ code: 0, json: { tier: 'org' } });
     const revoked = await cli('apikey:revoke', '--id', String(key.json.id));
     expect(revoked).toMatchObject({ code: 0, json: { id: key.json.id, revokedAt: expect.any(String) } });
-    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { key: plain }))).code).toBe('revoked_credentials');
+    expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(plain) }))).code).toBe('revoked_credentials');
   });
 
   it('prints the problem and exits 1 when the API refuses', async () => {

@@ -10,9 +10,6 @@ import { MeService } from './me/me.service.js';
 import { OrganizationsAdminController } from './organizations/organizations.controller.js';
 import { OrganizationsRepository } from './organizations/organizations.repository.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
-import { AuthOutbox } from './shared/auth-outbox.js';
-import { BusSubscriptions } from './shared/bus-subscriptions.js';
-import { UnitOfWork } from './shared/unit-of-work.js';
 import { UsersAdminController } from './users/users.controller.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
@@ -28,9 +25,6 @@ export class AuthServerModule {
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         AdminTokenGuard,
-        AuthOutbox,
-        UnitOfWork,
-        BusSubscriptions,
         OrganizationsRepository,
         UsersRepository,
         ApiKeysRepository,

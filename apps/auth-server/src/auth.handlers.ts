@@ -15,10 +15,9 @@ export class AuthHandlers {
 
   handlers(): HandlersOf<'auth'> {
     return {
-      'auth.apikeys.verify': ({ key }) => this.apiKeys.verify(key),
+      'auth.apikeys.verify': ({ keyHash }) => this.apiKeys.verify(keyHash),
       'auth.me': ({ principal }) => this.meService.me(principal),
       'auth.orgs.get': ({ principal, id }) => this.organizations.getForPrincipal(principal, id),
-      'auth.apikeys.get': ({ principal, id }) => this.apiKeys.getForPrincipal(principal, id),
     };
   }
 }

@@ -1,10 +1,8 @@
-import type { AppDefinition } from '#libs/runtime';
+import { serving, type AppDefinition } from '#libs/runtime';
 import { authConfigSpec } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { AuthServerModule } from './auth-server.module.js';
 import { authDataSourceSpec } from './database.js';
-import { AuthOutbox } from './shared/auth-outbox.js';
-import { BusSubscriptions } from './shared/bus-subscriptions.js';
 
 export { authDataSourceSpec } from './database.js';
 
@@ -14,8 +12,5 @@ export const authServerApp: AppDefinition = {
   config: authConfigSpec,
   database: authDataSourceSpec,
   module: (context) => AuthServerModule.forApp(context),
-  async start(app, context) {
-    app.get(AuthOutbox).start();
-    app.get(BusSubscriptions).add(await context.bus.serve('auth', app.get(AuthHandlers).handlers()));
-  },
+  serve: serving('auth', (app) => app.get(AuthHandlers).handlers()),
 };

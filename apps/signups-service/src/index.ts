@@ -1,10 +1,9 @@
-import { OutboxRelay } from '#libs/bus';
 import type { DataSourceSpec } from '#libs/persistence';
-import type { AppDefinition } from '#libs/runtime';
-import { BusServer } from './bus-server.js';
+import { serving, type AppDefinition } from '#libs/runtime';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
 import { SignupsServiceModule } from './signups-service.module.js';
+import { SignupsHandlers } from './signups/signups.handlers.js';
 
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
@@ -17,8 +16,5 @@ export const signupsServiceApp: AppDefinition = {
   name: 'signups-service',
   database: signupsDataSourceSpec,
   module: () => ({ module: SignupsServiceModule }),
-  async start(app, context) {
-    app.get(OutboxRelay).start();
-    await app.get(BusServer).serve(context.bus);
-  },
+  serve: serving('signups', (app) => app.get(SignupsHandlers).handlers()),
 };

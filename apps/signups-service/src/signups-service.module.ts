@@ -1,9 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BusServer } from './bus-server.js';
 import { SignupsModule } from './signups/signups.module.js';
 
-@Module({
-  imports: [SignupsModule],
-  providers: [BusServer],
-})
+@Module({ imports: [SignupsModule] })
 export class SignupsServiceModule {}

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '#libs/persistence';
@@ -12,7 +12,8 @@ export interface RunningStack {
   child: ChildProcess;
   database: TestDatabase;
   info: StackInfo;
-  logFile: string;
+  log: WriteStream;
+  workDir: string;
 }
 
 declare global {
@@ -86,5 +87,5 @@ export default async function globalSetup(): Promise<void> {
     env,
   };
   process.env.E2E_STACK = JSON.stringify(info);
-  globalThis.e2eStack = { child, database, info, logFile };
+  globalThis.e2eStack = { child, database, info, log, workDir };
 }

@@ -1,8 +1,9 @@
+import { rmSync } from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type {} from './global-setup.js';
 
-/** Stops the stack, deletes its stream and drops its database. */
+/** Stops the stack, deletes its stream, drops its database and removes its work folder. */
 export default async function globalTeardown(): Promise<void> {
   const stack = globalThis.e2eStack;
   if (!stack) return;
@@ -18,4 +19,6 @@ export default async function globalTeardown(): Promise<void> {
     await nc.close();
   }
   await stack.database.drop();
+  await new Promise((resolve) => stack.log.end(resolve));
+  rmSync(stack.workDir, { recursive: true, force: true });
 }

@@ -24,25 +24,25 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
 
     describe('request/reply', () => {
       it('returns the reply of the handler serving the subject', async () => {
-        await bus.serve('auth', authHandlers(async ({ key }) => principal(`user-of-${key}`)));
-        await expect(bus.request('auth.apikeys.verify', { key: 'k1' })).resolves.toEqual(principal('user-of-k1'));
+        await bus.serve('auth', authHandlers(async ({ keyHash: key }) => principal(`user-of-${key}`)));
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k1' })).resolves.toEqual(principal('user-of-k1'));
       });
 
       it("runs the handler under the caller's request id", async () => {
         await bus.serve('auth', authHandlers(async () => principal(currentRequestId() ?? 'none')));
-        const reply = await runWithRequestId('req-conformance-1', () => bus.request('auth.apikeys.verify', { key: 'k' }));
+        const reply = await runWithRequestId('req-conformance-1', () => bus.request('auth.apikeys.verify', { keyHash: 'k' }));
         expect(reply.userId).toBe('req-conformance-1');
       });
 
       it('throws a problem reply as ProblemError with code, status, errors and headers intact', async () => {
-        await bus.serve('auth', authHandlers(async ({ key }) => {
+        await bus.serve('auth', authHandlers(async ({ keyHash: key }) => {
           if (key === 'invalid') throw ProblemError.validation([{ path: 'key', message: 'Too short' }]);
           throw new ProblemError('upstream_unavailable', 'timed out', { status: 504, headers: { 'retry-after': '3' } });
         }));
-        const invalid = await bus.request('auth.apikeys.verify', { key: 'invalid' }).catch((err: unknown) => err);
+        const invalid = await bus.request('auth.apikeys.verify', { keyHash: 'invalid' }).catch((err: unknown) => err);
         expect(invalid).toBeInstanceOf(ProblemError);
         expect(invalid).toMatchObject({ code: 'validation_failed', status: 422, errors: [{ path: 'key', message: 'Too short' }] });
-        await expect(bus.request('auth.apikeys.verify', { key: 'slow' })).rejects.toMatchObject({
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'slow' })).rejects.toMatchObject({
           code: 'upstream_unavailable', status: 504, detail: 'timed out', headers: { 'retry-after': '3' },
         });
       });
@@ -51,7 +51,7 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
         await bus.serve('auth', authHandlers(async () => {
           throw new Error('relation "secret_table" does not exist');
         }));
-        const err = (await bus.request('auth.apikeys.verify', { key: 'k' }).catch((e: unknown) => e)) as ProblemError;
+        const err = (await bus.request('auth.apikeys.verify', { keyHash: 'k' }).catch((e: unknown) => e)) as ProblemError;
         expect(err).toMatchObject({ code: 'internal_error', status: 500 });
         expect(`${err.message} ${JSON.stringify(err.toWire())}`).not.toContain('secret_table');
         expect(logger.entries).toContainEqual(expect.objectContaining({ level: 'error', msg: 'bus handler failed' }));
@@ -64,18 +64,18 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
           await gate;
           return principal('late');
         }));
-        await expect(bus.request('auth.apikeys.verify', { key: 'k' }, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'internal_error' });
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' }, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'internal_error' });
         release();
       });
 
       it('fails with internal_error when nobody serves the subject', async () => {
-        await expect(bus.request('auth.apikeys.verify', { key: 'k' })).rejects.toMatchObject({ code: 'internal_error' });
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).rejects.toMatchObject({ code: 'internal_error' });
       });
 
       it('stops answering once its subscription is stopped', async () => {
         const served = await bus.serve('auth', authHandlers(async () => principal('u')));
         await served.stop();
-        await expect(bus.request('auth.apikeys.verify', { key: 'k' })).rejects.toMatchObject({ code: 'internal_error' });
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).rejects.toMatchObject({ code: 'internal_error' });
       });
 
       it("refuses handlers missing one of the owner's subjects", async () => {

@@ -75,7 +75,7 @@ describe('NatsBus on the wire', () => {
       const answered = new Seen();
       const served = await bus.serve('auth', authHandlers(async () => (answered.add('first'), principal('first'))));
       await replica.serve('auth', authHandlers(async () => (answered.add('second'), principal('second'))));
-      await Promise.all(Array.from({ length: 40 }, () => bus.request('auth.apikeys.verify', { key: 'k' })));
+      await Promise.all(Array.from({ length: 40 }, () => bus.request('auth.apikeys.verify', { keyHash: 'k' })));
       expect(answered.ids).toHaveLength(40);
       expect([answered.count('first') > 0, answered.count('second') > 0]).toEqual([true, true]);
       await served.stop();
@@ -102,7 +102,7 @@ describe('NatsBus on the wire', () => {
     const after = testEvent();
     await bus.publish(after);
     await eventually(() => expect(seen.count(after.id)).toBe(1));
-    await expect(bus.request('auth.apikeys.verify', { key: 'k' })).resolves.toMatchObject({ userId: 'after-reconnect' });
+    await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).resolves.toMatchObject({ userId: 'after-reconnect' });
     await consumed.stop();
     await served.stop();
   });

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
+import { runWithRequestId } from '#libs/observability';
 import type { Bus } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -18,7 +19,8 @@ export interface OutboxRelayOptions {
  * Publishes committed outbox rows. Each round claims unpublished rows with FOR UPDATE SKIP
  * LOCKED (so replicas share the table without publishing a row twice), publishes them and
  * marks them published in the same transaction. A row whose publish fails stays unpublished
- * and goes out in a later round; a re-publish after a crash is collapsed by the event id.
+ * and goes out in a later round; a re-publish after a crash is collapsed by the event id. Each
+ * event goes out with the request id that caused it (x-request-id header).
  */
 export class OutboxRelay {
   private readonly pollMs: number;
@@ -76,13 +78,13 @@ export class OutboxRelay {
     const outbox = qualified(schema, 'outbox');
     try {
       return await dataSource.transaction(async (manager) => {
-        const rows: { id: string; payload: CloudEvent }[] = await manager.query(
-          `SELECT "id", "payload" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        const rows: { id: string; payload: CloudEvent; request_id: string | null }[] = await manager.query(
+          `SELECT "id", "payload", "request_id" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [this.batchSize],
         );
         const results = await Promise.allSettled(
-          rows.map(async ({ id, payload }) => {
-            await bus.publish(payload);
+          rows.map(async ({ id, payload, request_id: requestId }) => {
+            await (requestId ? runWithRequestId(requestId, () => bus.publish(payload)) : bus.publish(payload));
             return id;
           }),
         );

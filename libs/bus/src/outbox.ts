@@ -1,5 +1,6 @@
 import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
+import { currentRequestId } from '#libs/observability';
 
 /** `"schema"."name"`, quoted for SQL. */
 export function qualified(schema: string, name: string): string {
@@ -16,6 +17,7 @@ export function outboxMigrationSql(schema: string): { up: string[]; down: string
         "id" uuid PRIMARY KEY,
         "type" text NOT NULL,
         "payload" jsonb NOT NULL,
+        "request_id" text NULL,
         "created_at" timestamptz NOT NULL DEFAULT now(),
         "published_at" timestamptz NULL
       )`,
@@ -32,15 +34,16 @@ export function outboxMigrationSql(schema: string): { up: string[]; down: string
 }
 
 /**
- * Records an event in the caller's transaction, beside the state change it describes; the
- * OutboxRelay publishes it once the transaction commits.
+ * Records an event in the caller's transaction, beside the state change it describes, with the
+ * request id that caused it; the OutboxRelay publishes it once the transaction commits.
  */
 export async function enqueueEvent(manager: EntityManager, schema: string, event: CloudEvent): Promise<void> {
   if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside the transaction of the state change');
-  await manager.query(`INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload") VALUES ($1, $2, $3)`, [
+  await manager.query(`INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id") VALUES ($1, $2, $3, $4)`, [
     event.id,
     event.type,
     JSON.stringify(event),
+    currentRequestId() ?? null,
   ]);
 }
 

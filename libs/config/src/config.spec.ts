@@ -1,5 +1,5 @@
 import { ConfigError, env, loadConfig } from './env.js';
-import { DEFAULT_TIER_LIMITS, anonLimitsField, nextTier, tierLimitsField } from './tiers.js';
+import { DEFAULT_TIER_LIMITS, anonLimitsField, tierLimitsField } from './tiers.js';
 import { listenSpec } from './common.js';
 
 describe('loadConfig', () => {
@@ -45,10 +45,5 @@ describe('tier limits', () => {
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"gold":{}}' })).toThrow(/TIER_LIMITS has unknown key "gold"/);
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"pro":{"x":1}}' })).toThrow(/TIER_LIMITS .pro has unknown key "x"/);
     expect(() => loadConfig({ anon: anonLimitsField() }, { ANON_LIMITS: '[' })).toThrow(/ANON_LIMITS must be valid JSON/);
-  });
-
-  it('knows the next tier up', () => {
-    expect(nextTier('free')).toBe('pro');
-    expect(nextTier('org')).toBeNull();
   });
 });

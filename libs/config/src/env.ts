@@ -6,7 +6,6 @@ export type Env = Record<string, string | undefined>;
 
 export interface Field<T> {
   readonly name: string;
-  readonly secret: boolean;
   read(raw: string | undefined): T;
 }
 
@@ -19,8 +18,8 @@ export class ConfigError extends Error {
 
 class FieldProblem extends Error {}
 
-function field<T>(name: string, read: (raw: string | undefined) => T, secret = false): Field<T> {
-  return { name, secret, read };
+function field<T>(name: string, read: (raw: string | undefined) => T): Field<T> {
+  return { name, read };
 }
 
 function present(raw: string | undefined): raw is string {
@@ -39,8 +38,9 @@ export const env = {
   optionalString(name: string): Field<string | undefined> {
     return field(name, (raw) => (present(raw) ? raw.trim() : undefined));
   },
-  secret(name: string, fallback?: string): Field<string> {
-    return field(name, (raw) => (present(raw) ? raw.trim() : fallback ?? need(name, raw)), true);
+  /** A secret: like string, and its value never appears in a configuration error. */
+  secret(name: string): Field<string> {
+    return field(name, (raw) => need(name, raw));
   },
   int(name: string, fallback: number, bounds: { min?: number; max?: number } = {}): Field<number> {
     return field(name, (raw) => {
@@ -103,14 +103,11 @@ export const env = {
 export type ConfigSpec = Record<string, Field<unknown>>;
 export type ConfigOf<S extends ConfigSpec> = { readonly [K in keyof S]: S[K] extends Field<infer T> ? T : never };
 
-const secretNames = new Set<string>();
-
 /** Reads and validates every field; throws one ConfigError naming every bad variable. */
 export function loadConfig<S extends ConfigSpec>(spec: S, source: Env = process.env): ConfigOf<S> {
   const problems: string[] = [];
   const out: Record<string, unknown> = {};
   for (const [key, f] of Object.entries(spec)) {
-    if (f.secret) secretNames.add(f.name);
     try {
       out[key] = f.read(source[f.name]);
     } catch (err) {
@@ -120,9 +117,4 @@ export function loadConfig<S extends ConfigSpec>(spec: S, source: Env = process.
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return out as ConfigOf<S>;
-}
-
-/** Names of the variables declared secret so far (for log redaction and diagnostics). */
-export function secretVariableNames(): string[] {
-  return [...secretNames];
 }

@@ -7,11 +7,6 @@ export function isTier(value: unknown): value is Tier {
   return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
 }
 
-/** The next tier up, or null at the top. */
-export function nextTier(tier: Tier): Tier | null {
-  return TIERS[TIERS.indexOf(tier) + 1] ?? null;
-}
-
 export interface TierLimits {
   requestsPerMinute: number;
   webhookEndpoints: number;

@@ -61,7 +61,8 @@ export interface UserView {
   createdAt: string;
 }
 
-const SCOPE_LIST = new RegExp(`^((${ALL_SCOPES.join('|')})( |$))*$`);
+const SCOPE = `(${ALL_SCOPES.join('|')})`;
+const SCOPE_LIST = new RegExp(`^${SCOPE}( ${SCOPE})*$`);
 
 export class AdminCreateOrgDto {
   @StringField({ required: true, min: 1, max: 200 }) name!: string;

@@ -1,5 +1,16 @@
 import type { Tier } from '#libs/config';
 import type { SignupView } from './signups.js';
+import type { ParticipantView } from './participants.js';
+import type { ItemView, SlotView } from './slots-items.js';
+
+/** What participant.* events carry: the participant, whose organization and which mode. */
+export type ParticipantEventData = ParticipantView & { organizationId: string; livemode: boolean };
+
+/** What slot.* events carry. */
+export type SlotEventData = SlotView & { signupId: string; organizationId: string; livemode: boolean };
+
+/** What item.* events carry. */
+export type ItemEventData = ItemView & { signupId: string; organizationId: string; livemode: boolean };
 
 /** Domain events with their data. Subject on JetStream: events.<type>. */
 export interface EventMap {

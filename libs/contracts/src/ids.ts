@@ -27,10 +27,6 @@ export function newPrefixedId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;
 }
 
-export function isPrefixedId(value: string, prefix: IdPrefix): boolean {
-  return new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`).test(value);
-}
-
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && uuidValidate(value);
 }

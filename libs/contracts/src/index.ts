@@ -1,8 +1,8 @@
 export { assertScope, type Authorized, type Principal } from './principal.js';
 export {
-  ArrayField, BoolField, DateTimeField, EnumField, IntField, PatternField, QueryIntField, StringField, UuidField, validateInput,
+  ArrayField, BoolField, DateTimeField, EnumField, IntField, PHONE_MESSAGE, PatternField, PhoneField, QueryIntField, StringField, UuidField, validateInput,
 } from './validation.js';
-export { isPrefixedId, isUuid, newId, newPrefixedId, randomBase62, requireUuid, type IdPrefix } from './ids.js';
+export { isUuid, newId, newPrefixedId, randomBase62, requireUuid, type IdPrefix } from './ids.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, type Page } from './pagination.js';
 export {
   CreateSignupDto, ListSignupsQueryDto, SIGNUP_STATUSES, SignupPageView, SignupView, UpdateSignupDto,
@@ -15,6 +15,18 @@ export {
 export {
   SUBJECTS, subjectsOf, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName, type Subject, type SubjectsOf,
 } from './subjects.js';
-export { EVENT_TYPES, eventSubject, type CloudEvent, type EventMap, type EventType } from './events.js';
+export {
+  EVENT_TYPES, eventSubject, type CloudEvent, type EventMap, type EventType, type ItemEventData, type ParticipantEventData, type SlotEventData,
+} from './events.js';
+export {
+  CreateItemDto, CreateItemsDto, CreateSlotDto, CreateSlotsDto, ItemListView, ItemView, MAX_CAPACITY, SlotListView, SlotView, UpdateItemDto, UpdateSlotDto,
+  type CreateItemInput, type CreateSlotInput, type UpdateItemInput, type UpdateSlotInput,
+} from './slots-items.js';
+export {
+  ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
+  RegistrationResultView, RegistrationView, SELECTION_TYPES, SelectionDto, SelectionView, UpdateParticipantDto, UpdateRegistrationDto,
+  type FailureReason, type RegistrationInput, type SelectionInput, type SelectionType, type UpdateParticipantInput, type UpdateRegistrationInput,
+} from './participants.js';
+export { AnalyticsView } from './analytics.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';

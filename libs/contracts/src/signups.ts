@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, DateTimeField, EnumField, IntField, StringField } from './validation.js';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
+import { ItemView, SlotView } from './slots-items.js';
 
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
 export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
@@ -81,8 +82,8 @@ export class SignupView {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) closedAt!: string | null;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'On GET /signups/{id} only.' }) slots?: unknown[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'On GET /signups/{id} only.' }) items?: unknown[];
+  @ApiPropertyOptional({ type: SlotView, isArray: true, description: 'On GET /signups/{id} only.' }) slots?: SlotView[];
+  @ApiPropertyOptional({ type: ItemView, isArray: true, description: 'On GET /signups/{id} only.' }) items?: ItemView[];
 }
 
 export class SignupPageView extends PageMetaDto {

@@ -1,5 +1,5 @@
 import type { Principal } from './principal.js';
-import type { ApiKeyView, MeView, OrganizationView } from './auth.js';
+import type { MeView, OrganizationView } from './auth.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { Page } from './pagination.js';
 
@@ -13,10 +13,10 @@ interface ById {
  * before the first dot) is the app that serves it; edges call them through the bus.
  */
 export interface RequestMap {
-  'auth.apikeys.verify': { req: { key: string }; res: Principal };
+  /** By the SHA-256 (hex) of the key: the plain key never travels on the bus. */
+  'auth.apikeys.verify': { req: { keyHash: string }; res: Principal };
   'auth.me': { req: { principal: Principal }; res: MeView };
   'auth.orgs.get': { req: ById; res: OrganizationView };
-  'auth.apikeys.get': { req: ById; res: ApiKeyView };
 
   'signups.list': { req: { principal: Principal; query: ListSignupsInput }; res: Page<SignupView> };
   'signups.create': { req: { principal: Principal; input: CreateSignupInput }; res: SignupView };
@@ -39,7 +39,6 @@ const SUBJECT_LIST = {
   'auth.apikeys.verify': true,
   'auth.me': true,
   'auth.orgs.get': true,
-  'auth.apikeys.get': true,
   'signups.list': true,
   'signups.create': true,
   'signups.get': true,

@@ -69,6 +69,21 @@ describe('validateInput', () => {
     expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: 'abc' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Expected integer' }]);
     expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '101' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Must be at most 100' }]);
   });
+
+  it.each(['2026-W05', '2026-123', '2026-12-01', '2026-12-01T10:00', '2026-02-30T10:00:00Z', 'tomorrow'])('refuses %j as eventDate', async (eventDate) => {
+    const problem = await problemOf(validateInput(CreateSignupDto, { title: 'x', eventDate }));
+    expect(problem.errors).toEqual([{ path: 'eventDate', message: expect.stringContaining('Invalid datetime') }]);
+  });
+
+  it.each(['2026-12-01T10:00:00Z', '2026-12-01T10:00:00.123+02:00', '2026-12-01T10:00-05:00'])('accepts %j as eventDate', async (eventDate) => {
+    await expect(validateInput(CreateSignupDto, { title: 'x', eventDate })).resolves.toBeDefined();
+  });
+
+  it('refuses control characters in text but keeps newlines and tabs', async () => {
+    const problem = await problemOf(validateInput(CreateSignupDto, { title: 'a\u0000b', eventDate: '2026-12-01T10:00:00Z' }));
+    expect(problem.errors).toEqual([{ path: 'title', message: 'Must not contain control characters' }]);
+    await expect(validateInput(CreateSignupDto, { title: 'x', description: 'line 1\n\tline 2', eventDate: '2026-12-01T10:00:00Z' })).resolves.toBeDefined();
+  });
 });
 
 describe('ids and cursors', () => {

@@ -3,9 +3,10 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type, plainToInstance } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID,
-  Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested, validate, type ValidationError,
+  ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID,
+  Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, validate, type ValidationError,
 } from 'class-validator';
+import { isValidPhoneNumber } from 'libphonenumber-js';
 import { ProblemError, type FieldError } from '#libs/problem';
 
 /**
@@ -37,9 +38,16 @@ function doc(opts: Presence, extra: ApiPropertyOptions): PropertyDecorator {
   } as ApiPropertyOptions);
 }
 
+/** NUL and the other C0 controls except tab, newline and carriage return: never text. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 export function StringField(opts: Presence & { min?: number; max?: number; format?: 'email' | 'uri' } = {}): PropertyDecorator {
   const { min, max = 10_000 } = opts;
-  const decorators: PropertyDecorator[] = [...presence(opts), IsString({ message: 'Expected string' })];
+  const decorators: PropertyDecorator[] = [
+    ...presence(opts),
+    IsString({ message: 'Expected string' }),
+    ValidateBy({ name: 'noControlCharacters', validator: { validate: (value: unknown) => typeof value !== 'string' || !CONTROL_CHARACTERS.test(value) } }, { message: 'Must not contain control characters' }),
+  ];
   if (min !== undefined) {
     decorators.push(MinLength(min, { message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters` }));
   }
@@ -52,10 +60,24 @@ export function UuidField(opts: Presence = {}): PropertyDecorator {
   return applyDecorators(...presence(opts), IsUUID('all', { message: 'Invalid uuid' }), doc(opts, { type: String, format: 'uuid' }));
 }
 
+/** RFC 3339 date-time: a full date and time with Z or a numeric offset (never a host-local time). */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+
+export function isDateTime(value: unknown): value is string {
+  const match = typeof value === 'string' ? DATE_TIME.exec(value) : null;
+  if (!match) return false;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((part) => Number(part ?? 0));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! < 24 && minute! < 60 && second < 60 && offsetHours < 24 && offsetMinutes < 60;
+}
+
 export function DateTimeField(opts: Presence = {}): PropertyDecorator {
   return applyDecorators(
     ...presence(opts),
-    IsISO8601({ strict: true }, { message: 'Invalid datetime: expected ISO 8601, e.g. 2026-06-01T18:00:00Z' }),
+    ValidateBy(
+      { name: 'isDateTime', validator: { validate: isDateTime } },
+      { message: 'Invalid datetime: expected ISO 8601 with a time zone, e.g. 2026-06-01T18:00:00Z' },
+    ),
     doc(opts, { type: String, format: 'date-time' }),
   );
 }
@@ -94,6 +116,19 @@ export function ArrayField(itemType: () => new () => object, opts: Presence & { 
     ValidateNested({ each: true }),
     Type(itemType),
     doc(opts, { type: itemType, isArray: true, maxItems: max }),
+  );
+}
+
+export const PHONE_MESSAGE = 'Invalid phone number: use the international format, e.g. +14155550123';
+
+/** A phone number in international (E.164) form, checked against the numbering plans. */
+export function PhoneField(opts: Presence = {}): PropertyDecorator {
+  return applyDecorators(
+    ...presence(opts),
+    IsString({ message: 'Expected string' }),
+    MaxLength(32, { message: 'Must be at most 32 characters' }),
+    ValidateBy({ name: 'isPhone', validator: { validate: (value: unknown) => typeof value === 'string' && value.startsWith('+') && isValidPhoneNumber(value) } }, { message: PHONE_MESSAGE }),
+    doc(opts, { type: String, example: '+14155550123', description: 'International format (E.164).' }),
   );
 }
 

@@ -12,6 +12,7 @@ interface Entry {
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
+  private evictions = 0;
 
   constructor(
     private readonly ttlMs = 30_000,
@@ -33,6 +34,19 @@ export class ApiKeyCache {
     return entry.principal;
   }
 
+  /** Counts evictions: a verification started before an eviction must not cache its answer. */
+  get generation(): number {
+    return this.evictions;
+  }
+
+  /**
+   * Caches a principal verified since `generation`, unless an eviction arrived meanwhile (the
+   * answer may predate a revocation; the next request verifies again).
+   */
+  setUnlessEvicted(hash: string, principal: Principal, generation: number): void {
+    if (generation === this.evictions) this.set(hash, principal);
+  }
+
   set(hash: string, principal: Principal): void {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
@@ -42,10 +56,12 @@ export class ApiKeyCache {
   }
 
   evictCredential(credentialId: string): void {
+    this.evictions++;
     for (const [hash, entry] of this.entries) if (entry.principal.credentialId === credentialId) this.entries.delete(hash);
   }
 
   evictOrganization(organizationId: string): void {
+    this.evictions++;
     for (const [hash, entry] of this.entries) if (entry.principal.organizationId === organizationId) this.entries.delete(hash);
   }
 

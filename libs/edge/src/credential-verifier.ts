@@ -35,8 +35,9 @@ export class CredentialVerifier {
     const hash = ApiKeyCache.hash(credential.key);
     const cached = this.cache.get(hash);
     if (cached) return cached;
-    const principal = await this.bus.request('auth.apikeys.verify', { key: credential.key });
-    this.cache.set(hash, principal);
+    const generation = this.cache.generation;
+    const principal = await this.bus.request('auth.apikeys.verify', { keyHash: hash });
+    this.cache.setUnlessEvicted(hash, principal, generation);
     return principal;
   }
 }

@@ -69,3 +69,15 @@ describe('ApiKeyCache', () => {
     expect(ApiKeyCache.hash('sgn_test_x')).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('ApiKeyCache and evictions racing a verification', () => {
+  it('does not cache an answer that started before an eviction', () => {
+    const cache = new ApiKeyCache();
+    const generation = cache.generation;
+    cache.evictCredential('key_1');
+    cache.setUnlessEvicted('h', principal('key_1'), generation);
+    expect(cache.get('h')).toBeUndefined();
+    cache.setUnlessEvicted('h', principal('key_1'), cache.generation);
+    expect(cache.get('h')?.credentialId).toBe('key_1');
+  });
+});

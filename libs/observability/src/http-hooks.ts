@@ -5,6 +5,13 @@ import { REQUEST_ID_HEADER, acceptRequestId, runWithRequestId } from './request-
 
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** Secrets that travel in paths (confirmation tokens, keys, device codes) never reach a log line. */
+const SECRET_IN_PATH = /\b(cnf|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
+
+export function loggablePath(url: string): string {
+  return url.split('?')[0]!.replace(SECRET_IN_PATH, '$1_[redacted]');
+}
+
 /** Fastify options that take the request id from X-Request-Id (or make one). */
 export const requestIdOptions = {
   genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => acceptRequestId(req.headers[REQUEST_ID_HEADER]),
@@ -25,7 +32,7 @@ export function installHttpObservability(fastify: FastifyInstance, logger: Logge
     metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     if (!QUIET_ROUTES.has(route)) {
       logger.info(
-        { requestId: request.id, method: request.method, route, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { requestId: request.id, method: request.method, route, url: loggablePath(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request completed',
       );
     }

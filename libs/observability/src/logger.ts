@@ -3,20 +3,26 @@ import { currentRequestId } from './request-context.js';
 
 export type { Logger };
 
-/** Paths whose values never reach a log line. */
-export const REDACTED_PATHS = [
-  'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization', 'req.headers.cookie',
-  'password', '*.password', 'key', '*.key', 'token', '*.token', 'secret', '*.secret', 'signingSecret', '*.signingSecret',
-  'confirmationToken', '*.confirmationToken', 'access_token', '*.access_token', 'refresh_token', '*.refresh_token',
-  'client_secret', '*.client_secret', 'code_verifier', '*.code_verifier', 'adminToken', '*.adminToken',
-];
+/** Keys whose values never reach a log line, at any depth, whatever their case. */
+export const SECRET_KEY =
+  /^(authorization|cookie|set-cookie|password|passwd|secret|token|key|apikey|api_key|keyhash|access_token|refresh_token|id_token|client_secret|code_verifier|confirmationtoken|signingsecret|admintoken|x-twilio-signature)$/i;
+
+const MAX_DEPTH = 8;
+
+/** A copy of a log object with every secret-named value replaced; errors, dates and the like kept as they are. */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? '[redacted]' : redactSecrets(item, depth + 1)]));
+}
 
 /** JSON logs with redaction and the current request id on every line. */
 export function createLogger(app: string, level = 'info', destination?: pino.DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
     base: { app },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: (object) => redactSecrets(object) as Record<string, unknown> },
     mixin() {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};

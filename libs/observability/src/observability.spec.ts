@@ -3,6 +3,7 @@ import { createLogger } from './logger.js';
 import { acceptRequestId, currentRequestId, runWithRequestId } from './request-context.js';
 import { checkReadiness } from './health.js';
 import { Metrics } from './metrics.js';
+import { loggablePath } from './http-hooks.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -25,14 +26,21 @@ describe('logger', () => {
     expect(lines[1]).not.toHaveProperty('requestId');
   });
 
-  it('redacts secrets wherever they appear', () => {
+  it('redacts secrets at any depth and in any case', () => {
     const { lines, stream } = capture();
     const logger = createLogger('test', 'info', stream);
-    logger.info({ headers: { authorization: 'Bearer sgn_test_abc' }, body: { password: 'hunter2', key: 'sgn_live_x' } }, 'x');
+    logger.info(
+      {
+        headers: { Authorization: 'Bearer sgn_test_abc' },
+        req: { body: { password: 'hunter2', nested: { deeper: { token: 'oat_xyz' } } } },
+        list: [{ key: 'sgn_live_x' }],
+        keep: { title: 'Potluck' },
+      },
+      'x',
+    );
     const text = JSON.stringify(lines[0]);
-    expect(text).not.toContain('sgn_test_abc');
-    expect(text).not.toContain('hunter2');
-    expect(text).not.toContain('sgn_live_x');
+    for (const secret of ['sgn_test_abc', 'hunter2', 'oat_xyz', 'sgn_live_x']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ keep: { title: 'Potluck' }, headers: { Authorization: '[redacted]' } });
   });
 });
 
@@ -70,5 +78,13 @@ describe('metrics', () => {
     metrics.httpDuration.observe({ method: 'GET', route: '/x', status: '200' }, 0.01);
     const text = await metrics.render();
     expect(text).toContain('http_request_duration_seconds_count{app="signups-service",method="GET",route="/x",status="200"} 1');
+  });
+});
+
+describe('loggablePath', () => {
+  it('drops the query and redacts tokens carried in the path', () => {
+    expect(loggablePath('/r/cnf_AbC123xyz/cancel?x=1')).toBe('/r/cnf_[redacted]/cancel');
+    expect(loggablePath('/api/v1/registrations/cnf_q9')).toBe('/api/v1/registrations/cnf_[redacted]');
+    expect(loggablePath('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab')).toBe('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab');
   });
 });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
@@ -25,14 +25,20 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** One process per data folder: a second one would corrupt it silently. */
+/**
+ * One process per data folder: a second one would corrupt it silently. The lock file is
+ * created exclusively; one left by a process that is gone is taken over.
+ */
 function lockFolder(dir: string): () => void {
   const file = join(dir, 'postmaster.lock');
-  if (existsSync(file)) {
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     const pid = Number(readFileSync(file, 'utf8'));
     if (pid !== process.pid && isRunning(pid)) throw new Error(`The data folder ${dir} is in use by process ${pid}`);
+    writeFileSync(file, String(process.pid));
   }
-  writeFileSync(file, String(process.pid));
   return () => rmSync(file, { force: true });
 }
 

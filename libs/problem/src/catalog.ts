@@ -36,6 +36,7 @@ export function problemSlug(code: ProblemCode): string {
 }
 
 export function codeFromSlug(slug: string): ProblemCode | undefined {
+  if (slug.includes('_')) return undefined;
   const code = slug.replaceAll('-', '_');
   return isProblemCode(code) ? code : undefined;
 }

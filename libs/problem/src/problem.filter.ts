@@ -24,6 +24,12 @@ function fromFrameworkError(err: { statusCode?: number; code?: string; message?:
   if (status === undefined || status >= 500) return undefined;
   if (status === 404) return new ProblemError('not_found', 'No such route.');
   if (status === 405) return new ProblemError('not_found', 'No such route.');
+  if (status === 414) {
+    return ProblemError.validation([{ path: 'path', message: 'Path parameter too long' }], 'A path parameter is too long.');
+  }
+  if (status === 400 && err.code === 'FST_ERR_BAD_URL') {
+    return ProblemError.validation([{ path: 'path', message: 'Malformed URL encoding' }], 'The URL is not validly encoded.');
+  }
   if (status === 413) {
     return ProblemError.validation([{ path: 'body', message: 'Body is too large' }], 'The request body is too large.');
   }

@@ -29,6 +29,7 @@ describe('problem catalog', () => {
     expect(problemType('http://localhost:3000/problems/', 'validation_failed')).toBe('http://localhost:3000/problems/validation-failed');
     expect(codeFromSlug('idempotency-key-reuse')).toBe('idempotency_key_reuse');
     expect(codeFromSlug('nope')).toBeUndefined();
+    expect(codeFromSlug('not_found')).toBeUndefined();
   });
 });
 

@@ -1,9 +1,11 @@
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { AppName, ConfigSpec } from '#libs/config';
+import type { HandlersOf, ServiceName } from '#libs/contracts';
 import type { Bus } from '#libs/bus';
 import type { Logger, Metrics } from '#libs/observability';
 import type { DataSourceSpec } from '#libs/persistence';
+import type { Outbox } from './outbox.js';
 
 /** What every app receives: its adapters, chosen by the run mode. */
 export interface AppContext {
@@ -13,9 +15,21 @@ export interface AppContext {
   bus: Bus;
   /** The app's own DataSource, migrated, when the app owns a schema. */
   dataSource?: DataSource;
+  /** The app's transactional outbox, when the app owns a schema. */
+  outbox?: Outbox;
   /** Redis URL in services mode; undefined selects in-memory adapters. */
   redisUrl?: string;
   env: Record<string, string | undefined>;
+}
+
+/** The bus subjects an app serves, with handlers taken from its Nest app once it is built. */
+export interface Serving {
+  owner: ServiceName;
+  handlers(app: INestApplication): Record<string, (req: never) => Promise<unknown>>;
+}
+
+export function serving<O extends ServiceName>(owner: O, handlers: (app: INestApplication) => HandlersOf<O>): Serving {
+  return { owner, handlers };
 }
 
 /** One deployable app: its schema, its Nest module, and work to start after it listens. */
@@ -26,6 +40,8 @@ export interface AppDefinition {
   /** Tables this app owns; omitted for apps without a schema (mcp-server). */
   database?: DataSourceSpec;
   module(context: AppContext): DynamicModule;
+  /** Bus subjects served from start (queue group = owner) until shutdown, when they stop first. */
+  serve?: Serving;
   /** Runs before the HTTP listener starts (global prefix, OpenAPI, extra routes). */
   configure?(app: INestApplication, context: AppContext): void | Promise<void>;
   /** Runs after the HTTP listener is up (serve bus subjects, start relays and consumers). */

@@ -11,6 +11,8 @@ import type { Infrastructure } from './infrastructure.js';
 class ThingsController {
   @Get('boom') @Auth.public() boom(): never { throw new Error('relation "secret_table" does not exist'); }
   @Get('gone') @Auth.public() gone(): never { throw new ProblemError('not_found', 'No such thing.'); }
+  @Get('by/:id') @Auth.public() byId(): object { return {}; }
+  @Get('undeclared') undeclared(): object { return { leaked: true }; }
   @Post() @Auth.public() create(@Body() body: unknown) { return { got: body }; }
 }
 
@@ -87,6 +89,22 @@ describe('bootApp', () => {
     } finally {
       await served.stop();
     }
+  });
+
+  it('answers router errors (bad encoding, over-long parameters) as problems with the request id', async () => {
+    const badEncoding = await fetch(`${running.url}/things/by/%E0%A4%A`, { headers: { 'x-request-id': 'req-enc' } });
+    expect(badEncoding.status).toBe(422);
+    expect(badEncoding.headers.get('x-request-id')).toBe('req-enc');
+    expect(await badEncoding.json()).toMatchObject({ code: 'validation_failed', instance: 'urn:request:req-enc' });
+    const long = await fetch(`${running.url}/things/by/${'a'.repeat(600)}`);
+    expect(long.status).toBe(422);
+    expect(long.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('refuses a route that declares no access requirement', async () => {
+    const res = await fetch(`${running.url}/things/undeclared`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ code: 'internal_error' });
   });
 
   it('generates a request id when the caller sends none', async () => {

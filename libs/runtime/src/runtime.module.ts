@@ -1,8 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { DeclarationGuard } from '#libs/scopes';
 import type { HealthIndicator } from '#libs/observability';
 import { postgresHealth } from '#libs/persistence';
 import type { AppContext } from './app-definition.js';
 import { OpsController } from './ops.controller.js';
+import { Outbox } from './outbox.js';
 import { APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } from './tokens.js';
 
 function indicatorsOf(context: AppContext): HealthIndicator[] {
@@ -11,7 +14,7 @@ function indicatorsOf(context: AppContext): HealthIndicator[] {
   return indicators;
 }
 
-/** Makes the app's adapters injectable everywhere and serves the ops routes. */
+/** Makes the app's adapters injectable everywhere, serves the ops routes and refuses undeclared routes. */
 @Module({})
 export class RuntimeModule {
   static forApp(context: AppContext): DynamicModule {
@@ -22,12 +25,13 @@ export class RuntimeModule {
       { provide: METRICS, useValue: context.metrics },
       { provide: HEALTH_INDICATORS, useValue: indicatorsOf(context) },
       ...(context.dataSource ? [{ provide: DATA_SOURCE, useValue: context.dataSource }] : []),
+      ...(context.outbox ? [{ provide: Outbox, useValue: context.outbox }] : []),
     ];
     return {
       module: RuntimeModule,
       global: true,
       controllers: [OpsController],
-      providers,
+      providers: [...providers, { provide: APP_GUARD, useClass: DeclarationGuard }],
       exports: providers.map((p) => p.provide),
     };
   }

@@ -14,16 +14,18 @@ export async function runStandalone(definition: AppDefinition): Promise<void> {
     loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...definition.config }, process.env);
     const infrastructure = await servicesInfrastructure(definition.name, process.env);
     const running = await bootApp(definition, infrastructure);
-    const shutdown = async (signal: string) => {
-      running.context.logger.info({ signal }, 'shutting down');
-      const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
-      force.unref();
-      await running.close();
-      await infrastructure.close();
-      process.exit(0);
+    let stopping: Promise<void> | undefined;
+    const shutdown = (signal: string) => {
+      stopping ??= (async () => {
+        running.context.logger.info({ signal }, 'shutting down');
+        setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+        await running.close();
+        await infrastructure.close();
+        process.exit(0);
+      })();
     };
-    process.once('SIGTERM', (s) => void shutdown(s));
-    process.once('SIGINT', (s) => void shutdown(s));
+    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', shutdown);
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `${definition.name} failed to start: ${err instanceof Error ? err.message : String(err)}`;
     process.stderr.write(`${message}\n`);

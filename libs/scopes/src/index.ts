@@ -2,3 +2,4 @@ export { ALL_SCOPES, SCOPES, isScope, parseScopeString, type Scope } from './cat
 export { AUTH_REQUIREMENT, Auth, authRequirementOf, type AuthRequirement } from './auth.decorator.js';
 export { ScopeGuard, missingScope, type ScopedCaller } from './scope.guard.js';
 export { undeclaredRoutes, walkRoutes, type DeclaredRoute } from './route-walk.js';
+export { DeclarationGuard } from './declaration.guard.js';

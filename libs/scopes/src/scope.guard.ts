@@ -21,7 +21,8 @@ export class ScopeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const requirement = authRequirementOf(context.getHandler(), context.getClass());
     const caller = context.switchToHttp().getRequest<{ principal?: ScopedCaller }>().principal;
-    if (!requirement || requirement.access === 'public' || requirement.access === 'optional' || requirement.access === 'admin') return true;
+    if (!requirement) throw new ProblemError('internal_error', 'This route declares no access requirement.');
+    if (requirement.access === 'public' || requirement.access === 'optional' || requirement.access === 'admin') return true;
     if (!caller) throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
     if (requirement.apiKeyOnly && caller.kind !== 'api_key') {
       throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');

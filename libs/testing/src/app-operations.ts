@@ -13,7 +13,7 @@ export function describeAppOperations(definition: AppDefinition, env: Record<str
     let running: RunningApp;
 
     beforeAll(async () => {
-      stack = await createTestStack(definition.name, env);
+      stack = await createTestStack(definition.name, { env });
       running = await stack.boot(definition);
     });
 

@@ -1,4 +1,4 @@
 export { eventually } from './eventually.js';
-export { createTestStack, type TestStack } from './test-infrastructure.js';
+export { createTestStack, type TestStack, type TestStackOptions } from './test-infrastructure.js';
 export { freePorts, localStack, type LocalStack } from './ports.js';
 export { describeAppOperations } from './app-operations.js';

@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InProcessBus, type Bus } from '#libs/bus';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { InProcessBus, NatsBus, type Bus } from '#libs/bus';
 import { createLogger } from '#libs/observability';
 import { createDataSource, createTestDatabase, openEmbeddedDatabase, type DataSourceSpec, type DatabaseTarget } from '#libs/persistence';
-import { bootApp, type AppDefinition, type Infrastructure, type RunningApp } from '#libs/runtime';
+import { bootApp, streamNameFor, type AppDefinition, type Infrastructure, type RunningApp } from '#libs/runtime';
 
 export interface TestStack {
   infrastructure: Infrastructure;
@@ -40,16 +43,32 @@ async function testDatabase(label: string): Promise<TestDatabaseHandle> {
   }
 }
 
+export interface TestStackOptions {
+  env?: Record<string, string>;
+  /**
+   * 'in-process' (default): one in-process bus. 'nats': this machine's NATS with a subject
+   * prefix and stream of the stack's own, one connection per booted app as separate processes
+   * would have (so one app can boot twice, as two replicas sharing its subjects).
+   */
+  transport?: 'in-process' | 'nats';
+}
+
 /**
- * A fresh database and an in-process bus for integration tests of one or more apps. Every app
- * boots on a free port; close() stops them and drops the database.
+ * A fresh database and a bus for integration tests of one or more apps. Every app boots on a
+ * free port; close() stops them, drops the database and deletes the stream.
  */
-export async function createTestStack(label: string, env: Record<string, string> = {}): Promise<TestStack> {
+export async function createTestStack(label: string, options: TestStackOptions = {}): Promise<TestStack> {
   const database = await testDatabase(label);
   const logLevel = process.env.TEST_LOG_LEVEL ?? 'silent';
-  const bus = new InProcessBus(createLogger('test', logLevel));
+  const logger = createLogger('test', logLevel);
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const prefix = `t${randomBytes(4).toString('hex')}.`;
+  const connectNats = (name: string) => NatsBus.connect({ url: natsUrl, prefix, streamName: streamNameFor(prefix), name, logger, defaultTimeoutMs: 5000 });
+  const nats = options.transport === 'nats';
+  const bus: Bus = nats ? await connectNats('test-client') : new InProcessBus(logger);
+  const buses: Bus[] = [bus];
   const running: RunningApp[] = [];
-  const baseEnv = { ...process.env, ...env };
+  const baseEnv = { ...process.env, ...options.env };
   const infrastructure: Infrastructure = {
     env: baseEnv,
     logLevel,
@@ -62,14 +81,26 @@ export async function createTestStack(label: string, env: Record<string, string>
     bus,
     async boot(definition, appEnv = {}) {
       const portVar = `${definition.name.toUpperCase().replaceAll('-', '_')}_PORT`;
-      const app = await bootApp(definition, { ...infrastructure, env: { ...baseEnv, [portVar]: '0', ...appEnv } });
+      const appBus = nats ? await connectNats(definition.name) : bus;
+      if (appBus !== bus) buses.push(appBus);
+      const app = await bootApp(definition, { ...infrastructure, bus: appBus, env: { ...baseEnv, [portVar]: '0', ...appEnv } });
       running.push(app);
       return app;
     },
     async close() {
       for (const app of running.reverse()) await app.close();
-      await bus.close();
+      for (const b of buses) await b.close();
+      if (nats) await deleteStream(natsUrl, streamNameFor(prefix));
       await database.drop();
     },
   };
+}
+
+async function deleteStream(url: string, streamName: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(streamName);
+  } finally {
+    await nc.close();
+  }
 }

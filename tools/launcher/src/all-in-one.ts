@@ -1,27 +1,31 @@
 import { resolve } from 'node:path';
-import { DEFAULT_PORTS, loadConfig, publicUrlsSpec } from '#libs/config';
+import { loadConfig, publicUrlsSpec } from '#libs/config';
 import { allInOneInfrastructure, bootApp, type RunningApp } from '#libs/runtime';
 import { localAdminToken } from './admin-token.js';
 import { APPS } from './apps.js';
 import { banner } from './banner.js';
+import { portOf, withLocalUrls } from './local-env.js';
 import { ensureDemoAccount } from './seed.js';
 
 /** `npm start`: every app in this one process, on embedded adapters unless URLs say otherwise. */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? 'data');
-  const env: Record<string, string | undefined> = { ...process.env };
+  const env = withLocalUrls(process.env);
   env.ADMIN_TOKEN = localAdminToken(env, dataDir);
   const infrastructure = await allInOneInfrastructure(env, dataDir);
   const running: RunningApp[] = [];
-  const stop = async (code: number) => {
-    for (const app of [...running].reverse()) await app.close();
-    await infrastructure.close();
-    process.exit(code);
+  let stopping: Promise<void> | undefined;
+  const stop = (code: number) => {
+    stopping ??= (async () => {
+      for (const app of [...running].reverse()) await app.close();
+      await infrastructure.close();
+      process.exit(code);
+    })();
+    return stopping;
   };
   try {
     for (const app of APPS) running.push(await bootApp(app, infrastructure));
-    const authPort = env.AUTH_SERVER_PORT ?? String(DEFAULT_PORTS['auth-server']);
-    const demo = await ensureDemoAccount(`http://127.0.0.1:${authPort}`, env.ADMIN_TOKEN, dataDir);
+    const demo = await ensureDemoAccount(`http://127.0.0.1:${portOf('auth-server', env)}`, env.ADMIN_TOKEN, dataDir);
     process.stdout.write(banner('all-in-one', loadConfig(publicUrlsSpec, env), env.ADMIN_TOKEN, demo));
   } catch (err) {
     process.stderr.write(`npm start failed: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -43,6 +43,12 @@ describe('docker-compose.yml', () => {
     expect(service.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/readyz`);
   });
 
+  it('gives the admin token to the auth-server and the admin tool only, and has no default for it', () => {
+    const holders = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service).includes('ADMIN_TOKEN')).map(([name]) => name);
+    expect(holders.sort()).toEqual(['admin', 'auth-server']);
+    expect(compose.services['auth-server']!.environment!.ADMIN_TOKEN).toBe('${ADMIN_TOKEN:?set ADMIN_TOKEN}');
+  });
+
   it('builds every target it names', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (service.build?.target) expect({ name, target: stages.has(service.build.target) }).toEqual({ name, target: true });

@@ -6,14 +6,11 @@ import { DEFAULT_PORTS, loadConfig, publicUrlsSpec, type AppName } from '#libs/c
 import { LOCAL_SERVICES } from '#libs/runtime';
 import { localAdminToken } from './admin-token.js';
 import { banner } from './banner.js';
+import { portOf, withLocalUrls } from './local-env.js';
 import { waitForOk } from './wait.js';
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const READY_TIMEOUT_MS = 60_000;
-
-function portOf(app: AppName, env: Record<string, string | undefined>): number {
-  return Number(env[`${app.toUpperCase().replaceAll('-', '_')}_PORT`] ?? DEFAULT_PORTS[app]);
-}
 
 /** Creates the configured database when the server has no database of that name yet. */
 async function ensureDatabase(url: string): Promise<void> {
@@ -34,26 +31,26 @@ async function ensureDatabase(url: string): Promise<void> {
 /** Services mode: each app in its own process against Postgres, NATS JetStream and Redis. */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? 'data');
-  const env: Record<string, string | undefined> = { ...LOCAL_SERVICES, ...process.env };
+  const env = withLocalUrls({ ...LOCAL_SERVICES, ...process.env });
   env.ADMIN_TOKEN = localAdminToken(env, dataDir);
   await ensureDatabase(env.DATABASE_URL!);
 
   const apps = Object.keys(DEFAULT_PORTS) as AppName[];
   const children = new Map<AppName, ChildProcess>();
-  let stopping = false;
+  let exitCode: number | undefined;
   const stopAll = (code: number) => {
-    stopping = true;
+    exitCode ??= code;
     for (const child of children.values()) child.kill('SIGTERM');
-    setTimeout(() => process.exit(code), 200).unref();
+    if (children.size === 0) process.exit(exitCode);
   };
   for (const app of apps) {
     const child = spawn(process.execPath, [join(DIST, 'apps', app, 'src', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('exit', (code) => {
       children.delete(app);
-      if (!stopping) {
+      if (exitCode === undefined) {
         process.stderr.write(`${app} exited with code ${code}; stopping the others\n`);
         stopAll(1);
-      } else if (children.size === 0) process.exit(0);
+      } else if (children.size === 0) process.exit(exitCode);
     });
     children.set(app, child);
   }

@@ -1,4 +1,5 @@
 import { Body, Param, Query, type PipeTransform } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import { requireUuid, validateInput } from '#libs/contracts';
 
 class DtoPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
@@ -22,7 +23,14 @@ export function ValidQuery<T extends object>(dto: new () => T): ParameterDecorat
   return Query(new DtoPipe(dto, 'query'));
 }
 
-/** A path parameter that must be a uuid ("Invalid uuid" on the parameter's name). */
+/** A path parameter that must be a uuid ("Invalid uuid" on the parameter's name), documented as such. */
 export function UuidParam(name: string): ParameterDecorator {
-  return Param(name, { transform: (value: unknown) => requireUuid(value, name) });
+  const param = Param(name, { transform: (value: unknown) => requireUuid(value, name) });
+  return (target, key, index) => {
+    param(target, key, index);
+    if (key !== undefined) {
+      const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
+      ApiParam({ name, schema: { type: 'string', format: 'uuid' } })(target, key, descriptor);
+    }
+  };
 }

@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { KeyMode } from '#libs/contracts';
-import { DATA_SOURCE } from '#libs/runtime';
-import type { Tx } from '../shared/unit-of-work.js';
+import { DATA_SOURCE, type Tx } from '#libs/runtime';
 import { ApiKeyEntity } from './api-key.entity.js';
 
 @Injectable()
@@ -19,10 +17,6 @@ export class ApiKeysRepository {
 
   findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
     return this.manager().findOneBy(ApiKeyEntity, { keyHash });
-  }
-
-  findInOrganization(id: string, organizationId: string, mode: KeyMode): Promise<ApiKeyEntity | null> {
-    return this.manager().findOneBy(ApiKeyEntity, { id, organizationId, mode });
   }
 
   lockById(id: string, tx: Tx): Promise<ApiKeyEntity | null> {

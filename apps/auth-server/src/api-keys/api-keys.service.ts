@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { newPrefixedId, type AdminCreateApiKeyDto, type ApiKeyView, type CreatedApiKey, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { Outbox } from '#libs/runtime';
 import { parseScopeString } from '#libs/scopes';
 import { organizationNotFound } from '../organizations/organization.errors.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
-import { UnitOfWork } from '../shared/unit-of-work.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { displayPrefix, generateApiKey, hashApiKey, isApiKeyShaped, sameHash } from './api-key-secret.js';
+import { displayPrefix, generateApiKey, hashApiKey, isKeyHash, sameHash } from './api-key-secret.js';
 import type { ApiKeyEntity } from './api-key.entity.js';
-import { modeOf, scopesOf, toApiKeyView } from './api-key.view.js';
+import { scopesOf, toApiKeyView } from './api-key.view.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 
 function invalidKey(): ProblemError {
@@ -22,7 +22,7 @@ function apiKeyNotFound(id: string): ProblemError {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
     private readonly keys: ApiKeysRepository,
     private readonly organizations: OrganizationsRepository,
     private readonly users: UsersRepository,
@@ -54,7 +54,7 @@ export class ApiKeysService {
 
   /** Revokes a key and emits auth.apikey.revoked with it; revoking a revoked key changes nothing. */
   revoke(id: string): Promise<ApiKeyView> {
-    return this.uow.run(async (tx) => {
+    return this.outbox.transaction(async (tx) => {
       const key = await this.keys.lockById(id, tx);
       if (!key) throw apiKeyNotFound(id);
       if (key.revokedAt) return toApiKeyView(key);
@@ -66,10 +66,12 @@ export class ApiKeysService {
     });
   }
 
-  /** The principal a key acts as: invalid_credentials when unknown, revoked_credentials when revoked. */
-  async verify(key: string): Promise<Principal> {
-    if (!isApiKeyShaped(key)) throw invalidKey();
-    const keyHash = hashApiKey(key);
+  /**
+   * The principal a key acts as, found by the SHA-256 (hex) of the key (the plain key never travels on the bus):
+   * invalid_credentials when malformed or unknown, revoked_credentials when revoked.
+   */
+  async verify(keyHash: unknown): Promise<Principal> {
+    if (!isKeyHash(keyHash)) throw invalidKey();
     const found = await this.keys.findByHash(keyHash);
     if (!found || !sameHash(keyHash, found.keyHash)) throw invalidKey();
     if (found.revokedAt) throw new ProblemError('revoked_credentials', 'The API key was revoked.');
@@ -84,13 +86,6 @@ export class ApiKeysService {
       credentialId: found.id,
       kind: 'api_key',
     };
-  }
-
-  /** A key of the caller's organization and mode; any other is not found. */
-  async getForPrincipal(principal: Principal, id: string): Promise<ApiKeyView> {
-    const key = await this.keys.findInOrganization(id, principal.organizationId, modeOf(principal.livemode));
-    if (!key) throw apiKeyNotFound(id);
-    return toApiKeyView(key);
   }
 
   private async keyOwner(organizationId: string, userId: string | undefined): Promise<string> {

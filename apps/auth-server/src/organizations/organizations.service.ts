@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminCreateOrgDto, AdminSetTierDto, OrganizationView, Principal } from '#libs/contracts';
 import { newPrefixedId, newSlug } from '#libs/contracts';
+import { Outbox } from '#libs/runtime';
 import { isUniqueViolation } from '../shared/pg-errors.js';
-import { UnitOfWork } from '../shared/unit-of-work.js';
 import { organizationNotFound } from './organization.errors.js';
 import { toOrganizationView } from './organization.view.js';
 import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from './organizations.repository.js';
@@ -12,7 +12,7 @@ const SLUG_ATTEMPTS = 5;
 @Injectable()
 export class OrganizationsService {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
     private readonly organizations: OrganizationsRepository,
   ) {}
 
@@ -44,7 +44,7 @@ export class OrganizationsService {
 
   /** Changes the tier; a real change emits auth.organization.tier_changed in the same transaction. */
   setTier(id: string, input: AdminSetTierDto): Promise<OrganizationView> {
-    return this.uow.run(async (tx) => {
+    return this.outbox.transaction(async (tx) => {
       const org = await this.organizations.lockById(id, tx);
       if (!org) throw organizationNotFound(id);
       if (org.tier === input.tier) return toOrganizationView(org);

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { DATA_SOURCE } from '#libs/runtime';
-import type { Tx } from '../shared/unit-of-work.js';
+import { DATA_SOURCE, type Tx } from '#libs/runtime';
 import { MembershipEntity } from './membership.entity.js';
 import { UserEntity } from './user.entity.js';
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { newPrefixedId, type AdminCreateUserDto, type UserView } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { Outbox } from '#libs/runtime';
 import { organizationNotFound } from '../organizations/organization.errors.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { isUniqueViolation } from '../shared/pg-errors.js';
-import { UnitOfWork } from '../shared/unit-of-work.js';
 import { hashPassword } from './password.js';
 import { toUserView } from './user.view.js';
 import { USER_EMAIL_CONSTRAINT, UsersRepository } from './users.repository.js';
@@ -16,7 +16,7 @@ function emailTaken(): ProblemError {
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
     private readonly users: UsersRepository,
     private readonly organizations: OrganizationsRepository,
   ) {}
@@ -25,7 +25,7 @@ export class UsersService {
   async create(input: AdminCreateUserDto): Promise<UserView> {
     const passwordHash = await hashPassword(input.password);
     try {
-      return await this.uow.run(async (tx) => {
+      return await this.outbox.transaction(async (tx) => {
         const org = await this.organizations.lockById(input.organizationId, tx);
         if (!org) throw organizationNotFound(input.organizationId);
         if (await this.users.emailTaken(input.email, tx)) throw emailTaken();

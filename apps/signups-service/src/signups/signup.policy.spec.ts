@@ -38,9 +38,10 @@ describe('accessOf', () => {
     expect(accessOf(signup({ organizationId: 'org_b' }), owner)).toBe('none');
   });
 
-  it('does not let the other mode of the same organization own a signup', () => {
+  it('hides every signup of the other mode, even a published one of the same organization', () => {
     expect(accessOf(signup({ livemode: false }), owner)).toBe('none');
-    expect(accessOf(signup({ livemode: false, status: 'published' }), owner)).toBe('public');
+    expect(accessOf(signup({ livemode: false, status: 'published' }), owner)).toBe('none');
+    expect(accessOf(signup({ livemode: false, status: 'closed', organizationId: 'org_b' }), owner)).toBe('none');
   });
 });
 

@@ -4,12 +4,14 @@ import { conflictDetail, outcomeOf, type SignupAction } from './signup-state.js'
 
 /**
  * What a caller may do with a signup: everything when it owns it (same organization and mode),
- * read it when someone else's signup is published or closed, nothing otherwise.
+ * read it when another organization's signup of the same mode is published or closed, nothing
+ * otherwise: a credential never sees records of the other mode.
  */
 export type Access = 'owner' | 'public' | 'none';
 
 export function accessOf(signup: Signup, owner: Owner): Access {
-  if (signup.organizationId === owner.organizationId && signup.livemode === owner.livemode) return 'owner';
+  if (signup.livemode !== owner.livemode) return 'none';
+  if (signup.organizationId === owner.organizationId) return 'owner';
   return signup.status === 'draft' ? 'none' : 'public';
 }
 

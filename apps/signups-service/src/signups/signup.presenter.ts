@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { cloudEvent, type CloudEvent, type EventType, type SignupView } from '#libs/contracts';
+import type { SignupView } from '#libs/contracts';
 import type { Signup } from './signup.js';
+import type { PendingEvent, SignupEventType } from './signups.repository.js';
 
 /** The origin of PUBLIC_BASE_URL: public pages live at {origin}/s/{slug}. */
 export const PUBLIC_ORIGIN = Symbol('PUBLIC_ORIGIN');
 
-export const EVENT_SOURCE = 'signups-service';
-
-export type SignupEventType = Extract<EventType, `signup.${string}`>;
 
 /** Maps domain signups to the contract's views and events. */
 @Injectable()
@@ -43,7 +41,7 @@ export class SignupPresenter {
     return { ...this.view(signup), slots: [], items: [] };
   }
 
-  event(type: SignupEventType, signup: Signup): CloudEvent<SignupEventType> {
-    return cloudEvent(EVENT_SOURCE, type, this.view(signup), { orgid: signup.organizationId, livemode: signup.livemode, subject: signup.id });
+  event(type: SignupEventType, signup: Signup): PendingEvent {
+    return { type, data: this.view(signup), meta: { orgid: signup.organizationId, livemode: signup.livemode, subject: signup.id } };
   }
 }

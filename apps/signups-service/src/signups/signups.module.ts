@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { loadConfig, publicUrlsSpec } from '#libs/config';
 import { APP_CONTEXT, type AppContext } from '#libs/runtime';
-import { OutboxModule } from '../outbox/outbox.module.js';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
@@ -14,7 +13,6 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
 
 /** The signup lifecycle: create, read, list, edit, publish, close, delete. */
 @Module({
-  imports: [OutboxModule],
   providers: [
     {
       provide: PUBLIC_ORIGIN,

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
-import { OutboxRelay, enqueueEvent } from '#libs/bus';
-import type { CloudEvent, SignupStatus } from '#libs/contracts';
-import { DATA_SOURCE } from '#libs/runtime';
+import type { DataSource } from 'typeorm';
+import type { EventMap, SignupStatus } from '#libs/contracts';
+import { DATA_SOURCE, Outbox } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 
@@ -55,8 +54,17 @@ function fromRow(row: SignupRow): Signup {
 export type NewSignup = Owner &
   Pick<Signup, 'id' | 'slug' | 'title' | 'description' | 'eventDate' | 'location' | 'maxParticipants' | 'requiresPhone' | 'signupCloseDate'>;
 
+/** An event to emit with a write: type, data and CloudEvent attributes. */
+export interface PendingEvent<T extends SignupEventType = SignupEventType> {
+  type: T;
+  data: EventMap[T];
+  meta: { orgid: string; livemode: boolean; subject: string };
+}
+
+export type SignupEventType = Extract<keyof EventMap, `signup.${string}`>;
+
 /** The event a committed write emits, built from the row as written. */
-export type EventFor = (signup: Signup) => CloudEvent;
+export type EventFor = (signup: Signup) => PendingEvent;
 
 /** The sort key of the signup lists: newest event first, then id. */
 export interface ListPosition {
@@ -88,7 +96,7 @@ const CHANGE_COLUMNS: Readonly<Record<keyof SignupChanges, string>> = {
 export class SignupsRepository {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    private readonly relay: OutboxRelay,
+    private readonly outbox: Outbox,
   ) {}
 
   /** Inserts a new signup; undefined when its slug is already taken. */
@@ -170,16 +178,15 @@ export class SignupsRepository {
   }
 
   /** Runs one statement and, when it returned the row, records its event in the same transaction. */
-  private async write(sql: string, params: unknown[], event: EventFor): Promise<Signup | undefined> {
-    const signup = await this.dataSource.transaction(async (manager: EntityManager) => {
-      const result = await manager.queryRunner!.query(sql, params, true);
+  private write(sql: string, params: unknown[], event: EventFor): Promise<Signup | undefined> {
+    return this.outbox.transaction(async (tx) => {
+      const result = await tx.manager.queryRunner!.query(sql, params, true);
       const row = (result.records as SignupRow[])[0];
       if (!row) return undefined;
       const written = fromRow(row);
-      await enqueueEvent(manager, SIGNUPS_SCHEMA, event(written));
+      const pending = event(written);
+      await tx.emit(pending.type, pending.data, pending.meta);
       return written;
     });
-    if (signup) this.relay.kick();
-    return signup;
   }
 }

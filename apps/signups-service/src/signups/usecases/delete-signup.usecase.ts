@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ProblemError } from '#libs/problem';
 import type { Owner, Signup } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
 import { SignupPresenter } from '../signup.presenter.js';
@@ -9,7 +10,10 @@ export interface DeleteSignupCommand {
   id: string;
 }
 
-/** Removes an owned signup and emits signup.deleted with the signup as it was. */
+/**
+ * Removes an owned signup and emits signup.deleted with the signup as it was. A signup deleted
+ * concurrently between the delete and the re-read is simply gone: not_found.
+ */
 @Injectable()
 export class DeleteSignupUseCase {
   constructor(
@@ -21,6 +25,6 @@ export class DeleteSignupUseCase {
     const deleted = await this.signups.delete(owner, id, (s) => this.presenter.event('signup.deleted', s));
     if (deleted) return deleted;
     requireActionable(await this.signups.findById(id), owner, 'delete');
-    throw new Error(`Signup ${id} was neither deleted nor refused`);
+    throw new ProblemError('not_found', 'No signup with this id.');
   }
 }

@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayField, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
+import { PageMetaDto } from './pagination.js';
+import { ItemView, SlotView } from './slots-items.js';
+import type { SignupStatus } from './signups.js';
+
+export const SELECTION_TYPES = ['slot', 'item'] as const;
+export type SelectionType = (typeof SELECTION_TYPES)[number];
+export const FAILURE_REASONS = ['full', 'not_found'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+export class SelectionDto {
+  @EnumField(SELECTION_TYPES, { required: true }) type!: SelectionType;
+  @UuidField({ required: true, description: 'The slot or item id.' }) id!: string;
+  @IntField({ min: 1, max: 1000, description: 'Defaults to 1.' }) quantity?: number;
+}
+
+/** POST /signups/{id}/participants */
+export class RegistrationDto {
+  @StringField({ required: true, min: 1, max: 200, example: 'Ana Lima' }) name!: string;
+  @StringField({ required: true, format: 'email', max: 320, example: 'ana@example.com' }) email!: string;
+  @PhoneField({ description: 'Required when the signup has requiresPhone.' }) phone?: string;
+  @ArrayField(() => SelectionDto, { required: true, max: 50, description: 'May be empty.' }) selections!: SelectionDto[];
+}
+
+/** PATCH /registrations/{confirmationToken}: the participant changes their own registration. */
+export class UpdateRegistrationDto {
+  @StringField({ min: 1, max: 200 }) name?: string;
+  @PhoneField({ nullable: true }) phone?: string | null;
+  @ArrayField(() => SelectionDto, { max: 50, description: 'Replaces every selection, all or nothing.' }) selections?: SelectionDto[];
+}
+
+/** PATCH /signups/{id}/participants/{participantId}: the organizer edits a registration. */
+export class UpdateParticipantDto extends UpdateRegistrationDto {
+  @StringField({ format: 'email', max: 320 }) email?: string;
+}
+
+export type SelectionInput = { type: SelectionType; id: string; quantity?: number };
+export type RegistrationInput = { name: string; email: string; phone?: string; selections: SelectionInput[] };
+export type UpdateRegistrationInput = { name?: string; phone?: string | null; selections?: SelectionInput[] };
+export type UpdateParticipantInput = UpdateRegistrationInput & { email?: string };
+
+export class SelectionView {
+  @ApiProperty({ enum: SELECTION_TYPES }) type!: SelectionType;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: 'integer' }) quantity!: number;
+}
+
+export class ParticipantView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) signupId!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ type: String, nullable: true }) phone!: string | null;
+  @ApiProperty({ type: SelectionView, isArray: true }) selections!: SelectionView[];
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) remindedAt!: string | null;
+}
+
+export class ParticipantPageView extends PageMetaDto {
+  @ApiProperty({ type: ParticipantView, isArray: true }) data!: ParticipantView[];
+}
+
+export class ConfirmedSelectionView {
+  @ApiProperty({ enum: SELECTION_TYPES }) type!: SelectionType;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) participantId!: string;
+}
+
+export class FailedSelectionView {
+  @ApiProperty({ enum: SELECTION_TYPES }) type!: SelectionType;
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: FAILURE_REASONS }) reason!: FailureReason;
+  @ApiProperty() message!: string;
+}
+
+/** The answer to a registration: what was confirmed, what failed, and the token to manage it. */
+export class RegistrationResultView {
+  @ApiProperty({ description: 'true when nothing failed' }) success!: boolean;
+  @ApiPropertyOptional({ description: 'cnf_…: lets the participant edit or cancel later. Absent when nothing was stored.' }) confirmationToken?: string;
+  @ApiProperty({ type: ConfirmedSelectionView, isArray: true }) confirmed!: ConfirmedSelectionView[];
+  @ApiProperty({ type: FailedSelectionView, isArray: true }) failed!: FailedSelectionView[];
+}
+
+/** A signup as anyone may see it: what remains, never who signed up. */
+export class PublicSignupView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() slug!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ enum: ['published', 'closed'] }) status!: Extract<SignupStatus, 'published' | 'closed'>;
+  @ApiProperty({ format: 'date-time' }) eventDate!: string;
+  @ApiProperty({ type: String, nullable: true }) location!: string | null;
+  @ApiProperty() requiresPhone!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) signupCloseDate!: string | null;
+  @ApiProperty({ description: 'Whether a registration would be accepted now.' }) acceptingRegistrations!: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Places left under maxParticipants, or null without a limit.' }) spotsRemaining!: number | null;
+  @ApiProperty({ format: 'uri' }) publicUrl!: string;
+  @ApiProperty({ type: SlotView, isArray: true }) slots!: SlotView[];
+  @ApiProperty({ type: ItemView, isArray: true }) items!: ItemView[];
+}
+
+/** GET /registrations/{confirmationToken}: the participant's own registration and the signup it is for. */
+export class RegistrationView {
+  @ApiProperty({ type: ParticipantView }) participant!: ParticipantView;
+  @ApiProperty({ type: PublicSignupView }) signup!: PublicSignupView;
+}
