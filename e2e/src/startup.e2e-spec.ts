@@ -19,7 +19,7 @@ describe('starting and migrating', () => {
     const database = await createTestDatabase('migrate');
     try {
       const first = await node(['dist/tools/launcher/src/migrate.js'], { DATABASE_URL: database.url });
-      expect(first.code).toBe(0);
+      expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
       const applied = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { app: string; schema: string; applied: string[] });
       expect(applied.map((a) => a.schema)).toEqual(['auth', 'signups', 'webhooks', 'reminders']);
       for (const a of applied) {
@@ -27,6 +27,7 @@ describe('starting and migrating', () => {
         for (const name of a.applied) expect(name).toMatch(/^[A-Za-z]+\d{13}$/);
       }
       const second = await node(['dist/tools/launcher/src/migrate.js', 'signups-service'], { DATABASE_URL: database.url });
+      expect({ code: second.code, stderr: second.stderr }).toEqual({ code: 0, stderr: '' });
       expect(second.stdout.trim()).toBe(JSON.stringify({ app: 'signups-service', schema: 'signups', applied: [] }));
     } finally {
       await database.drop();

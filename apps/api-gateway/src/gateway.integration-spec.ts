@@ -57,11 +57,91 @@ describe('api-gateway on its own', () => {
     expect(create['x-required-scope']).toBe('signups:write');
     expect(create.responses['422'].content['application/problem+json']).toBeDefined();
     expect(doc.components?.schemas?.CreateSignupDto).toMatchObject({ required: ['title', 'eventDate'], properties: { title: { minLength: 1 } } });
+  });
+
+  it('declares bearer security on credentialed operations, none on public ones, and optional on registration', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    const publicPaths = new Set(['/api/v1/public/signups/{slugOrId}', '/api/v1/registrations/{confirmationToken}']);
     for (const [path, item] of Object.entries(doc.paths)) {
-      for (const op of Object.values(item as Record<string, { security?: unknown }>)) {
-        expect({ path, security: op.security }).toEqual({ path, security: [{ bearer: [] }] });
+      for (const [method, op] of Object.entries(item as Record<string, { security?: unknown }>)) {
+        const expected = publicPaths.has(path)
+          ? []
+          : path === '/api/v1/signups/{id}/participants' && method === 'post'
+            ? [{}, { bearer: [] }]
+            : [{ bearer: [] }];
+        expect({ path, method, security: op.security }).toEqual({ path, method, security: expected });
       }
     }
+  });
+
+  describe('slots, items, participants, analytics, public and registration routes', () => {
+    type Operation = { 'x-required-scope'?: string; responses: Record<string, { description: string; content?: Record<string, unknown> }>; parameters?: { name: string; schema: unknown }[] };
+    let doc: OpenAPIObject;
+    const operation = (path: string, method: string) => (doc.paths[`/api/v1${path}`] as Record<string, Operation> | undefined)?.[method];
+    /** Every problem code an operation documents, from its `Problem: a, b` responses. */
+    const problemCodes = (op: Operation) =>
+      Object.entries(op.responses)
+        .filter(([, r]) => r.description.startsWith('Problem: ') && r.content?.['application/problem+json'])
+        .flatMap(([, r]) => r.description.slice('Problem: '.length).split(', '))
+        .sort();
+
+    beforeAll(async () => {
+      doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    });
+
+    const CREDENTIALS = ['invalid_credentials', 'malformed_credentials', 'missing_credentials', 'revoked_credentials'];
+    it.each([
+      ['post', '/signups/{id}/slots', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      ['get', '/signups/{id}/slots', 'signups:read', '200', ['scope_required', 'not_found', 'validation_failed']],
+      ['patch', '/signups/{id}/slots/{slotId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      ['delete', '/signups/{id}/slots/{slotId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      ['post', '/signups/{id}/items', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      ['get', '/signups/{id}/items', 'signups:read', '200', ['scope_required', 'not_found', 'validation_failed']],
+      ['patch', '/signups/{id}/items/{itemId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      ['delete', '/signups/{id}/items/{itemId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      ['get', '/signups/{id}/participants', 'participants:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
+      ['patch', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'bad_request', 'conflict', 'validation_failed']],
+      ['delete', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
+      ['get', '/signups/{id}/analytics', 'analytics:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
+    ])('documents %s %s with scope %s, its answer and its problems', (method, path, scope, success, codes) => {
+      const op = operation(path, method)!;
+      expect(op).toBeDefined();
+      expect(op['x-required-scope']).toBe(scope);
+      expect(op.responses[success]).toBeDefined();
+      expect(problemCodes(op)).toEqual([...CREDENTIALS, ...codes, 'internal_error'].sort());
+    });
+
+    it('documents registration without a credential: 201 stored, 200 nothing stored, and its five problems', () => {
+      const op = operation('/signups/{id}/participants', 'post')!;
+      expect(op['x-required-scope']).toBeUndefined();
+      expect(op.responses['201']).toBeDefined();
+      expect(op.responses['200']).toBeDefined();
+      expect(problemCodes(op)).toEqual(['bad_request', 'daily_ceiling_exceeded', 'internal_error', 'not_found', 'rate_limited', 'validation_failed']);
+      expect(op.responses['429']!.description).toBe('Problem: rate_limited, daily_ceiling_exceeded');
+    });
+
+    it.each([
+      ['get', '/public/signups/{slugOrId}', ['not_found']],
+      ['get', '/registrations/{confirmationToken}', ['not_found']],
+      ['patch', '/registrations/{confirmationToken}', ['not_found', 'bad_request', 'conflict', 'validation_failed']],
+      ['delete', '/registrations/{confirmationToken}', ['not_found', 'bad_request']],
+    ])('documents public %s %s and its problems', (method, path, codes) => {
+      const op = operation(path, method)!;
+      expect(op.responses['200']).toBeDefined();
+      expect(problemCodes(op)).toEqual([...codes, 'internal_error'].sort());
+    });
+
+    it('documents bulk creation as one DTO or the other', () => {
+      const body = (doc.paths['/api/v1/signups/{id}/slots']!.post as { requestBody: { content: Record<string, { schema: unknown }> } }).requestBody;
+      expect(body.content['application/json']!.schema).toEqual({ oneOf: [{ $ref: '#/components/schemas/CreateSlotDto' }, { $ref: '#/components/schemas/CreateSlotsDto' }] });
+      expect(doc.components?.schemas?.CreateItemsDto).toBeDefined();
+    });
+
+    it('documents the confirmation token pattern and leaves the HTML pages out', () => {
+      const params = operation('/registrations/{confirmationToken}', 'get')!.parameters!;
+      expect(params.find((p) => p.name === 'confirmationToken')?.schema).toEqual({ type: 'string', pattern: '^cnf_[0-9A-Za-z]{32}$' });
+      expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
+    });
   });
 
   it('refuses a non-JSON body on the REST API before reading credentials', async () => {

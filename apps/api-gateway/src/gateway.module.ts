@@ -3,9 +3,17 @@ import { APP_GUARD } from '@nestjs/core';
 import type { Bus } from '#libs/bus';
 import { CredentialGuard, CredentialVerifier } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { AnalyticsController } from './analytics/analytics.controller.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config.js';
 import { MeController } from './me/me.controller.js';
+import { PagesController } from './pages/pages.controller.js';
+import { ParticipantsController } from './participants/participants.controller.js';
 import { ProblemPagesController } from './problems/problem-pages.controller.js';
+import { PublicSignupsController } from './public/public-signups.controller.js';
+import { RegistrationsController } from './registrations/registrations.controller.js';
 import { SignupsController } from './signups/signups.controller.js';
+import { ItemsController } from './slots-items/items.controller.js';
+import { SlotsController } from './slots-items/slots.controller.js';
 
 /** Starts and stops the verifier's eviction subscription with the app. */
 class VerifierLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -22,11 +30,23 @@ class VerifierLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 
 @Module({})
 export class GatewayModule {
-  static register(): DynamicModule {
+  static register(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [MeController, SignupsController, ProblemPagesController],
+      controllers: [
+        MeController,
+        SignupsController,
+        SlotsController,
+        ItemsController,
+        ParticipantsController,
+        AnalyticsController,
+        PublicSignupsController,
+        RegistrationsController,
+        PagesController,
+        ProblemPagesController,
+      ],
       providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
         { provide: CredentialVerifier, useFactory: (bus: Bus) => new CredentialVerifier(bus), inject: [BUS] },
         VerifierLifecycle,
         { provide: APP_GUARD, useClass: CredentialGuard },

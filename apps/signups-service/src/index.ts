@@ -1,20 +1,31 @@
 import type { DataSourceSpec } from '#libs/persistence';
 import { serving, type AppDefinition } from '#libs/runtime';
+import { AnalyticsHandlers } from './analytics/analytics.handlers.js';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
+import { AddSlotsItemsParticipants1795316562081 } from './migrations/1795316562081-AddSlotsItemsParticipants.js';
+import { ParticipantsHandlers } from './participants/participants.handlers.js';
+import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
 import { SignupsServiceModule } from './signups-service.module.js';
 import { SignupsHandlers } from './signups/signups.handlers.js';
+import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
 
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
   entities: [],
-  migrations: [CreateSignups1795314296671],
+  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081],
 };
 
-/** The signup domain: serves signups.* on the bus and publishes signup.* events through its outbox. */
+/** The signup domain: serves signups.* on the bus and publishes signup, participant, slot and item events through its outbox. */
 export const signupsServiceApp: AppDefinition = {
   name: 'signups-service',
   database: signupsDataSourceSpec,
   module: () => ({ module: SignupsServiceModule }),
-  serve: serving('signups', (app) => app.get(SignupsHandlers).handlers()),
+  serve: serving('signups', (app) => ({
+    ...app.get(SignupsHandlers).handlers(),
+    ...app.get(SlotsItemsHandlers).handlers(),
+    ...app.get(ParticipantsHandlers).handlers(),
+    ...app.get(RegistrationsHandlers).handlers(),
+    ...app.get(AnalyticsHandlers).handlers(),
+  })),
 };

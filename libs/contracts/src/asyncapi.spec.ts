@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Parser, type AsyncAPIDocumentInterface, type SchemaInterface } from '@asyncapi/parser';
-import { EVENT_TYPES, type EventMap, type EventType } from './events.js';
+import { EVENT_TYPES, type EventMap, type EventType, type ItemEventData, type ParticipantEventData, type SlotEventData } from './events.js';
+import type { SelectionView } from './participants.js';
 import type { SignupView } from './signups.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -43,6 +44,53 @@ const tierChanged: EventMap['auth.organization.tier_changed'] = {
   previousTier: 'free',
   livemode: true,
 } satisfies Required<EventMap['auth.organization.tier_changed']>;
+
+const selection: SelectionView = {
+  type: 'slot',
+  id: '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6e',
+  quantity: 1,
+} satisfies Required<SelectionView>;
+
+/** A participant event's data with every field (Required: a field added to the type must be documented too). */
+const participantData: ParticipantEventData = {
+  id: '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6d',
+  signupId: signup.id,
+  name: 'Ana Lima',
+  email: 'ana@example.com',
+  phone: null,
+  selections: [selection],
+  createdAt: '2026-01-02T00:00:00.000Z',
+  updatedAt: '2026-01-02T00:00:00.000Z',
+  remindedAt: null,
+  organizationId: signup.organizationId,
+  livemode: false,
+} satisfies Required<ParticipantEventData>;
+
+const slotData: SlotEventData = {
+  id: selection.id,
+  title: 'Setup',
+  description: null,
+  startTime: null,
+  endTime: null,
+  capacity: 2,
+  taken: 2,
+  remaining: 0,
+  signupId: signup.id,
+  organizationId: signup.organizationId,
+  livemode: false,
+} satisfies Required<SlotEventData>;
+
+const itemData: ItemEventData = {
+  id: '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6f',
+  name: 'Potato salad',
+  notes: null,
+  quantityNeeded: 3,
+  quantityClaimed: 3,
+  remaining: 0,
+  signupId: signup.id,
+  organizationId: signup.organizationId,
+  livemode: true,
+} satisfies Required<ItemEventData>;
 
 /** The optional members of SignupView: on the single read only, never required in an event. */
 const OPTIONAL_SIGNUP_FIELDS = ['slots', 'items'];
@@ -123,6 +171,29 @@ describe('docs/asyncapi.yaml', () => {
       expect(Object.keys(data?.properties() ?? {}).sort()).toEqual(Object.keys(sample).sort());
       expect([...(data?.required() ?? [])].sort()).toEqual(Object.keys(sample).sort());
     }
+  });
+
+  /** The schema documents exactly the sample's fields, all required, null allowed where the sample has null. */
+  function expectExactly(schema: SchemaInterface | undefined, sample: object): void {
+    expect(Object.keys(schema?.properties() ?? {}).sort()).toEqual(Object.keys(sample).sort());
+    expect([...(schema?.required() ?? [])].sort()).toEqual(Object.keys(sample).sort());
+    const nullable = Object.entries(sample).filter(([, value]) => value === null).map(([key]) => key);
+    expect(nullable.filter((key) => !typesOf(schema!.properties()![key]!).includes('null'))).toEqual([]);
+  }
+
+  it('documents the participant.* data as exactly ParticipantEventData, with its selections', () => {
+    for (const type of ['participant.registered', 'participant.updated', 'participant.canceled'] as const) {
+      const data = property(payloadOf(type), 'data');
+      expectExactly(data, participantData);
+      const items = data!.properties()!['selections']!.items();
+      expectExactly(Array.isArray(items) ? items[0] : items, selection);
+      expect(typesOf(data!.properties()!['selections']!)).toEqual(['array']);
+    }
+  });
+
+  it('documents the slot.* data as exactly SlotEventData and the item.* data as exactly ItemEventData', () => {
+    for (const type of ['slot.filled', 'slot.opened'] as const) expectExactly(property(payloadOf(type), 'data'), slotData);
+    for (const type of ['item.filled', 'item.opened'] as const) expectExactly(property(payloadOf(type), 'data'), itemData);
   });
 
   it('has a CloudEvents envelope requiring the core and extension attributes', () => {

@@ -19,6 +19,15 @@ export interface EventMap {
   'signup.published': SignupView;
   'signup.closed': SignupView;
   'signup.deleted': SignupView;
+  'participant.registered': ParticipantEventData;
+  'participant.updated': ParticipantEventData;
+  'participant.canceled': ParticipantEventData;
+  /** It became full (a registration took the last place, or its capacity was lowered to what is taken). */
+  'slot.filled': SlotEventData;
+  /** A full slot has a place again. */
+  'slot.opened': SlotEventData;
+  'item.filled': ItemEventData;
+  'item.opened': ItemEventData;
   'auth.apikey.revoked': { apiKeyId: string; organizationId: string; livemode: boolean };
   'auth.organization.tier_changed': { organizationId: string; tier: Tier; previousTier: Tier; livemode: boolean };
 }
@@ -31,6 +40,13 @@ const EVENT_TYPE_LIST = {
   'signup.published': true,
   'signup.closed': true,
   'signup.deleted': true,
+  'participant.registered': true,
+  'participant.updated': true,
+  'participant.canceled': true,
+  'slot.filled': true,
+  'slot.opened': true,
+  'item.filled': true,
+  'item.opened': true,
   'auth.apikey.revoked': true,
   'auth.organization.tier_changed': true,
 } as const satisfies Record<EventType, true>;

@@ -56,6 +56,7 @@ export class ParticipantView {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) remindedAt!: string | null;
+  @ApiProperty({ description: "The signup's mode: false for sandbox data." }) livemode!: boolean;
 }
 
 export class ParticipantPageView extends PageMetaDto {
@@ -97,6 +98,7 @@ export class PublicSignupView {
   @ApiProperty({ description: 'Whether a registration would be accepted now.' }) acceptingRegistrations!: boolean;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Places left under maxParticipants, or null without a limit.' }) spotsRemaining!: number | null;
   @ApiProperty({ format: 'uri' }) publicUrl!: string;
+  @ApiProperty({ description: 'false for a sandbox signup.' }) livemode!: boolean;
   @ApiProperty({ type: SlotView, isArray: true }) slots!: SlotView[];
   @ApiProperty({ type: ItemView, isArray: true }) items!: ItemView[];
 }

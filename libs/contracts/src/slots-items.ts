@@ -55,6 +55,7 @@ export class SlotView {
   @ApiProperty({ type: 'integer' }) capacity!: number;
   @ApiProperty({ type: 'integer' }) taken!: number;
   @ApiProperty({ type: 'integer' }) remaining!: number;
+  @ApiProperty({ description: "The signup's mode: false for sandbox data." }) livemode!: boolean;
 }
 
 export class ItemView {
@@ -64,6 +65,7 @@ export class ItemView {
   @ApiProperty({ type: 'integer' }) quantityNeeded!: number;
   @ApiProperty({ type: 'integer' }) quantityClaimed!: number;
   @ApiProperty({ type: 'integer' }) remaining!: number;
+  @ApiProperty({ description: "The signup's mode: false for sandbox data." }) livemode!: boolean;
 }
 
 export class SlotListView {

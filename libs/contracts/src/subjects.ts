@@ -2,10 +2,25 @@ import type { Principal } from './principal.js';
 import type { MeView, OrganizationView } from './auth.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { Page } from './pagination.js';
+import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
+import type {
+  ParticipantView, PublicSignupView, RegistrationInput, RegistrationResultView, RegistrationView, UpdateParticipantInput, UpdateRegistrationInput,
+} from './participants.js';
+import type { AnalyticsView } from './analytics.js';
 
 interface ById {
   principal: Principal;
   id: string;
+}
+
+/** A slot, item or participant of a signup. */
+interface ChildById extends ById {
+  signupId: string;
+}
+
+interface OfSignup {
+  principal: Principal;
+  signupId: string;
 }
 
 /**
@@ -25,6 +40,30 @@ export interface RequestMap {
   'signups.delete': { req: ById; res: SignupView };
   'signups.publish': { req: ById; res: SignupView };
   'signups.close': { req: ById; res: SignupView };
+  'signups.analytics': { req: OfSignup; res: AnalyticsView };
+
+  'signups.slots.create': { req: OfSignup & { input: CreateSlotInput[] }; res: { data: SlotView[] } };
+  'signups.slots.list': { req: OfSignup; res: { data: SlotView[] } };
+  'signups.slots.update': { req: ChildById & { input: UpdateSlotInput }; res: SlotView };
+  'signups.slots.delete': { req: ChildById; res: SlotView };
+  'signups.items.create': { req: OfSignup & { input: CreateItemInput[] }; res: { data: ItemView[] } };
+  'signups.items.list': { req: OfSignup; res: { data: ItemView[] } };
+  'signups.items.update': { req: ChildById & { input: UpdateItemInput }; res: ItemView };
+  'signups.items.delete': { req: ChildById; res: ItemView };
+
+  /** No credential needed: principal is absent for anonymous callers. */
+  'signups.participants.register': { req: { principal?: Principal; signupId: string; input: RegistrationInput }; res: RegistrationResultView };
+  'signups.participants.list': { req: OfSignup & { query: { limit?: number; cursor?: string } }; res: Page<ParticipantView> };
+  'signups.participants.update': { req: ChildById & { input: UpdateParticipantInput }; res: ParticipantView };
+  'signups.participants.delete': { req: ChildById; res: ParticipantView };
+
+  /** By confirmation token, no credential. */
+  'signups.registrations.get': { req: { token: string }; res: RegistrationView };
+  'signups.registrations.update': { req: { token: string; input: UpdateRegistrationInput }; res: RegistrationView };
+  'signups.registrations.cancel': { req: { token: string }; res: RegistrationView };
+
+  /** A published or closed signup by slug or id, no credential. */
+  'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
 }
 
 export type Subject = keyof RequestMap;
@@ -46,6 +85,23 @@ const SUBJECT_LIST = {
   'signups.delete': true,
   'signups.publish': true,
   'signups.close': true,
+  'signups.analytics': true,
+  'signups.slots.create': true,
+  'signups.slots.list': true,
+  'signups.slots.update': true,
+  'signups.slots.delete': true,
+  'signups.items.create': true,
+  'signups.items.list': true,
+  'signups.items.update': true,
+  'signups.items.delete': true,
+  'signups.participants.register': true,
+  'signups.participants.list': true,
+  'signups.participants.update': true,
+  'signups.participants.delete': true,
+  'signups.registrations.get': true,
+  'signups.registrations.update': true,
+  'signups.registrations.cancel': true,
+  'signups.public.get': true,
 } as const satisfies Record<Subject, true>;
 
 export const SUBJECTS = Object.keys(SUBJECT_LIST) as Subject[];

@@ -13,6 +13,33 @@ class DtoPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
   }
 }
 
+/** One thing, or several under `key`: decided by the presence of that key, then validated against the matching DTO. */
+export type OneOrMany<T> = { many: false; items: [T] } | { many: true; items: T[] };
+
+class OneOrManyPipe<One extends object, Many extends object> implements PipeTransform<unknown, Promise<OneOrMany<One>>> {
+  constructor(
+    private readonly one: new () => One,
+    private readonly many: new () => Many,
+    private readonly key: keyof Many & string,
+  ) {}
+
+  async transform(value: unknown): Promise<OneOrMany<One>> {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, this.key)) {
+      const validated = await validateInput(this.many, value, 'body');
+      return { many: true, items: validated[this.key] as One[] };
+    }
+    return { many: false, items: [await validateInput(this.one, value, 'body')] };
+  }
+}
+
+/**
+ * A body that is either one `One`, or `{<key>: One[]}` for several at once (POST slots, items),
+ * documented as a oneOf of the two DTOs.
+ */
+export function ValidOneOrMany<One extends object, Many extends object>(one: new () => One, many: new () => Many, key: keyof Many & string): ParameterDecorator {
+  return Body(new OneOrManyPipe(one, many, key));
+}
+
 /** The JSON body validated against a DTO (422 validation_failed with itemized errors). */
 export function ValidBody<T extends object>(dto: new () => T): ParameterDecorator {
   return Body(new DtoPipe(dto, 'body'));

@@ -4,6 +4,31 @@ import { SCOPES } from '#libs/scopes';
 
 export const API_PREFIX = 'api/v1';
 
+/**
+ * Extension set on operations whose credential is optional (Auth.optional): the built document
+ * turns it into `security: [{}, {bearer: []}]`, OpenAPI's way of saying "anonymous or bearer".
+ */
+export const OPTIONAL_CREDENTIAL = 'x-credential-optional';
+
+const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Optional credentials as `[{}, {bearer: []}]`, public operations as an explicit `security: []`. */
+function declareSecurity(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method] as (Record<string, unknown> & { security?: unknown[] }) | undefined;
+      if (!operation) continue;
+      if (operation[OPTIONAL_CREDENTIAL]) {
+        delete operation[OPTIONAL_CREDENTIAL];
+        operation.security = [{}, { bearer: [] }];
+      } else if (operation.security === undefined) {
+        operation.security = [];
+      }
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3.1 of the REST surface, generated from the controllers and the contracts DTOs. */
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -18,7 +43,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .addServer(new URL(publicBaseUrl).origin)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return declareSecurity(SwaggerModule.createDocument(app, config));
 }
 
 /** Serves the document at /api/v1/openapi.json and a docs page at /api/v1/docs. */

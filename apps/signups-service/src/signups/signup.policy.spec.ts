@@ -1,6 +1,6 @@
 import { ProblemError } from '#libs/problem';
 import type { Signup } from './signup.js';
-import { accessOf, requireActionable, requireVisible } from './signup.policy.js';
+import { accessOf, requireActionable, requireOwned, requireVisible } from './signup.policy.js';
 
 const owner = { organizationId: 'org_a', livemode: true };
 
@@ -78,5 +78,18 @@ describe('requireActionable', () => {
     const published = signup({ status: 'published' });
     expect(requireActionable(published, owner, 'publish')).toBe(published);
     expect(requireActionable(published, owner, 'close')).toBe(published);
+  });
+});
+
+describe('requireOwned', () => {
+  it('lets the owner act in every status', () => {
+    for (const status of ['draft', 'published', 'closed'] as const) expect(codeOf(() => requireOwned(signup({ status }), owner))).toBeUndefined();
+  });
+
+  it("forbids another organization's public signup and hides the rest", () => {
+    expect(codeOf(() => requireOwned(signup({ organizationId: 'org_b', status: 'closed' }), owner))).toBe('forbidden');
+    expect(codeOf(() => requireOwned(signup({ organizationId: 'org_b' }), owner))).toBe('not_found');
+    expect(codeOf(() => requireOwned(signup({ livemode: false, status: 'published' }), owner))).toBe('not_found');
+    expect(codeOf(() => requireOwned(undefined, owner))).toBe('not_found');
   });
 });

@@ -35,3 +35,16 @@ export function requireActionable(signup: Signup | undefined, owner: Owner, acti
   if (outcomeOf(action, visible.status) === 'conflict') throw new ProblemError('conflict', conflictDetail(action, visible.status));
   return visible;
 }
+
+/**
+ * The signup when the caller owns it, for organizer-only acts that any status allows (reading
+ * participants, analytics): another organization's public signup is forbidden, anything else
+ * the caller cannot see is not found.
+ */
+export function requireOwned(signup: Signup | undefined, owner: Owner): Signup {
+  const visible = requireVisible(signup, owner);
+  if (accessOf(visible, owner) === 'public') {
+    throw new ProblemError('forbidden', 'This signup belongs to another organization; only its organizer can do this.');
+  }
+  return visible;
+}

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SignupView } from '#libs/contracts';
-import type { Signup } from './signup.js';
-import type { PendingEvent, SignupEventType } from './signups.repository.js';
+import type { PublicSignupView, SignupView } from '#libs/contracts';
+import type { PendingEvent } from '../common/pending-event.js';
+import { acceptsRegistrations, spotsRemaining } from './registration-window.js';
+import type { PublicSignup, Signup } from './signup.js';
+import type { Contents } from './slot-item.js';
+import { itemView, slotView } from './slot-item.presenter.js';
+import type { SignupEventType } from './signups.repository.js';
 
 /** The origin of PUBLIC_BASE_URL: public pages live at {origin}/s/{slug}. */
 export const PUBLIC_ORIGIN = Symbol('PUBLIC_ORIGIN');
-
 
 /** Maps domain signups to the contract's views and events. */
 @Injectable()
@@ -27,7 +30,7 @@ export class SignupPresenter {
       signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
       organizationId: signup.organizationId,
       participantCount: signup.participantCount,
-      publicUrl: `${this.publicOrigin}/s/${signup.slug}`,
+      publicUrl: this.publicUrl(signup),
       livemode: signup.livemode,
       createdAt: signup.createdAt.toISOString(),
       updatedAt: signup.updatedAt.toISOString(),
@@ -37,11 +40,42 @@ export class SignupPresenter {
   }
 
   /** The single-read form, with the signup's slots and items. */
-  detail(signup: Signup): SignupView {
-    return { ...this.view(signup), slots: [], items: [] };
+  detail(signup: Signup, contents: Contents): SignupView {
+    return { ...this.view(signup), ...this.contentsView(signup, contents) };
   }
 
-  event(type: SignupEventType, signup: Signup): PendingEvent {
+  /** What anyone may see of a published or closed signup: what remains, never who signed up. */
+  publicView(signup: PublicSignup, contents: Contents, now: Date): PublicSignupView {
+    return {
+      id: signup.id,
+      slug: signup.slug,
+      title: signup.title,
+      description: signup.description,
+      status: signup.status,
+      eventDate: signup.eventDate.toISOString(),
+      location: signup.location,
+      requiresPhone: signup.requiresPhone,
+      signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
+      acceptingRegistrations: acceptsRegistrations(signup, now),
+      spotsRemaining: spotsRemaining(signup),
+      publicUrl: this.publicUrl(signup),
+      livemode: signup.livemode,
+      ...this.contentsView(signup, contents),
+    };
+  }
+
+  event(type: SignupEventType, signup: Signup): PendingEvent<SignupEventType> {
     return { type, data: this.view(signup), meta: { orgid: signup.organizationId, livemode: signup.livemode, subject: signup.id } };
+  }
+
+  private contentsView(signup: Signup, contents: Contents): Pick<PublicSignupView, 'slots' | 'items'> {
+    return {
+      slots: contents.slots.map((slot) => slotView(slot, signup.livemode)),
+      items: contents.items.map((item) => itemView(item, signup.livemode)),
+    };
+  }
+
+  private publicUrl(signup: Signup): string {
+    return `${this.publicOrigin}/s/${signup.slug}`;
   }
 }

@@ -21,6 +21,16 @@ export interface Signup {
   closedAt: Date | null;
 }
 
+/** Who a signup belongs to: what the events of its slots, items and participants carry. */
+export type SignupRef = Pick<Signup, 'id' | 'organizationId' | 'livemode'>;
+
+/** Published or closed: visible to anyone, by id or slug. */
+export type PublicSignup = Signup & { status: 'published' | 'closed' };
+
+export function isPublic(signup: Signup): signup is PublicSignup {
+  return signup.status !== 'draft';
+}
+
 /** The tenant a caller acts for: one organization in one mode (sandbox or live). */
 export interface Owner {
   organizationId: string;

@@ -7,14 +7,17 @@ import { SignupPresenter } from './signup.presenter.js';
 import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
 import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
+import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
 import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
 import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
 
+type SignupSubject = 'signups.list' | 'signups.get' | 'signups.create' | 'signups.update' | 'signups.publish' | 'signups.close' | 'signups.delete' | 'signups.public.get';
+
 /**
- * The signups.* bus subjects. The edge has authenticated the principal and validated the
- * input; each handler still checks scope and input (defense in depth), runs one use case and
- * maps its result to the contract's view.
+ * The signup lifecycle's bus subjects, and the public read (no credential). The edge has
+ * authenticated the principal and validated the input; each handler still checks scope and
+ * input (defense in depth), runs one use case and maps its result to the contract's view.
  */
 @Injectable()
 export class SignupsHandlers {
@@ -26,9 +29,10 @@ export class SignupsHandlers {
     private readonly updateSignup: UpdateSignupUseCase,
     private readonly changeStatus: ChangeSignupStatusUseCase,
     private readonly deleteSignup: DeleteSignupUseCase,
+    private readonly getPublicSignup: GetPublicSignupUseCase,
   ) {}
 
-  handlers(): HandlersOf<'signups'> {
+  handlers(): Pick<HandlersOf<'signups'>, SignupSubject> {
     return {
       'signups.list': async ({ principal, query }) => {
         assertScope(principal, 'signups:read');
@@ -38,7 +42,12 @@ export class SignupsHandlers {
       },
       'signups.get': async ({ principal, id }) => {
         assertScope(principal, 'signups:read');
-        return this.presenter.detail(await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) }));
+        const { signup, contents } = await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) });
+        return this.presenter.detail(signup, contents);
+      },
+      'signups.public.get': async ({ slugOrId }) => {
+        const { signup, contents } = await this.getPublicSignup.execute(slugOrId);
+        return this.presenter.publicView(signup, contents, new Date());
       },
       'signups.create': async ({ principal, input }) => {
         assertScope(principal, 'signups:write');

@@ -4,14 +4,21 @@ import { APP_CONTEXT, type AppContext } from '#libs/runtime';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
+import { SlotsItemsHandlers } from './slots-items.handlers.js';
+import { SlotsItemsRepository } from './slots-items.repository.js';
 import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
 import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
+import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
 import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
+import { ManageSlotsItemsUseCase } from './usecases/manage-slots-items.usecase.js';
 import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
 
-/** The signup lifecycle: create, read, list, edit, publish, close, delete. */
+/**
+ * The signup lifecycle (create, read, list, edit, publish, close, delete), its slots and items,
+ * and its public view. Exports what participants and analytics build on.
+ */
 @Module({
   providers: [
     {
@@ -27,8 +34,12 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     UpdateSignupUseCase,
     ChangeSignupStatusUseCase,
     DeleteSignupUseCase,
+    GetPublicSignupUseCase,
+    SlotsItemsRepository,
+    ManageSlotsItemsUseCase,
     SignupsHandlers,
+    SlotsItemsHandlers,
   ],
-  exports: [SignupsHandlers],
+  exports: [SignupsRepository, SlotsItemsRepository, SignupPresenter, SignupsHandlers, SlotsItemsHandlers],
 })
 export class SignupsModule {}

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import type { EventMap, SignupStatus } from '#libs/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventType, SignupStatus } from '#libs/contracts';
 import { DATA_SOURCE, Outbox } from '#libs/runtime';
+import type { PendingEvent } from '../common/pending-event.js';
+import { rowsOf } from '../common/sql.js';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
+const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
 
@@ -54,17 +57,10 @@ function fromRow(row: SignupRow): Signup {
 export type NewSignup = Owner &
   Pick<Signup, 'id' | 'slug' | 'title' | 'description' | 'eventDate' | 'location' | 'maxParticipants' | 'requiresPhone' | 'signupCloseDate'>;
 
-/** An event to emit with a write: type, data and CloudEvent attributes. */
-export interface PendingEvent<T extends SignupEventType = SignupEventType> {
-  type: T;
-  data: EventMap[T];
-  meta: { orgid: string; livemode: boolean; subject: string };
-}
-
-export type SignupEventType = Extract<keyof EventMap, `signup.${string}`>;
+export type SignupEventType = Extract<EventType, `signup.${string}`>;
 
 /** The event a committed write emits, built from the row as written. */
-export type EventFor = (signup: Signup) => PendingEvent;
+export type EventFor = (signup: Signup) => PendingEvent<SignupEventType>;
 
 /** The sort key of the signup lists: newest event first, then id. */
 export interface ListPosition {
@@ -115,9 +111,59 @@ export class SignupsRepository {
     );
   }
 
-  async findById(id: string): Promise<Signup | undefined> {
-    const rows = await this.dataSource.query<SignupRow[]>(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`, [id]);
-    return rows[0] && fromRow(rows[0]);
+  async findById(id: string, db: EntityManager = this.dataSource.manager): Promise<Signup | undefined> {
+    const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`, [id]);
+    return row && fromRow(row);
+  }
+
+  async findBySlug(slug: string): Promise<Signup | undefined> {
+    const [row] = await rowsOf<SignupRow>(this.dataSource.manager, `SELECT ${COLUMNS} FROM ${TABLE} WHERE slug = $1`, [slug]);
+    return row && fromRow(row);
+  }
+
+  /**
+   * Counts one more participant, only while the signup accepts registrations at `now`:
+   * published, event and signupCloseDate not passed, maxParticipants not reached, and a phone
+   * given when it requires one (the same rules as registration-window.ts). `livemode` limits it
+   * to one mode (a caller with a credential); undefined for anonymous callers. The row stays
+   * locked until the transaction ends, so registrations to one signup queue here, and never
+   * exceed maxParticipants. undefined when it does not apply.
+   */
+  async admit(db: EntityManager, id: string, options: { livemode?: boolean; hasPhone: boolean; now: Date }): Promise<Signup | undefined> {
+    const [row] = await rowsOf<SignupRow>(
+      db,
+      `UPDATE ${TABLE} SET participant_count = participant_count + 1
+       WHERE id = $1 AND ($2::boolean IS NULL OR livemode = $2) AND status = 'published'
+         AND event_date > $3 AND (signup_close_date IS NULL OR signup_close_date > $3)
+         AND (max_participants IS NULL OR participant_count < max_participants)
+         AND (NOT requires_phone OR $4::boolean)
+       RETURNING ${COLUMNS}`,
+      [id, options.livemode ?? null, options.now, options.hasPhone],
+    );
+    return row && fromRow(row);
+  }
+
+  /**
+   * Counts one participant less as that participant leaves, locking the signup row first (the
+   * lock order of every participant write: signup, participant, slots and items). Applies only
+   * while the participant is still there, and under a guard: ownership for the organizer, or
+   * the change window (published, event after `openAt`) for a participant acting by token.
+   * undefined when it does not apply.
+   */
+  async leave(db: EntityManager, id: string, participantId: string, guard: { owner: Owner } | { openAt: Date }): Promise<Signup | undefined> {
+    const [condition, params] =
+      'owner' in guard
+        ? ['organization_id = $3 AND livemode = $4', [guard.owner.organizationId, guard.owner.livemode]]
+        : ["status = 'published' AND event_date > $3", [guard.openAt]];
+    const [row] = await rowsOf<SignupRow>(
+      db,
+      `UPDATE ${TABLE} SET participant_count = participant_count - 1
+       WHERE id = $1 AND ${condition} AND participant_count > 0
+         AND EXISTS (SELECT 1 FROM ${PARTICIPANTS} WHERE id = $2 AND signup_id = $1)
+       RETURNING ${COLUMNS}`,
+      [id, participantId, ...params],
+    );
+    return row && fromRow(row);
   }
 
   /** One page of the owner's signups, newest event first (keyset: stable under concurrent inserts). */

@@ -1,0 +1,192 @@
+import { Body, Controller, Get, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { Bus } from '#libs/bus';
+import {
+  RegistrationDto, UpdateRegistrationDto, validateInput, type PublicSignupView, type RegistrationInput, type RegistrationResultView, type RegistrationView, type UpdateRegistrationInput,
+} from '#libs/contracts';
+import type { Logger } from '#libs/observability';
+import { ProblemError, isProblemError } from '#libs/problem';
+import { BUS, LOGGER } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config.js';
+import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
+import type { SafeHtml } from './html.js';
+import { PAGE_HEADERS } from './layout.js';
+import { choicesOf, emptyForm, hasErrors, placeErrors, readForm, readSelections, type FormState } from './page-form.js';
+import { canceledPage, confirmationPage, errorPage, notFoundPage, registrationPage, registrationValues, signupPage } from './views.js';
+
+/** The page routes, outside the REST prefix. */
+export const PAGE_ROUTES = ['s/:slug', 'r/:token', 'r/:token/cancel'];
+
+interface Rendered {
+  status: number;
+  page: SafeHtml;
+}
+
+const REGISTRATION_FIELDS = ['name', 'email', 'phone'] as const;
+const UPDATE_FIELDS = ['name', 'phone'] as const;
+
+/**
+ * Server-rendered pages for people (no JavaScript): the public signup page with its form, and
+ * the page behind a confirmation token to change or cancel a registration. They call the same
+ * bus subjects as the REST API, anonymously.
+ */
+@ApiExcludeController()
+@Controller()
+export class PagesController {
+  private readonly origin: string;
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.origin = new URL(config.publicBaseUrl).origin;
+  }
+
+  @Get('s/:slug')
+  @Auth.public()
+  signup(@Param('slug') slug: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return this.respond(reply, async () => ({ status: 200, page: signupPage(await this.publicSignup(slug), emptyForm()) }));
+  }
+
+  @Post('s/:slug')
+  @Auth.public()
+  register(@Param('slug') slug: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return this.respond(reply, async () => {
+      const signup = await this.publicSignup(slug);
+      const values = readForm(body);
+      const form = emptyForm(values);
+      const { selections, fields, errors } = readSelections(choicesOf(signup), values);
+      Object.assign(form.errors, errors);
+      const phone = values.phone?.trim();
+      const input: RegistrationInput = { name: values.name?.trim() ?? '', email: values.email?.trim() ?? '', ...(phone && { phone }), selections };
+      await this.check(form, RegistrationDto, input, fields, REGISTRATION_FIELDS);
+      if (signup.requiresPhone && !phone && !form.errors.phone) form.errors.phone = ['Required'];
+      if (hasErrors(form)) return { status: 422, page: signupPage(signup, form) };
+
+      let result: RegistrationResultView;
+      try {
+        result = await this.bus.request('signups.participants.register', { signupId: signup.id, input });
+      } catch (err) {
+        return this.refusal(err, form, fields, REGISTRATION_FIELDS, async (status, notice) => ({ status, page: signupPage(await this.publicSignup(slug), form, notice) }));
+      }
+      if (result.confirmationToken === undefined) {
+        form.summary.push('Nothing could be reserved, so you are not signed up:', ...result.failed.map((f) => f.message));
+        return { status: 409, page: signupPage(await this.publicSignup(slug), form) };
+      }
+      const requested = new Map(selections.map((s, i) => [fields[i]!, s.quantity ?? 1]));
+      return { status: 200, page: confirmationPage(signup, result, requested, `${this.origin}/r/${result.confirmationToken}`) };
+    });
+  }
+
+  @Get('r/:token')
+  @Auth.public()
+  registration(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return this.respond(reply, async () => {
+      const view = await this.registrationOf(token);
+      return { status: 200, page: registrationPage(view, token, emptyForm(registrationValues(view))) };
+    });
+  }
+
+  @Post('r/:token')
+  @Auth.public()
+  update(@Param('token') token: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return this.respond(reply, async () => {
+      const view = await this.registrationOf(token);
+      const values = readForm(body);
+      const form = emptyForm(values);
+      const { selections, fields, errors } = readSelections(choicesOf(view.signup), values);
+      Object.assign(form.errors, errors);
+      const phone = values.phone?.trim();
+      const input: UpdateRegistrationInput = { name: values.name?.trim() ?? '', phone: phone || null, selections };
+      await this.check(form, UpdateRegistrationDto, input, fields, UPDATE_FIELDS);
+      if (view.signup.requiresPhone && !phone && !form.errors.phone) form.errors.phone = ['Required'];
+      if (hasErrors(form)) return { status: 422, page: registrationPage(view, token, form) };
+      try {
+        const updated = await this.bus.request('signups.registrations.update', { token, input });
+        return { status: 200, page: registrationPage(updated, token, emptyForm(registrationValues(updated)), { kind: 'success', text: 'Your changes are saved.' }) };
+      } catch (err) {
+        return this.refusal(err, form, fields, UPDATE_FIELDS, async (status, notice) => ({ status, page: registrationPage(await this.registrationOf(token), token, form, notice) }));
+      }
+    });
+  }
+
+  @Post('r/:token/cancel')
+  @Auth.public()
+  cancel(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return this.respond(reply, async () => {
+      if (!isConfirmationToken(token)) throw new ProblemError('not_found');
+      try {
+        return { status: 200, page: canceledPage(await this.bus.request('signups.registrations.cancel', { token })) };
+      } catch (err) {
+        if (isProblemError(err) && err.code === 'bad_request') {
+          const view = await this.registrationOf(token);
+          return { status: 400, page: registrationPage(view, token, emptyForm(registrationValues(view)), { kind: 'error', text: err.detail ?? 'The registration cannot be canceled now.' }) };
+        }
+        throw err;
+      }
+    });
+  }
+
+  private publicSignup(slug: string): Promise<PublicSignupView> {
+    if (!isSlugOrId(slug)) throw new ProblemError('not_found');
+    return this.bus.request('signups.public.get', { slugOrId: slug });
+  }
+
+  private registrationOf(token: string): Promise<RegistrationView> {
+    if (!isConfirmationToken(token)) throw new ProblemError('not_found');
+    return this.bus.request('signups.registrations.get', { token });
+  }
+
+  /** Validates what the form built against the REST body's DTO, putting messages next to fields. */
+  private async check(form: FormState, dto: new () => object, input: object, fields: string[], names: readonly string[]): Promise<void> {
+    try {
+      await validateInput(dto, input);
+    } catch (err) {
+      if (!isProblemError(err) || err.code !== 'validation_failed') throw err;
+      placeErrors(form, err.errors ?? [], fields, names);
+    }
+  }
+
+  /** The service refused: its validation messages go next to the fields, a state problem above the form. */
+  private async refusal(
+    err: unknown,
+    form: FormState,
+    fields: string[],
+    names: readonly string[],
+    rerender: (status: number, notice?: { kind: 'error'; text: string }) => Promise<Rendered>,
+  ): Promise<Rendered> {
+    if (!isProblemError(err)) throw err;
+    if (err.code === 'validation_failed') {
+      placeErrors(form, err.errors ?? [], fields, names);
+      return rerender(422);
+    }
+    if (err.code === 'bad_request' || err.code === 'conflict') {
+      return rerender(err.status, { kind: 'error', text: err.detail ?? 'This cannot be done right now.' });
+    }
+    throw err;
+  }
+
+  /** Sends a page with the page headers; not found and failures become pages too, never JSON. */
+  private async respond(reply: FastifyReply, render: () => Promise<Rendered>): Promise<string> {
+    reply.headers(PAGE_HEADERS);
+    let rendered: Rendered;
+    try {
+      rendered = await render();
+    } catch (err) {
+      if (isProblemError(err) && err.code === 'not_found') {
+        rendered = { status: 404, page: notFoundPage() };
+      } else if (isProblemError(err) && err.status === 429) {
+        rendered = { status: 429, page: errorPage('Too many requests. Please wait a minute and try again.') };
+        for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+      } else {
+        this.logger.error({ err }, 'page failed');
+        rendered = { status: 500, page: errorPage('Please try again in a moment.') };
+      }
+    }
+    reply.status(rendered.status);
+    return rendered.page.value;
+  }
+}

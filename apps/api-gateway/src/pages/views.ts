@@ -1,0 +1,257 @@
+import type { ItemView, ParticipantView, PublicSignupView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
+import { html, type SafeHtml } from './html.js';
+import { layout } from './layout.js';
+import { choicesOf, quantityField, type Choice, type FormState } from './page-form.js';
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
+const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
+
+/** "Tuesday, 1 June 2027 at 18:00 UTC" (the server does not know the reader's zone). */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${DATE_TIME.format(date)} UTC`;
+}
+
+const when = (iso: string): SafeHtml => html`<time datetime="${iso}">${formatDate(iso)}</time>`;
+
+export interface Notice {
+  kind: 'success' | 'error';
+  text: string;
+  items?: string[];
+}
+
+function noticeBlock(notice: Notice | undefined): SafeHtml {
+  if (!notice) return html``;
+  const role = notice.kind === 'error' ? 'alert' : 'status';
+  return html`<div class="${notice.kind === 'error' ? 'notice' : 'success'}" role="${role}">
+<p>${notice.text}</p>
+${notice.items?.length ? html`<ul>${notice.items.map((item) => html`<li>${item}</li>`)}</ul>` : ''}
+</div>`;
+}
+
+function signupHeader(signup: PublicSignupView): SafeHtml {
+  return html`<h1>${signup.title}</h1>
+<p class="meta">${when(signup.eventDate)}</p>
+${signup.location ? html`<p class="meta">${signup.location}</p>` : ''}
+${signup.description ? html`<p class="description">${signup.description}</p>` : ''}`;
+}
+
+function remainingText(choice: Choice): string {
+  if (choice.type === 'slot') {
+    const slot = choice.entity as SlotView;
+    return slot.remaining === 0 ? `Full (${slot.capacity} of ${slot.capacity} taken)` : `${slot.remaining} of ${slot.capacity} places left`;
+  }
+  const item = choice.entity as ItemView;
+  return item.remaining === 0 ? `All ${item.quantityNeeded} claimed` : `${item.remaining} of ${item.quantityNeeded} still needed`;
+}
+
+function choiceHint(choice: Choice): string | undefined {
+  if (choice.type === 'slot') {
+    const slot = choice.entity as SlotView;
+    const times = slot.startTime ? `${formatDate(slot.startTime)}${slot.endTime ? ` to ${TIME.format(new Date(slot.endTime))} UTC` : ''}` : undefined;
+    return [times, slot.description].filter(Boolean).join('. ') || undefined;
+  }
+  return (choice.entity as ItemView).notes ?? undefined;
+}
+
+const describedBy = (...ids: (string | false | undefined)[]): string => ids.filter(Boolean).join(' ');
+
+function errorText(id: string, errors: string[] | undefined): SafeHtml {
+  return errors?.length ? html`<p class="error" id="${id}-error">${errors.join(' ')}</p>` : html``;
+}
+
+interface TextFieldOptions {
+  id: string;
+  label: string;
+  type: 'text' | 'email' | 'tel';
+  autocomplete: string;
+  required: boolean;
+  hint?: string;
+}
+
+function textField(form: FormState, options: TextFieldOptions): SafeHtml {
+  const { id, label, type, autocomplete, required, hint } = options;
+  const errors = form.errors[id];
+  const described = describedBy(hint && `${id}-hint`, !!errors?.length && `${id}-error`);
+  return html`<div class="field">
+<label for="${id}">${label}</label>
+${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
+${errorText(id, errors)}
+<input id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" value="${form.values[id] ?? ''}"${required ? html` required` : ''}${
+    described ? html` aria-describedby="${described}"` : ''
+  }${errors?.length ? html` aria-invalid="true"` : ''}>
+</div>`;
+}
+
+/** A quantity input labelled with the slot's title or the item's name; max is what the person may take. */
+function quantityInput(form: FormState, choice: Choice, max: number): SafeHtml {
+  const id = choice.field;
+  const errors = form.errors[id];
+  const hint = choiceHint(choice);
+  const described = describedBy(`${id}-remaining`, hint && `${id}-hint`, !!errors?.length && `${id}-error`);
+  const value = form.values[id] ?? '0';
+  return html`<div class="field">
+<label for="${id}">${choice.label}</label>
+<span class="remaining" id="${id}-remaining">${remainingText(choice)}</span>
+${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
+${errorText(id, errors)}
+<input id="${id}" name="${id}" type="number" inputmode="numeric" min="0" max="${max}" step="1" value="${value}" aria-describedby="${described}"${
+    errors?.length ? html` aria-invalid="true"` : ''
+  }${max === 0 ? html` disabled` : ''}>
+</div>`;
+}
+
+function quantityFieldsets(form: FormState, choices: Choice[], maxOf: (choice: Choice) => number): SafeHtml {
+  const group = (type: Choice['type'], legend: string) => {
+    const own = choices.filter((c) => c.type === type);
+    return own.length ? html`<fieldset><legend>${legend}</legend>${own.map((c) => quantityInput(form, c, maxOf(c)))}</fieldset>` : html``;
+  };
+  return html`${group('slot', 'Time slots')}${group('item', 'Things to bring')}`;
+}
+
+/** Lists what remains of each slot and item (for a signup that takes no registrations). */
+function remainingList(signup: PublicSignupView): SafeHtml {
+  const choices = choicesOf(signup);
+  if (choices.length === 0) return html``;
+  return html`<h2>Slots and items</h2><ul>${choices.map((c) => html`<li>${c.label}: ${remainingText(c)}</li>`)}</ul>`;
+}
+
+function errorSummary(form: FormState, labels: Record<string, string>): SafeHtml {
+  const fieldMessages = Object.entries(form.errors).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
+  if (fieldMessages.length === 0 && form.summary.length === 0) return html``;
+  return html`<div class="notice" role="alert" aria-labelledby="problem-heading">
+<h2 id="problem-heading">Please check the form</h2>
+<ul>
+${form.summary.map((message) => html`<li>${message}</li>`)}
+${fieldMessages.map(({ field, message }) => html`<li><a href="#${field}">${labels[field] ?? field}: ${message}</a></li>`)}
+</ul>
+</div>`;
+}
+
+function labelsOf(choices: Choice[]): Record<string, string> {
+  return { name: 'Name', email: 'Email', phone: 'Phone', ...Object.fromEntries(choices.map((c) => [c.field, c.label])) };
+}
+
+const PHONE_HINT = 'International format, e.g. +14155550123';
+
+function notAccepting(signup: PublicSignupView): string {
+  return signup.status === 'closed' ? 'This signup is closed.' : 'This signup is not accepting registrations any more.';
+}
+
+/** GET /s/{slug}: the signup, what remains, and the form (or why there is none). */
+export function signupPage(signup: PublicSignupView, form: FormState, notice?: Notice): SafeHtml {
+  const choices = choicesOf(signup);
+  if (!signup.acceptingRegistrations) {
+    return layout(signup.title, html`${signupHeader(signup)}
+${noticeBlock(notice)}
+<p class="notice" role="status">${notAccepting(signup)}</p>
+${remainingList(signup)}`);
+  }
+  return layout(signup.title, html`${signupHeader(signup)}
+${signup.spotsRemaining !== null ? html`<p>${signup.spotsRemaining} ${signup.spotsRemaining === 1 ? 'place' : 'places'} left in total.</p>` : ''}
+${noticeBlock(notice)}
+${errorSummary(form, labelsOf(choices))}
+<form method="post" action="/s/${signup.slug}">
+<h2>Sign up</h2>
+${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
+${textField(form, { id: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
+${signup.requiresPhone ? textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: true, hint: PHONE_HINT }) : ''}
+${quantityFieldsets(form, choices, (c) => c.entity.remaining)}
+<button type="submit">Sign up</button>
+</form>`);
+}
+
+/** What the confirmed or failed entry refers to, by its label. */
+function labelFor(choices: Choice[], type: string, id: string): string {
+  return choices.find((c) => c.field === `${type}-${id}`)?.label ?? `Unknown ${type === 'item' ? 'item' : 'slot'}`;
+}
+
+const quantityText = (type: string, quantity: number): string =>
+  type === 'slot' ? `${quantity} ${quantity === 1 ? 'place' : 'places'}` : `${quantity}`;
+
+/** After POST /s/{slug} stored a participant: what was confirmed, what failed, and the link to keep. */
+export function confirmationPage(signup: PublicSignupView, result: RegistrationResultView, requested: Map<string, number>, manageUrl: string): SafeHtml {
+  const choices = choicesOf(signup);
+  const heading = result.success ? "You're signed up" : "You're signed up, but not for everything";
+  return layout(heading, html`<h1>${heading}</h1>
+<p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
+${result.confirmed.length ? html`<h2>Confirmed</h2>
+<ul>${result.confirmed.map((c) => html`<li>${labelFor(choices, c.type, c.id)}: ${quantityText(c.type, requested.get(quantityField(c.type, c.id)) ?? 1)}</li>`)}</ul>` : ''}
+${result.failed.length ? html`<h2>Could not be reserved</h2>
+<ul>${result.failed.map((f) => html`<li>${labelFor(choices, f.type, f.id)}: ${f.message}</li>`)}</ul>` : ''}
+<div class="keep">
+<h2>Keep this link</h2>
+<p>Keep this link: it is the only way to change or cancel your registration later. Bookmark it or save it somewhere safe, and do not share it, because anyone who has it can change your registration.</p>
+<p><a href="${manageUrl}">${manageUrl}</a></p>
+</div>
+<p><a href="/s/${signup.slug}">Back to the signup</a></p>`);
+}
+
+function heldQuantities(participant: ParticipantView): Map<string, number> {
+  const held = new Map<string, number>();
+  for (const s of participant.selections) {
+    const field = quantityField(s.type, s.id);
+    held.set(field, (held.get(field) ?? 0) + s.quantity);
+  }
+  return held;
+}
+
+/** The edit form's starting values: the registration as it is. */
+export function registrationValues(view: RegistrationView): Record<string, string> {
+  const values: Record<string, string> = { name: view.participant.name, phone: view.participant.phone ?? '' };
+  for (const [field, quantity] of heldQuantities(view.participant)) values[field] = String(quantity);
+  return values;
+}
+
+/** GET /r/{token}: the registration, a form to change it and a form to cancel it. */
+export function registrationPage(view: RegistrationView, token: string, form: FormState, notice?: Notice): SafeHtml {
+  const { participant, signup } = view;
+  const choices = choicesOf(signup);
+  const held = heldQuantities(participant);
+  const selections = participant.selections.map((s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`);
+  // The participant may change or cancel while the signup is published and its event is ahead
+  // (even when it is full or registrations have closed).
+  const editable = signup.status === 'published' && Date.parse(signup.eventDate) > Date.now();
+  return layout(`Your registration: ${signup.title}`, html`<h1>Your registration</h1>
+<p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
+${noticeBlock(notice)}
+<h2>Details</h2>
+<dl>
+<dt>Name</dt><dd>${participant.name}</dd>
+<dt>Phone</dt><dd>${participant.phone ?? 'Not given'}</dd>
+</dl>
+<h2>What you signed up for</h2>
+${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
+${editable ? html`<h2>Change your registration</h2>
+${errorSummary(form, labelsOf(choices))}
+<form method="post" action="/r/${token}">
+${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
+${textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: signup.requiresPhone, hint: PHONE_HINT })}
+${quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field) ?? 0))}
+<button type="submit">Save changes</button>
+</form>
+<h2>Cancel your registration</h2>
+<form method="post" action="/r/${token}/cancel">
+<p>This frees your places for others. It cannot be undone.</p>
+<button type="submit" class="secondary">Cancel registration</button>
+</form>` : html`<p class="notice" role="status">${
+    signup.status === 'closed' ? 'This signup is closed' : 'This event has already taken place'
+  }, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.</p>`}`);
+}
+
+/** After POST /r/{token}/cancel. */
+export function canceledPage(view: RegistrationView): SafeHtml {
+  return layout('Registration canceled', html`<h1>Your registration is canceled</h1>
+<p>You are no longer signed up for <strong>${view.signup.title}</strong> on ${when(view.signup.eventDate)}. Your places are free for others.</p>
+<p><a href="/s/${view.signup.slug}">Back to the signup</a></p>`);
+}
+
+export function notFoundPage(): SafeHtml {
+  return layout('Not found', html`<h1>Not found</h1>
+<p>There is nothing here. The signup may not be published, or the link may be mistyped or no longer valid.</p>`);
+}
+
+export function errorPage(message: string): SafeHtml {
+  return layout('Something went wrong', html`<h1>Something went wrong</h1>
+<p>${message}</p>`);
+}

@@ -1,0 +1,85 @@
+import { Controller, Delete, Get, Inject, Patch, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiExtension, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { Bus } from '#libs/bus';
+import {
+  PageQueryDto, ParticipantPageView, ParticipantView, RegistrationDto, RegistrationResultView, UpdateParticipantDto, type Page, type Principal,
+} from '#libs/contracts';
+import { CurrentPrincipal } from '#libs/edge';
+import { BUS } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { OPTIONAL_CREDENTIAL } from '../openapi/openapi.js';
+import { OptionalPrincipal } from '../http/public-params.js';
+import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+import { toRegistrationInput, toUpdateRegistrationInput } from './registration-input.js';
+
+@ApiTags('participants')
+@Controller('signups/:id/participants')
+export class ParticipantsController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Post()
+  @Auth.optional()
+  @ApiExtension(OPTIONAL_CREDENTIAL, true)
+  @ApiOperation({
+    summary: 'Register a participant (no credential needed)',
+    description:
+      'Each selection is allocated on its own: the answer lists what was confirmed and what failed (reason `full` or `not_found`). ' +
+      '201 when a participant was stored (selections empty, or at least one confirmed), with the confirmationToken that lets the participant ' +
+      'edit or cancel later: surface it to them and keep it. 200 when every selection failed: nothing is stored and there is no token. ' +
+      "A credential is optional and only changes the rate tier; a credential that is sent must be valid.",
+  })
+  @ApiBody({ type: RegistrationDto })
+  @ApiCreatedResponse({ type: RegistrationResultView, description: 'A participant was stored.' })
+  @ApiOkResponse({ type: RegistrationResultView, description: 'Every selection failed; nothing was stored.' })
+  @ApiProblems(['bad_request', 'not_found', 'validation_failed', 'rate_limited', 'daily_ceiling_exceeded'], { authenticated: false })
+  async register(
+    @UuidParam('id') signupId: string,
+    @ValidBody(RegistrationDto) input: RegistrationDto,
+    @OptionalPrincipal() principal: Principal | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RegistrationResultView> {
+    const result = await this.bus.request('signups.participants.register', { ...(principal && { principal }), signupId, input: toRegistrationInput(input) });
+    if (result.confirmationToken === undefined) reply.status(200);
+    return result;
+  }
+
+  @Get()
+  @Auth.scope('participants:read')
+  @ApiOperation({ summary: "List a signup's participants with their contacts, newest first" })
+  @ApiOkResponse({ type: ParticipantPageView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
+  list(
+    @UuidParam('id') signupId: string,
+    @ValidQuery(PageQueryDto) query: PageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Page<ParticipantView>> {
+    return this.bus.request('signups.participants.list', { principal, signupId, query: { limit: query.limit, cursor: query.cursor } });
+  }
+
+  @Patch(':participantId')
+  @Auth.scope('participants:write')
+  @ApiOperation({ summary: 'Edit a registration as the organizer; selections are re-allocated all or nothing' })
+  @ApiBody({ type: UpdateParticipantDto })
+  @ApiOkResponse({ type: ParticipantView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'bad_request', 'conflict', 'validation_failed'])
+  update(
+    @UuidParam('id') signupId: string,
+    @UuidParam('participantId') id: string,
+    @ValidBody(UpdateParticipantDto) input: UpdateParticipantDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ParticipantView> {
+    const changes = { ...toUpdateRegistrationInput(input), ...(input.email !== undefined && { email: input.email }) };
+    return this.bus.request('signups.participants.update', { principal, signupId, id, input: changes });
+  }
+
+  @Delete(':participantId')
+  @Auth.scope('participants:write')
+  @ApiOperation({ summary: 'Remove a participant, freeing what they held; answers the removed participant' })
+  @ApiOkResponse({ type: ParticipantView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
+  remove(@UuidParam('id') signupId: string, @UuidParam('participantId') id: string, @CurrentPrincipal() principal: Principal): Promise<ParticipantView> {
+    return this.bus.request('signups.participants.delete', { principal, signupId, id });
+  }
+}

@@ -1,0 +1,26 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Bus } from '#libs/bus';
+import { PublicSignupView } from '#libs/contracts';
+import { BUS } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { SlugOrIdParam } from '../http/public-params.js';
+
+@ApiTags('public')
+@Controller('public/signups')
+export class PublicSignupsController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Get(':slugOrId')
+  @Auth.public()
+  @ApiOperation({
+    summary: 'A published or closed signup as anyone may see it (no credential)',
+    description: 'Slots and items with what remains of each; never participant names or contacts. A draft, or anything that is not a slug or uuid, is not found.',
+  })
+  @ApiOkResponse({ type: PublicSignupView })
+  @ApiProblems(['not_found'], { authenticated: false })
+  get(@SlugOrIdParam('slugOrId') slugOrId: string): Promise<PublicSignupView> {
+    return this.bus.request('signups.public.get', { slugOrId });
+  }
+}

@@ -1,0 +1,45 @@
+import { Controller, Delete, Get, Inject, Patch } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Bus } from '#libs/bus';
+import { RegistrationView, UpdateRegistrationDto } from '#libs/contracts';
+import { BUS } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { ConfirmationTokenParam } from '../http/public-params.js';
+import { ValidBody } from '../http/validation.pipes.js';
+import { toUpdateRegistrationInput } from '../participants/registration-input.js';
+
+/** A participant manages their own registration with the confirmation token (no credential). */
+@ApiTags('registrations')
+@Controller('registrations/:confirmationToken')
+export class RegistrationsController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Get()
+  @Auth.public()
+  @ApiOperation({ summary: 'The registration behind a confirmation token, with its signup' })
+  @ApiOkResponse({ type: RegistrationView })
+  @ApiProblems(['not_found'], { authenticated: false })
+  get(@ConfirmationTokenParam() token: string): Promise<RegistrationView> {
+    return this.bus.request('signups.registrations.get', { token });
+  }
+
+  @Patch()
+  @Auth.public()
+  @ApiOperation({ summary: 'Change name, phone or selections (selections are re-allocated all or nothing)' })
+  @ApiBody({ type: UpdateRegistrationDto })
+  @ApiOkResponse({ type: RegistrationView })
+  @ApiProblems(['not_found', 'bad_request', 'conflict', 'validation_failed'], { authenticated: false })
+  update(@ConfirmationTokenParam() token: string, @ValidBody(UpdateRegistrationDto) input: UpdateRegistrationDto): Promise<RegistrationView> {
+    return this.bus.request('signups.registrations.update', { token, input: toUpdateRegistrationInput(input) });
+  }
+
+  @Delete()
+  @Auth.public()
+  @ApiOperation({ summary: 'Cancel the registration, freeing what it held; answers the canceled registration' })
+  @ApiOkResponse({ type: RegistrationView })
+  @ApiProblems(['not_found', 'bad_request'], { authenticated: false })
+  cancel(@ConfirmationTokenParam() token: string): Promise<RegistrationView> {
+    return this.bus.request('signups.registrations.cancel', { token });
+  }
+}

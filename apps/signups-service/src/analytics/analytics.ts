@@ -1,0 +1,58 @@
+import type { AnalyticsView } from '#libs/contracts';
+import type { Contents } from '../signups/slot-item.js';
+
+/** What the participants of a signup add to its analytics. */
+export interface ParticipantStats {
+  count: number;
+  first: Date | null;
+  last: Date | null;
+}
+
+const HOUR_MS = 3_600_000;
+
+function round(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+/** used / total, 0 when there is nothing to fill, to 4 decimals. */
+function ratio(used: number, total: number): number {
+  return total === 0 ? 0 : round(used / total, 4);
+}
+
+/**
+ * A signup's analytics from its slots and items (their counts are kept exact by every write)
+ * and its participants' registration times:
+ * - fillRate over all slot places and item quantities together;
+ * - gaps: the slots and items not yet full, the most short first (ties in creation order, slots first);
+ * - averageHoursBetweenRegistrations: (last - first) / (count - 1), null with fewer than two.
+ */
+export function analyticsOf(signupId: string, contents: Contents, participants: ParticipantStats): AnalyticsView {
+  const slots = contents.slots.map((s) => ({ id: s.id, title: s.title, capacity: s.capacity, registered: s.taken, ratio: ratio(s.taken, s.capacity) }));
+  const items = contents.items.map((i) => ({
+    id: i.id, name: i.name, needed: i.quantityNeeded, claimed: i.quantityClaimed, ratio: ratio(i.quantityClaimed, i.quantityNeeded),
+  }));
+  const capacity = slots.reduce((sum, s) => sum + s.capacity, 0) + items.reduce((sum, i) => sum + i.needed, 0);
+  const committed = slots.reduce((sum, s) => sum + s.registered, 0) + items.reduce((sum, i) => sum + i.claimed, 0);
+  const gaps = [
+    ...slots.map((s) => ({ kind: 'slot' as const, id: s.id, label: s.title, shortBy: s.capacity - s.registered })),
+    ...items.map((i) => ({ kind: 'item' as const, id: i.id, label: i.name, shortBy: i.needed - i.claimed })),
+  ]
+    .filter((g) => g.shortBy > 0)
+    .sort((a, b) => b.shortBy - a.shortBy);
+  const { count, first, last } = participants;
+  return {
+    signupId,
+    participantCount: count,
+    quantityCommitted: committed,
+    fillRate: { capacity, ratio: ratio(committed, capacity) },
+    slots,
+    items,
+    gaps,
+    responseTime: {
+      firstRegistrationAt: first?.toISOString() ?? null,
+      lastRegistrationAt: last?.toISOString() ?? null,
+      averageHoursBetweenRegistrations: count >= 2 && first && last ? round((last.getTime() - first.getTime()) / HOUR_MS / (count - 1), 2) : null,
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * The rows a statement returned, whatever its kind (SELECT, or INSERT/UPDATE/DELETE … RETURNING).
+ * Inside a transaction pass tx.manager, so every statement runs on the transaction's connection:
+ * a transaction that took a second pool connection could wait for itself when the pool is busy.
+ */
+export async function rowsOf<T>(db: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+  if (db.queryRunner) {
+    const result = await db.queryRunner.query(sql, params, true);
+    return (result.records ?? []) as T[];
+  }
+  return (await db.query(sql, params)) as T[];
+}

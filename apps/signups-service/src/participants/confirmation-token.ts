@@ -1,0 +1,28 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBase62 } from '#libs/contracts';
+
+const PREFIX = 'cnf_';
+const LENGTH = 32;
+const FORMAT = /^cnf_[0-9A-Za-z]{32}$/;
+
+/**
+ * Confirmation tokens: `cnf_` and 32 base62 characters (190 bits). Only their SHA-256 is
+ * stored, which suits a random, high-entropy secret (as for API keys).
+ */
+export function newConfirmationToken(): { token: string; hash: string } {
+  const token = `${PREFIX}${randomBase62(LENGTH)}`;
+  return { token, hash: hashOf(token)! };
+}
+
+/** The stored form of a token; undefined for anything that is not a well-formed token. */
+export function hashOf(token: unknown): string | undefined {
+  if (typeof token !== 'string' || !FORMAT.test(token)) return undefined;
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Whether a stored hash is the hash of the presented token, compared in constant time. */
+export function sameHash(stored: string, presented: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(presented, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

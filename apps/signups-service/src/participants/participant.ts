@@ -1,0 +1,35 @@
+import type { Kind } from '../signups/slot-item.js';
+
+/** One slot or item a participant holds, and how many places or units of it. */
+export interface Selection {
+  type: Kind;
+  id: string;
+  quantity: number;
+}
+
+/** A registration as the domain sees it. */
+export interface Participant {
+  id: string;
+  signupId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  selections: Selection[];
+  createdAt: Date;
+  updatedAt: Date;
+  remindedAt: Date | null;
+}
+
+export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone'> & { tokenHash: string };
+
+/** Contact fields an edit may change; null clears the phone, undefined leaves a field alone. */
+export interface ContactChanges {
+  name?: string;
+  email?: string;
+  phone?: string | null;
+}
+
+/** An edit of a registration: contact fields, and when given, the selections that replace all others. */
+export interface RegistrationChanges extends ContactChanges {
+  selections?: Selection[];
+}

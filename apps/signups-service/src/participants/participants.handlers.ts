@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import {
+  PageQueryDto, RegistrationDto, UpdateParticipantDto, assertScope, requireUuid, validateInput, type HandlersOf,
+} from '#libs/contracts';
+import { ownerOf } from '../signups/signup.js';
+import { participantView } from './participant.presenter.js';
+import { phoneOf, selectionsOf } from './registration-input.js';
+import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
+import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
+import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js';
+import { RegisterParticipantUseCase } from './usecases/register-participant.usecase.js';
+
+type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'update' | 'delete'}`;
+
+/**
+ * signups.participants.*: registration (no credential needed, none checked: a credential only
+ * narrows the signup to its mode and lets its organization hear why its draft refuses), and the
+ * organizer's list, edit and removal (participants:read / participants:write, owner only: the
+ * caller's mode is the signup's, the views' livemode).
+ */
+@Injectable()
+export class ParticipantsHandlers {
+  constructor(
+    private readonly register: RegisterParticipantUseCase,
+    private readonly listParticipants: ListParticipantsUseCase,
+    private readonly changeRegistration: ChangeRegistrationUseCase,
+    private readonly cancelRegistration: CancelRegistrationUseCase,
+  ) {}
+
+  handlers(): Pick<HandlersOf<'signups'>, ParticipantsSubject> {
+    return {
+      'signups.participants.register': async ({ principal, signupId, input }) => {
+        const id = requireUuid(signupId);
+        const valid = await validateInput(RegistrationDto, input);
+        return this.register.execute({
+          caller: principal && ownerOf(principal),
+          signupId: id,
+          name: valid.name,
+          email: valid.email,
+          phone: phoneOf(valid.phone) ?? null,
+          selections: selectionsOf(valid.selections),
+        });
+      },
+      'signups.participants.list': async ({ principal, signupId, query }) => {
+        assertScope(principal, 'participants:read');
+        const id = requireUuid(signupId);
+        const { cursor, limit } = await validateInput(PageQueryDto, query, 'query');
+        const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit });
+        return { data: page.data.map((participant) => participantView(participant, principal.livemode)), nextCursor: page.nextCursor };
+      },
+      'signups.participants.update': async ({ principal, signupId, id, input }) => {
+        assertScope(principal, 'participants:write');
+        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
+        const valid = await validateInput(UpdateParticipantDto, input);
+        const changes = {
+          name: valid.name, email: valid.email, phone: phoneOf(valid.phone), selections: valid.selections && selectionsOf(valid.selections),
+        };
+        return participantView(await this.changeRegistration.byOrganizer({ ...command, changes }), principal.livemode);
+      },
+      'signups.participants.delete': async ({ principal, signupId, id }) => {
+        assertScope(principal, 'participants:write');
+        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
+        return participantView(await this.cancelRegistration.byOrganizer(command), principal.livemode);
+      },
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { ProblemError } from '#libs/problem';
+import { isPublic, type PublicSignup } from '../signups/signup.js';
+import type { Contents } from '../signups/slot-item.js';
+import { SignupsRepository } from '../signups/signups.repository.js';
+import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
+import { hashOf, sameHash } from './confirmation-token.js';
+import type { Participant } from './participant.js';
+import { ParticipantsRepository, type StoredParticipant } from './participants.repository.js';
+
+/** A participant's own registration with the signup it is for, as the confirmation-token flows answer it. */
+export interface Registration {
+  participant: Participant;
+  signup: PublicSignup;
+  contents: Contents;
+}
+
+export function registrationNotFound(): ProblemError {
+  return new ProblemError('not_found', 'No registration for this confirmation token.');
+}
+
+/** Reads registrations by confirmation token. */
+@Injectable()
+export class RegistrationReader {
+  constructor(
+    private readonly signups: SignupsRepository,
+    private readonly contents: SlotsItemsRepository,
+    private readonly participants: ParticipantsRepository,
+  ) {}
+
+  /** The hash of a presented token; a malformed token is not found, like an unknown one. */
+  tokenHash(token: unknown): string {
+    const hash = hashOf(token);
+    if (!hash) throw registrationNotFound();
+    return hash;
+  }
+
+  /** The participant a token belongs to (looked up by hash, then compared in constant time). */
+  async byToken(token: unknown): Promise<StoredParticipant> {
+    const hash = this.tokenHash(token);
+    const participant = await this.participants.findByTokenHash(hash);
+    if (!participant || !sameHash(participant.tokenHash, hash)) throw registrationNotFound();
+    return participant;
+  }
+
+  /** The participant with the signup as it is now (after the change the caller made). */
+  async withSignup(participant: Participant): Promise<Registration> {
+    const signup = await this.signups.findById(participant.signupId);
+    if (!signup || !isPublic(signup)) throw registrationNotFound();
+    return { participant, signup, contents: await this.contents.contentsOf(signup.id) };
+  }
+}

@@ -1,0 +1,25 @@
+import { ProblemError } from '#libs/problem';
+import { closureDetail, closureOf } from '../signups/registration-window.js';
+import type { Owner, Signup } from '../signups/signup.js';
+
+/**
+ * Why a registration was not admitted, read from the signup as it is now. In this order:
+ * 1. not visible to the caller (absent; another mode than the caller's credential; a draft,
+ *    except to its own organization): 404 not_found, identical to an absent id;
+ * 2. not accepting (its own organization's draft, closed, event or signupCloseDate passed,
+ *    maxParticipants reached): 400 bad_request, the detail says which;
+ * 3. requiresPhone and no phone: 422 on `phone`.
+ * undefined when nothing refuses it any more (the signup changed since): try again.
+ */
+export function registrationRefusal(signup: Signup | undefined, caller: Owner | undefined, hasPhone: boolean, now: Date): ProblemError | undefined {
+  const notFound = new ProblemError('not_found', 'No signup with this id.');
+  if (!signup) return notFound;
+  if (caller && caller.livemode !== signup.livemode) return notFound;
+  if (signup.status === 'draft' && caller?.organizationId !== signup.organizationId) return notFound;
+  const closure = closureOf(signup, now);
+  if (closure) return new ProblemError('bad_request', closureDetail(closure, signup));
+  if (signup.requiresPhone && !hasPhone) {
+    return ProblemError.validation([{ path: 'phone', message: 'Required' }], 'This signup requires a phone number.');
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { UpdateRegistrationDto, validateInput, type HandlersOf, type RegistrationView } from '#libs/contracts';
+import { SignupPresenter } from '../signups/signup.presenter.js';
+import { participantView } from './participant.presenter.js';
+import type { Registration } from './registration-reader.js';
+import { phoneOf, selectionsOf } from './registration-input.js';
+import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
+import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
+import { GetRegistrationUseCase } from './usecases/get-registration.usecase.js';
+
+type RegistrationsSubject = `signups.registrations.${'get' | 'update' | 'cancel'}`;
+
+/**
+ * signups.registrations.*: a participant manages their own registration with its confirmation
+ * token, no credential. A malformed or unknown token is not found.
+ */
+@Injectable()
+export class RegistrationsHandlers {
+  constructor(
+    private readonly signups: SignupPresenter,
+    private readonly getRegistration: GetRegistrationUseCase,
+    private readonly changeRegistration: ChangeRegistrationUseCase,
+    private readonly cancelRegistration: CancelRegistrationUseCase,
+  ) {}
+
+  handlers(): Pick<HandlersOf<'signups'>, RegistrationsSubject> {
+    return {
+      'signups.registrations.get': async ({ token }) => this.view(await this.getRegistration.execute(token)),
+      'signups.registrations.update': async ({ token, input }) => {
+        const valid = await validateInput(UpdateRegistrationDto, input);
+        const changes = { name: valid.name, phone: phoneOf(valid.phone), selections: valid.selections && selectionsOf(valid.selections) };
+        return this.view(await this.changeRegistration.byToken(token, changes));
+      },
+      'signups.registrations.cancel': async ({ token }) => this.view(await this.cancelRegistration.byToken(token)),
+    };
+  }
+
+  private view({ participant, signup, contents }: Registration): RegistrationView {
+    return { participant: participantView(participant, signup.livemode), signup: this.signups.publicView(signup, contents, new Date()) };
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { FailureReason } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import { isFull, notFoundMessage, shortageMessage, stockOf, transitionOf, type Target, type Transition } from '../signups/slot-item.js';
+import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
+import type { Selection } from './participant.js';
+import { deltasOf, lockOrder } from './selections.js';
+
+/** What became of one selection of a registration. */
+export type Allocation =
+  | { selection: Selection; confirmed: true; target: Target; transition?: Transition }
+  | { selection: Selection; confirmed: false; reason: FailureReason; message: string };
+
+/** A slot or item that just filled up or got room again. */
+export interface TargetTransition {
+  target: Target;
+  transition: Transition;
+}
+
+/**
+ * Takes and gives back places of slots and quantities of items, always by a conditional UPDATE
+ * of the slot's or item's own count (never read, then write), touching rows in lock order.
+ */
+@Injectable()
+export class SelectionAllocator {
+  constructor(private readonly contents: SlotsItemsRepository) {}
+
+  /**
+   * A registration: each selection on its own. One that does not fit is reported (full or
+   * not_found) and the others still apply. Answers in the order of the selections.
+   */
+  async allocateEach(db: EntityManager, signupId: string, selections: Selection[]): Promise<Allocation[]> {
+    const results = new Map<Selection, Allocation>();
+    for (const selection of [...selections].sort(lockOrder)) {
+      const adjusted = await this.contents.adjust(db, selection.type, signupId, selection.id, selection.quantity);
+      if (adjusted) {
+        const transition = isFull(stockOf(adjusted.target)) ? 'filled' : undefined;
+        results.set(selection, { selection, confirmed: true, target: adjusted.target, ...(transition && { transition }) });
+        continue;
+      }
+      const target = await this.contents.find(selection.type, signupId, selection.id, db);
+      results.set(
+        selection,
+        target
+          ? { selection, confirmed: false, reason: 'full', message: shortageMessage(selection.type, stockOf(target), selection.quantity) }
+          : { selection, confirmed: false, reason: 'not_found', message: notFoundMessage(selection.type) },
+      );
+    }
+    return selections.map((s) => results.get(s)!);
+  }
+
+  /**
+   * An edit: replaces `before` by `after` all or nothing, as one net change per slot or item.
+   * A slot or item not in the signup is a 422 on its selections.<i>.id; one without room enough
+   * is a 409 naming it. The caller's transaction rolls everything back on either.
+   */
+  async reallocate(db: EntityManager, signupId: string, before: Selection[], after: Selection[]): Promise<TargetTransition[]> {
+    const present = after.length > 0 ? await this.contents.existing(signupId, after, db) : new Set<string>();
+    const missing = after.flatMap((s, i) => (present.has(`${s.type}:${s.id}`) ? [] : [{ path: `selections.${i}.id`, message: notFoundMessage(s.type) }]));
+    if (missing.length > 0) throw ProblemError.validation(missing);
+    const transitions: TargetTransition[] = [];
+    for (const { type, id, delta, index } of deltasOf(before, after)) {
+      const adjusted = await this.contents.adjust(db, type, signupId, id, delta);
+      if (!adjusted) {
+        // A give-back always fits (a slot or item with registrations cannot be deleted); only a
+        // take can miss: the slot or item is full, or was deleted since the check above.
+        if (delta < 0) continue;
+        const target = await this.contents.find(type, signupId, id, db);
+        if (!target) throw ProblemError.validation([{ path: `selections.${index}.id`, message: notFoundMessage(type) }]);
+        throw new ProblemError('conflict', `Cannot take ${delta} more of ${type} ${id}: ${shortageMessage(type, stockOf(target), delta)} Nothing was changed.`);
+      }
+      const after = stockOf(adjusted.target);
+      const transition = transitionOf({ total: after.total, used: after.used - delta }, after);
+      if (transition) transitions.push({ target: adjusted.target, transition });
+    }
+    return transitions;
+  }
+
+  /** Gives back everything a participant holds (a cancellation). */
+  release(db: EntityManager, signupId: string, selections: Selection[]): Promise<TargetTransition[]> {
+    return this.reallocate(db, signupId, selections, []);
+  }
+}

@@ -1,0 +1,12 @@
+import { Injectable } from '@nestjs/common';
+import { RegistrationReader, type Registration } from '../registration-reader.js';
+
+/** A participant's own registration by its confirmation token, with the signup's public view. */
+@Injectable()
+export class GetRegistrationUseCase {
+  constructor(private readonly registrations: RegistrationReader) {}
+
+  async execute(token: string): Promise<Registration> {
+    return this.registrations.withSignup(await this.registrations.byToken(token));
+  }
+}

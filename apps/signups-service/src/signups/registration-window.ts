@@ -1,0 +1,58 @@
+import type { Signup } from './signup.js';
+
+/**
+ * Why a signup takes no registration now. The conditional UPDATE that admits a participant
+ * (SignupsRepository.admit) encodes the same rules in SQL; this is the reading used to explain
+ * a refusal and to compute acceptingRegistrations.
+ */
+export type Closure = 'draft' | 'closed' | 'event_passed' | 'registration_closed' | 'full';
+
+export function closureOf(signup: Signup, now: Date): Closure | undefined {
+  if (signup.status === 'draft') return 'draft';
+  if (signup.status === 'closed') return 'closed';
+  if (signup.eventDate.getTime() <= now.getTime()) return 'event_passed';
+  if (signup.signupCloseDate && signup.signupCloseDate.getTime() <= now.getTime()) return 'registration_closed';
+  if (signup.maxParticipants !== null && signup.participantCount >= signup.maxParticipants) return 'full';
+  return undefined;
+}
+
+export function acceptsRegistrations(signup: Signup, now: Date): boolean {
+  return closureOf(signup, now) === undefined;
+}
+
+/** Places left under maxParticipants, or null without a limit. */
+export function spotsRemaining(signup: Signup): number | null {
+  return signup.maxParticipants === null ? null : Math.max(0, signup.maxParticipants - signup.participantCount);
+}
+
+export function closureDetail(closure: Closure, signup: Signup): string {
+  switch (closure) {
+    case 'draft':
+      return 'This signup is a draft: publish it before registering participants.';
+    case 'closed':
+      return 'This signup is closed and accepts no more registrations.';
+    case 'event_passed':
+      return 'The event of this signup has already taken place; it accepts no more registrations.';
+    case 'registration_closed':
+      return `Registrations for this signup closed at ${signup.signupCloseDate!.toISOString()}.`;
+    case 'full':
+      return `This signup is full: all ${signup.maxParticipants} places are taken.`;
+  }
+}
+
+/**
+ * Why a participant can no longer change or cancel their registration by its confirmation
+ * token: only while the signup is published and its event has not started. (The organizer's
+ * own edits have no such limit.)
+ */
+export function changeClosureOf(signup: Signup, now: Date): 'closed' | 'event_passed' | undefined {
+  if (signup.status !== 'published') return 'closed';
+  if (signup.eventDate.getTime() <= now.getTime()) return 'event_passed';
+  return undefined;
+}
+
+export function changeClosureDetail(closure: 'closed' | 'event_passed'): string {
+  return closure === 'closed'
+    ? 'This signup is closed: its registrations can no longer be changed or canceled by their confirmation link. Contact the organizer.'
+    : 'The event has already taken place: its registrations can no longer be changed or canceled.';
+}

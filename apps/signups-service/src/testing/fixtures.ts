@@ -1,0 +1,105 @@
+import {
+  EVENT_TYPES, newPrefixedId, type CloudEvent, type CreateItemInput, type CreateSignupInput, type CreateSlotInput, type ItemView, type Principal,
+  type SignupView, type SlotView,
+} from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import type { RunningApp } from '#libs/runtime';
+import { ALL_SCOPES, type Scope } from '#libs/scopes';
+import { createTestStack, type TestStack, type TestStackOptions } from '#libs/testing';
+import { signupsServiceApp } from '../index.js';
+
+/** Helpers for the integration tests of this app: callers, signups with slots and items, events, problems. */
+
+export const PUBLIC_BASE_URL = 'https://api.example.test/api/v1';
+const DAY_MS = 86_400_000;
+
+/** A caller of a fresh organization: sandbox unless live, every scope unless narrowed. */
+export function caller(options: { organizationId?: string; livemode?: boolean; scopes?: Scope[] } = {}): Principal {
+  return {
+    userId: newPrefixedId('usr'),
+    organizationId: options.organizationId ?? newPrefixedId('org'),
+    tier: 'pro',
+    livemode: options.livemode ?? false,
+    scopes: options.scopes ?? ALL_SCOPES,
+    credentialId: newPrefixedId('key'),
+    kind: 'api_key',
+  };
+}
+
+export function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * DAY_MS).toISOString();
+}
+
+export async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ProblemError) return err;
+    throw err;
+  }
+  throw new Error('expected a problem, got a result');
+}
+
+export interface SignupSetup {
+  status?: 'draft' | 'published' | 'closed';
+  signup?: Partial<CreateSignupInput>;
+  slots?: CreateSlotInput[];
+  items?: CreateItemInput[];
+}
+
+export interface SignupWithContents {
+  signup: SignupView;
+  slots: SlotView[];
+  items: ItemView[];
+}
+
+export interface AppHarness {
+  stack: TestStack;
+  app: RunningApp;
+  /** Every event the app published since it started. */
+  events: CloudEvent[];
+  eventsFor(subject: string, type?: string): CloudEvent[];
+  /** A signup of the principal's organization with the given slots and items, then published (default) or closed. */
+  signup(principal: Principal, setup?: SignupSetup): Promise<SignupWithContents>;
+  close(): Promise<void>;
+}
+
+/** Boots the app on a fresh test stack and records every event it publishes. */
+export async function startApp(label: string, options: TestStackOptions = {}): Promise<AppHarness> {
+  const stack = await createTestStack(label, options);
+  const app = await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL });
+  const events: CloudEvent[] = [];
+  await stack.bus.broadcast(EVENT_TYPES, async (event) => {
+    events.push(event);
+  });
+  return {
+    stack,
+    app,
+    events,
+    eventsFor: (subject, type) => events.filter((e) => e.subject === subject && (type === undefined || e.type === type)),
+    async signup(principal, setup = {}) {
+      let signup = await stack.bus.request('signups.create', {
+        principal,
+        input: { title: 'Street party', eventDate: daysFromNow(30), ...setup.signup },
+      });
+      const slots = setup.slots?.length
+        ? (await stack.bus.request('signups.slots.create', { principal, signupId: signup.id, input: setup.slots })).data
+        : [];
+      const items = setup.items?.length
+        ? (await stack.bus.request('signups.items.create', { principal, signupId: signup.id, input: setup.items })).data
+        : [];
+      const status = setup.status ?? 'published';
+      if (status !== 'draft') signup = await stack.bus.request('signups.publish', { principal, id: signup.id });
+      if (status === 'closed') signup = await stack.bus.request('signups.close', { principal, id: signup.id });
+      return { signup, slots, items };
+    },
+    close: () => stack.close(),
+  };
+}
+
+/** A registration input with a fresh name and e-mail. */
+let people = 0;
+export function person(overrides: Partial<{ name: string; email: string; phone: string }> = {}) {
+  people += 1;
+  return { name: `Person ${people}`, email: `person${people}@example.com`, ...overrides };
+}
