@@ -6,7 +6,7 @@ import { stackInfo } from './support/stack-env.js';
 type Page<T> = { data: T[]; nextCursor: string | null };
 const EVIL = '<script>alert(1)</script>';
 const ESCAPED_EVIL = '&lt;script&gt;alert(1)&lt;/script&gt;';
-const TOKEN_LINK = /\/r\/(cnf_[0-9A-Za-z]{32})/;
+const REGISTERED = /^\/r\/(cnf_[0-9A-Za-z]{32})\?registered=1(?:&|$)/;
 
 /** The server-rendered pages over plain HTTP: the HTML itself, its headers and its escaping, with real signups. */
 describe('public pages as HTML', () => {
@@ -19,8 +19,17 @@ describe('public pages as HTML', () => {
   });
 
   const get = (path: string) => fetch(`${origin}${path}`);
+  /** Posts a form as a browser would, without following the answer's redirect. */
   const post = (path: string, form: Record<string, string>) =>
-    fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual' });
+
+  /** A stored registration answers 303 to its manage page: its token, and the page the browser gets next. */
+  const followRegistered = async (res: Response): Promise<{ token: string; location: string; page: Response }> => {
+    expect(res.status).toBe(303);
+    const location = res.headers.get('location')!;
+    expect(location).toMatch(REGISTERED);
+    return { token: REGISTERED.exec(location)![1]!, location, page: await get(location) };
+  };
 
   /** A published signup with a slot "Setup" and an item "Salad" (or what `options` says). */
   const potluck = (options: SignupFixtureOptions = {}): Promise<SignupFixture> =>
@@ -130,20 +139,18 @@ describe('public pages as HTML', () => {
   });
 
   describe('POST /s/{slug}', () => {
-    it('stores the trimmed name and each quantity above 0, and confirms them with the absolute manage link to keep', async () => {
+    it('stores the trimmed name and each quantity above 0, then sends the browser to the manage page, which confirms them once with the link to keep', async () => {
       const { signup, slots, items } = await potluck();
       const [slot, item] = [slots[0]!, items[0]!];
       const { email } = person();
-      const res = await post(`/s/${signup.slug}`, { name: ' Ana ', email, [`slot-${slot.id}`]: '1', [`item-${item.id}`]: '2' });
+      const { token, location, page: res } = await followRegistered(await post(`/s/${signup.slug}`, { name: ' Ana ', email, [`slot-${slot.id}`]: '1', [`item-${item.id}`]: '2' }));
+      expect(location).toBe(`/r/${token}?registered=1`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       const page = await res.text();
-      expect(page).toContain('You&#39;re signed up');
-      expect(page).toContain('<li>Setup: 1 place</li>');
-      expect(page).toContain('<li>Salad: 2</li>');
-      expect(page).toContain('Keep this link');
-      const token = TOKEN_LINK.exec(page)![1]!;
+      expect(page).toContain('You&#39;re signed up — keep this link');
+      expect(page).toMatch(/<h3>Confirmed<\/h3>\s*<ul><li>Setup: 1 place<\/li><li>Salad: 2<\/li><\/ul>/);
       expect(page).toContain(`<a href="${origin}/r/${token}">${origin}/r/${token}</a>`);
       const stored = await registrationOf(token);
       expect(stored.status).toBe(200);
@@ -153,24 +160,31 @@ describe('public pages as HTML', () => {
         phone: null,
         selections: [{ type: 'slot', id: slot.id, quantity: 1 }, { type: 'item', id: item.id, quantity: 2 }],
       });
+      // The manage page itself, as bookmarked: no confirmation, and getting it again stores nothing.
+      const again = await (await get(`/r/${token}`)).text();
+      expect(again).not.toContain('keep this link');
+      await get(location);
+      expect(await participantsOf(signup.id)).toHaveLength(1);
     });
 
     it('registers with no selections when every quantity is 0 or empty', async () => {
       const { signup, slots, items } = await potluck();
-      const res = await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, [`slot-${slots[0]!.id}`]: '0', [`item-${items[0]!.id}`]: '' });
-      expect(res.status).toBe(200);
-      const token = TOKEN_LINK.exec(await res.text())![1]!;
+      const { token, page } = await followRegistered(await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, [`slot-${slots[0]!.id}`]: '0', [`item-${items[0]!.id}`]: '' }));
+      expect(await page.text()).toContain('You are signed up without a slot or item.');
       expect((await registrationOf(token)).body.participant.selections).toEqual([]);
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 0, remaining: 3 });
     });
 
-    it('lists what failed beside what was confirmed', async () => {
+    it('lists what failed beside what was confirmed, on the manage page it sends the browser to', async () => {
       const { signup, slots, items } = await potluck({ slots: [{ title: 'Setup', capacity: 2 }] });
-      const res = await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, [`slot-${slots[0]!.id}`]: '3', [`item-${items[0]!.id}`]: '1' });
+      const { location, page: res } = await followRegistered(
+        await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, [`slot-${slots[0]!.id}`]: '3', [`item-${items[0]!.id}`]: '1' }),
+      );
+      expect(location).toMatch(new RegExp(`\\?registered=1&failed=slot-${slots[0]!.id}%3A3$`));
       expect(res.status).toBe(200);
       const page = await res.text();
       expect(page).toContain('but not for everything');
-      expect(page).toContain('<li>Setup: Slot “Setup” has 2 places left; 3 asked for.</li>');
+      expect(page).toContain('<li>Setup: 3 places asked for, only 2 left, so none was reserved.</li>');
       expect(page).toContain('<li>Salad: 1</li>');
       expect(await itemOf(signup.id, items[0]!.id)).toMatchObject({ quantityClaimed: 1 });
     });
@@ -209,20 +223,33 @@ describe('public pages as HTML', () => {
       expect(await missing.text()).toContain('<p class="error" id="phone-error">Required</p>');
       const bad = await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, phone: '12345' });
       expect(bad.status).toBe(422);
-      expect(await bad.text()).toContain('<p class="error" id="phone-error">Invalid phone number: use the international format, e.g. +14155550123</p>');
+      expect(await bad.text()).toContain('<p class="error" id="phone-error">Invalid phone number: use the international format without an extension, e.g. +14155550123</p>');
       expect(await participantsOf(signup.id)).toEqual([]);
     });
 
-    it('shows with 400 why a closed signup takes no registration', async () => {
+    it('shows with 400 why a closed signup takes no registration, before looking at the form', async () => {
       const { signup } = await potluck();
       await close(signup.id);
-      const res = await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email });
-      expect(res.status).toBe(400);
-      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      const page = await res.text();
-      expect(page).toContain('This signup is closed and accepts no more registrations.');
-      expect(page).not.toContain('<form');
+      for (const form of [{ name: 'Ana', email: person().email }, { name: '', email: 'not-an-email' }]) {
+        const res = await post(`/s/${signup.slug}`, form);
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        const page = await res.text();
+        expect(page).toContain('You are not signed up: this signup takes no registrations now.');
+        expect(page).toContain('This signup is closed.');
+        expect(page).not.toContain('Invalid email');
+        expect(page).not.toContain('<form');
+      }
       expect(await participantsOf(signup.id)).toEqual([]);
+    });
+
+    it('shows with 400 that a full signup takes no registration, even for an incomplete form', async () => {
+      const { signup } = await potluck({ fields: { maxParticipants: 1 } });
+      await register(signup.id, person());
+      const res = await post(`/s/${signup.slug}`, { name: '' });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('This signup is full: every place is taken.');
+      expect(await participantsOf(signup.id)).toHaveLength(1);
     });
 
     it('keeps the form with 409 and says nothing was reserved when every selection failed', async () => {
@@ -272,13 +299,16 @@ describe('public pages as HTML', () => {
       expect((await registrationOf(token)).status).toBe(200);
     });
 
-    it('saves a new name, clears an emptied phone and gives back an item set to 0', async () => {
+    it('saves a new name, clears an emptied phone and gives back an item set to 0, then sends the browser back to the page', async () => {
       const { signup, slots, items } = await potluck();
       const [slot, item] = [slots[0]!, items[0]!];
       const token = await register(signup.id, person([{ type: 'slot', id: slot.id }, { type: 'item', id: item.id }], { phone: '+14155550123' }));
       const res = await post(`/r/${token}`, { name: 'Ana Lima', phone: '', [`slot-${slot.id}`]: '2', [`item-${item.id}`]: '0' });
-      expect(res.status).toBe(200);
-      const page = await res.text();
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(`/r/${token}?saved=1`);
+      const next = await get(res.headers.get('location')!);
+      expect(next.status).toBe(200);
+      const page = await next.text();
       expect(page).toContain('Your changes are saved.');
       expect(page).toContain('<li>Setup: 2 places</li>');
       expect(page).not.toContain('<li>Salad');
@@ -309,6 +339,19 @@ describe('public pages as HTML', () => {
       expect(page).not.toContain('<form');
     });
 
+    it('shows with 400 that a closed signup takes no change, before looking at the form', async () => {
+      const { signup, slots } = await potluck();
+      const token = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]));
+      await close(signup.id);
+      const res = await post(`/r/${token}`, { name: '', [`slot-${slots[0]!.id}`]: 'two' });
+      expect(res.status).toBe(400);
+      const page = await res.text();
+      expect(page).toContain('Your changes were not saved');
+      expect(page).toContain('This signup is closed, so your registration can no longer be changed or canceled here.');
+      expect(page).not.toContain('Please check the form');
+      expect((await registrationOf(token)).body.participant.selections).toEqual([{ type: 'slot', id: slots[0]!.id, quantity: 1 }]);
+    });
+
     it('shows with 400 why a cancellation was refused, and keeps the registration', async () => {
       const { signup } = await potluck();
       const token = await register(signup.id, person());
@@ -331,6 +374,27 @@ describe('public pages as HTML', () => {
       expect(page).toContain('Your registration is canceled');
       expect(page).toContain(`<a href="/s/${signup.slug}">Back to the signup</a>`);
       expect(await participantsOf(signup.id)).toEqual([]);
+    });
+  });
+
+  describe('never JSON', () => {
+    it('answers a multipart or malformed body, and an unknown route, on the pages with the HTML error page and the same status', async () => {
+      const { signup } = await potluck();
+      const token = await register(signup.id, person());
+      const cases: [string, RequestInit, number][] = [
+        [`/s/${signup.slug}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAna\r\n--x--\r\n' }, 422],
+        [`/r/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' }, 422],
+        [`/r/${token}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=x' }, 400],
+        [`/r/${token}/cancel`, { method: 'GET' }, 404],
+        [`/s/${signup.slug}/nowhere`, { method: 'GET' }, 404],
+      ];
+      for (const [path, init, status] of cases) {
+        const res = await fetch(`${origin}${path}`, { ...init, redirect: 'manual' });
+        expect({ path, method: init.method, status: res.status, type: res.headers.get('content-type') }).toEqual({ path, method: init.method, status, type: 'text/html; charset=utf-8' });
+        expect(await res.text()).toMatch(/^<!doctype html>/);
+      }
+      expect(await participantsOf(signup.id)).toHaveLength(1);
+      expect((await registrationOf(token)).status).toBe(200);
     });
   });
 });

@@ -1,21 +1,22 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { newTenant } from './support/api.js';
+import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** The public signup page and the manage page, driven in a real browser without JavaScript in the pages. */
+/** The public signup page and the manage page, driven in a real browser with JavaScript turned off: nothing needs it. */
 describe('public pages in a browser', () => {
   let browser: Browser;
   let page: Page;
   let fixture: SignupFixture;
+  let tenant: Tenant;
   let origin: string;
 
   beforeAll(async () => {
     origin = stackInfo().gatewayUrl;
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-    const tenant = await newTenant('pro');
+    tenant = await newTenant('pro');
     fixture = await newSignup(tenant.key, {
       fields: { title: 'Street <b>party</b>', location: 'Main Street', description: 'Bring chairs' },
       slots: [{ title: 'Setup crew', capacity: 3 }],
@@ -24,7 +25,7 @@ describe('public pages in a browser', () => {
   });
 
   beforeEach(async () => {
-    page = await browser.newPage();
+    page = await browser.newPage({ javaScriptEnabled: false });
   });
 
   afterEach(async () => {
@@ -36,24 +37,41 @@ describe('public pages in a browser', () => {
   });
 
   const slotRemaining = () => page.locator(`#slot-${fixture.slots[0]!.id}-remaining`);
+  const manageUrlPattern = () => new RegExp(`^${origin.replace(/[.]/g, '\\.')}/r/cnf_[0-9A-Za-z]{32}$`);
+  const participantCount = async () =>
+    (await call<{ data: unknown[] }>(`/signups/${fixture.signup.id}/participants?limit=100`, { key: tenant.key })).body.data.length;
 
-  it('signs up, shows the manage link, and cancelling by that link frees the place', async () => {
+  it('runs no script in its pages', async () => {
+    await page.goto(`data:text/html,<title>off</title><script>document.title = 'on'</script>`);
+    await expect(page.title()).resolves.toBe('off');
+  });
+
+  it('signs up, lands on the manage page with the link to keep, reloads without signing up twice, and cancels by that link', async () => {
     const response = await page.goto(`${origin}/s/${fixture.signup.slug}`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Street <b>party</b>');
     await expect(slotRemaining().textContent()).resolves.toBe('3 of 3 places left');
+    const before = await participantCount();
 
     await page.getByLabel('Name', { exact: true }).fill('Ana Lima');
     await page.getByLabel('Email', { exact: true }).fill('ana@example.com');
     await page.getByLabel('Setup crew').fill('1');
     await page.getByRole('button', { name: 'Sign up' }).click();
 
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe("You're signed up");
-    await expect(page.getByRole('listitem').filter({ hasText: 'Setup crew' }).textContent()).resolves.toBe('Setup crew: 1 place');
-    await expect(page.getByText('Keep this link').first().isVisible()).resolves.toBe(true);
-    const manage = page.getByRole('link', { name: /\/r\/cnf_/ });
-    const manageUrl = (await manage.getAttribute('href'))!;
-    expect(manageUrl).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/r/cnf_[0-9A-Za-z]{32}$`));
+    // Post/Redirect/Get: the browser is on the manage page of the new registration.
+    await page.waitForURL(/\/r\/cnf_[0-9A-Za-z]{32}\?registered=1$/);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your registration');
+    const confirmation = page.getByRole('status').filter({ has: page.getByRole('heading', { name: "You're signed up — keep this link" }) });
+    await expect(confirmation.isVisible()).resolves.toBe(true);
+    await expect(confirmation.getByRole('listitem').filter({ hasText: 'Setup crew' }).textContent()).resolves.toBe('Setup crew: 1 place');
+    const manageUrl = (await confirmation.getByRole('link', { name: /\/r\/cnf_/ }).getAttribute('href'))!;
+    expect(manageUrl).toMatch(manageUrlPattern());
+    expect(page.url()).toBe(`${manageUrl}?registered=1`);
+
+    const reloaded = await page.reload();
+    expect(reloaded?.request().method()).toBe('GET');
+    expect(reloaded?.status()).toBe(200);
+    expect(await participantCount()).toBe(before + 1);
 
     await page.goto(`${origin}/s/${fixture.signup.slug}`);
     await expect(slotRemaining().textContent()).resolves.toBe('2 of 3 places left');
@@ -61,6 +79,7 @@ describe('public pages in a browser', () => {
     const managed = await page.goto(manageUrl);
     expect(managed?.headers()['referrer-policy']).toBe('no-referrer');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your registration');
+    await expect(page.getByText('keep this link').count()).resolves.toBe(0);
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Ana Lima');
     await expect(page.getByLabel('Setup crew').inputValue()).resolves.toBe('1');
     await page.getByRole('button', { name: 'Cancel registration' }).click();
@@ -69,25 +88,30 @@ describe('public pages in a browser', () => {
     await page.goto(`${origin}/s/${fixture.signup.slug}`);
     await expect(slotRemaining().textContent()).resolves.toBe('3 of 3 places left');
     expect((await page.goto(manageUrl))?.status()).toBe(404);
+    expect(await participantCount()).toBe(before);
   });
 
-  it('changes a registration on the manage page', async () => {
+  it('changes a registration on the manage page, and a reload saves nothing again', async () => {
     await page.goto(`${origin}/s/${fixture.signup.slug}`);
     await page.getByLabel('Name', { exact: true }).fill('Bo');
     await page.getByLabel('Email', { exact: true }).fill('bo@example.com');
     await page.getByLabel('Lemonade').fill('1');
     await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(/\?registered=1$/);
     const manageUrl = (await page.getByRole('link', { name: /\/r\/cnf_/ }).getAttribute('href'))!;
 
     await page.goto(manageUrl);
     await page.getByLabel('Name', { exact: true }).fill('Bo Jensen');
     await page.getByLabel('Lemonade').fill('2');
     await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(`${manageUrl}?saved=1`);
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Your changes are saved.');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Bo Jensen');
     await expect(page.getByRole('listitem').filter({ hasText: 'Lemonade' }).first().textContent()).resolves.toBe('Lemonade: 2');
+    expect((await page.reload())?.request().method()).toBe('GET');
 
     await page.getByRole('button', { name: 'Cancel registration' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your registration is canceled');
   });
 
   it('keeps what was entered and explains a problem next to the field', async () => {

@@ -6,7 +6,7 @@ import { newSignup, person } from './support/signups.js';
 
 type Page<T> = { data: T[]; nextCursor: string | null };
 const MISSING_ID = '0190a0b2-7a3c-7def-8a12-1234567890ab';
-const PHONE_MESSAGE = 'Invalid phone number: use the international format, e.g. +14155550123';
+const PHONE_MESSAGE = 'Invalid phone number: use the international format without an extension, e.g. +14155550123';
 
 describe('slots, items, participants and registrations over REST', () => {
   let tenant: Tenant;

@@ -80,6 +80,15 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
       expect(over.status).toBe(422);
       expect(over.body.errors).toEqual([{ path: 'limit', message: 'Must be at most 100' }]);
     });
+
+    it('answers the contacts with Cache-Control: no-store', async () => {
+      const { signup } = await newSignup(tenant.key);
+      await register(signup.id, person());
+      const res = await call<Page<ParticipantView>>(`/signups/${signup.id}/participants`, { key: tenant.key });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(1);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    });
   });
 
   describe('/registrations/{confirmationToken}', () => {
@@ -101,6 +110,15 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
       const real = await call<RegistrationView>(`/registrations/${token}`);
       expect(real.status).toBe(200);
       expect(real.body.participant.name).toBe(body.name);
+    });
+
+    it('answers GET, PATCH and DELETE with no-store and no referrer: the URL is the secret, the answer personal data', async () => {
+      const { token } = await setup();
+      for (const method of ['GET', 'PATCH', 'DELETE']) {
+        const res = await call(`/registrations/${token}`, { method, ...(method === 'PATCH' && { body: { name: 'Ana Lima' } }) });
+        expect({ method, status: res.status, cache: res.headers.get('cache-control'), referrer: res.headers.get('referrer-policy') })
+          .toEqual({ method, status: 200, cache: 'no-store', referrer: 'no-referrer' });
+      }
     });
 
     it('forwards a well-formed token without a credential: PATCH clears the phone with null and every selection with []', async () => {

@@ -92,15 +92,15 @@ describe('api-gateway on its own', () => {
     const CREDENTIALS = ['invalid_credentials', 'malformed_credentials', 'missing_credentials', 'revoked_credentials'];
     it.each([
       ['post', '/signups/{id}/slots', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
-      ['get', '/signups/{id}/slots', 'signups:read', '200', ['scope_required', 'not_found', 'validation_failed']],
+      ['get', '/signups/{id}/slots', 'signups:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
       ['patch', '/signups/{id}/slots/{slotId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
       ['delete', '/signups/{id}/slots/{slotId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
       ['post', '/signups/{id}/items', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
-      ['get', '/signups/{id}/items', 'signups:read', '200', ['scope_required', 'not_found', 'validation_failed']],
+      ['get', '/signups/{id}/items', 'signups:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
       ['patch', '/signups/{id}/items/{itemId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
       ['delete', '/signups/{id}/items/{itemId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
       ['get', '/signups/{id}/participants', 'participants:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
-      ['patch', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'bad_request', 'conflict', 'validation_failed']],
+      ['patch', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
       ['delete', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
       ['get', '/signups/{id}/analytics', 'analytics:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
     ])('documents %s %s with scope %s, its answer and its problems', (method, path, scope, success, codes) => {
@@ -111,13 +111,24 @@ describe('api-gateway on its own', () => {
       expect(problemCodes(op)).toEqual([...CREDENTIALS, ...codes, 'internal_error'].sort());
     });
 
-    it('documents registration without a credential: 201 stored, 200 nothing stored, and its five problems', () => {
+    it('documents registration: no credential needed, a bad one refused (401), 201 stored, 200 nothing stored, and its five problems', () => {
       const op = operation('/signups/{id}/participants', 'post')!;
       expect(op['x-required-scope']).toBeUndefined();
       expect(op.responses['201']).toBeDefined();
       expect(op.responses['200']).toBeDefined();
-      expect(problemCodes(op)).toEqual(['bad_request', 'daily_ceiling_exceeded', 'internal_error', 'not_found', 'rate_limited', 'validation_failed']);
+      expect(problemCodes(op)).toEqual([
+        'bad_request', 'daily_ceiling_exceeded', 'internal_error', 'invalid_credentials', 'malformed_credentials', 'not_found', 'rate_limited', 'revoked_credentials', 'validation_failed',
+      ]);
+      expect(op.responses['401']!.description).toBe('Problem: malformed_credentials, invalid_credentials, revoked_credentials');
       expect(op.responses['429']!.description).toBe('Problem: rate_limited, daily_ceiling_exceeded');
+    });
+
+    it('describes what a credential does to registration, and the case of the ids it answers', () => {
+      const { description } = doc.paths['/api/v1/signups/{id}/participants']!.post!;
+      expect(description).toContain('selects the rate tier');
+      expect(description).toContain('narrows the call to its own mode: a live key sees no sandbox signup');
+      expect(description).toContain('its own organization hears 400 for its draft rather than 404');
+      expect(description).toContain('come back in canonical lower case');
     });
 
     it.each([

@@ -1,9 +1,13 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { loadConfig } from '#libs/config';
+import { REQUEST_ID_HEADER } from '#libs/observability';
+import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import type { AppDefinition } from '#libs/runtime';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { acceptJsonOnly } from './http/json-only.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
+import { PageProblemFilter, isPagePath, sendProblemPage } from './pages/page-errors.js';
 import { PAGE_ROUTES } from './pages/pages.controller.js';
 
 /** The REST edge: authenticates, checks scopes, validates, forwards over the bus, renders problems; also serves the public pages. */
@@ -11,10 +15,23 @@ export const apiGatewayApp: AppDefinition = {
   name: 'api-gateway',
   config: gatewaySpec,
   module: (context) => GatewayModule.register(loadConfig(gatewaySpec, context.env)),
-  fastify: (context) => ({ trustProxy: loadConfig(gatewaySpec, context.env).trustProxy }),
+  fastify: (context) => {
+    const config = loadConfig(gatewaySpec, context.env);
+    return {
+      trustProxy: config.trustProxy,
+      // The router's own errors (a malformed URL): HTML on the pages, problem+json elsewhere.
+      frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        reply.header(REQUEST_ID_HEADER, request.id);
+        if (isPagePath(request.url)) sendProblemPage(reply, error, context.logger);
+        else sendProblem(reply, toProblem(error), config.problemBase, request.id);
+      },
+    };
+  },
   configure(app, context) {
     const config = loadConfig(gatewaySpec, context.env);
     app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', ...PAGE_ROUTES] });
+    // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
+    app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));
     acceptJsonOnly(app.getHttpAdapter().getInstance(), `/${API_PREFIX}/`, config.problemBase);
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },

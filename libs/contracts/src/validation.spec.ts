@@ -1,5 +1,5 @@
 import { ProblemError } from '#libs/problem';
-import { ArrayField, IntField, StringField, UuidField, validateInput } from './validation.js';
+import { ArrayField, IntField, StringField, UuidField, isPhoneNumber, validateInput } from './validation.js';
 import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import { requireUuid } from './ids.js';
@@ -47,6 +47,14 @@ describe('validateInput', () => {
     expect(problem.errors).toEqual([{ path: 'selections.1.id', message: 'Invalid uuid' }]);
   });
 
+  it('says Expected object for an array element that is not an object', async () => {
+    const problem = await problemOf(validateInput(RegistrationDto, { name: 'A', selections: [null, 3] }));
+    expect(problem.errors).toEqual([
+      { path: 'selections.0', message: 'Expected object' },
+      { path: 'selections.1', message: 'Expected object' },
+    ]);
+  });
+
   it('refuses unknown fields', async () => {
     const problem = await problemOf(validateInput(UpdateSignupDto, { status: 'published' }));
     expect(problem.errors).toEqual([{ path: 'status', message: 'Unknown field' }]);
@@ -83,6 +91,16 @@ describe('validateInput', () => {
     const problem = await problemOf(validateInput(CreateSignupDto, { title: 'a\u0000b', eventDate: '2026-12-01T10:00:00Z' }));
     expect(problem.errors).toEqual([{ path: 'title', message: 'Must not contain control characters' }]);
     await expect(validateInput(CreateSignupDto, { title: 'x', description: 'line 1\n\tline 2', eventDate: '2026-12-01T10:00:00Z' })).resolves.toBeDefined();
+  });
+});
+
+describe('phone numbers', () => {
+  it.each(['+14155550123', '+44 20 7946 0958', '+33 1 23 45 67 89'])('accepts %j', (phone) => {
+    expect(isPhoneNumber(phone)).toBe(true);
+  });
+
+  it.each(['+1 415 555 0123 ext. 7', '4155550123', '+999123', '', 'call me'])('refuses %j', (phone) => {
+    expect(isPhoneNumber(phone)).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID,
   Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, validate, type ValidationError,
 } from 'class-validator';
-import { isValidPhoneNumber } from 'libphonenumber-js';
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { ProblemError, type FieldError } from '#libs/problem';
 
 /**
@@ -119,7 +119,12 @@ export function ArrayField(itemType: () => new () => object, opts: Presence & { 
   );
 }
 
-export const PHONE_MESSAGE = 'Invalid phone number: use the international format, e.g. +14155550123';
+export const PHONE_MESSAGE = 'Invalid phone number: use the international format without an extension, e.g. +14155550123';
+
+/** A number texts can reach: international form, valid in its numbering plan, no extension. */
+export function isPhoneNumber(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith('+') && isValidPhoneNumber(value) && !parsePhoneNumberFromString(value)?.ext;
+}
 
 /** A phone number in international (E.164) form, checked against the numbering plans. */
 export function PhoneField(opts: Presence = {}): PropertyDecorator {
@@ -127,7 +132,7 @@ export function PhoneField(opts: Presence = {}): PropertyDecorator {
     ...presence(opts),
     IsString({ message: 'Expected string' }),
     MaxLength(32, { message: 'Must be at most 32 characters' }),
-    ValidateBy({ name: 'isPhone', validator: { validate: (value: unknown) => typeof value === 'string' && value.startsWith('+') && isValidPhoneNumber(value) } }, { message: PHONE_MESSAGE }),
+    ValidateBy({ name: 'isPhone', validator: { validate: isPhoneNumber } }, { message: PHONE_MESSAGE }),
     doc(opts, { type: String, example: '+14155550123', description: 'International format (E.164).' }),
   );
 }
@@ -145,7 +150,7 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
     const own = error.constraints
-      ? [{ path, message: error.constraints.isDefined ?? error.constraints.whitelistValidation ?? Object.values(error.constraints)[0] }]
+      ? [{ path, message: error.constraints.isDefined ?? error.constraints.whitelistValidation ?? (error.constraints.nestedValidation ? 'Expected object' : Object.values(error.constraints)[0]) }]
       : [];
     return [...own, ...flatten(error.children ?? [], path)];
   });

@@ -8,8 +8,16 @@ const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 /** Secrets that travel in paths (confirmation tokens, keys, device codes) never reach a log line. */
 const SECRET_IN_PATH = /\b(cnf|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
 
+/** The path without its query, decoded (so %63nf_… is recognised too), with secrets redacted. */
 export function loggablePath(url: string): string {
-  return url.split('?')[0]!.replace(SECRET_IN_PATH, '$1_[redacted]');
+  const path = url.split('?')[0]!;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return '[undecodable path]';
+  }
+  return decoded.replace(SECRET_IN_PATH, '$1_[redacted]');
 }
 
 /** Fastify options that take the request id from X-Request-Id (or make one). */

@@ -17,11 +17,23 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? '[redacted]' : redactSecrets(item, depth + 1)]));
 }
 
+/** Error fields that carry the data a failed statement was given (names, e-mails, phones): never logged. */
+const ERROR_DATA_FIELDS = ['query', 'parameters', 'driverError', 'parameterValues'] as const;
+
+/** pino's error serializer without the statement text and its bound values. */
+export function serializeError(err: unknown): unknown {
+  const serialized = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  if (typeof serialized !== 'object' || serialized === null) return serialized;
+  for (const field of ERROR_DATA_FIELDS) delete serialized[field];
+  return serialized;
+}
+
 /** JSON logs with redaction and the current request id on every line. */
 export function createLogger(app: string, level = 'info', destination?: pino.DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
     base: { app },
+    serializers: { err: serializeError },
     formatters: { log: (object) => redactSecrets(object) as Record<string, unknown> },
     mixin() {
       const requestId = currentRequestId();

@@ -44,6 +44,23 @@ describe('logger', () => {
   });
 });
 
+describe('logged errors', () => {
+  it('never carry the statement or the values a failed query was given', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('test', 'info', stream);
+    const err = Object.assign(new Error('duplicate key value'), {
+      query: 'INSERT INTO participants (name, email) VALUES ($1, $2)',
+      parameters: ['Ana Lima', 'ana@example.com'],
+      driverError: { detail: 'Key (email)=(ana@example.com) already exists.' },
+    });
+    logger.error({ err }, 'failed');
+    const text = JSON.stringify(lines[0]);
+    expect(text).toContain('duplicate key value');
+    expect(text).not.toContain('ana@example.com');
+    expect(text).not.toContain('Ana Lima');
+  });
+});
+
 describe('request ids', () => {
   it('echoes a safe incoming id and replaces an unsafe one', () => {
     expect(acceptRequestId('abc-123')).toBe('abc-123');
@@ -86,5 +103,8 @@ describe('loggablePath', () => {
     expect(loggablePath('/r/cnf_AbC123xyz/cancel?x=1')).toBe('/r/cnf_[redacted]/cancel');
     expect(loggablePath('/api/v1/registrations/cnf_q9')).toBe('/api/v1/registrations/cnf_[redacted]');
     expect(loggablePath('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab')).toBe('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab');
+    expect(loggablePath('/r/cnf%5FAbC123')).toBe('/r/cnf_[redacted]');
+    expect(loggablePath('/api/v1/registrations/%63nf_AbC123')).toBe('/api/v1/registrations/cnf_[redacted]');
+    expect(loggablePath('/r/%E0%A4%A')).toBe('[undecodable path]');
   });
 });

@@ -19,11 +19,19 @@ export class ProblemSchema {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) cause?: Record<string, unknown>;
 }
 
-const CREDENTIAL_PROBLEMS: ProblemCode[] = ['missing_credentials', 'malformed_credentials', 'invalid_credentials', 'revoked_credentials'];
+/** What a route does with a credential: `required` refuses a request without one, `optional` refuses only a bad one, `none` never reads one. */
+export type CredentialUse = 'required' | 'optional' | 'none';
 
-/** Documents the problem responses of an operation, grouped by status. */
-export function ApiProblems(codes: ProblemCode[], options: { authenticated?: boolean } = {}): MethodDecorator {
-  const all = [...(options.authenticated === false ? [] : CREDENTIAL_PROBLEMS), ...codes, 'internal_error' as const];
+/** The 401 problems each use of a credential can answer: a bad credential is refused even where none is needed. */
+const CREDENTIAL_PROBLEMS: Record<CredentialUse, ProblemCode[]> = {
+  required: ['missing_credentials', 'malformed_credentials', 'invalid_credentials', 'revoked_credentials'],
+  optional: ['malformed_credentials', 'invalid_credentials', 'revoked_credentials'],
+  none: [],
+};
+
+/** Documents the problem responses of an operation, grouped by status (credential problems per `options.credential`, default required). */
+export function ApiProblems(codes: ProblemCode[], options: { credential?: CredentialUse } = {}): MethodDecorator {
+  const all = [...CREDENTIAL_PROBLEMS[options.credential ?? 'required'], ...codes, 'internal_error' as const];
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(all)) {
     const status = PROBLEM_CATALOG[code].status;

@@ -79,3 +79,47 @@ export function placeErrors(form: FormState, errors: FieldError[], selectionFiel
 export function hasErrors(form: FormState): boolean {
   return Object.keys(form.errors).length > 0 || form.summary.length > 0;
 }
+
+/** A selection asked for at registration that could not be had: nothing of it is held. */
+export interface FailedRequest {
+  type: SelectionType;
+  id: string;
+  /** Its form field, e.g. `slot-0190…`. */
+  field: string;
+  quantity: number;
+}
+
+const FAILED_PATTERN = /^(slot|item)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\d{1,7})$/;
+/** More failures than any signup has slots and items are not read. */
+const MAX_FAILED = 200;
+
+/**
+ * Where POST /s/{slug} sends the browser once a participant is stored (Post/Redirect/Get): the
+ * manage page of the new registration, with `registered=1` and what failed (`failed=slot-<id>:<quantity>`,
+ * ids only: the page words it from the signup as it is).
+ */
+export function registeredLocation(token: string, failed: Omit<FailedRequest, 'field'>[]): string {
+  const query = new URLSearchParams([['registered', '1'], ...failed.map((f): [string, string] => ['failed', `${f.type}-${f.id.toLowerCase()}:${f.quantity}`])]);
+  return `/r/${token}?${query.toString()}`;
+}
+
+/** Where POST /r/{token} sends the browser once the change is saved. */
+export const savedLocation = (token: string): string => `/r/${token}?saved=1`;
+
+/** What GET /r/{token} was sent to show once: `registered` with its failures, or `saved`. Anything malformed is ignored. */
+export function readOutcome(query: unknown): { registered: boolean; saved: boolean; failed: FailedRequest[] } {
+  const values = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+  const registered = list(values.registered).includes('1');
+  const failed: FailedRequest[] = [];
+  if (registered) {
+    for (const raw of list(values.failed).slice(0, MAX_FAILED)) {
+      const match = FAILED_PATTERN.exec(raw);
+      if (!match) continue;
+      const [, type, id, quantity] = match as unknown as [string, SelectionType, string, string];
+      const field = quantityField(type, id);
+      if (Number(quantity) > 0 && !failed.some((f) => f.field === field)) failed.push({ type, id, field, quantity: Number(quantity) });
+    }
+  }
+  return { registered, saved: list(values.saved).includes('1'), failed };
+}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
@@ -13,8 +13,11 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
 import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
-import { choicesOf, emptyForm, hasErrors, placeErrors, readForm, readSelections, type FormState } from './page-form.js';
-import { canceledPage, confirmationPage, errorPage, notFoundPage, registrationPage, registrationValues, signupPage } from './views.js';
+import { problemPage } from './page-errors.js';
+import {
+  choicesOf, emptyForm, hasErrors, placeErrors, quantityField, readForm, readOutcome, readSelections, registeredLocation, savedLocation, type FormState,
+} from './page-form.js';
+import { canceledPage, changeClosure, registrationPage, registrationValues, seeOtherPage, signupPage, type Notice } from './views.js';
 
 /** The page routes, outside the REST prefix. */
 export const PAGE_ROUTES = ['s/:slug', 'r/:token', 'r/:token/cancel'];
@@ -22,9 +25,16 @@ export const PAGE_ROUTES = ['s/:slug', 'r/:token', 'r/:token/cancel'];
 interface Rendered {
   status: number;
   page: SafeHtml;
+  /** With a 303: the page to get next (a path on this origin). */
+  location?: string;
 }
 
+/** Post/Redirect/Get: a stored form answers 303 to the page that shows the outcome, so reloading it repeats nothing. */
+const seeOther = (location: string): Rendered => ({ status: 303, page: seeOtherPage(location), location });
+
 const REGISTRATION_FIELDS = ['name', 'email', 'phone'] as const;
+const NOT_SIGNED_UP: Notice = { kind: 'error', text: 'You are not signed up: this signup takes no registrations now.' };
+const NOT_SAVED: Notice = { kind: 'error', text: 'Your changes were not saved: this registration can no longer be changed here.' };
 const UPDATE_FIELDS = ['name', 'phone'] as const;
 
 /**
@@ -56,6 +66,8 @@ export class PagesController {
   register(@Param('slug') slug: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     return this.respond(reply, async () => {
       const signup = await this.publicSignup(slug);
+      // A signup that takes no registration says so before anything entered is looked at.
+      if (!signup.acceptingRegistrations) return { status: 400, page: signupPage(signup, emptyForm(), NOT_SIGNED_UP) };
       const values = readForm(body);
       const form = emptyForm(values);
       const { selections, fields, errors } = readSelections(choicesOf(signup), values);
@@ -76,17 +88,23 @@ export class PagesController {
         form.summary.push('Nothing could be reserved, so you are not signed up:', ...result.failed.map((f) => f.message));
         return { status: 409, page: signupPage(await this.publicSignup(slug), form) };
       }
-      const requested = new Map(selections.map((s, i) => [fields[i]!, s.quantity ?? 1]));
-      return { status: 200, page: confirmationPage(signup, result, requested, `${this.origin}/r/${result.confirmationToken}`) };
+      const requested = new Map(selections.map((s) => [quantityField(s.type, s.id), s.quantity ?? 1]));
+      const failed = result.failed.map((f) => ({ type: f.type, id: f.id, quantity: requested.get(quantityField(f.type, f.id.toLowerCase())) ?? 1 }));
+      return seeOther(registeredLocation(result.confirmationToken, failed));
     });
   }
 
   @Get('r/:token')
   @Auth.public()
-  registration(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  registration(@Param('token') token: string, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     return this.respond(reply, async () => {
       const view = await this.registrationOf(token);
-      return { status: 200, page: registrationPage(view, token, emptyForm(registrationValues(view))) };
+      const outcome = readOutcome(query);
+      const page = registrationPage(view, token, emptyForm(registrationValues(view)), {
+        ...(outcome.registered && { registered: { manageUrl: `${this.origin}/r/${token}`, failed: outcome.failed } }),
+        ...(outcome.saved && { notice: { kind: 'success', text: 'Your changes are saved.' } }),
+      });
+      return { status: 200, page };
     });
   }
 
@@ -95,6 +113,10 @@ export class PagesController {
   update(@Param('token') token: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     return this.respond(reply, async () => {
       const view = await this.registrationOf(token);
+      // A registration that can no longer change says so before anything entered is looked at.
+      if (changeClosure(view.signup) !== undefined) {
+        return { status: 400, page: registrationPage(view, token, emptyForm(registrationValues(view)), { notice: NOT_SAVED }) };
+      }
       const values = readForm(body);
       const form = emptyForm(values);
       const { selections, fields, errors } = readSelections(choicesOf(view.signup), values);
@@ -105,11 +127,11 @@ export class PagesController {
       if (view.signup.requiresPhone && !phone && !form.errors.phone) form.errors.phone = ['Required'];
       if (hasErrors(form)) return { status: 422, page: registrationPage(view, token, form) };
       try {
-        const updated = await this.bus.request('signups.registrations.update', { token, input });
-        return { status: 200, page: registrationPage(updated, token, emptyForm(registrationValues(updated)), { kind: 'success', text: 'Your changes are saved.' }) };
+        await this.bus.request('signups.registrations.update', { token, input });
       } catch (err) {
-        return this.refusal(err, form, fields, UPDATE_FIELDS, async (status, notice) => ({ status, page: registrationPage(await this.registrationOf(token), token, form, notice) }));
+        return this.refusal(err, form, fields, UPDATE_FIELDS, async (status, notice) => ({ status, page: registrationPage(await this.registrationOf(token), token, form, { notice }) }));
       }
+      return seeOther(savedLocation(token));
     });
   }
 
@@ -123,7 +145,8 @@ export class PagesController {
       } catch (err) {
         if (isProblemError(err) && err.code === 'bad_request') {
           const view = await this.registrationOf(token);
-          return { status: 400, page: registrationPage(view, token, emptyForm(registrationValues(view)), { kind: 'error', text: err.detail ?? 'The registration cannot be canceled now.' }) };
+          const notice = { kind: 'error', text: err.detail ?? 'The registration cannot be canceled now.' } as const;
+          return { status: 400, page: registrationPage(view, token, emptyForm(registrationValues(view)), { notice }) };
         }
         throw err;
       }
@@ -176,16 +199,12 @@ export class PagesController {
     try {
       rendered = await render();
     } catch (err) {
-      if (isProblemError(err) && err.code === 'not_found') {
-        rendered = { status: 404, page: notFoundPage() };
-      } else if (isProblemError(err) && err.status === 429) {
-        rendered = { status: 429, page: errorPage('Too many requests. Please wait a minute and try again.') };
-        for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-      } else {
-        this.logger.error({ err }, 'page failed');
-        rendered = { status: 500, page: errorPage('Please try again in a moment.') };
-      }
+      const problem = problemPage(err);
+      if (problem.status >= 500) this.logger.error({ err }, 'page failed');
+      reply.headers(problem.headers);
+      rendered = problem;
     }
+    if (rendered.location) reply.header('location', rendered.location);
     reply.status(rendered.status);
     return rendered.page.value;
   }

@@ -1,7 +1,7 @@
-import type { ItemView, ParticipantView, PublicSignupView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
+import type { ItemView, ParticipantView, PublicSignupView, RegistrationView, SlotView } from '#libs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
-import { choicesOf, quantityField, type Choice, type FormState } from './page-form.js';
+import { choicesOf, quantityField, type Choice, type FailedRequest, type FormState } from './page-form.js';
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
 const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
@@ -134,8 +134,24 @@ function labelsOf(choices: Choice[]): Record<string, string> {
 
 const PHONE_HINT = 'International format, e.g. +14155550123';
 
-function notAccepting(signup: PublicSignupView): string {
-  return signup.status === 'closed' ? 'This signup is closed.' : 'This signup is not accepting registrations any more.';
+/** Why the signup takes no registration now, read from its public view (the service's own rules). */
+export function notAccepting(signup: PublicSignupView, now = Date.now()): string {
+  if (signup.status === 'closed') return 'This signup is closed.';
+  if (Date.parse(signup.eventDate) <= now) return 'This event has already taken place, so the signup accepts no more registrations.';
+  if (signup.signupCloseDate && Date.parse(signup.signupCloseDate) <= now) return `Registrations closed on ${formatDate(signup.signupCloseDate)}.`;
+  if (signup.spotsRemaining === 0) return 'This signup is full: every place is taken.';
+  return 'This signup is not accepting registrations any more.';
+}
+
+/**
+ * Why a participant can no longer change or cancel their registration here: only while the
+ * signup is published and its event is ahead (even when it is full or registrations have closed).
+ * undefined while they can.
+ */
+export function changeClosure(signup: PublicSignupView, now = Date.now()): string | undefined {
+  if (signup.status !== 'published') return 'This signup is closed';
+  if (Date.parse(signup.eventDate) <= now) return 'This event has already taken place';
+  return undefined;
 }
 
 /** GET /s/{slug}: the signup, what remains, and the form (or why there is none). */
@@ -169,24 +185,6 @@ function labelFor(choices: Choice[], type: string, id: string): string {
 const quantityText = (type: string, quantity: number): string =>
   type === 'slot' ? `${quantity} ${quantity === 1 ? 'place' : 'places'}` : `${quantity}`;
 
-/** After POST /s/{slug} stored a participant: what was confirmed, what failed, and the link to keep. */
-export function confirmationPage(signup: PublicSignupView, result: RegistrationResultView, requested: Map<string, number>, manageUrl: string): SafeHtml {
-  const choices = choicesOf(signup);
-  const heading = result.success ? "You're signed up" : "You're signed up, but not for everything";
-  return layout(heading, html`<h1>${heading}</h1>
-<p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
-${result.confirmed.length ? html`<h2>Confirmed</h2>
-<ul>${result.confirmed.map((c) => html`<li>${labelFor(choices, c.type, c.id)}: ${quantityText(c.type, requested.get(quantityField(c.type, c.id)) ?? 1)}</li>`)}</ul>` : ''}
-${result.failed.length ? html`<h2>Could not be reserved</h2>
-<ul>${result.failed.map((f) => html`<li>${labelFor(choices, f.type, f.id)}: ${f.message}</li>`)}</ul>` : ''}
-<div class="keep">
-<h2>Keep this link</h2>
-<p>Keep this link: it is the only way to change or cancel your registration later. Bookmark it or save it somewhere safe, and do not share it, because anyone who has it can change your registration.</p>
-<p><a href="${manageUrl}">${manageUrl}</a></p>
-</div>
-<p><a href="/s/${signup.slug}">Back to the signup</a></p>`);
-}
-
 function heldQuantities(participant: ParticipantView): Map<string, number> {
   const held = new Map<string, number>();
   for (const s of participant.selections) {
@@ -203,18 +201,63 @@ export function registrationValues(view: RegistrationView): Record<string, strin
   return values;
 }
 
+/** What GET /r/{token} shows once, right after POST /s/{slug} stored the registration (PRG). */
+export interface Registered {
+  /** The absolute link to keep. */
+  manageUrl: string;
+  /** What was asked for and could not be had (nothing of it is held). */
+  failed: FailedRequest[];
+}
+
+function failedText(choices: Choice[], failed: FailedRequest): string {
+  const choice = choices.find((c) => c.field === failed.field);
+  if (!choice) return `${labelFor(choices, failed.type, failed.id)}: it no longer exists.`;
+  const { remaining } = choice.entity;
+  const asked = failed.quantity;
+  if (choice.type === 'slot') {
+    if (remaining === 0) return `${choice.label}: full, no place could be reserved.`;
+    return asked > remaining
+      ? `${choice.label}: ${quantityText('slot', asked)} asked for, only ${remaining} left, so none was reserved.`
+      : `${choice.label}: could not be reserved.`;
+  }
+  if (remaining === 0) return `${choice.label}: all claimed already, so none was reserved for you.`;
+  return asked > remaining
+    ? `${choice.label}: ${asked} asked for, only ${remaining} still needed, so none was reserved.`
+    : `${choice.label}: could not be reserved.`;
+}
+
+/** The one-time confirmation: what is held, what could not be had, and the link to keep. */
+function registeredBlock(registered: Registered, choices: Choice[], participant: ParticipantView): SafeHtml {
+  const heading = registered.failed.length ? "You're signed up, but not for everything — keep this link" : "You're signed up — keep this link";
+  return html`<section class="keep" role="status" aria-labelledby="registered-heading">
+<h2 id="registered-heading">${heading}</h2>
+${participant.selections.length
+    ? html`<h3>Confirmed</h3>
+<ul>${participant.selections.map((s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`)}</ul>`
+    : html`<p>You are signed up without a slot or item.</p>`}
+${registered.failed.length ? html`<h3>Could not be reserved</h3>
+<ul>${registered.failed.map((f) => html`<li>${failedText(choices, f)}</li>`)}</ul>` : ''}
+<p>Keep this link: it is the only way to change or cancel your registration later. Bookmark it or save it somewhere safe, and do not share it, because anyone who has it can change your registration.</p>
+<p><a href="${registered.manageUrl}">${registered.manageUrl}</a></p>
+</section>`;
+}
+
+export interface RegistrationPageOptions {
+  notice?: Notice;
+  registered?: Registered;
+}
+
 /** GET /r/{token}: the registration, a form to change it and a form to cancel it. */
-export function registrationPage(view: RegistrationView, token: string, form: FormState, notice?: Notice): SafeHtml {
+export function registrationPage(view: RegistrationView, token: string, form: FormState, options: RegistrationPageOptions = {}): SafeHtml {
   const { participant, signup } = view;
   const choices = choicesOf(signup);
   const held = heldQuantities(participant);
   const selections = participant.selections.map((s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`);
-  // The participant may change or cancel while the signup is published and its event is ahead
-  // (even when it is full or registrations have closed).
-  const editable = signup.status === 'published' && Date.parse(signup.eventDate) > Date.now();
+  const closure = changeClosure(signup);
   return layout(`Your registration: ${signup.title}`, html`<h1>Your registration</h1>
 <p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
-${noticeBlock(notice)}
+${options.registered ? registeredBlock(options.registered, choices, participant) : ''}
+${noticeBlock(options.notice)}
 <h2>Details</h2>
 <dl>
 <dt>Name</dt><dd>${participant.name}</dd>
@@ -222,7 +265,7 @@ ${noticeBlock(notice)}
 </dl>
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
-${editable ? html`<h2>Change your registration</h2>
+${closure === undefined ? html`<h2>Change your registration</h2>
 ${errorSummary(form, labelsOf(choices))}
 <form method="post" action="/r/${token}">
 ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
@@ -234,9 +277,7 @@ ${quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field
 <form method="post" action="/r/${token}/cancel">
 <p>This frees your places for others. It cannot be undone.</p>
 <button type="submit" class="secondary">Cancel registration</button>
-</form>` : html`<p class="notice" role="status">${
-    signup.status === 'closed' ? 'This signup is closed' : 'This event has already taken place'
-  }, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.</p>`}`);
+</form>` : html`<p class="notice" role="status">${closure}, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.</p>`}`);
 }
 
 /** After POST /r/{token}/cancel. */
@@ -251,7 +292,13 @@ export function notFoundPage(): SafeHtml {
 <p>There is nothing here. The signup may not be published, or the link may be mistyped or no longer valid.</p>`);
 }
 
-export function errorPage(message: string): SafeHtml {
-  return layout('Something went wrong', html`<h1>Something went wrong</h1>
+export function errorPage(message: string, heading = 'Something went wrong'): SafeHtml {
+  return layout(heading, html`<h1>${heading}</h1>
 <p>${message}</p>`);
+}
+
+/** The body of a 303 to the page that shows the outcome (browsers follow it without showing this). */
+export function seeOtherPage(location: string): SafeHtml {
+  return layout('See other', html`<h1>Done</h1>
+<p><a href="${location}">Continue</a></p>`);
 }

@@ -10,6 +10,7 @@ import { BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { OPTIONAL_CREDENTIAL } from '../openapi/openapi.js';
+import { NoStore } from '../http/personal-data.js';
 import { OptionalPrincipal } from '../http/public-params.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
 import { toRegistrationInput, toUpdateRegistrationInput } from './registration-input.js';
@@ -26,14 +27,17 @@ export class ParticipantsController {
     summary: 'Register a participant (no credential needed)',
     description:
       'Each selection is allocated on its own: the answer lists what was confirmed and what failed (reason `full` or `not_found`). ' +
+      'Selection ids in `confirmed` and `failed` come back in canonical lower case, whatever case was sent. ' +
       '201 when a participant was stored (selections empty, or at least one confirmed), with the confirmationToken that lets the participant ' +
       'edit or cancel later: surface it to them and keep it. 200 when every selection failed: nothing is stored and there is no token. ' +
-      "A credential is optional and only changes the rate tier; a credential that is sent must be valid.",
+      'A credential is optional. One that is sent must be valid (a malformed, unknown or revoked one is refused with 401 even here); ' +
+      'it then selects the rate tier and narrows the call to its own mode: a live key sees no sandbox signup and a sandbox key no live one (404), ' +
+      'and its own organization hears 400 for its draft rather than 404 (an anonymous caller, or another organization, gets 404 for a draft).',
   })
   @ApiBody({ type: RegistrationDto })
   @ApiCreatedResponse({ type: RegistrationResultView, description: 'A participant was stored.' })
   @ApiOkResponse({ type: RegistrationResultView, description: 'Every selection failed; nothing was stored.' })
-  @ApiProblems(['bad_request', 'not_found', 'validation_failed', 'rate_limited', 'daily_ceiling_exceeded'], { authenticated: false })
+  @ApiProblems(['bad_request', 'not_found', 'validation_failed', 'rate_limited', 'daily_ceiling_exceeded'], { credential: 'optional' })
   async register(
     @UuidParam('id') signupId: string,
     @ValidBody(RegistrationDto) input: RegistrationDto,
@@ -47,6 +51,7 @@ export class ParticipantsController {
 
   @Get()
   @Auth.scope('participants:read')
+  @NoStore()
   @ApiOperation({ summary: "List a signup's participants with their contacts, newest first" })
   @ApiOkResponse({ type: ParticipantPageView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
@@ -63,7 +68,7 @@ export class ParticipantsController {
   @ApiOperation({ summary: 'Edit a registration as the organizer; selections are re-allocated all or nothing' })
   @ApiBody({ type: UpdateParticipantDto })
   @ApiOkResponse({ type: ParticipantView })
-  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'bad_request', 'conflict', 'validation_failed'])
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
   update(
     @UuidParam('id') signupId: string,
     @UuidParam('participantId') id: string,

@@ -19,7 +19,7 @@ export class PublicSignupsController {
     description: 'Slots and items with what remains of each; never participant names or contacts. A draft, or anything that is not a slug or uuid, is not found.',
   })
   @ApiOkResponse({ type: PublicSignupView })
-  @ApiProblems(['not_found'], { authenticated: false })
+  @ApiProblems(['not_found'], { credential: 'none' })
   get(@SlugOrIdParam('slugOrId') slugOrId: string): Promise<PublicSignupView> {
     return this.bus.request('signups.public.get', { slugOrId });
   }

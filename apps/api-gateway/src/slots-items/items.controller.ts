@@ -31,9 +31,12 @@ export class ItemsController {
 
   @Get()
   @Auth.scope('signups:read')
-  @ApiOperation({ summary: "List a signup's items with what remains of each" })
+  @ApiOperation({
+    summary: "List a signup's items with what remains of each",
+    description: "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
+  })
   @ApiOkResponse({ type: ItemListView })
-  @ApiProblems(['scope_required', 'not_found', 'validation_failed'])
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
   list(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ItemListView> {
     return this.bus.request('signups.items.list', { principal, signupId });
   }

@@ -88,6 +88,19 @@ describe('listing participants', () => {
     }
   });
 
+  it('refuses a cursor whose date is out of range or not RFC 3339, before it reaches the database', async () => {
+    const owner = caller();
+    const { signup } = await h.signup(owner);
+    const dates = ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2027-02-30T00:00:00.000Z', '2027-01-01', 'Fri, 01 Jan 2027 00:00:00 GMT'];
+    for (const createdAt of dates) {
+      const cursor = encodeCursor({ createdAt, id: newId() });
+      const problem = await problemOf(h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }));
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+    }
+    const cursor = encodeCursor({ createdAt: '2999-01-01T00:00:00Z', id: newId() });
+    expect(await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } })).toEqual({ data: [], nextCursor: null });
+  });
+
   it("forbids another organization to read a published signup's participants and hides drafts and the other mode", async () => {
     const organizationId = newPrefixedId('org');
     const { signup } = await h.signup(caller({ organizationId }));

@@ -56,7 +56,7 @@ const CONTACT_COLUMNS: Readonly<Record<keyof ContactChanges, string>> = { name: 
 
 /**
  * Participants and their selections. Writes run in the caller's transaction; a participant is
- * locked (lock / lockByTokenHash) before its selections are read, so two edits of one
+ * locked (lock, after its signup row) before its selections are read, so two edits of one
  * registration apply one after the other, each on the other's result.
  */
 @Injectable()
@@ -86,12 +86,6 @@ export class ParticipantsRepository {
   /** Locks a participant of the signup for the rest of the transaction and reads it with its selections. */
   async lock(db: EntityManager, id: string, signupId: string): Promise<StoredParticipant | undefined> {
     const [row] = await rowsOf<ParticipantRow>(db, `SELECT ${COLUMNS} FROM ${PARTICIPANTS} WHERE id = $1 AND signup_id = $2 FOR UPDATE`, [id, signupId]);
-    return row && fromRow(row, await this.selectionsOf(db, row.id));
-  }
-
-  /** lock, by the hash of a confirmation token. */
-  async lockByTokenHash(db: EntityManager, tokenHash: string): Promise<StoredParticipant | undefined> {
-    const [row] = await rowsOf<ParticipantRow>(db, `SELECT ${COLUMNS} FROM ${PARTICIPANTS} WHERE token_hash = $1 FOR UPDATE`, [tokenHash]);
     return row && fromRow(row, await this.selectionsOf(db, row.id));
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ProblemError } from '#libs/problem';
 import { isPublic, type PublicSignup } from '../signups/signup.js';
 import type { Contents } from '../signups/slot-item.js';
@@ -43,10 +44,13 @@ export class RegistrationReader {
     return participant;
   }
 
-  /** The participant with the signup as it is now (after the change the caller made). */
-  async withSignup(participant: Participant): Promise<Registration> {
-    const signup = await this.signups.findById(participant.signupId);
+  /**
+   * The participant with the signup as it is now. Given the transaction of a change (db), as
+   * that change leaves it: what commits is what the answer shows.
+   */
+  async withSignup(participant: Participant, db?: EntityManager): Promise<Registration> {
+    const signup = await this.signups.findById(participant.signupId, db);
     if (!signup || !isPublic(signup)) throw registrationNotFound();
-    return { participant, signup, contents: await this.contents.contentsOf(signup.id) };
+    return { participant, signup, contents: await this.contents.contentsOf(signup.id, db) };
   }
 }

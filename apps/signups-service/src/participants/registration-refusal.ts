@@ -3,13 +3,13 @@ import { closureDetail, closureOf } from '../signups/registration-window.js';
 import type { Owner, Signup } from '../signups/signup.js';
 
 /**
- * Why a registration was not admitted, read from the signup as it is now. In this order:
+ * Why a signup refuses a registration, decided on its row as the registration locked it
+ * (undefined: admitted). In this order:
  * 1. not visible to the caller (absent; another mode than the caller's credential; a draft,
  *    except to its own organization): 404 not_found, identical to an absent id;
  * 2. not accepting (its own organization's draft, closed, event or signupCloseDate passed,
  *    maxParticipants reached): 400 bad_request, the detail says which;
  * 3. requiresPhone and no phone: 422 on `phone`.
- * undefined when nothing refuses it any more (the signup changed since): try again.
  */
 export function registrationRefusal(signup: Signup | undefined, caller: Owner | undefined, hasPhone: boolean, now: Date): ProblemError | undefined {
   const notFound = new ProblemError('not_found', 'No signup with this id.');

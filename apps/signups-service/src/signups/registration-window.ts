@@ -1,9 +1,8 @@
 import type { Signup } from './signup.js';
 
 /**
- * Why a signup takes no registration now. The conditional UPDATE that admits a participant
- * (SignupsRepository.admit) encodes the same rules in SQL; this is the reading used to explain
- * a refusal and to compute acceptingRegistrations.
+ * Why a signup takes no registration now: what a registration decides on the signup row it
+ * locked (registrationRefusal), and what acceptingRegistrations shows.
  */
 export type Closure = 'draft' | 'closed' | 'event_passed' | 'registration_closed' | 'full';
 

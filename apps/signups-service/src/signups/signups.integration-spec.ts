@@ -1,10 +1,8 @@
 import { EVENT_TYPES, encodeCursor, newId, newPrefixedId, type CloudEvent, type Principal, type SignupView } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { ALL_SCOPES, type Scope } from '#libs/scopes';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-
-const PUBLIC_BASE_URL = 'https://api.example.test/api/v1';
+import { PUBLIC_BASE_URL, caller } from '../testing/fixtures.js';
 
 let stack: TestStack;
 const events: CloudEvent[] = [];
@@ -20,19 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-/** A caller of a fresh organization: sandbox unless live, every scope unless narrowed. */
-function caller(options: { organizationId?: string; livemode?: boolean; scopes?: Scope[] } = {}): Principal {
-  return {
-    userId: newPrefixedId('usr'),
-    organizationId: options.organizationId ?? newPrefixedId('org'),
-    tier: 'pro',
-    livemode: options.livemode ?? false,
-    scopes: options.scopes ?? ALL_SCOPES,
-    credentialId: newPrefixedId('key'),
-    kind: 'api_key',
-  };
-}
 
 let dayOffset = 0;
 function create(principal: Principal, input: Partial<{ title: string; eventDate: string; description: string; location: string }> = {}) {
@@ -440,6 +425,17 @@ describe('listing signups', () => {
       const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { cursor } }));
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
+  });
+
+  it('refuses a cursor whose date is out of range or not RFC 3339, before it reaches the database', async () => {
+    const principal = caller();
+    const dates = ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2027-02-30T00:00:00.000Z', '2027-01-01', 'Fri, 01 Jan 2027 00:00:00 GMT'];
+    for (const eventDate of dates) {
+      const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate, id: newId() }) } }));
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+    }
+    const valid = await stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }) } });
+    expect(valid).toEqual({ data: [], nextCursor: null });
   });
 
   it('refuses a limit outside 1..100 with validation_failed on path limit', async () => {

@@ -8,7 +8,6 @@ import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
-const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
 
@@ -122,48 +121,32 @@ export class SignupsRepository {
   }
 
   /**
-   * Counts one more participant, only while the signup accepts registrations at `now`:
-   * published, event and signupCloseDate not passed, maxParticipants not reached, and a phone
-   * given when it requires one (the same rules as registration-window.ts). `livemode` limits it
-   * to one mode (a caller with a credential); undefined for anonymous callers. The row stays
-   * locked until the transaction ends, so registrations to one signup queue here, and never
-   * exceed maxParticipants. undefined when it does not apply.
+   * Reads a signup and locks its row until the transaction ends: the first step of every write
+   * that touches its participants, slots or items (lock order: signup, participant, slots by id,
+   * items by id), so such a write and the deletion of the signup (which locks the row first, then
+   * its slots, items and participants) never wait for each other in a cycle, and its checks
+   * (status, event date, ownership) hold until it commits.
+   * - 'share' (FOR SHARE), for writes that leave the row alone (edits of a participant, of a slot
+   *   or item): they run side by side, while a close, an edit or a deletion of the signup, and a
+   *   write of participant_count, wait for them (and they for it);
+   * - 'update' (FOR NO KEY UPDATE, what the UPDATE of participant_count takes anyway), for
+   *   registrations and removals: they queue on the row.
+   * undefined when there is no such signup (also when it was deleted while this waited).
    */
-  async admit(db: EntityManager, id: string, options: { livemode?: boolean; hasPhone: boolean; now: Date }): Promise<Signup | undefined> {
-    const [row] = await rowsOf<SignupRow>(
-      db,
-      `UPDATE ${TABLE} SET participant_count = participant_count + 1
-       WHERE id = $1 AND ($2::boolean IS NULL OR livemode = $2) AND status = 'published'
-         AND event_date > $3 AND (signup_close_date IS NULL OR signup_close_date > $3)
-         AND (max_participants IS NULL OR participant_count < max_participants)
-         AND (NOT requires_phone OR $4::boolean)
-       RETURNING ${COLUMNS}`,
-      [id, options.livemode ?? null, options.now, options.hasPhone],
-    );
+  async lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> {
+    const clause = mode === 'share' ? 'FOR SHARE' : 'FOR NO KEY UPDATE';
+    const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 ${clause}`, [id]);
     return row && fromRow(row);
   }
 
-  /**
-   * Counts one participant less as that participant leaves, locking the signup row first (the
-   * lock order of every participant write: signup, participant, slots and items). Applies only
-   * while the participant is still there, and under a guard: ownership for the organizer, or
-   * the change window (published, event after `openAt`) for a participant acting by token.
-   * undefined when it does not apply.
-   */
-  async leave(db: EntityManager, id: string, participantId: string, guard: { owner: Owner } | { openAt: Date }): Promise<Signup | undefined> {
-    const [condition, params] =
-      'owner' in guard
-        ? ['organization_id = $3 AND livemode = $4', [guard.owner.organizationId, guard.owner.livemode]]
-        : ["status = 'published' AND event_date > $3", [guard.openAt]];
+  /** Moves participant_count of a signup the transaction has locked ('update') by one participant more or less. */
+  async countParticipants(db: EntityManager, id: string, delta: 1 | -1): Promise<Signup> {
     const [row] = await rowsOf<SignupRow>(
       db,
-      `UPDATE ${TABLE} SET participant_count = participant_count - 1
-       WHERE id = $1 AND ${condition} AND participant_count > 0
-         AND EXISTS (SELECT 1 FROM ${PARTICIPANTS} WHERE id = $2 AND signup_id = $1)
-       RETURNING ${COLUMNS}`,
-      [id, participantId, ...params],
+      `UPDATE ${TABLE} SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, delta],
     );
-    return row && fromRow(row);
+    return fromRow(row!);
   }
 
   /** One page of the owner's signups, newest event first (keyset: stable under concurrent inserts). */

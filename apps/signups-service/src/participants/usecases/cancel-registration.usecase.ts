@@ -20,12 +20,14 @@ export interface RemoveParticipantCommand {
 }
 
 /**
- * Removes a registration and frees what it held at once, in one transaction: the signup's
- * participant_count goes down (locking the signup row first), the participant row is locked,
- * its slots and items are given back, and it is deleted. Emits participant.canceled with the
- * participant as it was, and slot/item.opened for what got room again. The organizer may
- * remove any participant of an owned signup; a participant, by confirmation token, only while
- * the signup is published and its event has not started (else 400).
+ * Removes a registration and frees what it held at once, in one transaction: the signup row is
+ * locked first (registrations and removals of one signup queue there) and ownership or the
+ * change window is decided on it, then the participant row is locked, its slots and items are
+ * given back, it is deleted and the signup's participant_count goes down by one: a participant
+ * removed twice at once is counted down once (the second finds no participant: 404). Emits
+ * participant.canceled with the participant as it was, and slot/item.opened for what got room
+ * again. The organizer may remove any participant of an owned signup; a participant, by
+ * confirmation token, only while the signup is published and its event has not started (else 400).
  */
 @Injectable()
 export class CancelRegistrationUseCase {
@@ -39,29 +41,20 @@ export class CancelRegistrationUseCase {
 
   byOrganizer({ owner, signupId, id }: RemoveParticipantCommand): Promise<Participant> {
     return this.outbox.transaction(async (tx) => {
-      const signup = await this.signups.leave(tx.manager, signupId, id, { owner });
-      if (!signup) {
-        requireOwned(await this.signups.findById(signupId, tx.manager), owner);
-        throw participantNotFound();
-      }
+      const signup = requireOwned(await this.signups.lock(tx.manager, signupId, 'update'), owner);
       return this.remove(tx, signup, id, participantNotFound);
     });
   }
 
   async byToken(token: string): Promise<Registration> {
     const found = await this.registrations.byToken(token);
-    const now = new Date();
-    const participant = await this.outbox.transaction(async (tx) => {
-      const signup = await this.signups.leave(tx.manager, found.signupId, found.id, { openAt: now });
-      if (!signup) {
-        const current = await this.signups.findById(found.signupId, tx.manager);
-        const closure = current && changeClosureOf(current, now);
-        if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
-        throw registrationNotFound();
-      }
-      return this.remove(tx, signup, found.id, registrationNotFound);
+    return this.outbox.transaction(async (tx) => {
+      const signup = await this.signups.lock(tx.manager, found.signupId, 'update');
+      if (!signup) throw registrationNotFound();
+      const closure = changeClosureOf(signup, new Date());
+      if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
+      return this.registrations.withSignup(await this.remove(tx, signup, found.id, registrationNotFound), tx.manager);
     });
-    return this.registrations.withSignup(participant);
   }
 
   private async remove(tx: Tx, signup: Signup, id: string, notFound: () => ProblemError): Promise<Participant> {
@@ -69,7 +62,8 @@ export class CancelRegistrationUseCase {
     if (!participant) throw notFound();
     const opened = await this.allocator.release(tx.manager, signup.id, participant.selections);
     await this.participants.delete(tx.manager, participant.id);
-    await emitAll(tx, participantEvents('participant.canceled', participant, signup, opened));
+    const after = await this.signups.countParticipants(tx.manager, signup.id, -1);
+    await emitAll(tx, participantEvents('participant.canceled', participant, after, opened));
     return participant;
   }
 }

@@ -11,7 +11,6 @@ import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
 import { RegistrationReader, registrationNotFound, type Registration } from '../registration-reader.js';
 import { SelectionAllocator } from '../selection-allocator.js';
-import { sameHash } from '../confirmation-token.js';
 
 export interface ChangeParticipantCommand {
   owner: Owner;
@@ -29,9 +28,11 @@ export function participantNotFound(): ProblemError {
  * Edits a registration: contact fields, and selections that replace all others, re-allocated
  * all or nothing (SelectionAllocator.reallocate). The organizer may edit any registration of an
  * owned signup in any status; a participant, by confirmation token, only while the signup is
- * published and its event has not started (else 400). The participant row is locked first, so
- * concurrent edits of one registration apply one after the other. An edit with no field
- * changes nothing and emits nothing; any other emits participant.updated and the slot/item
+ * published and its event has not started (else 400). Lock order: the signup row first (shared:
+ * edits run side by side, while a close, an edit or the deletion of the signup waits for them),
+ * on which ownership or the change window is decided, then the participant row, so concurrent
+ * edits of one registration apply one after the other; then its slots and items. An edit with no
+ * field changes nothing and emits nothing; any other emits participant.updated and the slot/item
  * transitions it caused.
  */
 @Injectable()
@@ -44,9 +45,9 @@ export class ChangeRegistrationUseCase {
     private readonly outbox: Outbox,
   ) {}
 
-  async byOrganizer({ owner, signupId, id, changes }: ChangeParticipantCommand): Promise<Participant> {
-    const signup = requireOwned(await this.signups.findById(signupId), owner);
+  byOrganizer({ owner, signupId, id, changes }: ChangeParticipantCommand): Promise<Participant> {
     return this.outbox.transaction(async (tx) => {
+      const signup = requireOwned(await this.signups.lock(tx.manager, signupId, 'share'), owner);
       const participant = await this.participants.lock(tx.manager, id, signup.id);
       if (!participant) throw participantNotFound();
       return this.apply(tx, signup, participant, changes);
@@ -54,17 +55,16 @@ export class ChangeRegistrationUseCase {
   }
 
   async byToken(token: string, changes: RegistrationChanges): Promise<Registration> {
-    const hash = this.registrations.tokenHash(token);
-    const now = new Date();
-    const participant = await this.outbox.transaction(async (tx) => {
-      const locked = await this.participants.lockByTokenHash(tx.manager, hash);
-      if (!locked || !sameHash(locked.tokenHash, hash)) throw registrationNotFound();
-      const signup = (await this.signups.findById(locked.signupId, tx.manager))!;
-      const closure = changeClosureOf(signup, now);
+    const found = await this.registrations.byToken(token);
+    return this.outbox.transaction(async (tx) => {
+      const signup = await this.signups.lock(tx.manager, found.signupId, 'share');
+      if (!signup) throw registrationNotFound();
+      const closure = changeClosureOf(signup, new Date());
       if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
-      return this.apply(tx, signup, locked, changes);
+      const participant = await this.participants.lock(tx.manager, found.id, signup.id);
+      if (!participant) throw registrationNotFound();
+      return this.registrations.withSignup(await this.apply(tx, signup, participant, changes), tx.manager);
     });
-    return this.registrations.withSignup(participant);
   }
 
   private async apply(tx: Tx, signup: Signup, participant: Participant, changes: RegistrationChanges): Promise<Participant> {

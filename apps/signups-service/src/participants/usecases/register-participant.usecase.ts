@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { newId, type RegistrationResultView } from '#libs/contracts';
-import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { emitAll } from '../../common/pending-event.js';
 import type { Owner } from '../../signups/signup.js';
@@ -31,15 +30,11 @@ class NothingStored extends Error {
   }
 }
 
-/** The signup changed between the admission that missed and the re-read that should explain it. */
-class AdmissionRace extends Error {}
-
-const ATTEMPTS = 2;
-
 /**
  * Registers a participant in one transaction:
- * 1. admits one more participant by a conditional UPDATE of the signup's participant_count
- *    (which also locks the signup row: registrations to one signup queue there);
+ * 1. locks the signup row (registrations to one signup queue there) and decides from that row,
+ *    which nothing can change until the transaction ends, whether it admits one more
+ *    participant (registrationRefusal: 404, 400 or 422 otherwise), then counts them;
  * 2. allocates each selection independently (SelectionAllocator.allocateEach);
  * 3. if selections were asked and none was confirmed, rolls everything back: nothing stored,
  *    no token, success false;
@@ -56,22 +51,20 @@ export class RegisterParticipantUseCase {
   ) {}
 
   async execute(command: RegisterCommand): Promise<RegistrationResultView> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      try {
-        return await this.attempt(command);
-      } catch (err) {
-        if (err instanceof NothingStored) return registrationResult(err.allocations);
-        if (!(err instanceof AdmissionRace)) throw err;
-      }
+    try {
+      return await this.register(command);
+    } catch (err) {
+      if (err instanceof NothingStored) return registrationResult(err.allocations);
+      throw err;
     }
-    throw new ProblemError('conflict', 'The signup changed while registering; retry.');
   }
 
-  private attempt({ caller, signupId, name, email, phone, selections }: RegisterCommand): Promise<RegistrationResultView> {
-    const now = new Date();
+  private register({ caller, signupId, name, email, phone, selections }: RegisterCommand): Promise<RegistrationResultView> {
     return this.outbox.transaction(async (tx) => {
-      const signup = await this.signups.admit(tx.manager, signupId, { livemode: caller?.livemode, hasPhone: phone !== null, now });
-      if (!signup) throw registrationRefusal(await this.signups.findById(signupId, tx.manager), caller, phone !== null, now) ?? new AdmissionRace();
+      const locked = await this.signups.lock(tx.manager, signupId, 'update');
+      const refusal = registrationRefusal(locked, caller, phone !== null, new Date());
+      if (refusal) throw refusal;
+      const signup = await this.signups.countParticipants(tx.manager, locked!.id, 1);
       const allocations = await this.allocator.allocateEach(tx.manager, signup.id, selections);
       const confirmed = allocations.filter((a) => a.confirmed);
       if (selections.length > 0 && confirmed.length === 0) throw new NothingStored(allocations);

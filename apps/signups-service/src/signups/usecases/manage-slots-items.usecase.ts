@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId, type CreateItemInput, type CreateSlotInput, type UpdateItemInput, type UpdateSlotInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { Outbox } from '#libs/runtime';
+import { Outbox, type Tx } from '#libs/runtime';
 import { emitAll } from '../../common/pending-event.js';
 import type { Owner } from '../signup.js';
 import { requireActionable, requireOwned } from '../signup.policy.js';
@@ -73,19 +73,19 @@ export class ManageSlotsItemsUseCase {
       id: newId(), title: s.title, description: s.description ?? null, startTime: asDate(s.startTime) ?? null, endTime: asDate(s.endTime) ?? null,
       capacity: s.capacity,
     }));
-    return this.create(command, slots.length, (where) => this.outbox.transaction((tx) => this.contents.insertSlots(tx.manager, where, slots)));
+    return this.create(command, slots.length, (where) => this.locked(command, (tx) => this.contents.insertSlots(tx.manager, where, slots)));
   }
 
   async createItems(command: OfSignupCommand, input: CreateItemInput[]): Promise<Item[]> {
     const items = input.map((i) => ({ id: newId(), name: i.name, notes: i.notes ?? null, quantityNeeded: i.quantityNeeded }));
-    return this.create(command, items.length, (where) => this.outbox.transaction((tx) => this.contents.insertItems(tx.manager, where, items)));
+    return this.create(command, items.length, (where) => this.locked(command, (tx) => this.contents.insertItems(tx.manager, where, items)));
   }
 
   async update<K extends Kind>(command: TargetCommand<K>, changes: ChangesOf<K>): Promise<TargetOf<K>> {
     const { owner, signupId, kind, id } = command;
     if (!Object.values(changes).some((value) => value !== undefined)) return this.existing(command);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const edited = await this.outbox.transaction(async (tx) => {
+      const edited = await this.locked(command, async (tx) => {
         const result = await this.contents.update(tx.manager, kind, this.writable(command), id, changes);
         if (result) {
           const after = stockOf(result.target);
@@ -102,7 +102,7 @@ export class ManageSlotsItemsUseCase {
 
   async delete<K extends Kind>(command: TargetCommand<K>): Promise<TargetOf<K>> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const deleted = await this.outbox.transaction((tx) => this.contents.delete(tx.manager, command.kind, this.writable(command), command.id));
+      const deleted = await this.locked(command, (tx) => this.contents.delete(tx.manager, command.kind, this.writable(command), command.id));
       if (deleted) return deleted;
       const { used, label } = stockOf(await this.existing(command));
       if (used > 0) {
@@ -139,6 +139,18 @@ export class ManageSlotsItemsUseCase {
     requireActionable(await this.signups.findById(command.signupId), command.owner, 'update');
     if (count > 0) throw new ProblemError('not_found', 'No signup with this id.');
     return [];
+  }
+
+  /**
+   * A transaction that first locks the signup row (shared), as every write of its slots and items
+   * does (lock order: signup, participant, slots, items): it neither deadlocks with the deletion
+   * of the signup nor with registrations and edits, and the signup cannot close meanwhile.
+   */
+  private locked<T>({ signupId }: OfSignupCommand, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.outbox.transaction(async (tx) => {
+      await this.signups.lock(tx.manager, signupId, 'share');
+      return work(tx);
+    });
   }
 
   /** Writes to slots and items apply where edits of the signup do: owned, not closed. */
