@@ -4,6 +4,13 @@ import { createTestDatabase } from '#libs/persistence';
 
 const run = promisify(execFile);
 
+/** oidc-provider 9 prints this on Node 20 (the runtime here); any other line on stderr is a failure. */
+const KNOWN_RUNTIME_NOTICE = 'oidc-provider WARNING: Unsupported runtime';
+
+function unexpectedStderr(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith(KNOWN_RUNTIME_NOTICE));
+}
+
 async function node(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, args, { env: { ...process.env, ...env }, timeout: 30_000 });
@@ -19,7 +26,7 @@ describe('starting and migrating', () => {
     const database = await createTestDatabase('migrate');
     try {
       const first = await node(['dist/tools/launcher/src/migrate.js'], { DATABASE_URL: database.url });
-      expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
+      expect({ code: first.code, stderr: unexpectedStderr(first.stderr) }).toEqual({ code: 0, stderr: [] });
       const applied = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { app: string; schema: string; applied: string[] });
       expect(applied.map((a) => a.schema)).toEqual(['auth', 'signups', 'webhooks', 'reminders']);
       for (const a of applied) {
@@ -27,7 +34,7 @@ describe('starting and migrating', () => {
         for (const name of a.applied) expect(name).toMatch(/^[A-Za-z]+\d{13}$/);
       }
       const second = await node(['dist/tools/launcher/src/migrate.js', 'signups-service'], { DATABASE_URL: database.url });
-      expect({ code: second.code, stderr: second.stderr }).toEqual({ code: 0, stderr: '' });
+      expect({ code: second.code, stderr: unexpectedStderr(second.stderr) }).toEqual({ code: 0, stderr: [] });
       expect(second.stdout.trim()).toBe(JSON.stringify({ app: 'signups-service', schema: 'signups', applied: [] }));
     } finally {
       await database.drop();

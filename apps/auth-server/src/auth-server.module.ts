@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { AppContext } from '#libs/runtime';
+import { APP_CONTEXT, DATA_SOURCE, LOGGER, type AppContext } from '#libs/runtime';
+import type { Logger } from '#libs/observability';
+import type { DataSource } from 'typeorm';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { ApiKeysAdminController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
@@ -7,6 +9,8 @@ import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { AUTH_CONFIG, loadAuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { MeService } from './me/me.service.js';
+import { OAuthProvider } from './oauth/oauth-provider.js';
+import { OAuthController } from './oauth/oauth.controller.js';
 import { OrganizationsAdminController } from './organizations/organizations.controller.js';
 import { OrganizationsRepository } from './organizations/organizations.repository.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
@@ -21,7 +25,7 @@ export class AuthServerModule {
     const config = loadAuthConfig(context.env);
     return {
       module: AuthServerModule,
-      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController],
+      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController],
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         AdminTokenGuard,
@@ -33,6 +37,11 @@ export class AuthServerModule {
         ApiKeysService,
         MeService,
         AuthHandlers,
+        {
+          provide: OAuthProvider,
+          useFactory: (app: AppContext, dataSource: DataSource, logger: Logger) => OAuthProvider.create(app.env, dataSource, logger),
+          inject: [APP_CONTEXT, DATA_SOURCE, LOGGER],
+        },
       ],
     };
   }

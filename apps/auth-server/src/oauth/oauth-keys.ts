@@ -1,0 +1,32 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+
+export interface OAuthKeys {
+  /** The private ES256 JWK that signs access tokens (never log it). */
+  signingKey: Record<string, unknown>;
+  /** Secrets that sign the provider's cookies. */
+  cookieKeys: string[];
+}
+
+function newKeys(): OAuthKeys {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = privateKey.export({ format: 'jwk' }) as Record<string, unknown>;
+  return {
+    signingKey: { ...jwk, kid: randomUUID(), alg: 'ES256', use: 'sig' },
+    cookieKeys: [randomBytes(32).toString('base64url')],
+  };
+}
+
+/**
+ * The provider's keys, made at the first boot and kept in auth.oauth_keys, so restarts and
+ * replicas share them. Replicas booting together race on the insert; all read the winner's.
+ */
+export async function loadOrCreateOAuthKeys(dataSource: DataSource): Promise<OAuthKeys> {
+  await dataSource.query(`INSERT INTO "auth"."oauth_keys" ("id", "value") VALUES ('provider', $1) ON CONFLICT ("id") DO NOTHING`, [
+    JSON.stringify(newKeys()),
+  ]);
+  const rows = (await dataSource.query(`SELECT "value" FROM "auth"."oauth_keys" WHERE "id" = 'provider'`)) as { value: OAuthKeys }[];
+  const stored = rows[0];
+  if (!stored) throw new Error('The OAuth keys could not be stored.');
+  return stored.value;
+}

@@ -1,0 +1,152 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { errors, type KoaContext, type OidcClient } from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+import { loadConfig, publicUrlsSpec } from '#libs/config';
+import { newPrefixedId } from '#libs/contracts';
+import type { Logger } from '#libs/observability';
+import { ALL_SCOPES } from '#libs/scopes';
+import { loadOrCreateOAuthKeys } from './oauth-keys.js';
+import { OAuthStoreAdapter } from './oauth-store.adapter.js';
+
+/** The provider's routes, all under /oauth at AUTH_URL. */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  device_authorization: '/oauth/device_authorization',
+  code_verification: '/oauth/device',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  // Disabled or not served (no route reaches them); named so nothing lands outside /oauth.
+  userinfo: '/oauth/userinfo',
+  introspection: '/oauth/introspect',
+  end_session: '/oauth/session/end',
+  pushed_authorization_request: '/oauth/par',
+  backchannel_authentication: '/oauth/backchannel',
+} as const;
+
+export const DEVICE_CODE_TTL_SECONDS = 600;
+export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'];
+const CLIENT_AUTH_METHODS = ['none', 'client_secret_post'];
+
+/** RFC 8414 metadata: the contract's values, built from the same settings as the provider. */
+export function authorizationServerMetadata(issuer: string): Record<string, unknown> {
+  const at = (path: string) => `${issuer}${path}`;
+  return {
+    issuer,
+    authorization_endpoint: at(OAUTH_ROUTES.authorization),
+    token_endpoint: at(OAUTH_ROUTES.token),
+    registration_endpoint: at(OAUTH_ROUTES.registration),
+    revocation_endpoint: at(OAUTH_ROUTES.revocation),
+    device_authorization_endpoint: at(OAUTH_ROUTES.device_authorization),
+    jwks_uri: at(OAUTH_ROUTES.jwks),
+    response_types_supported: ['code'],
+    grant_types_supported: GRANT_TYPES,
+    code_challenge_methods_supported: ['S256'],
+    scopes_supported: [...ALL_SCOPES],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+  };
+}
+
+const DISALLOWED_GRANT = 'requested grant type is not allowed for this client';
+
+/**
+ * oidc-provider answers a grant the client was not registered for with invalid_request; the
+ * contract (and RFC 6749 section 5.2) name that unauthorized_client.
+ */
+async function unauthorizedClientForDisallowedGrants(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  await next();
+  const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+  if (ctx.path === OAUTH_ROUTES.token && body?.error === 'invalid_request' && body.error_description === DISALLOWED_GRANT) {
+    ctx.body = { ...body, error: 'unauthorized_client' };
+  }
+}
+
+/** oidc-provider, set up for pure OAuth 2.1 on the auth schema. */
+export class OAuthProvider {
+  private constructor(
+    readonly issuer: string,
+    readonly metadata: Record<string, unknown>,
+    private readonly handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  ) {}
+
+  static async create(env: Record<string, string | undefined>, dataSource: DataSource, logger: Logger): Promise<OAuthProvider> {
+    const { authUrl, publicBaseUrl, mcpUrl } = loadConfig(publicUrlsSpec, env);
+    const issuer = authUrl.replace(/\/+$/, '');
+    const resources = new Set([publicBaseUrl, mcpUrl]);
+    const keys = await loadOrCreateOAuthKeys(dataSource);
+
+    const provider = new Provider(issuer, {
+      adapter: (model: string) => new OAuthStoreAdapter(model, dataSource),
+      jwks: { keys: [keys.signingKey] },
+      cookies: { keys: keys.cookieKeys },
+      scopes: [...ALL_SCOPES],
+      clientAuthMethods: CLIENT_AUTH_METHODS,
+      clientDefaults: {
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        id_token_signed_response_alg: 'ES256',
+      },
+      enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+      pkce: { required: () => true },
+      ttl: {
+        AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+        AuthorizationCode: AUTHORIZATION_CODE_TTL_SECONDS,
+        DeviceCode: DEVICE_CODE_TTL_SECONDS,
+        RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+        Grant: REFRESH_TOKEN_TTL_SECONDS,
+        Interaction: 3600,
+        Session: 14 * 24 * 3600,
+      },
+      // Refresh tokens for every client allowed the grant, without offline_access; one use each.
+      issueRefreshToken: (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
+      rotateRefreshToken: true,
+      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
+      routes: OAUTH_ROUTES,
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: true, initialAccessToken: false, idFactory: () => newPrefixedId('cli') },
+        revocation: { enabled: true },
+        deviceFlow: { enabled: true },
+        userinfo: { enabled: false },
+        introspection: { enabled: false },
+        resourceIndicators: {
+          enabled: true,
+          // REST unless the client asked for a resource; a token request without one gets the granted one.
+          defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf ?? publicBaseUrl,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: unknown, resource: string) => {
+            if (!resources.has(resource)) throw new errors.InvalidTarget('resource must be the REST API or the MCP surface');
+            return {
+              scope: ALL_SCOPES.join(' '),
+              audience: resource,
+              accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+              accessTokenFormat: 'jwt',
+              jwt: { sign: { alg: 'ES256' } },
+            };
+          },
+        },
+      },
+    });
+    provider.on('device_authorization.success', (_ctx: never, body: never) => {
+      (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
+    });
+    provider.use(unauthorizedClientForDisallowedGrants);
+    provider.on('server_error', (_ctx: never, err: never) => {
+      logger.error({ err }, 'OAuth provider error');
+    });
+    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback());
+  }
+
+  /** Lets the provider answer one request on the raw Node objects. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.handler(req, res);
+  }
+}

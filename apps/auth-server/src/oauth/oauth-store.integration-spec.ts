@@ -1,0 +1,127 @@
+import type { DataSource } from 'typeorm';
+import type { RunningApp } from '#libs/runtime';
+import { createTestStack, type TestStack } from '#libs/testing';
+import { authServerApp } from '../index.js';
+import { loadOrCreateOAuthKeys } from './oauth-keys.js';
+import { OAuthStoreAdapter } from './oauth-store.adapter.js';
+
+let stack: TestStack;
+let running: RunningApp;
+let dataSource: DataSource;
+
+beforeAll(async () => {
+  stack = await createTestStack('auth_oauth_store');
+  running = await stack.boot(authServerApp, { ADMIN_TOKEN: 'oauth-store-admin-token' });
+  dataSource = running.context.dataSource!;
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+let sequence = 0;
+const uniqueId = (label: string) => `${label}-${++sequence}-${Date.now()}`;
+
+/** Moves a row's expiry into the past, as if its lifetime had elapsed. */
+async function expire(model: string, id: string): Promise<void> {
+  await dataSource.query(`UPDATE "auth"."oauth_store" SET "expires_at" = now() - interval '1 second' WHERE "model" = $1 AND "id" = $2`, [model, id]);
+}
+
+describe('OAuthStoreAdapter', () => {
+  it('finds a stored payload by id within its model only', async () => {
+    const codes = new OAuthStoreAdapter('AuthorizationCode', dataSource);
+    const id = uniqueId('code');
+    await codes.upsert(id, { grantId: 'g1', scope: 'signups:read' }, 60);
+    expect(await codes.find(id)).toEqual({ grantId: 'g1', scope: 'signups:read' });
+    expect(await new OAuthStoreAdapter('RefreshToken', dataSource).find(id)).toBeUndefined();
+  });
+
+  it('replaces the payload on a second upsert of the same id', async () => {
+    const clients = new OAuthStoreAdapter('Client', dataSource);
+    const id = uniqueId('client');
+    await clients.upsert(id, { client_name: 'before' });
+    await clients.upsert(id, { client_name: 'after' });
+    expect(await clients.find(id)).toEqual({ client_name: 'after' });
+  });
+
+  it('stops returning a payload once it has expired', async () => {
+    const codes = new OAuthStoreAdapter('AuthorizationCode', dataSource);
+    const id = uniqueId('code');
+    await codes.upsert(id, { grantId: 'g2' }, 60);
+    await expire('AuthorizationCode', id);
+    expect(await codes.find(id)).toBeUndefined();
+  });
+
+  it('keeps a payload stored without an expiry', async () => {
+    const clients = new OAuthStoreAdapter('Client', dataSource);
+    const id = uniqueId('client');
+    await clients.upsert(id, { client_name: 'forever' });
+    const [row] = (await dataSource.query(`SELECT "expires_at" FROM "auth"."oauth_store" WHERE "model" = 'Client' AND "id" = $1`, [id])) as { expires_at: Date | null }[];
+    expect(row?.expires_at).toBeNull();
+    expect(await clients.find(id)).toEqual({ client_name: 'forever' });
+  });
+
+  it('marks a consumed payload with the time of its first consumption', async () => {
+    const codes = new OAuthStoreAdapter('AuthorizationCode', dataSource);
+    const id = uniqueId('code');
+    await codes.upsert(id, { grantId: 'g3' }, 60);
+    expect(await codes.find(id)).not.toHaveProperty('consumed');
+    const before = Math.floor(Date.now() / 1000) - 1;
+    await codes.consume(id);
+    const first = await codes.find(id);
+    expect(first?.consumed).toBeGreaterThanOrEqual(before);
+    await codes.consume(id);
+    expect((await codes.find(id))?.consumed).toBe(first?.consumed);
+  });
+
+  it('finds a device code by its user code and a session by its uid, until they expire', async () => {
+    const deviceCodes = new OAuthStoreAdapter('DeviceCode', dataSource);
+    const sessions = new OAuthStoreAdapter('Session', dataSource);
+    const deviceId = uniqueId('dc');
+    const sessionId = uniqueId('session');
+    const userCode = uniqueId('USER');
+    const uid = uniqueId('uid');
+    await deviceCodes.upsert(deviceId, { userCode, grantId: 'g4' }, 600);
+    await sessions.upsert(sessionId, { uid }, 3600);
+    expect(await deviceCodes.findByUserCode(userCode)).toEqual({ userCode, grantId: 'g4' });
+    expect(await sessions.findByUid(uid)).toEqual({ uid });
+    await expire('DeviceCode', deviceId);
+    await expire('Session', sessionId);
+    expect(await deviceCodes.findByUserCode(userCode)).toBeUndefined();
+    expect(await sessions.findByUid(uid)).toBeUndefined();
+  });
+
+  it('destroys one payload', async () => {
+    const tokens = new OAuthStoreAdapter('RefreshToken', dataSource);
+    const id = uniqueId('rt');
+    await tokens.upsert(id, { grantId: 'g5' }, 3600);
+    await tokens.destroy(id);
+    expect(await tokens.find(id)).toBeUndefined();
+  });
+
+  it('revokes every artifact of a grant, whatever its model, and nothing else', async () => {
+    const grantId = uniqueId('grant');
+    const codes = new OAuthStoreAdapter('AuthorizationCode', dataSource);
+    const tokens = new OAuthStoreAdapter('RefreshToken', dataSource);
+    const codeId = uniqueId('code');
+    const tokenId = uniqueId('rt');
+    const otherId = uniqueId('rt');
+    await codes.upsert(codeId, { grantId }, 60);
+    await tokens.upsert(tokenId, { grantId }, 3600);
+    await tokens.upsert(otherId, { grantId: uniqueId('grant') }, 3600);
+    await tokens.revokeByGrantId(grantId);
+    expect(await codes.find(codeId)).toBeUndefined();
+    expect(await tokens.find(tokenId)).toBeUndefined();
+    expect(await tokens.find(otherId)).toBeDefined();
+  });
+});
+
+describe('OAuth keys', () => {
+  it('keeps the signing key made at the first boot for every later boot', async () => {
+    const first = await loadOrCreateOAuthKeys(dataSource);
+    const second = await loadOrCreateOAuthKeys(dataSource);
+    expect(second.signingKey).toEqual(first.signingKey);
+    expect(first.signingKey).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    expect(second.cookieKeys).toEqual(first.cookieKeys);
+  });
+});

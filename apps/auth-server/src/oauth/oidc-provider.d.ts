@@ -1,0 +1,49 @@
+/** The small part of oidc-provider 9 (which ships no types) that the auth-server uses. */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export interface AdapterPayload {
+    [key: string]: unknown;
+    grantId?: string;
+    userCode?: string;
+    uid?: string;
+    consumed?: number;
+  }
+
+  export interface Adapter {
+    upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void>;
+    find(id: string): Promise<AdapterPayload | undefined>;
+    findByUid(uid: string): Promise<AdapterPayload | undefined>;
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined>;
+    consume(id: string): Promise<void>;
+    destroy(id: string): Promise<void>;
+    revokeByGrantId(grantId: string): Promise<void>;
+  }
+
+  export interface OidcClient {
+    clientId: string;
+    grantTypeAllowed(type: string): boolean;
+  }
+
+  /** The parts of Koa's context the auth-server's middleware reads. */
+  export interface KoaContext {
+    path: string;
+    status: number;
+    body: unknown;
+  }
+
+  export type Configuration = Record<string, unknown>;
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: Configuration);
+    issuer: string;
+    proxy: boolean;
+    callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    on(event: string, listener: (...args: never[]) => void): this;
+    use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;
+  }
+
+  export const errors: {
+    InvalidTarget: new (description?: string) => Error;
+  };
+}
