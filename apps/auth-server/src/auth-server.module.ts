@@ -8,6 +8,7 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { AUTH_CONFIG, loadAuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
+import { InteractionsController } from './interactions/interactions.controller.js';
 import { MeService } from './me/me.service.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
 import { OAuthController } from './oauth/oauth.controller.js';
@@ -25,7 +26,7 @@ export class AuthServerModule {
     const config = loadAuthConfig(context.env);
     return {
       module: AuthServerModule,
-      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController],
+      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController, InteractionsController],
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         AdminTokenGuard,

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, type KoaContext, type OidcClient } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
@@ -33,6 +34,23 @@ const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'];
 const CLIENT_AUTH_METHODS = ['none', 'client_secret_post'];
+
+/** Where the provider sends the browser for login and consent. */
+export const INTERACTION_PATH = '/oauth/interaction';
+
+/** The organization chosen at consent, kept beside the grant (and revoked with it). */
+const GRANT_ORGANIZATION_MODEL = 'GrantOrganization';
+
+/** Keeps the organization chosen for a grant, so every access token of the grant names it. */
+export async function saveGrantOrganization(dataSource: DataSource, grantId: string, organizationId: string): Promise<void> {
+  await new OAuthStoreAdapter(GRANT_ORGANIZATION_MODEL, dataSource).upsert(grantId, { grantId, organizationId }, REFRESH_TOKEN_TTL_SECONDS);
+}
+
+async function grantOrganization(dataSource: DataSource, grantId: string | undefined): Promise<string | undefined> {
+  if (!grantId) return undefined;
+  const payload = await new OAuthStoreAdapter(GRANT_ORGANIZATION_MODEL, dataSource).find(grantId);
+  return typeof payload?.organizationId === 'string' ? payload.organizationId : undefined;
+}
 
 /** RFC 8414 metadata: the contract's values, built from the same settings as the provider. */
 export function authorizationServerMetadata(issuer: string): Record<string, unknown> {
@@ -74,13 +92,30 @@ export class OAuthProvider {
     readonly issuer: string,
     readonly metadata: Record<string, unknown>,
     private readonly handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+    /** The provider itself, for the interaction pages. */
+    readonly provider: Provider,
+    private readonly csrfKey: string,
   ) {}
+
+  /** The anti-CSRF token of one interaction: an HMAC of its uid under a server-side key. */
+  csrfToken(uid: string): string {
+    return createHmac('sha256', this.csrfKey).update(`interaction:${uid}`).digest('base64url');
+  }
+
+  csrfTokenValid(uid: string, token: unknown): boolean {
+    if (typeof token !== 'string') return false;
+    const expected = Buffer.from(this.csrfToken(uid));
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
 
   static async create(env: Record<string, string | undefined>, dataSource: DataSource, logger: Logger): Promise<OAuthProvider> {
     const { authUrl, publicBaseUrl, mcpUrl } = loadConfig(publicUrlsSpec, env);
     const issuer = authUrl.replace(/\/+$/, '');
     const resources = new Set([publicBaseUrl, mcpUrl]);
     const keys = await loadOrCreateOAuthKeys(dataSource);
+    const csrfKey = keys.cookieKeys[0];
+    if (!csrfKey) throw new Error('The OAuth cookie keys are missing.');
 
     const provider = new Provider(issuer, {
       adapter: (model: string) => new OAuthStoreAdapter(model, dataSource),
@@ -108,6 +143,12 @@ export class OAuthProvider {
       // Refresh tokens for every client allowed the grant, without offline_access; one use each.
       issueRefreshToken: (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
+      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+      // The gateway builds a Principal from sub (the user id, the provider's default) and org_id.
+      extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
+        const organizationId = await grantOrganization(dataSource, token.grantId);
+        return organizationId ? { org_id: organizationId } : {};
+      },
       findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
       routes: OAUTH_ROUTES,
       features: {
@@ -142,7 +183,7 @@ export class OAuthProvider {
     provider.on('server_error', (_ctx: never, err: never) => {
       logger.error({ err }, 'OAuth provider error');
     });
-    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback());
+    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback(), provider, csrfKey);
   }
 
   /** Lets the provider answer one request on the raw Node objects. */

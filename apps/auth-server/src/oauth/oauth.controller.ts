@@ -17,7 +17,7 @@ export class OAuthController {
     return this.oauth.metadata;
   }
 
-  @Get(['oauth/authorize', 'oauth/device', 'oauth/jwks'])
+  @Get(['oauth/authorize', 'oauth/authorize/:uid', 'oauth/device', 'oauth/jwks'])
   async read(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(req, reply);
   }

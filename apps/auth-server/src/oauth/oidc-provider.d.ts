@@ -34,12 +34,42 @@ declare module 'oidc-provider' {
 
   export type Configuration = Record<string, unknown>;
 
+  /** What provider.interactionDetails answers about the pending interaction. */
+  export interface InteractionDetails {
+    uid: string;
+    params: Record<string, unknown>;
+    prompt: { name: string; details: Record<string, unknown> };
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export interface GrantInstance {
+    addOIDCScope(scope: string): void;
+    rejectOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
+    rejectResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export interface GrantModel {
+    new (properties: { accountId: string; clientId: string }): GrantInstance;
+    find(id: string): Promise<GrantInstance | undefined>;
+  }
+
+  export interface ClientModel {
+    find(id: string): Promise<(OidcClient & { clientName?: string }) | undefined>;
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     issuer: string;
     proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     on(event: string, listener: (...args: never[]) => void): this;
+    Grant: GrantModel;
+    Client: ClientModel;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;
   }
 

@@ -19,6 +19,16 @@ export class UsersRepository {
   }
 
   /** Case-insensitive, as the unique index. */
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.manager().createQueryBuilder(UserEntity, 'u').where('lower(u.email) = lower(:email)', { email }).getOne();
+  }
+
+  /** The user's memberships, oldest first. */
+  memberships(userId: string): Promise<MembershipEntity[]> {
+    return this.manager().find(MembershipEntity, { where: { userId }, order: { createdAt: 'ASC', organizationId: 'ASC' } });
+  }
+
+  /** Case-insensitive, as the unique index. */
   async emailTaken(email: string, tx?: Tx): Promise<boolean> {
     return this.manager(tx).createQueryBuilder(UserEntity, 'u').where('lower(u.email) = lower(:email)', { email }).getExists();
   }

@@ -1,0 +1,344 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { OrganizationView, UserView } from '#libs/contracts';
+import { DATA_SOURCE, type RunningApp } from '#libs/runtime';
+import { SCOPES } from '#libs/scopes';
+import { createTestStack, freePorts, type TestStack } from '#libs/testing';
+import { authServerApp } from '../index.js';
+import { MembershipEntity } from '../users/membership.entity.js';
+
+const ADMIN_TOKEN = 'flow-admin-token';
+const PUBLIC_BASE_URL = 'http://localhost:3000/api/v1';
+const REDIRECT_URI = 'http://127.0.0.1:9999/callback';
+const PASSWORD = 'correct horse battery';
+
+let stack: TestStack;
+let running: RunningApp;
+
+beforeAll(async () => {
+  const [port] = await freePorts(1);
+  stack = await createTestStack('auth_code_flow');
+  running = await stack.boot(authServerApp, {
+    ADMIN_TOKEN,
+    AUTH_SERVER_PORT: String(port),
+    AUTH_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_BASE_URL,
+  });
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function admin<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${running.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as T;
+}
+
+let emails = 0;
+async function createUser(orgName = 'Flow org'): Promise<{ user: UserView; org: OrganizationView; email: string }> {
+  const org = await admin<OrganizationView>('/admin/organizations', { name: orgName });
+  const email = `flow${++emails}-${randomBytes(4).toString('hex')}@example.test`;
+  const user = await admin<UserView>('/admin/users', { email, password: PASSWORD, organizationId: org.id });
+  return { user, org, email };
+}
+
+async function publicClient(): Promise<string> {
+  const res = await fetch(`${running.url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'Flow <App>',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'none',
+      scope: 'signups:read signups:write',
+    }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+/** A browser: a cookie jar and fetch without following redirects. */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  async request(url: string, init: { method?: string; form?: URLSearchParams } = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(new URL(url, running.url), { method: init.method ?? 'GET', headers, body: init.form?.toString(), redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attrs] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1] ?? '').getTime() < Date.now());
+      if (!value || expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  /** Follows redirects until a page or the client's redirect_uri. */
+  async follow(res: Response): Promise<{ page?: { url: string; status: number; html: string }; callback?: URL }> {
+    let current = res;
+    let url = '';
+    for (let hops = 0; hops < 10; hops++) {
+      const location = current.headers.get('location');
+      if (current.status < 300 || current.status >= 400 || !location) {
+        return { page: { url, status: current.status, html: await current.text() } };
+      }
+      const next = new URL(location, running.url);
+      if (next.href.startsWith(REDIRECT_URI)) return { callback: next };
+      url = next.href;
+      current = await this.request(url);
+    }
+    throw new Error('too many redirects');
+  }
+
+  async post(url: string, fields: [string, string][]): Promise<Response> {
+    return this.request(url, { method: 'POST', form: new URLSearchParams(fields) });
+  }
+}
+
+function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+function formAction(html: string, button?: string): string {
+  if (button) {
+    const formaction = new RegExp(`formaction="([^"]+)"[^>]*>${button}<`).exec(html);
+    if (formaction?.[1]) return formaction[1];
+  }
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no form in ${html}`);
+  return action;
+}
+
+function csrf(html: string): string {
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error('no csrf field');
+  return token;
+}
+
+function jwtPayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+}
+
+async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${running.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+interface Started {
+  browser: Browser;
+  clientId: string;
+  verifier: string;
+  state: string;
+  login: { url: string; html: string };
+}
+
+async function startFlow(extra: Record<string, string> = {}): Promise<Started> {
+  const browser = new Browser();
+  const clientId = await publicClient();
+  const { verifier, challenge } = pkce();
+  const state = randomBytes(8).toString('hex');
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    scope: 'signups:read signups:write',
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: PUBLIC_BASE_URL,
+    ...extra,
+  });
+  const { page } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+  expect(page?.status).toBe(200);
+  return { browser, clientId, verifier, state, login: { url: page?.url ?? '', html: page?.html ?? '' } };
+}
+
+async function signIn(started: Started, email: string, password = PASSWORD): Promise<{ status: number; url: string; html: string }> {
+  const { browser, login } = started;
+  const res = await browser.post(formAction(login.html), [
+    ['csrf', csrf(login.html)],
+    ['email', email],
+    ['password', password],
+  ]);
+  const { page } = await browser.follow(res);
+  if (!page) throw new Error('expected a page');
+  return page;
+}
+
+async function approve(started: Started, consentHtml: string, scopes: string[], organization?: string): Promise<URL> {
+  const fields: [string, string][] = [['csrf', csrf(consentHtml)], ...scopes.map((s): [string, string] => ['scope', s])];
+  if (organization) fields.push(['organization', organization]);
+  const { callback } = await started.browser.follow(await started.browser.post(formAction(consentHtml), fields));
+  if (!callback) throw new Error('expected the redirect to the client');
+  return callback;
+}
+
+function exchange(started: Started, code: string, verifier = started.verifier): ReturnType<typeof token> {
+  return token({ grant_type: 'authorization_code', client_id: started.clientId, code, code_verifier: verifier, redirect_uri: REDIRECT_URI });
+}
+
+describe('authorization code flow with PKCE', () => {
+  it('signs in, narrows the grant at consent, issues a JWT for the REST API and rotates refresh tokens', async () => {
+    const { user, org, email } = await createUser();
+    const started = await startFlow();
+    expect(started.login.html).toContain('<label for="email">Email</label>');
+    expect(started.login.html).toContain('<label for="password">Password</label>');
+    expect(started.login.html).toContain('<button type="submit">Sign in</button>');
+    expect(started.login.html).toContain('Flow &#60;App&#62;');
+
+    const consent = await signIn(started, email.toUpperCase());
+    expect(consent.status).toBe(200);
+    expect(consent.html).toContain('Flow &#60;App&#62;');
+    expect(consent.html).toContain(SCOPES['signups:read']);
+    expect(consent.html).toContain(SCOPES['signups:write']);
+    expect(consent.html.match(/type="checkbox"[^>]*checked/g)).toHaveLength(2);
+    expect(consent.html).toContain('>Approve</button>');
+    expect(consent.html).toContain('>Deny</button>');
+    expect(consent.html).not.toContain('<select');
+
+    const callback = await approve(started, consent.html, ['signups:read']);
+    expect(callback.searchParams.get('state')).toBe(started.state);
+    const code = callback.searchParams.get('code') ?? '';
+    expect(code).not.toBe('');
+
+    const issued = await exchange(started, code);
+    expect(issued.status).toBe(200);
+    expect(issued.body.scope).toBe('signups:read');
+    expect(issued.body.expires_in).toBe(3600);
+    expect(typeof issued.body.refresh_token).toBe('string');
+    const claims = jwtPayload(issued.body.access_token as string);
+    expect(claims).toMatchObject({ aud: PUBLIC_BASE_URL, sub: user.id, org_id: org.id, scope: 'signups:read', client_id: started.clientId });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
+
+    const refreshed = await token({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: issued.body.refresh_token as string });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).not.toBe(issued.body.refresh_token);
+    expect(jwtPayload(refreshed.body.access_token as string)).toMatchObject({ aud: PUBLIC_BASE_URL, sub: user.id, org_id: org.id, scope: 'signups:read' });
+
+    const reused = await token({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: issued.body.refresh_token as string });
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe('invalid_grant');
+    const afterRevoke = await token({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: refreshed.body.refresh_token as string });
+    expect(afterRevoke.status).toBe(400);
+    expect(afterRevoke.body.error).toBe('invalid_grant');
+  });
+
+  it('redirects with access_denied and the state when the user denies', async () => {
+    const { email } = await createUser();
+    const started = await startFlow();
+    const consent = await signIn(started, email);
+    const { callback } = await started.browser.follow(await started.browser.post(formAction(consent.html, 'Deny'), [['csrf', csrf(consent.html)]]));
+    expect(callback?.searchParams.get('error')).toBe('access_denied');
+    expect(callback?.searchParams.get('state')).toBe(started.state);
+    expect(callback?.searchParams.has('code')).toBe(false);
+  });
+
+  it('shows the login page again with an error for a wrong password, naming neither field', async () => {
+    const { email } = await createUser();
+    const started = await startFlow();
+    const again = await signIn(started, email, 'wrong password');
+    expect(again.status).toBe(401);
+    expect(again.html).toContain('The email or password is incorrect.');
+    expect(again.html).toContain('<button type="submit">Sign in</button>');
+    const unknown = await signIn(started, 'nobody@example.test');
+    expect(unknown.html).toContain('The email or password is incorrect.');
+  });
+
+  it('refuses a form post without the interaction csrf token', async () => {
+    const { email } = await createUser();
+    const started = await startFlow();
+    const res = await started.browser.post(formAction(started.login.html), [
+      ['csrf', 'forged'],
+      ['email', email],
+      ['password', PASSWORD],
+    ]);
+    expect(res.status).toBe(400);
+  });
+
+  it('answers invalid_grant for a code used twice and for a wrong verifier', async () => {
+    const { email } = await createUser();
+    const first = await startFlow();
+    const consent = await signIn(first, email);
+    const code = (await approve(first, consent.html, ['signups:read', 'signups:write'])).searchParams.get('code') ?? '';
+    const issued = await exchange(first, code);
+    expect(issued.status).toBe(200);
+    expect(issued.body.scope).toBe('signups:read signups:write');
+    const twice = await exchange(first, code);
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toBe('invalid_grant');
+
+    const second = await startFlow();
+    const consent2 = await signIn(second, email);
+    const code2 = (await approve(second, consent2.html, ['signups:read'])).searchParams.get('code') ?? '';
+    const wrong = await exchange(second, code2, pkce().verifier);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('invalid_grant');
+  });
+
+  it('refuses the plain code_challenge_method', async () => {
+    const browser = new Browser();
+    const clientId = await publicClient();
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'signups:read',
+      state: 'st',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'plain',
+    });
+    const { callback, page } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+    expect(page).toBeUndefined();
+    expect(callback?.searchParams.get('error')).toBe('invalid_request');
+    expect(callback?.searchParams.get('state')).toBe('st');
+  });
+
+  it('refuses a resource other than the REST API or MCP', async () => {
+    const browser = new Browser();
+    const clientId = await publicClient();
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'signups:read',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      resource: 'https://elsewhere.example.test/',
+    });
+    const { callback } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+    expect(callback?.searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('offers an organization picker to a member of two organizations and puts the chosen one in the token', async () => {
+    const { user, email } = await createUser('First org');
+    const other = await admin<OrganizationView>('/admin/organizations', { name: 'Second <org>' });
+    const dataSource = running.app.get<DataSource>(DATA_SOURCE);
+    await dataSource.manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'member', createdAt: new Date() });
+
+    const started = await startFlow();
+    const consent = await signIn(started, email);
+    expect(consent.html).toContain('<label for="organization">Organization</label>');
+    expect(consent.html).toContain(`<option value="${other.id}">Second &#60;org&#62;</option>`);
+    const code = (await approve(started, consent.html, ['signups:read', 'signups:write'], other.id)).searchParams.get('code') ?? '';
+    const issued = await exchange(started, code);
+    expect(issued.status).toBe(200);
+    expect(jwtPayload(issued.body.access_token as string)).toMatchObject({ sub: user.id, org_id: other.id });
+  });
+});

@@ -1,0 +1,178 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { InteractionDetails } from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+import { DATA_SOURCE } from '#libs/runtime';
+import { Auth, isScope, type Scope } from '#libs/scopes';
+import { saveGrantOrganization, OAuthProvider } from '../oauth/oauth-provider.js';
+import { OrganizationsRepository } from '../organizations/organizations.repository.js';
+import { passwordMatches } from '../users/password.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { consentPage, loginPage, problemPage, type OrganizationChoice } from './pages.js';
+
+type Form = Record<string, string | string[] | undefined>;
+
+const WRONG_CREDENTIALS = 'The email or password is incorrect.';
+
+function field(form: Form | undefined, name: string): string {
+  const value = form?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function fields(form: Form | undefined, name: string): string[] {
+  const value = form?.[name];
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
+}
+
+function requestedScopes(details: InteractionDetails): Scope[] {
+  const scope = typeof details.params.scope === 'string' ? details.params.scope : '';
+  return [...new Set(scope.split(' ').filter(isScope))];
+}
+
+/**
+ * The login and consent pages oidc-provider sends the browser to. Each POST must come with the
+ * interaction's cookie (SameSite=Lax, scoped to this path, so not sent by a cross-site form
+ * post) and the hidden csrf field, an HMAC of the interaction uid under a server-side key.
+ */
+@Controller('oauth/interaction')
+@Auth.public()
+export class InteractionsController {
+  constructor(
+    @Inject(OAuthProvider) private readonly oauth: OAuthProvider,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly organizations: OrganizationsRepository,
+  ) {}
+
+  @Get(':uid')
+  async show(@Param('uid') uid: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const details = await this.details(uid, req, reply);
+    if (!details) return;
+    if (details.prompt.name === 'login') {
+      this.html(reply, 200, loginPage({ uid, csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details) }));
+      return;
+    }
+    await this.showConsent(details, reply, 200);
+  }
+
+  @Post(':uid/login')
+  async login(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const details = await this.details(uid, req, reply, form);
+    if (!details) return;
+    if (details.prompt.name !== 'login') {
+      this.html(reply, 400, problemPage('This step of the sign-in is already done.'));
+      return;
+    }
+    const email = field(form, 'email');
+    const user = email ? await this.users.findByEmail(email) : null;
+    if (!(await passwordMatches(user?.passwordHash, field(form, 'password'))) || !user) {
+      const page = loginPage({ uid, csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error: WRONG_CREDENTIALS });
+      this.html(reply, 401, page);
+      return;
+    }
+    await this.finish(req, reply, { login: { accountId: user.id } }, false);
+  }
+
+  @Post(':uid/confirm')
+  async confirm(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const details = await this.details(uid, req, reply, form);
+    if (!details) return;
+    const accountId = details.session?.accountId;
+    if (details.prompt.name !== 'consent' || !accountId) {
+      this.html(reply, 400, problemPage('Sign in before approving access.'));
+      return;
+    }
+    const organizations = await this.organizationsOf(accountId);
+    const chosen = organizations.length > 1 ? organizations.find((o) => o.id === field(form, 'organization')) : organizations[0];
+    if (!chosen) {
+      await this.showConsent(details, reply, 400, 'Choose one of your organizations.');
+      return;
+    }
+    const requested = requestedScopes(details);
+    const kept = new Set(fields(form, 'scope').filter((s) => requested.includes(s as Scope)));
+    if (kept.size === 0) {
+      await this.showConsent(details, reply, 400, 'Keep at least one permission, or choose Deny.');
+      return;
+    }
+
+    const { Grant } = this.oauth.provider;
+    const clientId = String(details.params.client_id);
+    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId, clientId });
+    const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
+    for (const scope of missingOidc) {
+      if (kept.has(scope)) grant.addOIDCScope(scope);
+      else grant.rejectOIDCScope(scope);
+    }
+    const missingResource = (details.prompt.details.missingResourceScopes as Record<string, string[]> | undefined) ?? {};
+    for (const [resource, scopes] of Object.entries(missingResource)) {
+      for (const scope of scopes) {
+        if (kept.has(scope)) grant.addResourceScope(resource, scope);
+        else grant.rejectResourceScope(resource, scope);
+      }
+    }
+    const grantId = await grant.save();
+    await saveGrantOrganization(this.dataSource, grantId, chosen.id);
+    await this.finish(req, reply, { consent: { grantId } }, true);
+  }
+
+  @Post(':uid/abort')
+  async abort(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const details = await this.details(uid, req, reply, form);
+    if (!details) return;
+    await this.finish(req, reply, { error: 'access_denied', error_description: 'The user denied the request.' }, false);
+  }
+
+  /** The pending interaction, or undefined after answering with an error page. */
+  private async details(uid: string, req: FastifyRequest, reply: FastifyReply, form?: Form): Promise<InteractionDetails | undefined> {
+    let details: InteractionDetails;
+    try {
+      details = await this.oauth.provider.interactionDetails(req.raw, reply.raw);
+    } catch {
+      this.html(reply, 400, problemPage('This sign-in request has expired or is unknown. Start again from the app.'));
+      return undefined;
+    }
+    if (details.uid !== uid || (form !== undefined && !this.oauth.csrfTokenValid(uid, field(form, 'csrf')))) {
+      this.html(reply, 400, problemPage('This form is not valid for the current sign-in request. Start again from the app.'));
+      return undefined;
+    }
+    return details;
+  }
+
+  private async showConsent(details: InteractionDetails, reply: FastifyReply, status: number, error?: string): Promise<void> {
+    const accountId = details.session?.accountId ?? '';
+    const page = consentPage({
+      uid: details.uid,
+      csrf: this.oauth.csrfToken(details.uid),
+      clientName: await this.clientName(details),
+      scopes: requestedScopes(details),
+      organizations: await this.organizationsOf(accountId),
+      error,
+    });
+    this.html(reply, status, page);
+  }
+
+  private async organizationsOf(userId: string): Promise<OrganizationChoice[]> {
+    const memberships = await this.users.memberships(userId);
+    const choices: OrganizationChoice[] = [];
+    for (const m of memberships) {
+      const org = await this.organizations.findById(m.organizationId);
+      if (org) choices.push({ id: org.id, name: org.name });
+    }
+    return choices;
+  }
+
+  private async clientName(details: InteractionDetails): Promise<string> {
+    const client = await this.oauth.provider.Client.find(String(details.params.client_id));
+    return client?.clientName ?? client?.clientId ?? 'An application';
+  }
+
+  private async finish(req: FastifyRequest, reply: FastifyReply, result: Record<string, unknown>, merge: boolean): Promise<void> {
+    const location = await this.oauth.provider.interactionResult(req.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    await reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+  }
+
+  private html(reply: FastifyReply, status: number, body: string): void {
+    void reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+  }
+}

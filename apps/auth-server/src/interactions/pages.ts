@@ -1,0 +1,79 @@
+import { SCOPES, type Scope } from '#libs/scopes';
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function hidden(csrf: string): string {
+  return `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
+}
+
+export function loginPage(input: { uid: string; csrf: string; clientName: string; email?: string; error?: string }): string {
+  const action = `/oauth/interaction/${encodeURIComponent(input.uid)}/login`;
+  const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
+  return page(
+    'Sign in',
+    `<p>Sign in to continue to ${escapeHtml(input.clientName)}.</p>
+${error}<form method="post" action="${escapeHtml(action)}">
+${hidden(input.csrf)}
+<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
+<p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
+<p><button type="submit">Sign in</button></p>
+</form>`,
+  );
+}
+
+export interface OrganizationChoice {
+  id: string;
+  name: string;
+}
+
+export function consentPage(input: { uid: string; csrf: string; clientName: string; scopes: Scope[]; organizations: OrganizationChoice[]; error?: string }): string {
+  const base = `/oauth/interaction/${encodeURIComponent(input.uid)}`;
+  const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
+  const scopes = input.scopes
+    .map(
+      (scope, i) =>
+        `<li><input type="checkbox" id="scope-${i}" name="scope" value="${escapeHtml(scope)}" checked> <label for="scope-${i}"><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPES[scope])}</label></li>`,
+    )
+    .join('\n');
+  const picker =
+    input.organizations.length > 1
+      ? `<p><label for="organization">Organization</label> <select id="organization" name="organization" required>
+${input.organizations.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHtml(o.name)}</option>`).join('\n')}
+</select></p>`
+      : input.organizations.map((o) => `<p>Organization: ${escapeHtml(o.name)}</p>`).join('');
+  return page(
+    'Authorize access',
+    `<p><strong>${escapeHtml(input.clientName)}</strong> asks to act for you with these permissions.</p>
+${error}<form method="post" action="${escapeHtml(`${base}/confirm`)}">
+${hidden(input.csrf)}
+<fieldset><legend>Permissions</legend>
+<ul>
+${scopes}
+</ul>
+</fieldset>
+${picker}
+<p><button type="submit">Approve</button> <button type="submit" formaction="${escapeHtml(`${base}/abort`)}" formnovalidate>Deny</button></p>
+</form>`,
+  );
+}
+
+export function problemPage(message: string): string {
+  return page('Something went wrong', `<p>${escapeHtml(message)}</p>`);
+}
