@@ -77,3 +77,32 @@ ${picker}
 export function problemPage(message: string): string {
   return page('Something went wrong', `<p>${escapeHtml(message)}</p>`);
 }
+
+export type DeviceCodeProblem = 'unknown' | 'expired' | 'used' | 'missing' | 'denied' | 'failed';
+
+const DEVICE_MESSAGES: Record<DeviceCodeProblem, string> = {
+  unknown: 'That code is unknown. Check the code shown on your device and try again.',
+  expired: 'That code has expired. Start again on your device to get a new code.',
+  used: 'That code has already been used. Start again on your device to get a new code.',
+  missing: 'Enter the code shown on your device.',
+  denied: 'Access was denied. You can go back to your device.',
+  failed: 'Something went wrong. Start again on your device.',
+};
+
+/** The device flow's first page: the code shown on the device, then sign-in and consent. */
+export function deviceCodePage(input: { xsrf: string; userCode: string; problem?: DeviceCodeProblem }): string {
+  const message = input.problem ? `<p role="alert">${escapeHtml(DEVICE_MESSAGES[input.problem])}</p>\n` : '<p>Enter the code shown on your device.</p>\n';
+  return page(
+    'Connect a device',
+    `${message}<form method="post" action="/oauth/device">
+<input type="hidden" name="xsrf" value="${escapeHtml(input.xsrf)}">
+<input type="hidden" name="confirm" value="yes">
+<p><label for="user_code">Code</label> <input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required value="${escapeHtml(input.userCode)}"></p>
+<p><button type="submit">Continue</button></p>
+</form>`,
+  );
+}
+
+export function deviceDonePage(clientName: string): string {
+  return page('You can go back to your device', `<p>${escapeHtml(clientName)} now has the access you approved.</p>`);
+}

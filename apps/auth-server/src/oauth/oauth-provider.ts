@@ -3,9 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { errors, type KoaContext, type OidcClient } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { loadConfig, publicUrlsSpec } from '#libs/config';
-import { newPrefixedId } from '#libs/contracts';
+import { newPrefixedId, protectedResourceMetadata } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { ALL_SCOPES } from '#libs/scopes';
+import { deviceCodePage, deviceDonePage, type DeviceCodeProblem } from '../interactions/pages.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
 
@@ -72,6 +73,56 @@ export function authorizationServerMetadata(issuer: string): Record<string, unkn
   };
 }
 
+/** The user code from `?user_code=` of GET /oauth/device, taken off the URL to prefill the form. */
+export const deviceCodePrefill = new WeakMap<IncomingMessage, string>();
+
+/** What oidc-provider's device pages receive (its context and the re-render errors). */
+interface DeviceContext {
+  req: IncomingMessage;
+  body: unknown;
+  status: number;
+  oidc: { client?: { clientName?: string; clientId: string } };
+}
+
+const DEVICE_PROBLEMS: Record<string, DeviceCodeProblem> = {
+  NotFoundError: 'unknown',
+  ExpiredError: 'expired',
+  AlreadyUsedError: 'used',
+  NoCodeError: 'missing',
+  AbortedError: 'denied',
+};
+
+function xsrfOf(form: string): string {
+  return /name="xsrf" value="([^"]*)"/.exec(form)?.[1] ?? '';
+}
+
+/** The device page: one field "Code" and "Continue", which goes straight on to sign-in and consent. */
+function renderDeviceCodePage(ctx: DeviceContext, form: string, userCode?: string, err?: { name?: string; userCode?: string }): void {
+  const problem = err ? (DEVICE_PROBLEMS[err.name ?? ''] ?? 'failed') : undefined;
+  ctx.body = deviceCodePage({ xsrf: xsrfOf(form), userCode: err?.userCode ?? userCode ?? deviceCodePrefill.get(ctx.req) ?? '', problem });
+  if (problem && problem !== 'denied') ctx.status = 400;
+}
+
+/**
+ * slow_down (RFC 8628 section 3.5): a device code polled again within the interval while
+ * authorization is pending. The last poll of each device code is kept in the store.
+ */
+function slowDownFastPolling(dataSource: DataSource) {
+  const polls = new OAuthStoreAdapter('DevicePoll', dataSource);
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    await next();
+    const body = ctx.body as { error?: unknown } | undefined;
+    const deviceCode = ctx.oidc?.params?.device_code;
+    if (ctx.path !== OAUTH_ROUTES.token || body?.error !== 'authorization_pending' || typeof deviceCode !== 'string') return;
+    const last = await polls.find(deviceCode);
+    const now = Date.now();
+    await polls.upsert(deviceCode, { polledAt: now }, DEVICE_CODE_TTL_SECONDS);
+    if (typeof last?.polledAt === 'number' && now - last.polledAt < DEVICE_POLL_INTERVAL_SECONDS * 1000) {
+      ctx.body = { error: 'slow_down', error_description: 'you are polling too quickly and should back off at a reasonable rate' };
+    }
+  };
+}
+
 const DISALLOWED_GRANT = 'requested grant type is not allowed for this client';
 
 /**
@@ -95,6 +146,8 @@ export class OAuthProvider {
     /** The provider itself, for the interaction pages. */
     readonly provider: Provider,
     private readonly csrfKey: string,
+    /** RFC 9728 metadata for the REST API (PUBLIC_BASE_URL) and the MCP surface (MCP_URL). */
+    readonly protectedResources: { rest: Record<string, unknown>; mcp: Record<string, unknown> },
   ) {}
 
   /** The anti-CSRF token of one interaction: an HMAC of its uid under a server-side key. */
@@ -155,7 +208,20 @@ export class OAuthProvider {
         devInteractions: { enabled: false },
         registration: { enabled: true, initialAccessToken: false, idFactory: () => newPrefixedId('cli') },
         revocation: { enabled: true },
-        deviceFlow: { enabled: true },
+        deviceFlow: {
+          enabled: true,
+          userCodeInputSource: (ctx: DeviceContext, form: string, _out: unknown, err?: { name?: string; userCode?: string }) => {
+            renderDeviceCodePage(ctx, form, undefined, err);
+          },
+          // Not reached from our page, which confirms with the code; a bare POST gets the page again.
+          userCodeConfirmSource: (ctx: DeviceContext, form: string, _client: unknown, _info: unknown, userCode: string) => {
+            renderDeviceCodePage(ctx, form, userCode);
+          },
+          successSource: (ctx: DeviceContext) => {
+            const client = ctx.oidc.client;
+            ctx.body = deviceDonePage(client?.clientName ?? client?.clientId ?? 'The application');
+          },
+        },
         userinfo: { enabled: false },
         introspection: { enabled: false },
         resourceIndicators: {
@@ -180,10 +246,14 @@ export class OAuthProvider {
       (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
     });
     provider.use(unauthorizedClientForDisallowedGrants);
+    provider.use(slowDownFastPolling(dataSource));
     provider.on('server_error', (_ctx: never, err: never) => {
       logger.error({ err }, 'OAuth provider error');
     });
-    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback(), provider, csrfKey);
+    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback(), provider, csrfKey, {
+      rest: protectedResourceMetadata(publicBaseUrl, issuer),
+      mcp: protectedResourceMetadata(mcpUrl, issuer),
+    });
   }
 
   /** Lets the provider answer one request on the raw Node objects. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth } from '#libs/scopes';
-import { OAuthProvider } from './oauth-provider.js';
+import { deviceCodePrefill, OAuthProvider } from './oauth-provider.js';
 
 /**
  * The provider's routes, answered by oidc-provider on the raw request and response. Their
@@ -17,7 +17,33 @@ export class OAuthController {
     return this.oauth.metadata;
   }
 
-  @Get(['oauth/authorize', 'oauth/authorize/:uid', 'oauth/device', 'oauth/jwks'])
+  @Get('.well-known/oauth-protected-resource')
+  restResource(): Record<string, unknown> {
+    return this.oauth.protectedResources.rest;
+  }
+
+  @Get('.well-known/oauth-protected-resource-mcp')
+  mcpResource(): Record<string, unknown> {
+    return this.oauth.protectedResources.mcp;
+  }
+
+  /**
+   * The device page. oidc-provider would answer `?user_code=` with a self-submitting form
+   * (JavaScript); the code is taken off the URL instead and prefills our page's field.
+   */
+  @Get('oauth/device')
+  async device(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const url = new URL(req.raw.url ?? '/', 'http://localhost');
+    const userCode = url.searchParams.get('user_code');
+    if (userCode !== null) {
+      deviceCodePrefill.set(req.raw, userCode);
+      url.searchParams.delete('user_code');
+      req.raw.url = `${url.pathname}${url.search}`;
+    }
+    await this.forward(req, reply);
+  }
+
+  @Get(['oauth/authorize', 'oauth/authorize/:uid', 'oauth/device/:uid', 'oauth/jwks'])
   async read(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(req, reply);
   }

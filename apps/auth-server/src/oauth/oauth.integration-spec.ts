@@ -4,6 +4,8 @@ import { createTestStack, freePorts, type TestStack } from '#libs/testing';
 import { authServerApp } from '../index.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const PUBLIC_BASE_URL = 'https://api.example.test/api/v1';
+const MCP_URL = 'https://mcp.example.test/mcp';
 
 let stack: TestStack;
 let running: RunningApp;
@@ -13,7 +15,7 @@ beforeAll(async () => {
   const [port] = await freePorts(1);
   origin = `http://127.0.0.1:${port}`;
   stack = await createTestStack('auth_oauth');
-  running = await stack.boot(authServerApp, { ADMIN_TOKEN: 'oauth-admin-token', AUTH_SERVER_PORT: String(port), AUTH_URL: origin });
+  running = await stack.boot(authServerApp, { ADMIN_TOKEN: 'oauth-admin-token', AUTH_SERVER_PORT: String(port), AUTH_URL: origin, PUBLIC_BASE_URL, MCP_URL });
 });
 
 afterAll(async () => {
@@ -210,6 +212,23 @@ describe('device authorization (RFC 8628)', () => {
     const polled = await postForm('/oauth/token', { grant_type: DEVICE_GRANT, client_id: clientId, device_code: started.body.device_code as string });
     expect(polled.status).toBe(400);
     expect(polled.body.error).toBe('authorization_pending');
+  });
+});
+
+describe('RFC 9728 protected-resource metadata', () => {
+  it.each([
+    ['/.well-known/oauth-protected-resource', PUBLIC_BASE_URL],
+    ['/.well-known/oauth-protected-resource-mcp', MCP_URL],
+  ])('serves %s for %s, naming this server as its authorization server', async (path, resource) => {
+    const res = await fetch(`${running.url}${path}`).then(answer);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body).toEqual({
+      resource,
+      authorization_servers: [origin],
+      scopes_supported: [...ALL_SCOPES],
+      bearer_methods_supported: ['header'],
+    });
   });
 });
 

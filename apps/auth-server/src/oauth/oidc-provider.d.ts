@@ -30,6 +30,7 @@ declare module 'oidc-provider' {
     path: string;
     status: number;
     body: unknown;
+    oidc?: { params?: Record<string, unknown> };
   }
 
   export type Configuration = Record<string, unknown>;
