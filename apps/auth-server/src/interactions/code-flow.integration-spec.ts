@@ -1,144 +1,24 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import type { OrganizationView, UserView } from '#libs/contracts';
-import { DATA_SOURCE, type RunningApp } from '#libs/runtime';
+import { randomBytes } from 'node:crypto';
+import type { OrganizationView } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
-import { createTestStack, freePorts, type TestStack } from '#libs/testing';
-import { authServerApp } from '../index.js';
+import { approveConsent, bootAuthServer, csrf, formAction, jwtPayload, PASSWORD, pkce, PUBLIC_BASE_URL, signIn as postLogin, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
 import { MembershipEntity } from '../users/membership.entity.js';
 
-const ADMIN_TOKEN = 'flow-admin-token';
-const PUBLIC_BASE_URL = 'http://localhost:3000/api/v1';
 const REDIRECT_URI = 'http://127.0.0.1:9999/callback';
-const PASSWORD = 'correct horse battery';
 
-let stack: TestStack;
-let running: RunningApp;
-
-beforeAll(async () => {
-  const [port] = await freePorts(1);
-  stack = await createTestStack('auth_code_flow');
-  running = await stack.boot(authServerApp, {
-    ADMIN_TOKEN,
-    AUTH_SERVER_PORT: String(port),
-    AUTH_URL: `http://127.0.0.1:${port}`,
-    PUBLIC_BASE_URL,
-  });
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
-
-async function admin<T>(path: string, body: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${running.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as T;
-}
+const server = bootAuthServer('auth_code_flow', 'flow-admin-token');
 
 let emails = 0;
-async function createUser(orgName = 'Flow org'): Promise<{ user: UserView; org: OrganizationView; email: string }> {
-  const org = await admin<OrganizationView>('/admin/organizations', { name: orgName });
-  const email = `flow${++emails}-${randomBytes(4).toString('hex')}@example.test`;
-  const user = await admin<UserView>('/admin/users', { email, password: PASSWORD, organizationId: org.id });
-  return { user, org, email };
+function createUser(orgName = 'Flow org'): ReturnType<typeof server.createUser> {
+  return server.createUser(orgName, `flow${++emails}`);
 }
 
-async function publicClient(): Promise<string> {
-  const res = await fetch(`${running.url}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Flow <App>',
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_method: 'none',
-      scope: 'signups:read signups:write',
-    }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { client_id: string }).client_id;
+function publicClient(): Promise<string> {
+  return server.registerClient({ client_name: 'Flow <App>', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'] });
 }
 
-/** A browser: a cookie jar and fetch without following redirects. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-
-  async request(url: string, init: { method?: string; form?: URLSearchParams } = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(new URL(url, running.url), { method: init.method ?? 'GET', headers, body: init.form?.toString(), redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attrs] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1] ?? '').getTime() < Date.now());
-      if (!value || expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
-  }
-
-  /** Follows redirects until a page or the client's redirect_uri. */
-  async follow(res: Response): Promise<{ page?: { url: string; status: number; html: string }; callback?: URL }> {
-    let current = res;
-    let url = '';
-    for (let hops = 0; hops < 10; hops++) {
-      const location = current.headers.get('location');
-      if (current.status < 300 || current.status >= 400 || !location) {
-        return { page: { url, status: current.status, html: await current.text() } };
-      }
-      const next = new URL(location, running.url);
-      if (next.href.startsWith(REDIRECT_URI)) return { callback: next };
-      url = next.href;
-      current = await this.request(url);
-    }
-    throw new Error('too many redirects');
-  }
-
-  async post(url: string, fields: [string, string][]): Promise<Response> {
-    return this.request(url, { method: 'POST', form: new URLSearchParams(fields) });
-  }
-}
-
-function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-function formAction(html: string, button?: string): string {
-  if (button) {
-    const formaction = new RegExp(`formaction="([^"]+)"[^>]*>${button}<`).exec(html);
-    if (formaction?.[1]) return formaction[1];
-  }
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`no form in ${html}`);
-  return action;
-}
-
-function csrf(html: string): string {
-  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error('no csrf field');
-  return token;
-}
-
-function jwtPayload(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-}
-
-async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${running.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+function token(form: Record<string, string>): Promise<FormResult> {
+  return server.postForm('/oauth/token', form);
 }
 
 interface Started {
@@ -150,7 +30,7 @@ interface Started {
 }
 
 async function startFlow(extra: Record<string, string> = {}): Promise<Started> {
-  const browser = new Browser();
+  const browser = server.browser(REDIRECT_URI);
   const clientId = await publicClient();
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
@@ -170,27 +50,17 @@ async function startFlow(extra: Record<string, string> = {}): Promise<Started> {
   return { browser, clientId, verifier, state, login: { url: page?.url ?? '', html: page?.html ?? '' } };
 }
 
-async function signIn(started: Started, email: string, password = PASSWORD): Promise<{ status: number; url: string; html: string }> {
-  const { browser, login } = started;
-  const res = await browser.post(formAction(login.html), [
-    ['csrf', csrf(login.html)],
-    ['email', email],
-    ['password', password],
-  ]);
-  const { page } = await browser.follow(res);
-  if (!page) throw new Error('expected a page');
-  return page;
+async function signIn(started: Started, email: string, password = PASSWORD): Promise<Page> {
+  return started.browser.page(await postLogin(started.browser, started.login.html, email, password));
 }
 
 async function approve(started: Started, consentHtml: string, scopes: string[], organization?: string): Promise<URL> {
-  const fields: [string, string][] = [['csrf', csrf(consentHtml)], ...scopes.map((s): [string, string] => ['scope', s])];
-  if (organization) fields.push(['organization', organization]);
-  const { callback } = await started.browser.follow(await started.browser.post(formAction(consentHtml), fields));
+  const { callback } = await started.browser.follow(await approveConsent(started.browser, consentHtml, scopes, organization));
   if (!callback) throw new Error('expected the redirect to the client');
   return callback;
 }
 
-function exchange(started: Started, code: string, verifier = started.verifier): ReturnType<typeof token> {
+function exchange(started: Started, code: string, verifier = started.verifier): Promise<FormResult> {
   return token({ grant_type: 'authorization_code', client_id: started.clientId, code, code_verifier: verifier, redirect_uri: REDIRECT_URI });
 }
 
@@ -293,7 +163,7 @@ describe('authorization code flow with PKCE', () => {
   });
 
   it('refuses the plain code_challenge_method', async () => {
-    const browser = new Browser();
+    const browser = server.browser(REDIRECT_URI);
     const clientId = await publicClient();
     const params = new URLSearchParams({
       response_type: 'code',
@@ -311,7 +181,7 @@ describe('authorization code flow with PKCE', () => {
   });
 
   it('refuses a resource other than the REST API or MCP', async () => {
-    const browser = new Browser();
+    const browser = server.browser(REDIRECT_URI);
     const clientId = await publicClient();
     const params = new URLSearchParams({
       response_type: 'code',
@@ -328,8 +198,8 @@ describe('authorization code flow with PKCE', () => {
 
   it('offers an organization picker to a member of two organizations and puts the chosen one in the token', async () => {
     const { user, email } = await createUser('First org');
-    const other = await admin<OrganizationView>('/admin/organizations', { name: 'Second <org>' });
-    const dataSource = running.app.get<DataSource>(DATA_SOURCE);
+    const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Second <org>' });
+    const dataSource = server.dataSource();
     await dataSource.manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'member', createdAt: new Date() });
 
     const started = await startFlow();
