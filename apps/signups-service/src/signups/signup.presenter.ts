@@ -18,20 +18,11 @@ export class SignupPresenter {
   /** The list and event form. */
   view(signup: Signup): SignupView {
     return {
-      id: signup.id,
-      slug: signup.slug,
-      title: signup.title,
-      description: signup.description,
+      ...this.shared(signup),
       status: signup.status,
-      eventDate: signup.eventDate.toISOString(),
-      location: signup.location,
       maxParticipants: signup.maxParticipants,
-      requiresPhone: signup.requiresPhone,
-      signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
       organizationId: signup.organizationId,
       participantCount: signup.participantCount,
-      publicUrl: this.publicUrl(signup),
-      livemode: signup.livemode,
       createdAt: signup.createdAt.toISOString(),
       updatedAt: signup.updatedAt.toISOString(),
       publishedAt: signup.publishedAt?.toISOString() ?? null,
@@ -47,19 +38,10 @@ export class SignupPresenter {
   /** What anyone may see of a published or closed signup: what remains, never who signed up. */
   publicView(signup: PublicSignup, contents: Contents, now: Date): PublicSignupView {
     return {
-      id: signup.id,
-      slug: signup.slug,
-      title: signup.title,
-      description: signup.description,
+      ...this.shared(signup),
       status: signup.status,
-      eventDate: signup.eventDate.toISOString(),
-      location: signup.location,
-      requiresPhone: signup.requiresPhone,
-      signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
       acceptingRegistrations: acceptsRegistrations(signup, now),
       spotsRemaining: spotsRemaining(signup),
-      publicUrl: this.publicUrl(signup),
-      livemode: signup.livemode,
       ...this.contentsView(signup, contents),
     };
   }
@@ -75,7 +57,19 @@ export class SignupPresenter {
     };
   }
 
-  private publicUrl(signup: Signup): string {
-    return `${this.publicOrigin}/s/${signup.slug}`;
+  /** The fields the organizer's and the public forms have in common. */
+  private shared(signup: Signup) {
+    return {
+      id: signup.id,
+      slug: signup.slug,
+      title: signup.title,
+      description: signup.description,
+      eventDate: signup.eventDate.toISOString(),
+      location: signup.location,
+      requiresPhone: signup.requiresPhone,
+      signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
+      publicUrl: `${this.publicOrigin}/s/${signup.slug}`,
+      livemode: signup.livemode,
+    };
   }
 }
