@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+import { ProblemError } from '#libs/problem';
 import type { Signup } from './signup.js';
 
 /**
@@ -50,8 +52,27 @@ export function changeClosureOf(signup: Signup, now: Date): 'closed' | 'event_pa
   return undefined;
 }
 
-export function changeClosureDetail(closure: 'closed' | 'event_passed'): string {
+function changeClosureDetail(closure: 'closed' | 'event_passed'): string {
   return closure === 'closed'
     ? 'This signup is closed: its registrations can no longer be changed or canceled by their confirmation link. Contact the organizer.'
     : 'The event has already taken place: its registrations can no longer be changed or canceled.';
+}
+
+/**
+ * For a change by confirmation token: the signup, locked in the caller's transaction, when it
+ * still takes changes; not_found when it is gone, bad_request when it is closed or its event
+ * has started. Checked on the locked row, so a change cannot commit after a close.
+ */
+export async function lockForTokenChange(
+  signups: { lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> },
+  db: EntityManager,
+  signupId: string,
+  mode: 'share' | 'update',
+  notFound: () => ProblemError,
+): Promise<Signup> {
+  const signup = await signups.lock(db, signupId, mode);
+  if (!signup) throw notFound();
+  const closure = changeClosureOf(signup, new Date());
+  if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
+  return signup;
 }

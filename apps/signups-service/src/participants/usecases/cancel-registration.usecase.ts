@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
 import { emitAll } from '../../common/pending-event.js';
-import { changeClosureDetail, changeClosureOf } from '../../signups/registration-window.js';
+import { lockForTokenChange } from '../../signups/registration-window.js';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
@@ -49,10 +49,7 @@ export class CancelRegistrationUseCase {
   async byToken(token: string): Promise<Registration> {
     const found = await this.registrations.byToken(token);
     return this.outbox.transaction(async (tx) => {
-      const signup = await this.signups.lock(tx.manager, found.signupId, 'update');
-      if (!signup) throw registrationNotFound();
-      const closure = changeClosureOf(signup, new Date());
-      if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
+      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, 'update', registrationNotFound);
       return this.registrations.withSignup(await this.remove(tx, signup, found.id, registrationNotFound), tx.manager);
     });
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
 import { emitAll } from '../../common/pending-event.js';
-import { changeClosureDetail, changeClosureOf } from '../../signups/registration-window.js';
+import { lockForTokenChange } from '../../signups/registration-window.js';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
@@ -57,10 +57,7 @@ export class ChangeRegistrationUseCase {
   async byToken(token: string, changes: RegistrationChanges): Promise<Registration> {
     const found = await this.registrations.byToken(token);
     return this.outbox.transaction(async (tx) => {
-      const signup = await this.signups.lock(tx.manager, found.signupId, 'share');
-      if (!signup) throw registrationNotFound();
-      const closure = changeClosureOf(signup, new Date());
-      if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
+      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, 'share', registrationNotFound);
       const participant = await this.participants.lock(tx.manager, found.id, signup.id);
       if (!participant) throw registrationNotFound();
       return this.registrations.withSignup(await this.apply(tx, signup, participant, changes), tx.manager);
