@@ -1,6 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { Bus } from '#libs/bus';
+import { oauthIssuer } from '#libs/contracts';
 import { CredentialGuard, CredentialVerifier } from '#libs/edge';
 import { BUS } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
@@ -47,7 +48,11 @@ export class GatewayModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
-        { provide: CredentialVerifier, useFactory: (bus: Bus) => new CredentialVerifier(bus), inject: [BUS] },
+        {
+          provide: CredentialVerifier,
+          useFactory: (bus: Bus) => new CredentialVerifier(bus, { issuer: oauthIssuer(config.authUrl), audience: config.publicBaseUrl }),
+          inject: [BUS],
+        },
         VerifierLifecycle,
         { provide: APP_GUARD, useClass: CredentialGuard },
       ],

@@ -1,7 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_CONTEXT, DATA_SOURCE, LOGGER, type AppContext } from '#libs/runtime';
+import { loadConfig, publicUrlsSpec } from '#libs/config';
 import type { Logger } from '#libs/observability';
 import type { DataSource } from 'typeorm';
+import { AccountController } from './account/account.controller.js';
+import { AccountService } from './account/account.service.js';
+import { AccountSessions } from './account/account-session.js';
+import { LoginLimiter } from './account/login-limiter.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { ApiKeysAdminController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
@@ -10,6 +15,8 @@ import { AUTH_CONFIG, loadAuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { InteractionsController } from './interactions/interactions.controller.js';
 import { MeService } from './me/me.service.js';
+import { OAuthGrants } from './oauth/oauth-grants.js';
+import { loadOrCreateOAuthKeys } from './oauth/oauth-keys.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
 import { OAuthController } from './oauth/oauth.controller.js';
 import { OrganizationsAdminController } from './organizations/organizations.controller.js';
@@ -26,7 +33,7 @@ export class AuthServerModule {
     const config = loadAuthConfig(context.env);
     return {
       module: AuthServerModule,
-      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController, InteractionsController],
+      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController, InteractionsController, AccountController],
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         AdminTokenGuard,
@@ -38,10 +45,22 @@ export class AuthServerModule {
         ApiKeysService,
         MeService,
         AuthHandlers,
+        OAuthGrants,
+        AccountService,
+        { provide: LoginLimiter, useFactory: (app: AppContext) => LoginLimiter.create(app.redisUrl, config.loginRateLimitPrefix), inject: [APP_CONTEXT] },
+        {
+          provide: AccountSessions,
+          useFactory: async (app: AppContext, dataSource: DataSource) => {
+            const key = (await loadOrCreateOAuthKeys(dataSource)).cookieKeys[0];
+            if (!key) throw new Error('The OAuth cookie keys are missing.');
+            return new AccountSessions(key, new URL(loadConfig(publicUrlsSpec, app.env).authUrl).protocol === 'https:');
+          },
+          inject: [APP_CONTEXT, DATA_SOURCE],
+        },
         {
           provide: OAuthProvider,
-          useFactory: (app: AppContext, dataSource: DataSource, logger: Logger) => OAuthProvider.create(app.env, dataSource, logger),
-          inject: [APP_CONTEXT, DATA_SOURCE, LOGGER],
+          useFactory: (app: AppContext, dataSource: DataSource, grants: OAuthGrants, logger: Logger) => OAuthProvider.create(app.env, dataSource, grants, logger),
+          inject: [APP_CONTEXT, DATA_SOURCE, OAuthGrants, LOGGER],
         },
       ],
     };

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { serving, type AppDefinition } from '#libs/runtime';
-import { authConfigSpec } from './auth.config.js';
+import { authConfigSpec, loadAuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { AuthServerModule } from './auth-server.module.js';
 import { authDataSourceSpec } from './database.js';
@@ -14,6 +14,7 @@ export const authServerApp: AppDefinition = {
   config: authConfigSpec,
   database: authDataSourceSpec,
   module: (context) => AuthServerModule.forApp(context),
+  fastify: (context) => ({ trustProxy: loadAuthConfig(context.env).trustProxy }),
   configure(app) {
     leaveOAuthBodiesUnread((app as NestFastifyApplication).getHttpAdapter().getInstance());
   },

@@ -90,7 +90,14 @@ export function authHandlers(verify: HandlersOf<'auth'>['auth.apikeys.verify']):
   const notFound = async (): Promise<never> => {
     throw new ProblemError('not_found');
   };
-  return { 'auth.apikeys.verify': verify, 'auth.me': notFound, 'auth.orgs.get': notFound };
+  return {
+    'auth.apikeys.verify': verify,
+    'auth.me': notFound,
+    'auth.orgs.get': notFound,
+    'auth.orgs.tier': notFound,
+    'auth.oauth.jwks': notFound,
+    'auth.oauth.revocations': notFound,
+  };
 }
 
 /** Wraps a bus to count published and handled event ids, and to fail publishing while `down`. */

@@ -30,6 +30,8 @@ export interface EventMap {
   'item.opened': ItemEventData;
   'auth.apikey.revoked': { apiKeyId: string; organizationId: string; livemode: boolean };
   'auth.organization.tier_changed': { organizationId: string; tier: Tier; previousTier: Tier; livemode: boolean };
+  /** Every token of the grant is void from now on (refresh token reuse, RFC 7009 revocation, or the user disconnected the app). */
+  'auth.oauth.grant_revoked': { grantId: string; organizationId: string; livemode: boolean };
 }
 
 export type EventType = keyof EventMap;
@@ -49,6 +51,7 @@ const EVENT_TYPE_LIST = {
   'item.opened': true,
   'auth.apikey.revoked': true,
   'auth.organization.tier_changed': true,
+  'auth.oauth.grant_revoked': true,
 } as const satisfies Record<EventType, true>;
 
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_LIST) as EventType[];

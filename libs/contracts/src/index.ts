@@ -30,4 +30,4 @@ export {
 export { AnalyticsView } from './analytics.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
-export { protectedResourceMetadata } from './oauth-metadata.js';
+export { ACCESS_TOKEN_CLAIMS, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';

@@ -1,3 +1,5 @@
+import type { JWK } from 'jose';
+import type { Tier } from '#libs/config';
 import type { Principal } from './principal.js';
 import type { MeView, OrganizationView } from './auth.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
@@ -32,6 +34,12 @@ export interface RequestMap {
   'auth.apikeys.verify': { req: { keyHash: string }; res: Principal };
   'auth.me': { req: { principal: Principal }; res: MeView };
   'auth.orgs.get': { req: ById; res: OrganizationView };
+  /** What a resource server needs beside a verified token: the organization's tier (cached at the edge). */
+  'auth.orgs.tier': { req: { organizationId: string }; res: { tier: Tier } };
+  /** The public keys that sign access tokens (a JWK Set), for local verification at the edges. */
+  'auth.oauth.jwks': { req: Record<string, never>; res: { keys: JWK[] } };
+  /** Grants revoked within an access token's lifetime: an edge loads them once, then follows auth.oauth.grant_revoked. */
+  'auth.oauth.revocations': { req: Record<string, never>; res: { grantIds: string[] } };
 
   'signups.list': { req: { principal: Principal; query: ListSignupsInput }; res: Page<SignupView> };
   'signups.create': { req: { principal: Principal; input: CreateSignupInput }; res: SignupView };
@@ -78,6 +86,9 @@ const SUBJECT_LIST = {
   'auth.apikeys.verify': true,
   'auth.me': true,
   'auth.orgs.get': true,
+  'auth.orgs.tier': true,
+  'auth.oauth.jwks': true,
+  'auth.oauth.revocations': true,
   'signups.list': true,
   'signups.create': true,
   'signups.get': true,

@@ -1,24 +1,41 @@
 import type { Bus, Subscription } from '#libs/bus';
-import { API_KEY_PATTERN, type Principal } from '#libs/contracts';
+import { API_KEY_PATTERN, type EventMap, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { ApiKeyCache } from './api-key-cache.js';
 import type { ParsedCredential } from './credentials.js';
+import { OAuthTokenVerifier, type TokenAudience } from './oauth-token-verifier.js';
 
-/** Turns a parsed credential into a Principal: API keys through auth.apikeys.verify, cached. */
+/**
+ * Turns a parsed credential into a Principal: API keys through auth.apikeys.verify, cached;
+ * OAuth access tokens locally, for this edge's audience.
+ */
 export class CredentialVerifier {
   private subscription?: Subscription;
+  private readonly tokens: OAuthTokenVerifier;
 
   constructor(
     private readonly bus: Bus,
+    audience: TokenAudience,
     private readonly cache = new ApiKeyCache(),
-  ) {}
+  ) {
+    this.tokens = new OAuthTokenVerifier(bus, audience);
+  }
 
-  /** Evict cached keys when a key is revoked or its organization's tier changes (every replica). */
+  /** Follow revocations and tier changes, which evict at once on every replica. */
   async start(): Promise<void> {
-    this.subscription = await this.bus.broadcast(['auth.apikey.revoked', 'auth.organization.tier_changed'], async (event) => {
-      if (event.type === 'auth.apikey.revoked') this.cache.evictCredential((event.data as { apiKeyId: string }).apiKeyId);
-      else this.cache.evictOrganization(event.orgid);
-    });
+    this.subscription = await this.bus.broadcast(
+      ['auth.apikey.revoked', 'auth.organization.tier_changed', 'auth.oauth.grant_revoked'],
+      async (event) => {
+        if (event.type === 'auth.apikey.revoked') {
+          this.cache.evictCredential((event.data as EventMap['auth.apikey.revoked']).apiKeyId);
+        } else if (event.type === 'auth.oauth.grant_revoked') {
+          this.tokens.grantRevoked((event.data as EventMap['auth.oauth.grant_revoked']).grantId);
+        } else {
+          this.cache.evictOrganization(event.orgid);
+          this.tokens.tierChanged(event.orgid);
+        }
+      },
+    );
   }
 
   async stop(): Promise<void> {
@@ -26,9 +43,7 @@ export class CredentialVerifier {
   }
 
   async verify(credential: Exclude<ParsedCredential, { kind: 'none' }>): Promise<Principal> {
-    if (credential.kind === 'bearer_token') {
-      throw new ProblemError('invalid_credentials', 'The access token is not recognized or has expired.');
-    }
+    if (credential.kind === 'bearer_token') return this.tokens.verify(credential.token);
     if (!API_KEY_PATTERN.test(credential.key)) {
       throw new ProblemError('invalid_credentials', 'The API key is not recognized.');
     }

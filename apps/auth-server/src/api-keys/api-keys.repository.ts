@@ -19,6 +19,15 @@ export class ApiKeysRepository {
     return this.manager().findOneBy(ApiKeyEntity, { keyHash });
   }
 
+  findById(id: string): Promise<ApiKeyEntity | null> {
+    return this.manager().findOneBy(ApiKeyEntity, { id });
+  }
+
+  /** The organization's keys, newest first. */
+  listByOrganization(organizationId: string): Promise<ApiKeyEntity[]> {
+    return this.manager().find(ApiKeyEntity, { where: { organizationId }, order: { createdAt: 'DESC', id: 'ASC' } });
+  }
+
   lockById(id: string, tx: Tx): Promise<ApiKeyEntity | null> {
     return tx.manager.findOne(ApiKeyEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
   }

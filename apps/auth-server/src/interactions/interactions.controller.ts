@@ -1,29 +1,28 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionDetails } from 'oidc-provider';
-import type { DataSource } from 'typeorm';
-import { DATA_SOURCE } from '#libs/runtime';
 import { Auth, isScope, type Scope } from '#libs/scopes';
-import { saveGrantOrganization, OAuthProvider } from '../oauth/oauth-provider.js';
+import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
+import { OAuthGrants } from '../oauth/oauth-grants.js';
+import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
+import { field, fields, type Form } from './form.js';
 import { consentPage, loginPage, problemPage, type OrganizationChoice } from './pages.js';
 
-type Form = Record<string, string | string[] | undefined>;
+export const WRONG_CREDENTIALS = 'The email or password is incorrect.';
 
-const WRONG_CREDENTIALS = 'The email or password is incorrect.';
-
-function field(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function fields(form: Form | undefined, name: string): string[] {
-  const value = form?.[name];
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : value;
-}
+/**
+ * No script, style or other resource loads and no framing. No form-action: the consent form's
+ * redirects end at the client's redirect_uri, which browsers check against form-action.
+ */
+const PAGE_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
 
 function requestedScopes(details: InteractionDetails): Scope[] {
   const scope = typeof details.params.scope === 'string' ? details.params.scope : '';
@@ -40,9 +39,10 @@ function requestedScopes(details: InteractionDetails): Scope[] {
 export class InteractionsController {
   constructor(
     @Inject(OAuthProvider) private readonly oauth: OAuthProvider,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly grants: OAuthGrants,
     private readonly users: UsersRepository,
     private readonly organizations: OrganizationsRepository,
+    private readonly limiter: LoginLimiter,
   ) {}
 
   @Get(':uid')
@@ -65,12 +65,19 @@ export class InteractionsController {
       return;
     }
     const email = field(form, 'email');
-    const user = email ? await this.users.findByEmail(email) : null;
-    if (!(await passwordMatches(user?.passwordHash, field(form, 'password'))) || !user) {
-      const page = loginPage({ uid, csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error: WRONG_CREDENTIALS });
-      this.html(reply, 401, page);
+    const again = async (error: string) => loginPage({ uid, csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error });
+    const allowance = await this.limiter.attempt(email, req.ip);
+    if (!allowance.allowed) {
+      reply.header('retry-after', String(allowance.retryAfterSeconds));
+      this.html(reply, 429, await again(tooManyAttemptsMessage(allowance.retryAfterSeconds)));
       return;
     }
+    const user = email ? await this.users.findByEmail(email) : null;
+    if (!(await passwordMatches(user?.passwordHash, field(form, 'password'))) || !user) {
+      this.html(reply, 401, await again(WRONG_CREDENTIALS));
+      return;
+    }
+    await this.limiter.succeeded(email, req.ip);
     await this.finish(req, reply, { login: { accountId: user.id } }, false);
   }
 
@@ -112,7 +119,7 @@ export class InteractionsController {
       }
     }
     const grantId = await grant.save();
-    await saveGrantOrganization(this.dataSource, grantId, chosen.id);
+    await this.grants.setOrganization(grantId, chosen.id);
     await this.finish(req, reply, { consent: { grantId } }, true);
   }
 
@@ -173,6 +180,6 @@ export class InteractionsController {
   }
 
   private html(reply: FastifyReply, status: number, body: string): void {
-    void reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+    void reply.code(status).headers(PAGE_HEADERS).send(body);
   }
 }

@@ -5,7 +5,8 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+/** A whole page: its title as the heading, then the body (already escaped HTML). */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
@@ -24,7 +25,8 @@ function hidden(csrf: string): string {
 }
 
 export function loginPage(input: { uid: string; csrf: string; clientName: string; email?: string; error?: string }): string {
-  const action = `/oauth/interaction/${encodeURIComponent(input.uid)}/login`;
+  const interaction = `/oauth/interaction/${encodeURIComponent(input.uid)}`;
+  const action = `${interaction}/login`;
   const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
   return page(
     'Sign in',
@@ -34,7 +36,8 @@ ${hidden(input.csrf)}
 <p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
 <p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
 <p><button type="submit">Sign in</button></p>
-</form>`,
+</form>
+<p>No account yet? <a href="${escapeHtml(`/account/signup?return=${interaction}`)}">Create an account</a></p>`,
   );
 }
 

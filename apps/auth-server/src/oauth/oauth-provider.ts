@@ -1,12 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { importJWK, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type KoaContext, type OidcClient } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { loadConfig, publicUrlsSpec } from '#libs/config';
-import { newPrefixedId, protectedResourceMetadata } from '#libs/contracts';
+import { ACCESS_TOKEN_CLAIMS, newPrefixedId, oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { ALL_SCOPES } from '#libs/scopes';
 import { deviceCodePage, deviceDonePage, type DeviceCodeProblem } from '../interactions/pages.js';
+import {
+  ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
+} from './lifetimes.js';
+import type { OAuthGrants } from './oauth-grants.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
 
@@ -27,31 +32,11 @@ export const OAUTH_ROUTES = {
   backchannel_authentication: '/oauth/backchannel',
 } as const;
 
-export const DEVICE_CODE_TTL_SECONDS = 600;
-export const DEVICE_POLL_INTERVAL_SECONDS = 5;
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
-export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
-const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
-
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'];
 const CLIENT_AUTH_METHODS = ['none', 'client_secret_post'];
 
 /** Where the provider sends the browser for login and consent. */
 export const INTERACTION_PATH = '/oauth/interaction';
-
-/** The organization chosen at consent, kept beside the grant (and revoked with it). */
-const GRANT_ORGANIZATION_MODEL = 'GrantOrganization';
-
-/** Keeps the organization chosen for a grant, so every access token of the grant names it. */
-export async function saveGrantOrganization(dataSource: DataSource, grantId: string, organizationId: string): Promise<void> {
-  await new OAuthStoreAdapter(GRANT_ORGANIZATION_MODEL, dataSource).upsert(grantId, { grantId, organizationId }, REFRESH_TOKEN_TTL_SECONDS);
-}
-
-async function grantOrganization(dataSource: DataSource, grantId: string | undefined): Promise<string | undefined> {
-  if (!grantId) return undefined;
-  const payload = await new OAuthStoreAdapter(GRANT_ORGANIZATION_MODEL, dataSource).find(grantId);
-  return typeof payload?.organizationId === 'string' ? payload.organizationId : undefined;
-}
 
 /** RFC 8414 metadata: the contract's values, built from the same settings as the provider. */
 export function authorizationServerMetadata(issuer: string): Record<string, unknown> {
@@ -126,15 +111,74 @@ function slowDownFastPolling(dataSource: DataSource) {
 const DISALLOWED_GRANT = 'requested grant type is not allowed for this client';
 
 /**
- * oidc-provider answers a grant the client was not registered for with invalid_request; the
- * contract (and RFC 6749 section 5.2) name that unauthorized_client.
+ * Token endpoint errors as the contract's table names them, where oidc-provider says otherwise:
+ * a grant the client was not registered for is unauthorized_client (oidc-provider:
+ * invalid_request), and a code exchange without code_verifier misses a parameter, so
+ * invalid_request (oidc-provider: invalid_grant).
  */
-async function unauthorizedClientForDisallowedGrants(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+async function contractTokenErrors(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   await next();
   const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
-  if (ctx.path === OAUTH_ROUTES.token && body?.error === 'invalid_request' && body.error_description === DISALLOWED_GRANT) {
+  if (ctx.path !== OAUTH_ROUTES.token || !body?.error) return;
+  const params = ctx.oidc?.params ?? {};
+  if (body.error === 'invalid_request' && body.error_description === DISALLOWED_GRANT) {
     ctx.body = { ...body, error: 'unauthorized_client' };
+  } else if (body.error === 'invalid_grant' && params.grant_type === 'authorization_code' && !params.code_verifier) {
+    ctx.body = { error: 'invalid_request', error_description: 'missing required parameter \'code_verifier\'' };
   }
+}
+
+/**
+ * oidc-provider revokes a grant on refresh token reuse and at /oauth/revoke, then emits
+ * grant.revoked: record and announce it before the response leaves, so a client that saw the
+ * answer finds the grant's tokens refused.
+ */
+function announceRevokedGrants(provider: Provider, grants: OAuthGrants, logger: Logger) {
+  const pending = new WeakMap<object, Promise<void>[]>();
+  provider.on('grant.revoked', (ctx: object, grantId: string) => {
+    const recorded = grants.recordRevocation(grantId).catch((err: unknown) => logger.error({ err, grantId }, 'Recording a revoked OAuth grant failed'));
+    pending.set(ctx, [...(pending.get(ctx) ?? []), recorded]);
+  });
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    try {
+      await next();
+    } finally {
+      await Promise.all(pending.get(ctx) ?? []);
+    }
+  };
+}
+
+/**
+ * Access tokens are JWTs the provider neither stores nor revokes (it answers
+ * unsupported_token_type). A JWT it signed for the authenticated client revokes the token's
+ * grant instead (RFC 7009 allows revoking the grant with the token); any other JWT gets the
+ * 200 RFC 7009 prescribes for an invalid token.
+ */
+function revokeJwtAccessTokens(issuer: string, signingKey: Record<string, unknown>, grants: OAuthGrants) {
+  const key = importJWK(publicJwks(signingKey).keys[0]!, 'ES256');
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    await next();
+    const token = ctx.oidc?.params?.token;
+    const clientId = ctx.oidc?.client?.clientId;
+    const body = ctx.body as { error?: unknown } | undefined;
+    if (ctx.path !== OAUTH_ROUTES.revocation || body?.error !== 'unsupported_token_type' || typeof token !== 'string' || !clientId) return;
+    ctx.status = 200;
+    ctx.body = '';
+    let claims: Record<string, unknown>;
+    try {
+      ({ payload: claims } = await jwtVerify(token, await key, { issuer, typ: 'at+jwt', algorithms: ['ES256'] }));
+    } catch {
+      return;
+    }
+    const grantId = claims[ACCESS_TOKEN_CLAIMS.grant];
+    if (claims.client_id === clientId && typeof grantId === 'string' && typeof claims.sub === 'string') await grants.revokeForAccount(claims.sub, grantId);
+  };
+}
+
+/** The public half of the signing key, as a JWK Set. */
+function publicJwks(signingKey: Record<string, unknown>): { keys: JWK[] } {
+  const { kty, crv, x, y, kid, alg, use } = signingKey;
+  return { keys: [{ kty, crv, x, y, kid, alg, use } as JWK] };
 }
 
 /** oidc-provider, set up for pure OAuth 2.1 on the auth schema. */
@@ -146,6 +190,8 @@ export class OAuthProvider {
     /** The provider itself, for the interaction pages. */
     readonly provider: Provider,
     private readonly csrfKey: string,
+    /** The public keys that verify access tokens. */
+    readonly jwks: { keys: JWK[] },
     /** RFC 9728 metadata for the REST API (PUBLIC_BASE_URL) and the MCP surface (MCP_URL). */
     readonly protectedResources: { rest: Record<string, unknown>; mcp: Record<string, unknown> },
   ) {}
@@ -162,9 +208,9 @@ export class OAuthProvider {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  static async create(env: Record<string, string | undefined>, dataSource: DataSource, logger: Logger): Promise<OAuthProvider> {
+  static async create(env: Record<string, string | undefined>, dataSource: DataSource, grants: OAuthGrants, logger: Logger): Promise<OAuthProvider> {
     const { authUrl, publicBaseUrl, mcpUrl } = loadConfig(publicUrlsSpec, env);
-    const issuer = authUrl.replace(/\/+$/, '');
+    const issuer = oauthIssuer(authUrl);
     const resources = new Set([publicBaseUrl, mcpUrl]);
     const keys = await loadOrCreateOAuthKeys(dataSource);
     const csrfKey = keys.cookieKeys[0];
@@ -189,7 +235,7 @@ export class OAuthProvider {
         AuthorizationCode: AUTHORIZATION_CODE_TTL_SECONDS,
         DeviceCode: DEVICE_CODE_TTL_SECONDS,
         RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
-        Grant: REFRESH_TOKEN_TTL_SECONDS,
+        Grant: GRANT_TTL_SECONDS,
         Interaction: 3600,
         Session: 14 * 24 * 3600,
       },
@@ -197,11 +243,13 @@ export class OAuthProvider {
       issueRefreshToken: (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
-      // The gateway builds a Principal from sub (the user id, the provider's default) and org_id.
+      // Resource servers build a Principal from sub (the user id), org_id and scope, and refuse revoked grant_ids.
       extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
-        const organizationId = await grantOrganization(dataSource, token.grantId);
-        return organizationId ? { org_id: organizationId } : {};
+        const organizationId = await grants.organizationOf(token.grantId);
+        return organizationId && token.grantId ? { [ACCESS_TOKEN_CLAIMS.organization]: organizationId, [ACCESS_TOKEN_CLAIMS.grant]: token.grantId } : {};
       },
+      // Revoking any token of a grant, access token included, revokes the grant.
+      revokeGrantPolicy: () => true,
       findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
       routes: OAUTH_ROUTES,
       features: {
@@ -245,12 +293,14 @@ export class OAuthProvider {
     provider.on('device_authorization.success', (_ctx: never, body: never) => {
       (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
     });
-    provider.use(unauthorizedClientForDisallowedGrants);
+    provider.use(contractTokenErrors);
     provider.use(slowDownFastPolling(dataSource));
+    provider.use(announceRevokedGrants(provider, grants, logger));
+    provider.use(revokeJwtAccessTokens(issuer, keys.signingKey, grants));
     provider.on('server_error', (_ctx: never, err: never) => {
       logger.error({ err }, 'OAuth provider error');
     });
-    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback(), provider, csrfKey, {
+    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback(), provider, csrfKey, publicJwks(keys.signingKey), {
       rest: protectedResourceMetadata(publicBaseUrl, issuer),
       mcp: protectedResourceMetadata(mcpUrl, issuer),
     });

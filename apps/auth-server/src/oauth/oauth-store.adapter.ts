@@ -1,5 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 interface StoreRow {
   payload: AdapterPayload;
@@ -14,7 +14,8 @@ interface StoreRow {
 export class OAuthStoreAdapter implements Adapter {
   constructor(
     private readonly model: string,
-    private readonly dataSource: DataSource,
+    /** The data source, or the manager of a transaction the store's writes must join. */
+    private readonly dataSource: DataSource | EntityManager,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -55,6 +56,15 @@ export class OAuthStoreAdapter implements Adapter {
   /** Every artifact of the grant, whatever its model (codes, tokens, device codes). */
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "grant_id" = $1`, [grantId]);
+  }
+
+  /** The ids of this model's unexpired rows. */
+  async activeIds(): Promise<string[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT "id" FROM "auth"."oauth_store" WHERE "model" = $1 AND ("expires_at" IS NULL OR "expires_at" > now())`,
+      [this.model],
+    )) as { id: string }[];
+    return rows.map((row) => row.id);
   }
 
   private async findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {

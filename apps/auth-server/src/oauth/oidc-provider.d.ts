@@ -30,7 +30,7 @@ declare module 'oidc-provider' {
     path: string;
     status: number;
     body: unknown;
-    oidc?: { params?: Record<string, unknown> };
+    oidc?: { params?: Record<string, unknown>; client?: { clientId: string } };
   }
 
   export type Configuration = Record<string, unknown>;

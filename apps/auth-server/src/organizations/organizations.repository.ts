@@ -22,8 +22,8 @@ export class OrganizationsRepository {
     return tx.manager.findOne(OrganizationEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async insert(org: OrganizationEntity): Promise<void> {
-    await this.manager().insert(OrganizationEntity, org);
+  async insert(org: OrganizationEntity, tx?: Tx): Promise<void> {
+    await this.manager(tx).insert(OrganizationEntity, org);
   }
 
   async updateTier(org: OrganizationEntity, tx: Tx): Promise<void> {

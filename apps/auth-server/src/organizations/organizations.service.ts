@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminCreateOrgDto, AdminSetTierDto, OrganizationView, Principal } from '#libs/contracts';
 import { newPrefixedId, newSlug } from '#libs/contracts';
+import type { Tier } from '#libs/config';
+import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { isUniqueViolation } from '../shared/pg-errors.js';
 import { organizationNotFound } from './organization.errors.js';
@@ -34,6 +36,13 @@ export class OrganizationsService {
     const org = await this.organizations.findById(id);
     if (!org) throw organizationNotFound(id);
     return toOrganizationView(org);
+  }
+
+  /** The tier of the organization an access token names; a token for a deleted organization is not recognized. */
+  async tierForToken(id: unknown): Promise<{ tier: Tier }> {
+    const org = typeof id === 'string' ? await this.organizations.findById(id) : null;
+    if (!org) throw new ProblemError('invalid_credentials', 'The access token\'s organization no longer exists.');
+    return { tier: org.tier };
   }
 
   /** The caller's own organization; any other is not found (no existence leak). */

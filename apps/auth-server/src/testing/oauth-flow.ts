@@ -1,7 +1,8 @@
 /** Shared helpers for the auth server's browser-driven OAuth flow integration specs. */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { OrganizationView, UserView } from '#libs/contracts';
+import type { Bus } from '#libs/bus';
+import type { CloudEvent, EventType, OrganizationView, UserView } from '#libs/contracts';
 import { DATA_SOURCE, type RunningApp } from '#libs/runtime';
 import { createTestStack, freePorts, type TestStack } from '#libs/testing';
 import { authServerApp } from '../index.js';
@@ -123,6 +124,10 @@ export function approveConsent(browser: Browser, consentHtml: string, scopes: st
 export interface AuthServer {
   readonly running: RunningApp;
   readonly url: string;
+  /** The stack's bus, to call auth.* subjects as another app would. */
+  readonly bus: Bus;
+  /** Every event of these types the app publishes from the spec's start on. */
+  collect(types: EventType[]): CloudEvent[];
   dataSource(): DataSource;
   admin<T>(path: string, body: Record<string, unknown>): Promise<T>;
   createUser(orgName: string, emailPrefix: string): Promise<{ user: UserView; org: OrganizationView; email: string }>;
@@ -131,19 +136,27 @@ export interface AuthServer {
   browser(redirectUri?: string): Browser;
 }
 
+export interface BootOptions {
+  env?: Record<string, string>;
+  /** Gives the app this machine's Redis (the login limiter's store) instead of memory. */
+  redis?: boolean;
+}
+
 /** Boots the auth server on a free port (with AUTH_URL) in a fresh test stack for the enclosing spec file. */
-export function bootAuthServer(label: string, adminToken: string): AuthServer {
+export function bootAuthServer(label: string, adminToken: string, options: BootOptions = {}): AuthServer {
   let stack: TestStack | undefined;
   let running: RunningApp | undefined;
 
   beforeAll(async () => {
     const [port] = await freePorts(1);
     stack = await createTestStack(label);
+    if (options.redis) stack.infrastructure.redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     running = await stack.boot(authServerApp, {
       ADMIN_TOKEN: adminToken,
       AUTH_SERVER_PORT: String(port),
       AUTH_URL: `http://127.0.0.1:${port}`,
       PUBLIC_BASE_URL,
+      ...options.env,
     });
   });
 
@@ -158,6 +171,19 @@ export function bootAuthServer(label: string, adminToken: string): AuthServer {
     },
     get url(): string {
       return server.running.url;
+    },
+    get bus(): Bus {
+      if (!stack) throw new Error('the auth server is not running');
+      return stack.bus;
+    },
+    collect(types) {
+      const events: CloudEvent[] = [];
+      beforeAll(async () => {
+        await server.bus.broadcast(types, async (event) => {
+          events.push(event);
+        });
+      });
+      return events;
     },
     dataSource: () => server.running.app.get<DataSource>(DATA_SOURCE),
     async admin<T>(path: string, body: Record<string, unknown>): Promise<T> {
@@ -195,4 +221,29 @@ export function bootAuthServer(label: string, adminToken: string): AuthServer {
     browser: (redirectUri) => new Browser(server.url, redirectUri),
   };
   return server;
+}
+
+export interface IssuedTokens {
+  clientId: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** Runs the whole code flow for a user (sign-in, approve every requested scope) and exchanges the code. */
+export async function obtainTokens(server: AuthServer, email: string, scope = 'signups:read', resource = PUBLIC_BASE_URL): Promise<IssuedTokens> {
+  const redirectUri = 'http://127.0.0.1:9999/callback';
+  const clientId = await server.registerClient({ client_name: 'Token app', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'] });
+  const browser = server.browser(redirectUri);
+  const { verifier, challenge } = pkce();
+  const params = new URLSearchParams({
+    response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope, state: 'state', code_challenge: challenge, code_challenge_method: 'S256', resource,
+  });
+  const login = await browser.page(await browser.request(`/oauth/authorize?${params.toString()}`));
+  const consent = await browser.page(await signIn(browser, login.html, email));
+  const { callback } = await browser.follow(await approveConsent(browser, consent.html, scope.split(' ')));
+  const code = callback?.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${callback?.href ?? 'the flow'}`);
+  const issued = await server.postForm('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri });
+  if (issued.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(issued.body)}`);
+  return { clientId, accessToken: issued.body.access_token as string, refreshToken: issued.body.refresh_token as string };
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { MemberRole } from '#libs/contracts';
 import { DATA_SOURCE, type Tx } from '#libs/runtime';
 import { MembershipEntity } from './membership.entity.js';
 import { UserEntity } from './user.entity.js';
@@ -44,6 +45,18 @@ export class UsersRepository {
 
   findMembership(userId: string, organizationId: string, tx?: Tx): Promise<MembershipEntity | null> {
     return this.manager(tx).findOneBy(MembershipEntity, { userId, organizationId });
+  }
+
+  /** The organization's members with their e-mail, oldest first. */
+  async members(organizationId: string): Promise<{ userId: string; email: string; role: MemberRole }[]> {
+    return this.manager()
+      .createQueryBuilder(MembershipEntity, 'm')
+      .innerJoin(UserEntity, 'u', 'u.id = m.user_id')
+      .select(['m.user_id AS "userId"', 'u.email AS "email"', 'm.role AS "role"'])
+      .where('m.organization_id = :organizationId', { organizationId })
+      .orderBy('m.created_at', 'ASC')
+      .addOrderBy('m.user_id', 'ASC')
+      .getRawMany();
   }
 
   /** The owner who joined the organization first. */

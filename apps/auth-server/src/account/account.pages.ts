@@ -1,0 +1,202 @@
+import type { ApiKeyView, CreatedApiKey } from '#libs/contracts';
+import { ALL_SCOPES, SCOPES } from '#libs/scopes';
+import { escapeHtml, page } from '../interactions/pages.js';
+import type { ConnectedAppView, MyOrganization, OrganizationDetails } from './account.service.js';
+import { PASSWORD_MIN_LENGTH } from './signup-form.js';
+
+/**
+ * Headers of every account page: nothing loads or runs (there is no script or stylesheet),
+ * forms post to this origin only, no framing, no referrer, never cached.
+ */
+export const ACCOUNT_PAGE_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
+function hidden(name: string, value: string): string {
+  return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+}
+
+function alert(message: string | undefined): string {
+  return message ? `<p role="alert">${escapeHtml(message)}</p>\n` : '';
+}
+
+function withOrg(path: string, organizationId: string): string {
+  return `${path}?org=${encodeURIComponent(organizationId)}`;
+}
+
+function date(value: Date | string): string {
+  return new Date(value).toISOString().slice(0, 10);
+}
+
+/** The signed-in pages' navigation, with the sign-out button. */
+function nav(csrf: string): string {
+  return `<nav aria-label="Account">
+<ul>
+<li><a href="/account">Account</a></li>
+<li><a href="/account/api-keys">API keys</a></li>
+<li><a href="/account/apps">Connected apps</a></li>
+</ul>
+<form method="post" action="/account/logout">${hidden('csrf', csrf)}<button type="submit">Sign out</button></form>
+</nav>`;
+}
+
+export function signupPage(input: { csrf: string; returnTo?: string; email?: string; organizationName?: string; error?: string }): string {
+  const back = input.returnTo ? hidden('return', input.returnTo) : '';
+  const signIn = input.returnTo ? escapeHtml(input.returnTo) : '/account/login';
+  return page(
+    'Create account',
+    `${alert(input.error)}<form method="post" action="/account/signup">
+${hidden('csrf', input.csrf)}
+${back}
+<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
+<p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint"> <span id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</span></p>
+<p><label for="organization">Organization name</label> <input id="organization" name="organization" type="text" autocomplete="organization" required value="${escapeHtml(input.organizationName ?? '')}"></p>
+<p><button type="submit">Create account</button></p>
+</form>
+<p>Already have an account? <a href="${signIn}">Sign in</a></p>`,
+  );
+}
+
+export function accountLoginPage(input: { csrf: string; email?: string; error?: string }): string {
+  return page(
+    'Sign in',
+    `${alert(input.error)}<form method="post" action="/account/login">
+${hidden('csrf', input.csrf)}
+<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
+<p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
+<p><button type="submit">Sign in</button></p>
+</form>
+<p>No account yet? <a href="/account/signup">Create an account</a></p>`,
+  );
+}
+
+export function overviewPage(input: { csrf: string; email: string; organizations: OrganizationDetails[] }): string {
+  const organizations = input.organizations
+    .map(
+      ({ organization, role, members }) => `<section>
+<h2>${escapeHtml(organization.name)}</h2>
+<p>Tier: ${escapeHtml(organization.tier)}. Your role: ${escapeHtml(role)}.</p>
+<h3>Members</h3>
+<table>
+<thead><tr><th scope="col">Email</th><th scope="col">Role</th></tr></thead>
+<tbody>
+${members.map((m) => `<tr><td>${escapeHtml(m.email)}</td><td>${escapeHtml(m.role)}</td></tr>`).join('\n')}
+</tbody>
+</table>
+<p><a href="${escapeHtml(withOrg('/account/api-keys', organization.id))}">API keys of ${escapeHtml(organization.name)}</a></p>
+</section>`,
+    )
+    .join('\n');
+  return page(
+    'Your account',
+    `${nav(input.csrf)}
+<p>Signed in as ${escapeHtml(input.email)}.</p>
+${organizations}
+<p><a href="/account/apps">Connected apps</a></p>`,
+  );
+}
+
+/** A GET form choosing the organization a page acts on, when the user has several. */
+function organizationPicker(path: string, chosen: MyOrganization, all: MyOrganization[]): string {
+  if (all.length < 2) return `<p>Organization: ${escapeHtml(chosen.organization.name)}</p>`;
+  const options = all
+    .map(({ organization: o }) => `<option value="${escapeHtml(o.id)}"${o.id === chosen.organization.id ? ' selected' : ''}>${escapeHtml(o.name)}</option>`)
+    .join('\n');
+  return `<form method="get" action="${path}">
+<p><label for="org">Organization</label> <select id="org" name="org">
+${options}
+</select> <button type="submit">Show</button></p>
+</form>`;
+}
+
+function keyRow(key: ApiKeyView, csrf: string, canManage: boolean): string {
+  const revoke =
+    canManage && !key.revokedAt
+      ? `<form method="post" action="${escapeHtml(`/account/api-keys/${encodeURIComponent(key.id)}/revoke`)}">${hidden('csrf', csrf)}<button type="submit">Revoke</button></form>`
+      : '';
+  return `<tr><td>${escapeHtml(key.name ?? '')}</td><td><code>${escapeHtml(key.prefix)}</code></td><td>${escapeHtml(key.mode)}</td><td>${escapeHtml(key.scopes.join(' '))}</td><td>${date(key.createdAt)}</td><td>${key.revokedAt ? date(key.revokedAt) : 'No'}</td><td>${revoke}</td></tr>`;
+}
+
+function createKeyForm(organizationId: string, csrf: string): string {
+  const scopes = ALL_SCOPES.map(
+    (scope, i) =>
+      `<li><input type="checkbox" id="scope-${i}" name="scope" value="${escapeHtml(scope)}" checked> <label for="scope-${i}"><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPES[scope])}</label></li>`,
+  ).join('\n');
+  return `<h2>Create an API key</h2>
+<form method="post" action="${escapeHtml(withOrg('/account/api-keys', organizationId))}">
+${hidden('csrf', csrf)}
+<p><label for="name">Name</label> <input id="name" name="name" type="text" maxlength="100"></p>
+<p><label for="mode">Mode</label> <select id="mode" name="mode">
+<option value="test" selected>test (sandbox)</option>
+<option value="live">live</option>
+</select></p>
+<fieldset><legend>Scopes</legend>
+<ul>
+${scopes}
+</ul>
+</fieldset>
+<p><button type="submit">Create key</button></p>
+</form>`;
+}
+
+export function apiKeysPage(input: {
+  csrf: string;
+  chosen: MyOrganization;
+  all: MyOrganization[];
+  keys: ApiKeyView[];
+  created?: CreatedApiKey;
+  error?: string;
+}): string {
+  const canManage = input.chosen.role === 'owner' || input.chosen.role === 'admin';
+  const created = input.created
+    ? `<section>
+<h2>Your new API key</h2>
+<p><code>${escapeHtml(input.created.key)}</code></p>
+<p><strong>Copy this key now. It will not be shown again.</strong></p>
+</section>\n`
+    : '';
+  const rows = input.keys.map((k) => keyRow(k, input.csrf, canManage)).join('\n');
+  const list = input.keys.length
+    ? `<table>
+<thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Mode</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col">Action</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+    : '<p>No API keys yet.</p>';
+  const manage = canManage ? createKeyForm(input.chosen.organization.id, input.csrf) : '<p>Only owners and admins of the organization can create or revoke API keys.</p>';
+  return page(
+    'API keys',
+    `${nav(input.csrf)}
+${organizationPicker('/account/api-keys', input.chosen, input.all)}
+${alert(input.error)}${created}${list}
+${manage}`,
+  );
+}
+
+export function connectedAppsPage(input: { csrf: string; apps: ConnectedAppView[] }): string {
+  const items = input.apps
+    .map((app) => {
+      const resources = app.resources
+        .map((r) => `<li>${escapeHtml(r.resource)}: ${r.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</li>`)
+        .join('\n');
+      return `<li>
+<h2>${escapeHtml(app.clientName ?? app.clientId)}</h2>
+<p>Organization: ${escapeHtml(app.organizationName ?? app.organizationId ?? 'none')}. Connected on ${date(app.grantedAt)}.</p>
+<ul>
+${resources}
+</ul>
+<form method="post" action="${escapeHtml(`/account/apps/${encodeURIComponent(app.grantId)}/revoke`)}">${hidden('csrf', input.csrf)}<button type="submit">Revoke</button></form>
+</li>`;
+    })
+    .join('\n');
+  return page('Connected apps', `${nav(input.csrf)}\n${input.apps.length ? `<ul>\n${items}\n</ul>` : '<p>No apps are connected to your account.</p>'}`);
+}
+
+export function accountProblemPage(message: string, link = '<p><a href="/account">Back to your account</a></p>'): string {
+  return page('Something went wrong', `<p>${escapeHtml(message)}</p>\n${link}`);
+}

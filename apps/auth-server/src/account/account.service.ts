@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { newPrefixedId, newSlug, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole } from '#libs/contracts';
+import { Outbox } from '#libs/runtime';
+import type { Scope } from '#libs/scopes';
+import { toApiKeyView } from '../api-keys/api-key.view.js';
+import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
+import { ApiKeysService } from '../api-keys/api-keys.service.js';
+import { OAuthGrants, type ConnectedApp } from '../oauth/oauth-grants.js';
+import type { OrganizationEntity } from '../organizations/organization.entity.js';
+import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from '../organizations/organizations.repository.js';
+import { isUniqueViolation } from '../shared/pg-errors.js';
+import { hashPassword } from '../users/password.js';
+import { USER_EMAIL_CONSTRAINT, UsersRepository } from '../users/users.repository.js';
+import type { SignupCommand } from './signup-form.js';
+
+export type AccountErrorCode = 'not_found' | 'forbidden' | 'email_taken';
+
+/** A refusal of an account page's action, mapped to a page by the controller. */
+export class AccountError extends Error {
+  constructor(
+    readonly code: AccountErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AccountError';
+  }
+}
+
+const SLUG_ATTEMPTS = 5;
+const MANAGING_ROLES: readonly MemberRole[] = ['owner', 'admin'];
+
+export interface MyOrganization {
+  organization: OrganizationEntity;
+  role: MemberRole;
+}
+
+export interface OrganizationDetails extends MyOrganization {
+  members: { email: string; role: MemberRole }[];
+}
+
+export interface NewKey {
+  name: string | undefined;
+  mode: KeyMode;
+  scopes: Scope[];
+}
+
+export interface ConnectedAppView extends ConnectedApp {
+  organizationName: string | null;
+}
+
+function noOrganization(): AccountError {
+  return new AccountError('not_found', 'You are not a member of that organization.');
+}
+
+/** The use cases behind the account pages, each acting as the signed-in user. */
+@Injectable()
+export class AccountService {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly users: UsersRepository,
+    private readonly organizations: OrganizationsRepository,
+    private readonly keys: ApiKeysRepository,
+    private readonly apiKeys: ApiKeysService,
+    private readonly grants: OAuthGrants,
+  ) {}
+
+  /** A new free organization with the new user as its owner, in one transaction; the user's id. */
+  async signUp(command: SignupCommand): Promise<string> {
+    const passwordHash = await hashPassword(command.password);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.outbox.transaction(async (tx) => {
+          if (await this.users.emailTaken(command.email, tx)) throw emailTaken();
+          const now = new Date();
+          const org = { id: newPrefixedId('org'), name: command.organizationName, slug: newSlug(command.organizationName, 'org'), tier: 'free' as const, createdAt: now, updatedAt: now };
+          await this.organizations.insert(org, tx);
+          const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, createdAt: now };
+          await this.users.insert(user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now }, tx);
+          return user.id;
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, USER_EMAIL_CONSTRAINT)) throw emailTaken();
+        if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(err, ORGANIZATION_SLUG_CONSTRAINT)) throw err;
+      }
+    }
+  }
+
+  async email(userId: string): Promise<string | undefined> {
+    return (await this.users.findById(userId))?.email;
+  }
+
+  /** The user's organizations with their role, oldest membership first. */
+  async organizationsOf(userId: string): Promise<MyOrganization[]> {
+    const mine: MyOrganization[] = [];
+    for (const membership of await this.users.memberships(userId)) {
+      const organization = await this.organizations.findById(membership.organizationId);
+      if (organization) mine.push({ organization, role: membership.role });
+    }
+    return mine;
+  }
+
+  async overview(userId: string): Promise<OrganizationDetails[]> {
+    const mine = await this.organizationsOf(userId);
+    return Promise.all(mine.map(async (m) => ({ ...m, members: await this.users.members(m.organization.id) })));
+  }
+
+  /** One of the user's organizations: the one asked for, or the first. */
+  async chooseOrganization(userId: string, organizationId: string | undefined): Promise<{ chosen: MyOrganization; all: MyOrganization[] }> {
+    const all = await this.organizationsOf(userId);
+    const chosen = organizationId ? all.find((m) => m.organization.id === organizationId) : all[0];
+    if (!chosen) throw noOrganization();
+    return { chosen, all };
+  }
+
+  async keysOf(organizationId: string): Promise<ApiKeyView[]> {
+    return (await this.keys.listByOrganization(organizationId)).map(toApiKeyView);
+  }
+
+  /** Creates a key owned by the user; only owners and admins may. */
+  async createKey(userId: string, organizationId: string, key: NewKey): Promise<CreatedApiKey> {
+    await this.requireManager(userId, organizationId);
+    return this.apiKeys.create({ organizationId, userId, mode: key.mode, scopes: key.scopes.join(' '), name: key.name });
+  }
+
+  /** Revokes a key of one of the user's organizations (owners and admins); its organization's id. */
+  async revokeKey(userId: string, keyId: string): Promise<string> {
+    const key = await this.keys.findById(keyId);
+    const membership = key ? await this.users.findMembership(userId, key.organizationId) : null;
+    if (!key || !membership) throw new AccountError('not_found', 'There is no such API key in your organizations.');
+    await this.requireManager(userId, key.organizationId);
+    await this.apiKeys.revoke(key.id);
+    return key.organizationId;
+  }
+
+  async connectedApps(userId: string): Promise<ConnectedAppView[]> {
+    const names = new Map((await this.organizationsOf(userId)).map((m) => [m.organization.id, m.organization.name]));
+    const apps = await this.grants.connectedApps(userId);
+    return apps.map((app) => ({ ...app, organizationName: app.organizationId ? (names.get(app.organizationId) ?? null) : null }));
+  }
+
+  async disconnectApp(userId: string, grantId: string): Promise<void> {
+    if (!(await this.grants.revokeForAccount(userId, grantId))) throw new AccountError('not_found', 'There is no such connected app.');
+  }
+
+  private async requireManager(userId: string, organizationId: string): Promise<void> {
+    const membership = await this.users.findMembership(userId, organizationId);
+    if (!membership) throw noOrganization();
+    if (!MANAGING_ROLES.includes(membership.role)) {
+      throw new AccountError('forbidden', 'Only owners and admins of the organization can create or revoke API keys.');
+    }
+  }
+}
+
+function emailTaken(): AccountError {
+  return new AccountError('email_taken', 'An account with this email already exists.');
+}

@@ -1,0 +1,102 @@
+import { PASSWORD } from '../testing/oauth-flow.js';
+import { bootAccountServer, startCodeFlow, type Page, type PageBrowser } from './account-testing.js';
+import { LOGIN_LIMITS } from './login-limiter.js';
+
+const server = bootAccountServer('login_rate_limit');
+
+const BLOCKED = /<p role="alert">Too many failed sign-in attempts\. Try again in 15 minutes\.<\/p>/;
+
+/** One sign-in attempt on the account login page. */
+async function accountLogin(browser: PageBrowser, email: string, password: string): Promise<Page> {
+  const form = await browser.page('/account/login');
+  const res = await browser.submit(form.html, 'Sign in', [['email', email], ['password', password]]);
+  return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
+/** Signs in on the OAuth login page of a flow started in this browser; its login page stays valid after failures. */
+async function oauthLogin(browser: PageBrowser, loginHtml: string, email: string, password: string): Promise<Page> {
+  const res = await browser.submit(loginHtml, 'Sign in', [['email', email], ['password', password]]);
+  return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
+function expectBlocked(page: Page): void {
+  expect(page.status).toBe(429);
+  const retryAfter = Number(page.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(LOGIN_LIMITS.windowSeconds - 60);
+  expect(retryAfter).toBeLessThanOrEqual(LOGIN_LIMITS.windowSeconds);
+  expect(page.html).toMatch(BLOCKED);
+  expect(page.html).toContain('<button type="submit">Sign in</button>');
+}
+
+describe('account login rate limit', () => {
+  it('blocks an account after 5 failures, from any IP, without checking the password', async () => {
+    const { email } = await server.createUser('Limited Choir');
+    const browser = server.browser();
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+
+    expectBlocked(await accountLogin(browser, email.toUpperCase(), PASSWORD));
+    expectBlocked(await accountLogin(server.browser(), email, PASSWORD));
+    expect(browser.cookies.has('account_session')).toBe(false);
+  });
+
+  it('clears the account count on a successful sign-in', async () => {
+    const { email } = await server.createUser('Forgetful Choir');
+    const browser = server.browser();
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures - 1; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+    expect((await accountLogin(browser, email, PASSWORD)).status).toBe(303);
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+    expectBlocked(await accountLogin(browser, email, PASSWORD));
+  });
+
+  it('blocks a client IP after 20 failures across accounts, while other IPs still sign in', async () => {
+    const { email } = await server.createUser('Crowded Choir');
+    const browser = server.browser();
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) expect((await accountLogin(browser, `guess${i}@example.test`, 'wrong password')).status).toBe(401);
+
+    expectBlocked(await accountLogin(browser, email, PASSWORD));
+    expect((await accountLogin(server.browser(), email, PASSWORD)).status).toBe(303);
+  });
+});
+
+describe('OAuth login rate limit', () => {
+  it('blocks an account after 5 failures on the OAuth login page without checking the password', async () => {
+    const { email } = await server.createUser('Oauth Limited Choir');
+    const browser = server.browser();
+    const { login } = await startCodeFlow(server, browser);
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await oauthLogin(browser, login.html, email, 'wrong password')).status).toBe(401);
+
+    expectBlocked(await oauthLogin(browser, login.html, email, PASSWORD));
+  });
+
+  it('clears the account count on a successful OAuth sign-in', async () => {
+    const { email } = await server.createUser('Oauth Forgetful Choir');
+    const browser = server.browser();
+    const first = await startCodeFlow(server, browser);
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures - 1; i++) expect((await oauthLogin(browser, first.login.html, email, 'wrong password')).status).toBe(401);
+    expect((await oauthLogin(browser, first.login.html, email, PASSWORD)).status).toBe(303);
+
+    const second = await startCodeFlow(server, browser);
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await oauthLogin(browser, second.login.html, email, 'wrong password')).status).toBe(401);
+    expectBlocked(await oauthLogin(browser, second.login.html, email, PASSWORD));
+  });
+
+  it('blocks a client IP after 20 failures on the OAuth login page', async () => {
+    const { email } = await server.createUser('Oauth Crowded Choir');
+    const browser = server.browser();
+    const { login } = await startCodeFlow(server, browser);
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) expect((await oauthLogin(browser, login.html, `guess${i}@example.test`, 'wrong password')).status).toBe(401);
+
+    expectBlocked(await oauthLogin(browser, login.html, email, PASSWORD));
+  });
+
+  it('counts failures on both login pages together', async () => {
+    const { email } = await server.createUser('Shared Choir');
+    const browser = server.browser();
+    const { login } = await startCodeFlow(server, browser);
+    for (let i = 0; i < 3; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await oauthLogin(browser, login.html, email, 'wrong password')).status).toBe(401);
+
+    expectBlocked(await oauthLogin(browser, login.html, email, PASSWORD));
+    expectBlocked(await accountLogin(browser, email, PASSWORD));
+  });
+});

@@ -1,0 +1,40 @@
+import { readSignup, safeReturnPath } from './signup-form.js';
+
+describe('signup form', () => {
+  it('accepts an email, a password of 10 characters and an organization name, trimmed', () => {
+    expect(readSignup(' ann@example.test ', '0123456789', '  Choir ')).toEqual({
+      ok: true,
+      command: { email: 'ann@example.test', password: '0123456789', organizationName: 'Choir' },
+    });
+  });
+
+  it.each([
+    ['an email without a domain', 'ann@', '0123456789', 'Choir', 'Enter a valid email address.'],
+    ['an email with spaces inside', 'ann smith@example.test', '0123456789', 'Choir', 'Enter a valid email address.'],
+    ['a 9-character password', 'ann@example.test', '012345678', 'Choir', 'Choose a password of at least 10 characters.'],
+    ['a 201-character password', 'ann@example.test', 'x'.repeat(201), 'Choir', 'Choose a password of at most 200 characters.'],
+    ['a blank organization name', 'ann@example.test', '0123456789', '  ', 'Enter a name for your organization.'],
+    ['a 201-character organization name', 'ann@example.test', '0123456789', 'o'.repeat(201), 'Keep the organization name to 200 characters.'],
+  ])('refuses %s', (_label, email, password, organization, error) => {
+    expect(readSignup(email, password, organization)).toEqual({ ok: false, error });
+  });
+});
+
+describe('signup return path', () => {
+  it('keeps an OAuth interaction path', () => {
+    expect(safeReturnPath('/oauth/interaction/AbC-12_x')).toBe('/oauth/interaction/AbC-12_x');
+  });
+
+  it.each([
+    '',
+    'https://evil.example/oauth/interaction/abc',
+    '//evil.example/oauth/interaction/abc',
+    '/\\evil.example/oauth/interaction/abc',
+    '/oauth/interaction/abc/login',
+    '/oauth/interaction/../../admin',
+    '/oauth/interaction/abc?next=https://evil.example',
+    '/account',
+  ])('drops %s', (value) => {
+    expect(safeReturnPath(value)).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+/** The shortest password the signup page accepts (the admin API keeps its own minimum). */
+export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MAX_LENGTH = 200;
+const EMAIL_MAX_LENGTH = 320;
+const ORGANIZATION_NAME_MAX_LENGTH = 200;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface SignupCommand {
+  email: string;
+  password: string;
+  organizationName: string;
+}
+
+export type SignupInput = { ok: true; command: SignupCommand } | { ok: false; error: string };
+
+/** Validates the signup form: an e-mail address, a long enough password and an organization name. */
+export function readSignup(email: string, password: string, organizationName: string): SignupInput {
+  const trimmedEmail = email.trim();
+  const trimmedName = organizationName.trim();
+  if (!EMAIL_PATTERN.test(trimmedEmail) || trimmedEmail.length > EMAIL_MAX_LENGTH) return { ok: false, error: 'Enter a valid email address.' };
+  if (password.length < PASSWORD_MIN_LENGTH) return { ok: false, error: `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.` };
+  if (password.length > PASSWORD_MAX_LENGTH) return { ok: false, error: `Choose a password of at most ${PASSWORD_MAX_LENGTH} characters.` };
+  if (!trimmedName) return { ok: false, error: 'Enter a name for your organization.' };
+  if (trimmedName.length > ORGANIZATION_NAME_MAX_LENGTH) {
+    return { ok: false, error: `Keep the organization name to ${ORGANIZATION_NAME_MAX_LENGTH} characters.` };
+  }
+  return { ok: true, command: { email: trimmedEmail, password, organizationName: trimmedName } };
+}
+
+/** Where a signup started from an OAuth login page returns: only /oauth/interaction/<uid> on this origin. */
+export function safeReturnPath(value: string): string | undefined {
+  return /^\/oauth\/interaction\/[A-Za-z0-9_-]+$/.test(value) ? value : undefined;
+}
