@@ -170,6 +170,21 @@ describe('OAuthTokenVerifier', () => {
     expect(await codeOf(verifier.verify(await token(key)))).toBeUndefined();
   });
 
+  it('refreshes the revocations every minute, catching revocations whose events it missed', async () => {
+    let now = 1_000_000;
+    const verifier = new OAuthTokenVerifier(bus, { issuer: ISSUER, audience: REST }, () => now);
+    const jwt = await token(key);
+    await verifier.verify(jwt);
+    auth.revoked = ['grant_1'];
+    now += 30_000;
+    await verifier.verify(jwt);
+    expect(auth.calls.revocations).toBe(1);
+    now += 30_000;
+    await verifier.verify(jwt);
+    await eventually(() => expect(auth.calls.revocations).toBe(2));
+    await eventually(async () => expect(await codeOf(verifier.verify(jwt))).toBe('revoked_credentials'));
+  });
+
   it('loads the revocations again when the first load failed, never letting the token through meanwhile', async () => {
     const verifier = new OAuthTokenVerifier(bus, { issuer: ISSUER, audience: REST });
     auth.revoked = ['grant_1'];

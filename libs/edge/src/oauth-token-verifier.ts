@@ -14,6 +14,7 @@ export interface TokenAudience {
 /** How long a revoked grant is refused: past the longest access token lifetime, with room for skew. */
 const REVOKED_GRANT_MEMORY_MS = (3600 + 300) * 1000;
 const TIER_TTL_MS = 60_000;
+const REVOCATIONS_REFRESH_MS = 60_000;
 /** A token signed by a key we do not know refetches the key set, at most this often. */
 const JWKS_REFETCH_INTERVAL_MS = 30_000;
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -41,6 +42,7 @@ export class OAuthTokenVerifier {
   private keySet?: { getKey: JWTVerifyGetKey; fetchedAt: number };
   private readonly revokedGrants = new Map<string, number>();
   private revocationsLoaded?: Promise<void>;
+  private revocationsLoadedAt = 0;
   private readonly tiers = new Map<string, { tier: Tier; expiresAt: number }>();
   /** Counts tier evictions: a lookup that started before one must not cache its answer. */
   private tierEvictions = 0;
@@ -125,16 +127,28 @@ export class OAuthTokenVerifier {
     return false;
   }
 
-  /** Once per replica (again after a failure): the grants revoked before it heard the events. */
-  private loadRevocations(): Promise<void> {
-    this.revocationsLoaded ??= this.bus.request('auth.oauth.revocations', {}).then(
-      ({ grantIds }) => grantIds.forEach((id) => this.grantRevoked(id)),
-      (err: unknown) => {
-        this.revocationsLoaded = undefined;
-        throw err;
-      },
-    );
-    return this.revocationsLoaded;
+  /**
+   * The grants revoked before this replica heard the events: loaded before its first OAuth
+   * answer (again after a failure), then refreshed in the background every minute, which
+   * covers events missed while the connection to NATS was down.
+   */
+  private async loadRevocations(): Promise<void> {
+    if (this.revocationsLoaded) {
+      await this.revocationsLoaded;
+      if (this.now() - this.revocationsLoadedAt >= REVOCATIONS_REFRESH_MS) void this.fetchRevocations().catch(() => undefined);
+      return;
+    }
+    this.revocationsLoaded = this.fetchRevocations().catch((err: unknown) => {
+      this.revocationsLoaded = undefined;
+      throw err;
+    });
+    await this.revocationsLoaded;
+  }
+
+  private async fetchRevocations(): Promise<void> {
+    this.revocationsLoadedAt = this.now();
+    const { grantIds } = await this.bus.request('auth.oauth.revocations', {});
+    for (const id of grantIds) if (!this.revokedGrants.has(id)) this.grantRevoked(id);
   }
 
   private async tierOf(organizationId: string): Promise<Tier> {

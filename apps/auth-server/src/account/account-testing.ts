@@ -32,11 +32,12 @@ export class PageBrowser {
     readonly ip: string,
   ) {}
 
-  async request(path: string, form?: Field[]): Promise<Response> {
+  /** A GET, or a POST of `form`; `method` POST without a form sends a POST with no body at all. */
+  async request(path: string, form?: Field[], method = form ? 'POST' : 'GET'): Promise<Response> {
     const headers: Record<string, string> = { 'x-forwarded-for': this.ip };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(new URL(path, this.baseUrl), { method: form ? 'POST' : 'GET', headers, body: form && new URLSearchParams(form).toString(), redirect: 'manual' });
+    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body: form && new URLSearchParams(form).toString(), redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');

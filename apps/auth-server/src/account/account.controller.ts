@@ -190,7 +190,7 @@ export class AccountController {
       this.redirect(reply, '/account/login');
       return undefined;
     }
-    if (form !== undefined && !this.sessions.csrfValidForSession(value, field(form, 'csrf'))) {
+    if (req.method !== 'GET' && !this.sessions.csrfValidForSession(value, field(form, 'csrf'))) {
       this.problem(reply, 400, INVALID_FORM);
       return undefined;
     }

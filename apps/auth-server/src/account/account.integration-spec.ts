@@ -213,6 +213,8 @@ describe('account sign-in', () => {
     const [revoke] = formsWithButton((await owner.browser.page('/account/api-keys')).html, 'Revoke');
     const forged = await owner.browser.request(revoke?.action ?? '', [['csrf', csrfOf((await browser.page('/account/login')).html)]]);
     expect(forged.status).toBe(400);
+    const bodiless = await owner.browser.request(revoke?.action ?? '', undefined, 'POST');
+    expect(bodiless.status).toBe(400);
     await expect(verifyKey(key)).resolves.toMatchObject({ organizationId: owner.orgId });
   });
 });

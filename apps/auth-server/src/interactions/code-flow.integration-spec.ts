@@ -142,6 +142,15 @@ describe('authorization code flow with PKCE', () => {
     expect(res.status).toBe(400);
   });
 
+  it('refuses a form post with no body at all, even to Deny', async () => {
+    const { email } = await createUser();
+    const started = await startFlow();
+    const consent = await signIn(started, email);
+    const deny = await started.browser.request(formAction(consent.html, 'Deny'), { method: 'POST' });
+    expect(deny.status).toBe(400);
+    expect(deny.headers.get('location')).toBeNull();
+  });
+
   it('answers invalid_grant for a code used twice and for a wrong verifier', async () => {
     const { email } = await createUser();
     const first = await startFlow();

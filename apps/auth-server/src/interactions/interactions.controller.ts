@@ -105,7 +105,9 @@ export class InteractionsController {
 
     const { Grant } = this.oauth.provider;
     const clientId = String(details.params.client_id);
-    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId, clientId });
+    // A grant from an earlier consent is extended only for the same organization: its tokens must not move to another.
+    const sameOrganization = details.grantId !== undefined && (await this.grants.organizationOf(details.grantId)) === chosen.id;
+    const grant = (sameOrganization ? await Grant.find(details.grantId!) : undefined) ?? new Grant({ accountId, clientId });
     const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
     for (const scope of missingOidc) {
       if (kept.has(scope)) grant.addOIDCScope(scope);
@@ -139,7 +141,7 @@ export class InteractionsController {
       this.html(reply, 400, problemPage('This sign-in request has expired or is unknown. Start again from the app.'));
       return undefined;
     }
-    if (details.uid !== uid || (form !== undefined && !this.oauth.csrfTokenValid(uid, field(form, 'csrf')))) {
+    if (details.uid !== uid || (req.method !== 'GET' && !this.oauth.csrfTokenValid(uid, field(form, 'csrf')))) {
       this.html(reply, 400, problemPage('This form is not valid for the current sign-in request. Start again from the app.'));
       return undefined;
     }

@@ -128,22 +128,41 @@ async function contractTokenErrors(ctx: KoaContext, next: () => Promise<void>): 
   }
 }
 
+const RECORD_ATTEMPTS = 3;
+
+/** Records a revoked grant, trying again on a transient failure: the provider has already deleted it, so nothing else would. */
+async function recordWithRetries(grants: OAuthGrants, grantId: string, logger: Logger): Promise<boolean> {
+  for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt++) {
+    try {
+      await grants.recordRevocation(grantId);
+      return true;
+    } catch (err) {
+      logger.error({ err, grantId, attempt }, 'Recording a revoked OAuth grant failed');
+    }
+  }
+  return false;
+}
+
 /**
  * oidc-provider revokes a grant on refresh token reuse and at /oauth/revoke, then emits
  * grant.revoked: record and announce it before the response leaves, so a client that saw the
- * answer finds the grant's tokens refused.
+ * answer finds the grant's tokens refused. If it cannot be recorded the client gets
+ * server_error rather than a success the resource servers do not know about.
  */
 function announceRevokedGrants(provider: Provider, grants: OAuthGrants, logger: Logger) {
-  const pending = new WeakMap<object, Promise<void>[]>();
+  const pending = new WeakMap<object, Promise<boolean>[]>();
   provider.on('grant.revoked', (ctx: object, grantId: string) => {
-    const recorded = grants.recordRevocation(grantId).catch((err: unknown) => logger.error({ err, grantId }, 'Recording a revoked OAuth grant failed'));
-    pending.set(ctx, [...(pending.get(ctx) ?? []), recorded]);
+    pending.set(ctx, [...(pending.get(ctx) ?? []), recordWithRetries(grants, grantId, logger)]);
   });
   return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
     try {
       await next();
     } finally {
-      await Promise.all(pending.get(ctx) ?? []);
+      const recorded = await Promise.all(pending.get(ctx) ?? []);
+      if (recorded.includes(false)) {
+        ctx.status = 500;
+        ctx.body = { error: 'server_error', error_description: 'The revocation could not be recorded; try again.' };
+      }
     }
   };
 }
