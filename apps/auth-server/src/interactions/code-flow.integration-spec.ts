@@ -29,23 +29,28 @@ interface Started {
   login: { url: string; html: string };
 }
 
-async function startFlow(extra: Record<string, string> = {}): Promise<Started> {
-  const browser = server.browser(REDIRECT_URI);
-  const clientId = await publicClient();
-  const { verifier, challenge } = pkce();
-  const state = randomBytes(8).toString('hex');
+/** The authorize URL for a client, with a PKCE challenge and the REST resource unless overridden. */
+function authorizeUrl(clientId: string, challenge: string, overrides: Record<string, string> = {}): string {
   const params = new URLSearchParams({
     response_type: 'code',
     client_id: clientId,
     redirect_uri: REDIRECT_URI,
     scope: 'signups:read signups:write',
-    state,
+    state: 'st',
     code_challenge: challenge,
     code_challenge_method: 'S256',
     resource: PUBLIC_BASE_URL,
-    ...extra,
+    ...overrides,
   });
-  const { page } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+  return `/oauth/authorize?${params.toString()}`;
+}
+
+async function startFlow(extra: Record<string, string> = {}): Promise<Started> {
+  const browser = server.browser(REDIRECT_URI);
+  const clientId = await publicClient();
+  const { verifier, challenge } = pkce();
+  const state = randomBytes(8).toString('hex');
+  const { page } = await browser.follow(await browser.request(authorizeUrl(clientId, challenge, { state, ...extra })));
   expect(page?.status).toBe(200);
   return { browser, clientId, verifier, state, login: { url: page?.url ?? '', html: page?.html ?? '' } };
 }
@@ -55,8 +60,8 @@ async function signIn(started: Started, email: string, password = PASSWORD): Pro
 }
 
 async function approve(started: Started, consentHtml: string, scopes: string[], organization?: string): Promise<URL> {
-  const { callback } = await started.browser.follow(await approveConsent(started.browser, consentHtml, scopes, organization));
-  if (!callback) throw new Error('expected the redirect to the client');
+  const { callback, page } = await started.browser.follow(await approveConsent(started.browser, consentHtml, scopes, organization));
+  if (!callback) throw new Error(`expected the redirect to the client, got ${JSON.stringify(page)}`);
   return callback;
 }
 
@@ -173,17 +178,8 @@ describe('authorization code flow with PKCE', () => {
 
   it('refuses the plain code_challenge_method', async () => {
     const browser = server.browser(REDIRECT_URI);
-    const clientId = await publicClient();
-    const params = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT_URI,
-      scope: 'signups:read',
-      state: 'st',
-      code_challenge: 'a'.repeat(43),
-      code_challenge_method: 'plain',
-    });
-    const { callback, page } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+    const url = authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain' });
+    const { callback, page } = await browser.follow(await browser.request(url));
     expect(page).toBeUndefined();
     expect(callback?.searchParams.get('error')).toBe('invalid_request');
     expect(callback?.searchParams.get('state')).toBe('st');
@@ -191,18 +187,32 @@ describe('authorization code flow with PKCE', () => {
 
   it('refuses a resource other than the REST API or MCP', async () => {
     const browser = server.browser(REDIRECT_URI);
-    const clientId = await publicClient();
-    const params = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT_URI,
-      scope: 'signups:read',
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
-      resource: 'https://elsewhere.example.test/',
-    });
-    const { callback } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+    const url = authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read', resource: 'https://elsewhere.example.test/' });
+    const { callback } = await browser.follow(await browser.request(url));
     expect(callback?.searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('keeps an earlier grant on its organization when the user consents again for another one', async () => {
+    const { user, org, email } = await createUser('Grant org');
+    const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Other org' });
+    await server.dataSource().manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'member', createdAt: new Date() });
+    const first = await startFlow({ scope: 'signups:read' });
+    const firstConsent = await signIn(first, email);
+    const firstTokens = await exchange(first, (await approve(first, firstConsent.html, ['signups:read'], org.id)).searchParams.get('code') ?? '');
+
+    const { verifier, challenge } = pkce();
+    const again = await first.browser.page(await first.browser.request(authorizeUrl(first.clientId, challenge)));
+    expect(again.html).toContain('>Approve</button>');
+    const secondCode = (await approve(first, again.html, ['signups:read', 'signups:write'], other.id)).searchParams.get('code') ?? '';
+    const second = await exchange(first, secondCode, verifier);
+    const secondClaims = jwtPayload(second.body.access_token as string);
+    expect(secondClaims.org_id).toBe(other.id);
+    expect(String(secondClaims.scope).split(' ').sort()).toEqual(['signups:read', 'signups:write']);
+
+    const refreshed = await token({ grant_type: 'refresh_token', client_id: first.clientId, refresh_token: firstTokens.body.refresh_token as string });
+    const refreshedClaims = jwtPayload(refreshed.body.access_token as string);
+    expect(refreshedClaims).toMatchObject({ org_id: org.id, scope: 'signups:read' });
+    expect(refreshedClaims.grant_id).not.toBe(secondClaims.grant_id);
   });
 
   it('offers an organization picker to a member of two organizations and puts the chosen one in the token', async () => {

@@ -105,15 +105,19 @@ export class InteractionsController {
 
     const { Grant } = this.oauth.provider;
     const clientId = String(details.params.client_id);
-    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId, clientId });
+    // An earlier grant is extended only for the same organization: its tokens never move to another.
+    const earlier = details.grantId && (await this.grants.organizationOf(details.grantId)) === chosen.id ? await Grant.find(details.grantId) : undefined;
+    const grant = earlier ?? new Grant({ accountId, clientId });
     const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
-    for (const scope of missingOidc) {
+    // A new grant decides every requested scope, not only those an earlier grant lacked.
+    const toDecide = (missing: string[]): string[] => (earlier ? missing : [...new Set([...missing, ...requested])]);
+    for (const scope of toDecide(missingOidc)) {
       if (kept.has(scope)) grant.addOIDCScope(scope);
       else grant.rejectOIDCScope(scope);
     }
     const missingResource = (details.prompt.details.missingResourceScopes as Record<string, string[]> | undefined) ?? {};
-    for (const [resource, scopes] of Object.entries(missingResource)) {
-      for (const scope of scopes) {
+    for (const [resource, missing] of Object.entries(missingResource)) {
+      for (const scope of toDecide(missing)) {
         if (kept.has(scope)) grant.addResourceScope(resource, scope);
         else grant.rejectResourceScope(resource, scope);
       }

@@ -261,6 +261,8 @@ export class OAuthProvider {
       // Refresh tokens for every client allowed the grant, without offline_access; one use each.
       issueRefreshToken: (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
+      // Tokens outlive the browser session they were approved in (oidc-provider ties them to it without offline_access).
+      expiresWithSession: () => false,
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
       // Resource servers build a Principal from sub (the user id), org_id and scope, and refuse revoked grant_ids.
       extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
