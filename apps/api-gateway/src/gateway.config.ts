@@ -1,8 +1,10 @@
-import { env, publicUrlsSpec, type ConfigOf } from '#libs/config';
+import { publicUrlsSpec, trustProxyField, type ConfigOf } from '#libs/config';
+import { edgeLimitsSpec } from '#libs/edge';
 
 export const gatewaySpec = {
   ...publicUrlsSpec,
-  trustProxy: env.bool('TRUST_PROXY', false),
+  ...edgeLimitsSpec,
+  trustProxy: trustProxyField(),
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySpec>;

@@ -3,18 +3,25 @@ import { loadConfig } from '#libs/config';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import type { AppDefinition } from '#libs/runtime';
+import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { acceptJsonOnly } from './http/json-only.js';
+import { settleIdempotentResponses } from './idempotency/idempotency.hooks.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
 import { PageProblemFilter, isPagePath, sendProblemPage } from './pages/page-errors.js';
 import { PAGE_ROUTES } from './pages/pages.controller.js';
 
-/** The REST edge: authenticates, checks scopes, validates, forwards over the bus, renders problems; also serves the public pages. */
+/**
+ * The REST edge: authenticates, rate-limits, honours Idempotency-Key, checks scopes, validates,
+ * forwards over the bus, renders problems; also serves the public pages.
+ */
 export const apiGatewayApp: AppDefinition = {
   name: 'api-gateway',
   config: gatewaySpec,
-  module: (context) => GatewayModule.register(loadConfig(gatewaySpec, context.env)),
+  database: gatewayDataSourceSpec,
+  module: (context) => GatewayModule.register(loadConfig(gatewaySpec, context.env), context),
   fastify: (context) => {
     const config = loadConfig(gatewaySpec, context.env);
     return {
@@ -32,7 +39,9 @@ export const apiGatewayApp: AppDefinition = {
     app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', ...PAGE_ROUTES] });
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
     app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));
-    acceptJsonOnly(app.getHttpAdapter().getInstance(), `/${API_PREFIX}/`, config.problemBase);
+    const fastify = app.getHttpAdapter().getInstance();
+    acceptJsonOnly(fastify, `/${API_PREFIX}/`, config.problemBase);
+    settleIdempotentResponses(fastify, app.get(IdempotencyStore), context.logger);
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },
 };

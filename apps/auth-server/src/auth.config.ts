@@ -1,10 +1,10 @@
-import { env, loadConfig, type ConfigOf, type Env } from '#libs/config';
+import { env, loadConfig, trustProxyField, type ConfigOf, type Env } from '#libs/config';
 
 export const authConfigSpec = {
   /** Bearer token of the operators' admin API (and the admin CLI). */
   adminToken: env.secret('ADMIN_TOKEN'),
   /** Take the client IP (for the login rate limit) from X-Forwarded-For; only behind a proxy that sets it. */
-  trustProxy: env.bool('TRUST_PROXY', false),
+  trustProxy: trustProxyField(),
   /** Namespace of the login rate limit's Redis keys (lets test runs share one Redis). */
   loginRateLimitPrefix: env.string('LOGIN_RATE_LIMIT_PREFIX', 'auth-login'),
 };

@@ -3,9 +3,11 @@ import { serving, type AppDefinition } from '#libs/runtime';
 import { AnalyticsHandlers } from './analytics/analytics.handlers.js';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
 import { AddSlotsItemsParticipants1795316562081 } from './migrations/1795316562081-AddSlotsItemsParticipants.js';
+import { AddDailyCreations1795500000000 } from './migrations/1795500000000-AddDailyCreations.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
+import { signupsServiceSpec } from './signups-service.config.js';
 import { SignupsServiceModule } from './signups-service.module.js';
 import { SignupsHandlers } from './signups/signups.handlers.js';
 import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
@@ -13,12 +15,13 @@ import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
   entities: [],
-  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081],
+  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000],
 };
 
 /** The signup domain: serves signups.* on the bus and publishes signup, participant, slot and item events through its outbox. */
 export const signupsServiceApp: AppDefinition = {
   name: 'signups-service',
+  config: signupsServiceSpec,
   database: signupsDataSourceSpec,
   module: () => ({ module: SignupsServiceModule }),
   serve: serving('signups', (app) => ({

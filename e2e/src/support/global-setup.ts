@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '#libs/persistence';
 import { streamNameFor } from '#libs/runtime';
-import { localStack } from '#libs/testing';
+import { RELAXED_LIMITS_ENV, localStack } from '#libs/testing';
 import type { StackInfo } from './stack-env.js';
 
 export interface RunningStack {
@@ -23,7 +23,8 @@ declare global {
 const START_TIMEOUT_MS = 90_000;
 
 /**
- * Starts the whole platform in services mode (one process per app) for the e2e files.
+ * Starts the whole platform in services mode (one process per app) for the e2e files, with
+ * limits no test reaches (limits.e2e-spec.ts runs gateways of its own at the default limits).
  * Jest loads this file through require() without its module mapper: only package imports
  * (`#libs/*` resolve to the built libs) and type-only relative imports work here.
  */
@@ -34,6 +35,8 @@ export default async function globalSetup(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'signup-e2e-'));
   const env: Record<string, string> = {
     ...stackEnv,
+    ...RELAXED_LIMITS_ENV,
+    RATE_LIMIT_PREFIX: `e2e-ratelimit-${randomBytes(4).toString('hex')}`,
     DATABASE_URL: database.url,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

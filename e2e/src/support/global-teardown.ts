@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type {} from './global-setup.js';
 
-/** Stops the stack, deletes its stream, drops its database and removes its work folder. */
+/** Stops the stack, deletes its stream, its rate limit counters and its database, and removes its work folder. */
 export default async function globalTeardown(): Promise<void> {
   const stack = globalThis.e2eStack;
   if (!stack) return;
@@ -18,7 +19,19 @@ export default async function globalTeardown(): Promise<void> {
   } finally {
     await nc.close();
   }
+  await deleteKeys(stack.info.env.REDIS_URL!, `${stack.info.env.RATE_LIMIT_PREFIX}:*`);
   await stack.database.drop();
   await new Promise((resolve) => stack.log.end(resolve));
   rmSync(stack.workDir, { recursive: true, force: true });
+}
+
+async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
+      if (keys.length > 0) await redis.del(...keys);
+    }
+  } finally {
+    await redis.quit();
+  }
 }

@@ -1,4 +1,5 @@
-import { env } from './env.js';
+import { isIP } from 'node:net';
+import { FieldProblem, env, type Field } from './env.js';
 
 /** Where the shared infrastructure lives. Unset DATABASE_URL / NATS_URL / REDIS_URL select the embedded adapters in all-in-one mode. */
 export const infrastructureSpec = {
@@ -39,4 +40,38 @@ export function listenSpec(app: AppName) {
     port: env.int(`${prefix}_PORT`, DEFAULT_PORTS[app], { min: 0, max: 65535 }),
     host: env.string('HOST', '127.0.0.1'),
   } as const;
+}
+
+/** What the edges hand to Fastify's trustProxy: trust no proxy, every proxy, or the proxies at these addresses. */
+export type TrustProxy = boolean | string[];
+
+function isAddressOrRange(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (extra !== undefined || !address || !isIP(address)) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * TRUST_PROXY: whether the client address comes from X-Forwarded-For. false (default): the
+ * peer's address. A comma-separated list of addresses or CIDR ranges: the proxies there are
+ * believed, hop by hop from the peer. true: every hop is (only behind a proxy that overwrites the
+ * header). Fastify refuses hop counts, so a number other than 1/0 (true/false) is refused too.
+ */
+export function trustProxyField(): Field<TrustProxy> {
+  const flag = env.bool('TRUST_PROXY', false);
+  return {
+    name: 'TRUST_PROXY',
+    read(raw) {
+      const value = raw?.trim() ?? '';
+      if (value === '' || !/[.:]/.test(value)) return flag.read(raw);
+      const proxies = value.split(',').map((part) => part.trim());
+      const bad = proxies.find((part) => !isAddressOrRange(part));
+      if (bad !== undefined) {
+        throw new FieldProblem(`TRUST_PROXY must be true, false or a list of proxy addresses or CIDR ranges (got "${bad}")`);
+      }
+      return proxies;
+    },
+  };
 }

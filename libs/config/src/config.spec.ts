@@ -1,6 +1,6 @@
 import { ConfigError, env, loadConfig } from './env.js';
-import { DEFAULT_TIER_LIMITS, anonLimitsField, tierLimitsField } from './tiers.js';
-import { listenSpec } from './common.js';
+import { DEFAULT_TIER_LIMITS, anonLimitsField, signupsPerDayField, tierLimitsField } from './tiers.js';
+import { listenSpec, trustProxyField } from './common.js';
 
 describe('loadConfig', () => {
   it('reads typed values and applies defaults', () => {
@@ -45,5 +45,39 @@ describe('tier limits', () => {
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"gold":{}}' })).toThrow(/TIER_LIMITS has unknown key "gold"/);
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"pro":{"x":1}}' })).toThrow(/TIER_LIMITS .pro has unknown key "x"/);
     expect(() => loadConfig({ anon: anonLimitsField() }, { ANON_LIMITS: '[' })).toThrow(/ANON_LIMITS must be valid JSON/);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const read = (value?: string) => loadConfig({ trustProxy: trustProxyField() }, { TRUST_PROXY: value }).trustProxy;
+
+  it('trusts no proxy by default and every hop when true', () => {
+    expect(read()).toBe(false);
+    expect(read('false')).toBe(false);
+    expect(read('true')).toBe(true);
+  });
+
+  it('reads 1 and 0 as true and false, and refuses hop counts (Fastify does not honour them)', () => {
+    expect(read('1')).toBe(true);
+    expect(read('0')).toBe(false);
+    expect(() => read('2')).toThrow(/TRUST_PROXY must be true or false/);
+  });
+
+  it('reads a list of proxy addresses and CIDR ranges', () => {
+    expect(read('10.0.0.0/8, 192.168.1.7,fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8']);
+  });
+
+  it('refuses anything else, naming the bad entry', () => {
+    expect(() => read('10.0.0.0/33')).toThrow(/TRUST_PROXY must be .* \(got "10.0.0.0\/33"\)/);
+    expect(() => read('10.0.0.1,proxy.internal')).toThrow(/got "proxy.internal"/);
+    expect(() => read('maybe')).toThrow(/TRUST_PROXY must be true or false/);
+  });
+});
+
+describe('SIGNUPS_PER_DAY', () => {
+  it('defaults to 50 and takes a non-negative integer', () => {
+    expect(loadConfig({ cap: signupsPerDayField() }, {}).cap).toBe(50);
+    expect(loadConfig({ cap: signupsPerDayField() }, { SIGNUPS_PER_DAY: '5' }).cap).toBe(5);
+    expect(() => loadConfig({ cap: signupsPerDayField() }, { SIGNUPS_PER_DAY: '-1' })).toThrow(/SIGNUPS_PER_DAY must be an integer/);
   });
 });

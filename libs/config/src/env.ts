@@ -16,7 +16,8 @@ export class ConfigError extends Error {
   }
 }
 
-class FieldProblem extends Error {}
+/** A bad value of one variable; loadConfig collects them. */
+export class FieldProblem extends Error {}
 
 function field<T>(name: string, read: (raw: string | undefined) => T): Field<T> {
   return { name, read };

@@ -1,6 +1,8 @@
 export { ConfigError, env, loadConfig, type ConfigOf, type ConfigSpec, type Env, type Field } from './env.js';
 export {
-  DEFAULT_ANON_LIMITS, DEFAULT_TIER_LIMITS, TIERS, anonLimitsField, isTier, tierLimitsField,
+  DEFAULT_ANON_LIMITS, DEFAULT_SIGNUPS_PER_DAY, DEFAULT_TIER_LIMITS, TIERS, anonLimitsField, isTier, signupsPerDayField, tierLimitsField,
   type AnonLimits, type Tier, type TierLimits,
 } from './tiers.js';
-export { APP_NAMES, DEFAULT_PORTS, infrastructureSpec, listenSpec, publicUrlsSpec, type AppName } from './common.js';
+export {
+  APP_NAMES, DEFAULT_PORTS, infrastructureSpec, listenSpec, publicUrlsSpec, trustProxyField, type AppName, type TrustProxy,
+} from './common.js';

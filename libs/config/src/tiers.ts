@@ -64,3 +64,10 @@ export function anonLimitsField(): Field<AnonLimits> {
   const parsed = env.json<Partial<AnonLimits>>('ANON_LIMITS', {}, (value) => nonNegativeIntegers(value, Object.keys(DEFAULT_ANON_LIMITS)));
   return { ...parsed, read: (raw) => ({ ...DEFAULT_ANON_LIMITS, ...parsed.read(raw) }) };
 }
+
+/** SIGNUPS_PER_DAY: signups an organization may create per UTC day, across all its credentials. */
+export const DEFAULT_SIGNUPS_PER_DAY = 50;
+
+export function signupsPerDayField(): Field<number> {
+  return env.int('SIGNUPS_PER_DAY', DEFAULT_SIGNUPS_PER_DAY, { min: 0 });
+}

@@ -31,3 +31,4 @@ export { AnalyticsView } from './analytics.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
+export { SECONDS_PER_DAY, utcDay } from './utc-day.js';

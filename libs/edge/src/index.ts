@@ -4,3 +4,8 @@ export { CredentialVerifier } from './credential-verifier.js';
 export { OAuthTokenVerifier, type TokenAudience } from './oauth-token-verifier.js';
 export { CredentialGuard, type AuthenticatedRequest } from './credential.guard.js';
 export { CurrentPrincipal } from './principal.decorator.js';
+export { Counters, type Count, type CounterLogger } from './limits/counters.js';
+export { EdgeRateLimiter, type EdgeLimits, type LimitedCall, type LimitVerdict } from './limits/edge-rate-limiter.js';
+export { rateLimitHeaders, type LimitPolicy, type PolicyState } from './limits/limit-policy.js';
+export { RateLimitGuard } from './limits/rate-limit.guard.js';
+export { edgeLimitsSpec } from './limits/limits.config.js';

@@ -9,6 +9,8 @@ export interface DataSourceSpec {
   migrations: NonNullable<DataSourceOptions['migrations']>;
   /** Connections in the pool (default 10). */
   poolSize?: number;
+  /** false for a schema without an outbox (an app that publishes no events); default true. */
+  outbox?: boolean;
 }
 
 /** Where the database is: a Postgres URL, or extra driver options (the embedded PGlite adapter). */

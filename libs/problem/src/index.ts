@@ -3,3 +3,4 @@ export { ProblemError, asProblem, isProblemError, type FieldError, type ProblemE
 export { PROBLEM_CONTENT_TYPE, toProblemBody, type ProblemBody } from './problem-body.js';
 export { ProblemFilter, sendProblem, toProblem, type ProblemLogger } from './problem.filter.js';
 export { renderProblemPage } from './problem-page.js';
+export { upgradeRequired, type UpgradeRequest } from './upgrade-required.js';

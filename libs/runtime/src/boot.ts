@@ -48,7 +48,8 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     await migrate(dataSource);
   }
   const bus = instrumentBus(infrastructure.bus, metrics);
-  const outbox = dataSource && definition.database ? new Outbox(dataSource, definition.database.schema, definition.name, bus, logger) : undefined;
+  const { database } = definition;
+  const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger) : undefined;
   const context: AppContext = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, env };
 
   const adapter = new FastifyAdapter({

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 import { checkReadiness, type HealthIndicator, type Metrics } from '#libs/observability';
 import { HEALTH_INDICATORS, METRICS } from './tokens.js';
 
@@ -12,6 +12,7 @@ interface StatusReply {
 
 /** Liveness, readiness (each dependency) and Prometheus metrics: served by every app. */
 @ApiExcludeController()
+@Unmetered()
 @Controller()
 export class OpsController {
   constructor(

@@ -47,3 +47,12 @@ export function authRequirementOf(handler: object, controller?: object): AuthReq
     | AuthRequirement
     | undefined;
 }
+
+export const UNMETERED = 'signup:unmetered';
+
+/** Keeps a route (or a controller's routes) out of an edge's rate limits: probes, metrics, the problem pages. */
+export const Unmetered = (): MethodDecorator & ClassDecorator => SetMetadata(UNMETERED, true);
+
+export function isUnmetered(handler: object, controller?: object): boolean {
+  return Reflect.getMetadata(UNMETERED, handler) === true || (controller !== undefined && Reflect.getMetadata(UNMETERED, controller) === true);
+}

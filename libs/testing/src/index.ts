@@ -2,3 +2,4 @@ export { eventually } from './eventually.js';
 export { createTestStack, type TestStack, type TestStackOptions } from './test-infrastructure.js';
 export { freePorts, localStack, type LocalStack } from './ports.js';
 export { describeAppOperations } from './app-operations.js';
+export { RELAXED_LIMITS_ENV } from './limits.js';

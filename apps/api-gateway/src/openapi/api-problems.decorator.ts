@@ -29,9 +29,12 @@ const CREDENTIAL_PROBLEMS: Record<CredentialUse, ProblemCode[]> = {
   none: [],
 };
 
-/** Documents the problem responses of an operation, grouped by status (credential problems per `options.credential`, default required). */
+/**
+ * Documents the problem responses of an operation, grouped by status: credential problems per
+ * `options.credential` (default required), and rate_limited, which every API route can answer.
+ */
 export function ApiProblems(codes: ProblemCode[], options: { credential?: CredentialUse } = {}): MethodDecorator {
-  const all = [...CREDENTIAL_PROBLEMS[options.credential ?? 'required'], ...codes, 'internal_error' as const];
+  const all = [...CREDENTIAL_PROBLEMS[options.credential ?? 'required'], ...codes, 'rate_limited' as const, 'internal_error' as const];
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(all)) {
     const status = PROBLEM_CATALOG[code].status;

@@ -29,6 +29,38 @@ function declareSecurity(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+const MUTATING_METHODS = ['post', 'patch', 'delete'] as const;
+
+type ProblemResponses = Record<string, { description: string; content?: unknown }>;
+
+/** Every POST, PATCH and DELETE takes Idempotency-Key and may answer its two problems. */
+function declareIdempotency(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const method of MUTATING_METHODS) {
+      const operation = item[method] as { parameters?: unknown[]; responses: ProblemResponses } | undefined;
+      if (!operation) continue;
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          description:
+            'A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; ' +
+            'the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress.',
+        },
+      ];
+      for (const [status, code] of [['409', 'idempotency_in_progress'], ['422', 'idempotency_key_reuse']] as const) {
+        const response = operation.responses[status];
+        if (response) response.description += `, ${code}`;
+        else operation.responses[status] = { ...operation.responses['500']!, description: `Problem: ${code}` };
+      }
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3.1 of the REST surface, generated from the controllers and the contracts DTOs. */
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -43,7 +75,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .addServer(new URL(publicBaseUrl).origin)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
     .build();
-  return declareSecurity(SwaggerModule.createDocument(app, config));
+  return declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config)));
 }
 
 /** Serves the document at /api/v1/openapi.json and a docs page at /api/v1/docs. */

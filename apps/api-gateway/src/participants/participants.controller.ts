@@ -37,7 +37,7 @@ export class ParticipantsController {
   @ApiBody({ type: RegistrationDto })
   @ApiCreatedResponse({ type: RegistrationResultView, description: 'A participant was stored.' })
   @ApiOkResponse({ type: RegistrationResultView, description: 'Every selection failed; nothing was stored.' })
-  @ApiProblems(['bad_request', 'not_found', 'validation_failed', 'rate_limited', 'daily_ceiling_exceeded'], { credential: 'optional' })
+  @ApiProblems(['bad_request', 'not_found', 'validation_failed'], { credential: 'optional' })
   async register(
     @UuidParam('id') signupId: string,
     @ValidBody(RegistrationDto) input: RegistrationDto,

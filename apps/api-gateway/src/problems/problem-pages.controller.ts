@@ -1,10 +1,11 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ProblemError, codeFromSlug, renderProblemPage } from '#libs/problem';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 
 /** The human page behind each problem type URI ({problem_base}/<code-with-hyphens>). */
 @ApiExcludeController()
+@Unmetered()
 @Controller('problems')
 export class ProblemPagesController {
   @Get(':slug')

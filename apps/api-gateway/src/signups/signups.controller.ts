@@ -24,10 +24,10 @@ export class SignupsController {
 
   @Post()
   @Auth.scope('signups:write')
-  @ApiOperation({ summary: 'Create a signup (status draft)' })
+  @ApiOperation({ summary: 'Create a signup (status draft); at most SIGNUPS_PER_DAY (50) per organization per UTC day' })
   @ApiBody({ type: CreateSignupDto })
   @ApiCreatedResponse({ type: SignupView })
-  @ApiProblems(['scope_required', 'validation_failed'])
+  @ApiProblems(['scope_required', 'validation_failed', 'daily_ceiling_exceeded'])
   create(@ValidBody(CreateSignupDto) input: CreateSignupDto, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
     return this.bus.request('signups.create', { principal, input: { ...input } });
   }

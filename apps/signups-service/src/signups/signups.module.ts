@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { loadConfig, publicUrlsSpec } from '#libs/config';
+import { signupsServiceSpec } from '../signups-service.config.js';
 import { APP_CONTEXT, type AppContext } from '#libs/runtime';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
@@ -7,7 +8,7 @@ import { SignupsRepository } from './signups.repository.js';
 import { SlotsItemsHandlers } from './slots-items.handlers.js';
 import { SlotsItemsRepository } from './slots-items.repository.js';
 import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
-import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
+import { CreateSignupUseCase, SIGNUPS_PER_DAY } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
 import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
@@ -24,6 +25,11 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     {
       provide: PUBLIC_ORIGIN,
       useFactory: (context: AppContext) => new URL(loadConfig(publicUrlsSpec, context.env).publicBaseUrl).origin,
+      inject: [APP_CONTEXT],
+    },
+    {
+      provide: SIGNUPS_PER_DAY,
+      useFactory: (context: AppContext) => loadConfig(signupsServiceSpec, context.env).signupsPerDay,
       inject: [APP_CONTEXT],
     },
     SignupPresenter,

@@ -8,6 +8,16 @@ import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
+const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
+const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
+
+/** The organization has created as many signups today (UTC) as its daily cap allows. */
+export class DailyCapReached extends Error {
+  constructor() {
+    super('The daily signup creation cap is reached');
+    this.name = 'DailyCapReached';
+  }
+}
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
 
@@ -94,20 +104,42 @@ export class SignupsRepository {
     private readonly outbox: Outbox,
   ) {}
 
-  /** Inserts a new signup; undefined when its slug is already taken. */
-  insert(signup: NewSignup, event: EventFor): Promise<Signup | undefined> {
-    return this.write(
-      `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
-         requires_phone, signup_close_date)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (slug) DO NOTHING
-       RETURNING ${COLUMNS}`,
-      [
-        signup.id, signup.organizationId, signup.livemode, signup.slug, signup.title, signup.description, signup.eventDate,
-        signup.location, signup.maxParticipants, signup.requiresPhone, signup.signupCloseDate,
-      ],
-      event,
-    );
+  /**
+   * Inserts a new signup and counts it among its organization's creations of the UTC day, in one
+   * transaction: undefined when its slug is already taken (nothing counted); DailyCapReached, with
+   * nothing stored, when the organization already created `dailyCap` today. Concurrent creations
+   * queue on the organization's counter row, so the cap holds exactly.
+   */
+  insert(signup: NewSignup, event: EventFor, dailyCap: number): Promise<Signup | undefined> {
+    return this.outbox.transaction(async (tx) => {
+      const [row] = await rowsOf<SignupRow>(
+        tx.manager,
+        `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
+           requires_phone, signup_close_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (slug) DO NOTHING
+         RETURNING ${COLUMNS}`,
+        [
+          signup.id, signup.organizationId, signup.livemode, signup.slug, signup.title, signup.description, signup.eventDate,
+          signup.location, signup.maxParticipants, signup.requiresPhone, signup.signupCloseDate,
+        ],
+      );
+      if (!row) return undefined;
+      await rowsOf(tx.manager, `DELETE FROM ${DAILY_CREATIONS} WHERE organization_id = $1 AND day < ${UTC_TODAY}`, [signup.organizationId]);
+      const counted = await rowsOf(
+        tx.manager,
+        `INSERT INTO ${DAILY_CREATIONS} AS d (organization_id, day, count)
+         SELECT $1, ${UTC_TODAY}, 1 WHERE $2::integer > 0
+         ON CONFLICT (organization_id, day) DO UPDATE SET count = d.count + 1 WHERE d.count < $2::integer
+         RETURNING count`,
+        [signup.organizationId, dailyCap],
+      );
+      if (counted.length === 0) throw new DailyCapReached();
+      const written = fromRow(row);
+      const pending = event(written);
+      await tx.emit(pending.type, pending.data, pending.meta);
+      return written;
+    });
   }
 
   async findById(id: string, db: EntityManager = this.dataSource.manager): Promise<Signup | undefined> {

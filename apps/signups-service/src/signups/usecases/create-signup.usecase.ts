@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import { newId, newSlug, type CreateSignupDto } from '#libs/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { newId, newSlug, utcDay, type CreateSignupDto } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
 import type { Owner, Signup } from '../signup.js';
 import { SignupPresenter } from '../signup.presenter.js';
-import { SignupsRepository } from '../signups.repository.js';
+import { DailyCapReached, SignupsRepository, type NewSignup } from '../signups.repository.js';
+
+/** Injection token of SIGNUPS_PER_DAY. */
+export const SIGNUPS_PER_DAY = Symbol('SIGNUPS_PER_DAY');
 
 export interface CreateSignupCommand {
   owner: Owner;
@@ -12,12 +16,16 @@ export interface CreateSignupCommand {
 /** Six random base36 characters collide rarely; a few fresh draws make a failure practically impossible. */
 const SLUG_ATTEMPTS = 5;
 
-/** Creates a draft with a fresh slug and emits signup.created. */
+/**
+ * Creates a draft with a fresh slug and emits signup.created, within the organization's daily
+ * cap (SIGNUPS_PER_DAY per UTC day across all its credentials and both modes).
+ */
 @Injectable()
 export class CreateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly presenter: SignupPresenter,
+    @Inject(SIGNUPS_PER_DAY) private readonly dailyCap: number,
   ) {}
 
   async execute({ owner, input }: CreateSignupCommand): Promise<Signup> {
@@ -33,9 +41,20 @@ export class CreateSignupUseCase {
       signupCloseDate: input.signupCloseDate === undefined ? null : new Date(input.signupCloseDate),
     };
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-      const created = await this.signups.insert({ ...fields, slug: newSlug(input.title, 'signup') }, (s) => this.presenter.event('signup.created', s));
+      const created = await this.insert({ ...fields, slug: newSlug(input.title, 'signup') });
       if (created) return created;
     }
     throw new Error(`No free slug for "${input.title}" after ${SLUG_ATTEMPTS} attempts`);
+  }
+
+  private async insert(fields: NewSignup): Promise<Signup | undefined> {
+    try {
+      return await this.signups.insert(fields, (s) => this.presenter.event('signup.created', s), this.dailyCap);
+    } catch (err) {
+      if (!(err instanceof DailyCapReached)) throw err;
+            throw new ProblemError('daily_ceiling_exceeded', `This organization created its ${this.dailyCap} signups for today (UTC). Retry the next UTC day.`, {
+        headers: { 'retry-after': String(utcDay().secondsLeft) },
+      });
+    }
   }
 }

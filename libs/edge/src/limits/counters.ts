@@ -1,0 +1,56 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** A fixed-window count of one key: how many calls it has seen, and how long its window still runs. */
+export interface Count {
+  consumed: number;
+  msBeforeReset: number;
+}
+
+export interface CounterLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/** Far above any quota: the counters only count; the caller compares with the quota of the moment (tiers change). */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Fixed-window counters on rate-limiter-flexible: in Redis when the app has one (every replica
+ * of every edge counts in the same keys), in memory otherwise (all-in-one mode). Should Redis
+ * fail, each replica counts in memory until it is back, so a Redis outage never fails a request.
+ */
+export class Counters {
+  private constructor(
+    private readonly limiter: RateLimiterAbstract,
+    private readonly redis?: Redis,
+  ) {}
+
+  /**
+   * `prefix` namespaces the keys (`<prefix>:<key>`); edges that share a budget share a prefix.
+   * Waits for Redis to answer, so a replica counts in the shared store from its first call.
+   */
+  static async create(redisUrl: string | undefined, prefix: string, logger?: CounterLogger): Promise<Counters> {
+    const options = { keyPrefix: prefix, points: UNBOUNDED, duration: 60 };
+    if (!redisUrl) return new Counters(new RateLimiterMemory(options));
+    const redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on('error', (err: Error) => logger?.warn({ err: err.message }, 'rate limit store unavailable; counting in memory'));
+    await redis.connect().catch(() => undefined);
+    return new Counters(new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) }), redis);
+  }
+
+  /** Counts one call of `key` in a window of `windowSeconds` (at least 1) that starts with its first call. */
+  async hit(key: string, windowSeconds: number): Promise<Count> {
+    const res = await this.limiter.consume(key, 1, { customDuration: windowSeconds });
+    return { consumed: res.consumedPoints, msBeforeReset: res.msBeforeNext };
+  }
+
+  /** Takes back a call counted by `hit` (one that another policy refused). */
+  async unhit(key: string, windowSeconds: number): Promise<void> {
+    await this.limiter.reward(key, 1, { customDuration: windowSeconds });
+  }
+
+  async close(): Promise<void> {
+    if (this.redis?.status === 'ready') await this.redis.quit();
+    else this.redis?.disconnect();
+  }
+}
