@@ -117,6 +117,22 @@ describe('limits shared by two gateway replicas', () => {
       }
     });
 
+    it('counts refused credentials against the address: guessing keys is limited like any anonymous call', async () => {
+      const headers = { 'x-forwarded-for': clientAddress() };
+      const guess = () => `sgn_test_${randomUUID().replaceAll('-', '')}`;
+      const first = await a.call<ProblemBody>('/signups', { key: guess(), headers });
+      expect(first.status).toBe(401);
+      expect(first.body.code).toBe('invalid_credentials');
+      expect(first.headers.get('ratelimit')).toMatch(/^"anonymous-reads";r=59;t=\d+$/);
+      const more = await Promise.all(Array.from({ length: 59 }, (_, i) => replica(i).call('/signups', { key: guess(), headers })));
+      expect(more.every((r) => r.status === 401)).toBe(true);
+      const blocked = await b.call<ProblemBody>('/signups', { key: guess(), headers });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.code).toBe('rate_limited');
+      const { key } = await newTenant();
+      expect((await a.call('/signups', { key, headers })).status).toBe(200);
+    });
+
     it('uses the credential budget, not the address, when a registration sends a key', async () => {
       const { key } = await newTenant();
       const { signup } = await newSignup(key);
@@ -198,8 +214,9 @@ describe('limits shared by two gateway replicas', () => {
       const { signup } = await newSignup(key);
       const idempotencyKey = randomUUID();
       const body = person();
+      const firstAddress = clientAddress();
       const first = await a.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, {
-        body, headers: { 'x-forwarded-for': clientAddress(), 'idempotency-key': idempotencyKey },
+        body, headers: { 'x-forwarded-for': firstAddress, 'idempotency-key': idempotencyKey },
       });
       const fromElsewhere = await b.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, {
         body, headers: { 'x-forwarded-for': clientAddress(), 'idempotency-key': idempotencyKey },
@@ -207,6 +224,11 @@ describe('limits shared by two gateway replicas', () => {
       expect([first.status, fromElsewhere.status]).toEqual([201, 201]);
       expect(fromElsewhere.headers.get('idempotent-replayed')).toBeNull();
       expect(fromElsewhere.body.confirmationToken).not.toBe(first.body.confirmationToken);
+      const again = await b.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, {
+        body, headers: { 'x-forwarded-for': firstAddress, 'idempotency-key': idempotencyKey },
+      });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body.confirmationToken).toBe(first.body.confirmationToken);
     });
   });
 });

@@ -90,6 +90,9 @@ describe('api-gateway on its own', () => {
     });
 
     const CREDENTIALS = ['invalid_credentials', 'malformed_credentials', 'missing_credentials', 'revoked_credentials'];
+    /** What every API route can answer, and every POST, PATCH and DELETE besides. */
+    const EVERY_ROUTE = ['rate_limited', 'internal_error'];
+    const MUTATION = ['idempotency_in_progress', 'idempotency_key_reuse'];
     it.each([
       ['post', '/signups/{id}/slots', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
       ['get', '/signups/{id}/slots', 'signups:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
@@ -108,7 +111,7 @@ describe('api-gateway on its own', () => {
       expect(op).toBeDefined();
       expect(op['x-required-scope']).toBe(scope);
       expect(op.responses[success]).toBeDefined();
-      expect(problemCodes(op)).toEqual([...CREDENTIALS, ...codes, 'internal_error'].sort());
+      expect(problemCodes(op)).toEqual([...CREDENTIALS, ...codes, ...EVERY_ROUTE, ...(method === 'get' ? [] : MUTATION)].sort());
     });
 
     it('documents registration: no credential needed, a bad one refused (401), 201 stored, 200 nothing stored, and its five problems', () => {
@@ -117,10 +120,11 @@ describe('api-gateway on its own', () => {
       expect(op.responses['201']).toBeDefined();
       expect(op.responses['200']).toBeDefined();
       expect(problemCodes(op)).toEqual([
-        'bad_request', 'daily_ceiling_exceeded', 'internal_error', 'invalid_credentials', 'malformed_credentials', 'not_found', 'rate_limited', 'revoked_credentials', 'validation_failed',
+        'bad_request', 'idempotency_in_progress', 'idempotency_key_reuse', 'internal_error', 'invalid_credentials', 'malformed_credentials', 'not_found',
+        'rate_limited', 'revoked_credentials', 'validation_failed',
       ]);
       expect(op.responses['401']!.description).toBe('Problem: malformed_credentials, invalid_credentials, revoked_credentials');
-      expect(op.responses['429']!.description).toBe('Problem: rate_limited, daily_ceiling_exceeded');
+      expect(op.responses['429']!.description).toBe('Problem: rate_limited');
     });
 
     it('describes what a credential does to registration, and the case of the ids it answers', () => {
@@ -139,7 +143,14 @@ describe('api-gateway on its own', () => {
     ])('documents public %s %s and its problems', (method, path, codes) => {
       const op = operation(path, method)!;
       expect(op.responses['200']).toBeDefined();
-      expect(problemCodes(op)).toEqual([...codes, 'internal_error'].sort());
+      expect(problemCodes(op)).toEqual([...codes, ...EVERY_ROUTE, ...(method === 'get' ? [] : MUTATION)].sort());
+    });
+
+    it('documents Idempotency-Key on every POST, PATCH and DELETE, and the daily cap of POST /signups', () => {
+      const create = operation('/signups', 'post')!;
+      expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+      expect(problemCodes(create)).toContain('daily_ceiling_exceeded');
+      expect(operation('/signups', 'get')!.parameters!.some((p) => p.name === 'Idempotency-Key')).toBe(false);
     });
 
     it('documents bulk creation as one DTO or the other', () => {

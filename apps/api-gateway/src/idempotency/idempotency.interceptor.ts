@@ -27,10 +27,19 @@ function scopeOf(request: IdempotentHttpRequest): string {
   return principal ? `org:${principal.organizationId}:${principal.livemode ? 'live' : 'test'}` : `ip:${request.ip}`;
 }
 
-function fingerprintOf(request: IdempotentHttpRequest): string {
-  return createHash('sha256')
-    .update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
+/** JSON with object keys sorted: two bodies that parse to the same value print the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The request a key was first used for: method, URL (path and query) and the body as parsed. */
+export function fingerprintOf(request: Pick<IdempotentHttpRequest, 'method' | 'url' | 'body'>): string {
+  return createHash('sha256').update(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`).digest('hex');
 }
 
 /**

@@ -11,13 +11,17 @@ export interface CounterLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** A Redis that holds a command longer than this counts as down (a hung server must not hang requests). */
+const COMMAND_TIMEOUT_MS = 250;
+
 /** Far above any quota: the counters only count; the caller compares with the quota of the moment (tiers change). */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
  * Fixed-window counters on rate-limiter-flexible: in Redis when the app has one (every replica
  * of every edge counts in the same keys), in memory otherwise (all-in-one mode). Should Redis
- * fail, each replica counts in memory until it is back, so a Redis outage never fails a request.
+ * fail or hang, each replica counts in memory until it is back, so a Redis outage never fails a
+ * request.
  */
 export class Counters {
   private constructor(
@@ -32,7 +36,7 @@ export class Counters {
   static async create(redisUrl: string | undefined, prefix: string, logger?: CounterLogger): Promise<Counters> {
     const options = { keyPrefix: prefix, points: UNBOUNDED, duration: 60 };
     if (!redisUrl) return new Counters(new RateLimiterMemory(options));
-    const redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS });
     redis.on('error', (err: Error) => logger?.warn({ err: err.message }, 'rate limit store unavailable; counting in memory'));
     await redis.connect().catch(() => undefined);
     return new Counters(new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) }), redis);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { DEFAULT_ANON_LIMITS, DEFAULT_TIER_LIMITS, type Tier } from '#libs/config';
 import { Counters } from './counters.js';
@@ -135,5 +136,19 @@ describe('edge rate limits without Redis', () => {
     const verdicts = await calls(limiter, credential('key-offline'), 3);
     expect(verdicts.map((v) => v.headers['x-ratelimit-remaining'])).toEqual(['119', '118', '117']);
     await counters.close();
+  });
+
+  it('keeps answering from memory while Redis holds its commands unanswered', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const counters = await Counters.create(`redis://127.0.0.1:${port}`, 'silent');
+    const limiter = new EdgeRateLimiter(counters, LIMITS);
+    const verdicts = await calls(limiter, credential('key-silent'), 2);
+    expect(verdicts.map((v) => v.headers['x-ratelimit-remaining'])).toEqual(['119', '118']);
+    await counters.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
   });
 });

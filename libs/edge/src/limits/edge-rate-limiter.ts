@@ -1,6 +1,7 @@
 import type { AnonLimits, Tier, TierLimits } from '#libs/config';
 import { SECONDS_PER_DAY, utcDay, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { addressKey } from './client-address.js';
 import type { Counters } from './counters.js';
 import { rateLimitHeaders, retryAfterSeconds, type LimitPolicy, type PolicyState } from './limit-policy.js';
 
@@ -76,13 +77,14 @@ export class EdgeRateLimiter {
     const { readsPerMinute, writesPerMinute, perDay } = this.limits.anonLimits;
     const { day, secondsLeft } = utcDay(now);
     const kind = call.write ? 'writes' : 'reads';
+    const address = addressKey(call.ip);
     return [
       {
         policy: { name: `anonymous-${kind}`, quota: call.write ? writesPerMinute : readsPerMinute, windowSeconds: MINUTE },
-        key: `ip:${call.ip}:${kind}`,
+        key: `ip:${address}:${kind}`,
         ttlSeconds: MINUTE,
       },
-      { policy: { name: 'anonymous-day', quota: perDay, windowSeconds: SECONDS_PER_DAY }, key: `ip:${call.ip}:day:${day}`, ttlSeconds: secondsLeft },
+      { policy: { name: 'anonymous-day', quota: perDay, windowSeconds: SECONDS_PER_DAY }, key: `ip:${address}:day:${day}`, ttlSeconds: secondsLeft },
     ];
   }
 }
