@@ -28,7 +28,7 @@ describe('starting and migrating', () => {
       const first = await node(['dist/tools/launcher/src/migrate.js'], { DATABASE_URL: database.url });
       expect({ code: first.code, stderr: unexpectedStderr(first.stderr) }).toEqual({ code: 0, stderr: [] });
       const applied = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { app: string; schema: string; applied: string[] });
-      expect(applied.map((a) => a.schema)).toEqual(['auth', 'signups', 'webhooks', 'reminders']);
+      expect(applied.map((a) => a.schema)).toEqual(['auth', 'signups', 'webhooks', 'reminders', 'gateway']);
       for (const a of applied) {
         expect(a.applied.length).toBeGreaterThan(0);
         for (const name of a.applied) expect(name).toMatch(/^[A-Za-z]+\d{13}$/);
