@@ -78,6 +78,27 @@ describe('limits shared by two gateway replicas', () => {
     });
   });
 
+  it('enforces the budgets of TIER_LIMITS and ANON_LIMITS', async () => {
+    const tuned = await startGateway({
+      TIER_LIMITS: '{"free":{"requestsPerMinute":2}}',
+      ANON_LIMITS: '{"readsPerMinute":1}',
+      TRUST_PROXY: '127.0.0.1',
+      RATE_LIMIT_PREFIX: `tuned-${randomUUID()}`,
+    });
+    try {
+      const { key } = await newTenant('free');
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await tuned.call('/signups', { key })).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const headers = { 'x-forwarded-for': clientAddress() };
+      const read = await tuned.call('/public/signups/no-such-signup', { headers });
+      expect(read.headers.get('ratelimit-policy')).toBe('"anonymous-reads";q=1;w=60, "anonymous-day";q=200;w=86400');
+      expect((await tuned.call('/public/signups/no-such-signup', { headers })).status).toBe(429);
+    } finally {
+      await tuned.stop();
+    }
+  });
+
   describe('anonymous, per client address', () => {
     it('allows 6 writes a minute across replicas, then 429 with Retry-After, reads still allowed', async () => {
       const { key } = await newTenant();
@@ -154,13 +175,14 @@ describe('limits shared by two gateway replicas', () => {
       expect(first.every((r) => r.status === 201)).toBe(true);
 
       const live = await tenant.newKey({ mode: 'live' });
+      // Retry-After is rounded up from the moment the service refuses, after this one.
+      const secondsToMidnight = 86_400 - Math.floor((Date.now() / 1000) % 86_400);
       const race = await Promise.all(
         Array.from({ length: 20 }, (_, i) => replica(i).call<ProblemBody>('/signups', { key: i < 10 ? tenant.key : live.key, body: signupBody({ title: `Race ${i}` }) })),
       );
       expect(race.filter((r) => r.status === 201)).toHaveLength(10);
       const refusals = race.filter((r) => r.status === 429);
       expect(refusals).toHaveLength(10);
-      const secondsToMidnight = 86_400 - (Math.floor(Date.now() / 1000) % 86_400);
       for (const refused of refusals) {
         expect(refused.body.code).toBe('daily_ceiling_exceeded');
         expectSecondsNear(refused.headers.get('retry-after'), secondsToMidnight, 10);
