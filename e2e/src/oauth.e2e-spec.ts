@@ -69,7 +69,7 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect(config.clientMetadata().client_secret).toBeUndefined();
     });
 
-    it('registers a confidential client that gets a client_secret and must present it at the token endpoint', async () => {
+    it('registers a confidential client that gets a client_secret and must present it at the token endpoint, whose token cannot manage webhooks', async () => {
       const config = await registerPublicClient(redirectUri(), { token_endpoint_auth_method: 'client_secret_post' });
       const { client_id: clientId, client_secret: secret } = config.clientMetadata();
       expect(clientId).toMatch(/^cli_/);
@@ -86,6 +86,9 @@ describe('OAuth 2.1 for third-party apps', () => {
       const tokens = await client.authorizationCodeGrant(config, url, checks, { resource: baseUrl() });
       expect(tokens.scope).toBe('signups:read');
       expect((await me(tokens.access_token)).body.credential).toEqual({ type: 'oauth', mode: 'live', clientId });
+      const webhooks = await call<{ code: string }>('/webhooks', { key: tokens.access_token });
+      expect(webhooks.status).toBe(403);
+      expect(webhooks.body.code).toBe('forbidden');
     });
   });
 

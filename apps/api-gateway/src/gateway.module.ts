@@ -17,6 +17,7 @@ import { PublicSignupsController } from './public/public-signups.controller.js';
 import { RegistrationsController } from './registrations/registrations.controller.js';
 import { SignupsController } from './signups/signups.controller.js';
 import { ItemsController } from './slots-items/items.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { SlotsController } from './slots-items/slots.controller.js';
 
 /** Starts and stops the verifier's eviction subscription with the app, and closes the rate limit counters. */
@@ -54,6 +55,7 @@ export class GatewayModule {
         RegistrationsController,
         PagesController,
         ProblemPagesController,
+        WebhooksController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -1,4 +1,5 @@
+import { randomBytes } from 'node:crypto';
 import { describeAppOperations } from '#libs/testing';
 import { webhooksDispatcherApp } from './index.js';
 
-describeAppOperations(webhooksDispatcherApp);
+describeAppOperations(webhooksDispatcherApp, { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') });

@@ -42,6 +42,8 @@ export default async function globalSetup(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     NATS_PREFIX: natsPrefix,
     ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     DATA_DIR: workDir,
   };

@@ -20,7 +20,7 @@ export function randomBase62(n: number): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'org' | 'cli' | 'ac' | 'oat' | 'ort' | 'dc' | 'cnf' | 'key';
+export type IdPrefix = 'usr' | 'org' | 'cli' | 'ac' | 'oat' | 'ort' | 'dc' | 'cnf' | 'key' | 'msg';
 
 /** Principal and credential ids: `org_` followed by 24 base62 characters. */
 export function newPrefixedId(prefix: IdPrefix): string {

@@ -1,6 +1,6 @@
 export { assertScope, type Authorized, type Principal } from './principal.js';
 export {
-  ArrayField, BoolField, DateTimeField, EnumField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isPhoneNumber, QueryIntField, StringField, UuidField, validateInput,
+  ArrayField, BoolField, DateTimeField, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isPhoneNumber, QueryIntField, StringField, UuidField, validateInput,
 } from './validation.js';
 export { isUuid, newId, newPrefixedId, randomBase62, requireUuid, type IdPrefix } from './ids.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, type Page } from './pagination.js';
@@ -32,3 +32,7 @@ export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
+export {
+  ALL_EVENT_TYPES, CreateWebhookDto, PAUSED_REASONS, UpdateWebhookDto, WEBHOOK_EVENT_TYPES, WebhookEndpointView, WebhookPageView, WebhookTestView,
+  WebhookWithSecretView, type CreateWebhookInput, type PausedReason, type UpdateWebhookInput, type WebhookEventType,
+} from './webhooks.js';

@@ -9,6 +9,7 @@ import type {
   ParticipantView, PublicSignupView, RegistrationInput, RegistrationResultView, RegistrationView, UpdateParticipantInput, UpdateRegistrationInput,
 } from './participants.js';
 import type { AnalyticsView } from './analytics.js';
+import type { CreateWebhookInput, UpdateWebhookInput, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from './webhooks.js';
 
 interface ById {
   principal: Principal;
@@ -72,6 +73,17 @@ export interface RequestMap {
 
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
+
+  /** Webhook endpoints of the principal's organization and mode (API keys only, checked at the edge). */
+  'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
+  'webhooks.list': { req: { principal: Principal; query: { limit?: number; cursor?: string } }; res: Page<WebhookEndpointView> };
+  'webhooks.get': { req: ById; res: WebhookEndpointView };
+  'webhooks.update': { req: ById & { input: UpdateWebhookInput }; res: WebhookEndpointView };
+  'webhooks.delete': { req: ById; res: WebhookEndpointView };
+  'webhooks.pause': { req: ById; res: WebhookEndpointView };
+  'webhooks.resume': { req: ById; res: WebhookEndpointView };
+  'webhooks.rotate': { req: ById; res: WebhookWithSecretView };
+  'webhooks.test': { req: ById; res: WebhookTestView };
 }
 
 export type Subject = keyof RequestMap;
@@ -113,6 +125,15 @@ const SUBJECT_LIST = {
   'signups.registrations.update': true,
   'signups.registrations.cancel': true,
   'signups.public.get': true,
+  'webhooks.create': true,
+  'webhooks.list': true,
+  'webhooks.get': true,
+  'webhooks.update': true,
+  'webhooks.delete': true,
+  'webhooks.pause': true,
+  'webhooks.resume': true,
+  'webhooks.rotate': true,
+  'webhooks.test': true,
 } as const satisfies Record<Subject, true>;
 
 export const SUBJECTS = Object.keys(SUBJECT_LIST) as Subject[];

@@ -97,6 +97,30 @@ export function EnumField<const T extends string>(values: readonly T[], opts: Pr
   return applyDecorators(...presence(opts), IsIn(values, { message: `Must be one of: ${values.join(', ')}` }), doc(opts, { enum: [...values] }));
 }
 
+/** A list of names from `values`; the message names the first unknown one. */
+export function EnumListField<const T extends string>(values: readonly T[], opts: Presence & { max?: number } = {}): PropertyDecorator {
+  const known = new Set<string>(values);
+  const max = opts.max ?? values.length;
+  return applyDecorators(
+    ...presence(opts),
+    IsArray({ message: 'Expected array' }),
+    ArrayMaxSize(max, { message: `Must have at most ${max} entries` }),
+    ValidateBy(
+      {
+        name: 'knownNames',
+        validator: {
+          validate: (value: unknown) => !Array.isArray(value) || value.every((v) => typeof v === 'string' && known.has(v)),
+          defaultMessage: (args) => {
+            const unknown = (args?.value as unknown[]).find((v) => typeof v !== 'string' || !known.has(v));
+            return `Unknown value ${JSON.stringify(unknown)}: must be one of ${values.join(', ')}`;
+          },
+        },
+      },
+    ),
+    doc(opts, { type: String, isArray: true, enum: [...values], maxItems: max }),
+  );
+}
+
 export function PatternField(pattern: RegExp, message: string, opts: Presence & { max?: number } = {}): PropertyDecorator {
   return applyDecorators(
     ...presence(opts),

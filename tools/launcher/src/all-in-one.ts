@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { loadConfig, publicUrlsSpec } from '#libs/config';
 import { allInOneInfrastructure, bootApp, type RunningApp } from '#libs/runtime';
-import { localAdminToken } from './admin-token.js';
+import { withLocalSecrets } from './local-secrets.js';
 import { APPS } from './apps.js';
 import { banner } from './banner.js';
 import { portOf, withLocalUrls } from './local-env.js';
@@ -10,8 +10,7 @@ import { ensureDemoAccount } from './seed.js';
 /** `npm start`: every app in this one process, on embedded adapters unless URLs say otherwise. */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? 'data');
-  const env = withLocalUrls(process.env);
-  env.ADMIN_TOKEN = localAdminToken(env, dataDir);
+  const env = withLocalSecrets(withLocalUrls(process.env), dataDir);
   const infrastructure = await allInOneInfrastructure(env, dataDir);
   const running: RunningApp[] = [];
   let stopping: Promise<void> | undefined;

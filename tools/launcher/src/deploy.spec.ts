@@ -49,6 +49,12 @@ describe('docker-compose.yml', () => {
     expect(compose.services['auth-server']!.environment!.ADMIN_TOKEN).toBe('${ADMIN_TOKEN:?set ADMIN_TOKEN}');
   });
 
+  it('gives the webhook sealing key to the webhooks-dispatcher only, and has no default for it', () => {
+    const holders = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service).includes('WEBHOOK_SECRET_KEY')).map(([name]) => name);
+    expect(holders).toEqual(['webhooks-dispatcher']);
+    expect(compose.services['webhooks-dispatcher']!.environment!.WEBHOOK_SECRET_KEY).toBe('${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY}');
+  });
+
   it('builds every target it names', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (service.build?.target) expect({ name, target: stages.has(service.build.target) }).toEqual({ name, target: true });

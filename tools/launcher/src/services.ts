@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DEFAULT_PORTS, loadConfig, publicUrlsSpec, type AppName } from '#libs/config';
 import { LOCAL_SERVICES } from '#libs/runtime';
-import { localAdminToken } from './admin-token.js';
+import { withLocalSecrets } from './local-secrets.js';
 import { banner } from './banner.js';
 import { portOf, withLocalUrls } from './local-env.js';
 import { waitForOk } from './wait.js';
@@ -31,8 +31,7 @@ async function ensureDatabase(url: string): Promise<void> {
 /** Services mode: each app in its own process against Postgres, NATS JetStream and Redis. */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? 'data');
-  const env = withLocalUrls({ ...LOCAL_SERVICES, ...process.env });
-  env.ADMIN_TOKEN = localAdminToken(env, dataDir);
+  const env = withLocalSecrets(withLocalUrls({ ...LOCAL_SERVICES, ...process.env }), dataDir);
   await ensureDatabase(env.DATABASE_URL!);
 
   const apps = Object.keys(DEFAULT_PORTS) as AppName[];

@@ -1,0 +1,103 @@
+import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Bus } from '#libs/bus';
+import {
+  CreateWebhookDto, PageQueryDto, UpdateWebhookDto, WebhookEndpointView, WebhookPageView, WebhookTestView, WebhookWithSecretView, type Page,
+  type Principal,
+} from '#libs/contracts';
+import { CurrentPrincipal } from '#libs/edge';
+import { BUS } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+
+/** Webhook endpoints of the key's organization and mode: organization API keys only (an OAuth token gets 403). */
+@ApiTags('webhooks')
+@Controller('webhooks')
+@Auth.apiKey()
+export class WebhooksController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Register an endpoint; the answer holds its signing secret, shown only now' })
+  @ApiBody({ type: CreateWebhookDto })
+  @ApiOkResponse({ type: WebhookWithSecretView })
+  @ApiProblems(['forbidden', 'validation_failed', 'upgrade_required'])
+  create(@ValidBody(CreateWebhookDto) input: CreateWebhookDto, @CurrentPrincipal() principal: Principal): Promise<WebhookWithSecretView> {
+    return this.bus.request('webhooks.create', { principal, input: { ...input } });
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List endpoints, newest first' })
+  @ApiOkResponse({ type: WebhookPageView })
+  @ApiProblems(['forbidden', 'validation_failed'])
+  list(@ValidQuery(PageQueryDto) query: PageQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<WebhookEndpointView>> {
+    return this.bus.request('webhooks.list', { principal, query: { limit: query.limit, cursor: query.cursor } });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read an endpoint' })
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.get', { principal, id });
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change url, description or eventTypes' })
+  @ApiBody({ type: UpdateWebhookDto })
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  update(
+    @UuidParam('id') id: string,
+    @ValidBody(UpdateWebhookDto) input: UpdateWebhookDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.update', { principal, id, input: { ...input } });
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete an endpoint with its delivery history; answers the deleted endpoint' })
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  remove(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.delete', { principal, id });
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Pause deliveries (new events are recorded as skipped); idempotent' })
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  pause(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.pause', { principal, id });
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Resume deliveries; resets consecutiveFailures and replays nothing by itself' })
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  resume(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.resume', { principal, id });
+  }
+
+  @Post(':id/rotate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'New signing secret (shown only now); the previous one keeps signing for 24 hours' })
+  @ApiOkResponse({ type: WebhookWithSecretView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  rotate(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookWithSecretView> {
+    return this.bus.request('webhooks.rotate', { principal, id });
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send one signed webhook.test now and report the answer; never counts toward pausing' })
+  @ApiOkResponse({ type: WebhookTestView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  test(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookTestView> {
+    return this.bus.request('webhooks.test', { principal, id });
+  }
+}

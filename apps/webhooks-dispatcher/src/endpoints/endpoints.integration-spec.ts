@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import type { DataSource } from 'typeorm';
+import { ALL_SCOPES } from '#libs/scopes';
+import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
+import type { Tier } from '#libs/config';
+import { ProblemError } from '#libs/problem';
+import type { RunningApp } from '#libs/runtime';
+import { createTestStack, type TestStack } from '#libs/testing';
+import { webhooksDispatcherApp } from '../index.js';
+
+function caller(options: { organizationId?: string; livemode?: boolean; tier?: Tier; kind?: Principal['kind'] } = {}): Principal {
+  return {
+    userId: newPrefixedId('usr'),
+    organizationId: options.organizationId ?? newPrefixedId('org'),
+    tier: options.tier ?? 'pro',
+    livemode: options.livemode ?? false,
+    scopes: ALL_SCOPES,
+    credentialId: newPrefixedId('key'),
+    kind: options.kind ?? 'api_key',
+  };
+}
+
+async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ProblemError) return err;
+    throw err;
+  }
+  throw new Error('expected a problem, got a result');
+}
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 answering with `status` and recording what it got. */
+async function receiver(status = 200): Promise<{ url: string; received: Received[]; server: Server; setStatus(s: number): void }> {
+  const received: Received[] = [];
+  let answer = status;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(answer, { 'content-type': 'text/plain' }).end(`answered ${answer}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    received,
+    server,
+    setStatus: (s) => (answer = s),
+  };
+}
+
+const verifyWith = (secret: string, message: Received) =>
+  new Webhook(secret).verify(message.body, {
+    'webhook-id': String(message.headers['webhook-id']),
+    'webhook-timestamp': String(message.headers['webhook-timestamp']),
+    'webhook-signature': String(message.headers['webhook-signature']),
+  });
+
+describe('webhook endpoints (local development: private targets allowed)', () => {
+  let stack: TestStack;
+  let app: RunningApp;
+  let db: DataSource;
+  let hooks: Awaited<ReturnType<typeof receiver>>;
+
+  beforeAll(async () => {
+    stack = await createTestStack('webhook_endpoints', {
+      env: { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000' },
+    });
+    app = await stack.boot(webhooksDispatcherApp);
+    db = app.context.dataSource!;
+    hooks = await receiver();
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => hooks.server.close(resolve));
+    await stack.close();
+  });
+
+  const create = (principal: Principal, input: Record<string, unknown> = {}) =>
+    stack.bus.request('webhooks.create', { principal, input: { url: hooks.url, ...input } as { url: string } });
+
+  it('registers an endpoint for every event type and shows its whsec_ secret once, sealed at rest', async () => {
+    const principal = caller();
+    const { endpoint, signingSecret } = await create(principal, { description: 'Orders' });
+    expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(endpoint).toEqual({
+      id: expect.any(String), url: hooks.url, description: 'Orders', eventTypes: ['*'], paused: false, pausedReason: null, pausedAt: null,
+      consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
+    });
+    const read = await stack.bus.request('webhooks.get', { principal, id: endpoint.id });
+    expect(JSON.stringify(read)).not.toContain(signingSecret);
+    const rows = await db.query<{ row: string }[]>(`SELECT row_to_json(e)::text AS row FROM "webhooks"."endpoints" e WHERE id = $1`, [endpoint.id]);
+    expect(rows[0]!.row).not.toContain(signingSecret.slice('whsec_'.length));
+  });
+
+  it('keeps the named event types once each, and refuses an unknown one naming it', async () => {
+    const { endpoint } = await create(caller(), { eventTypes: ['signup.created', 'participant.registered', 'signup.created'] });
+    expect(endpoint.eventTypes).toEqual(['signup.created', 'participant.registered']);
+    const problem = await problemOf(create(caller(), { eventTypes: ['signup.created', 'signup.exploded'] }));
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors).toEqual([{ path: 'eventTypes', message: expect.stringContaining('"signup.exploded"') }]);
+  });
+
+  it('caps endpoints per organization by tier, across both modes, with upgrade_required', async () => {
+    const free = caller({ tier: 'free' });
+    await create(free);
+    const live = { ...free, livemode: true, credentialId: newPrefixedId('key') };
+    const problem = await problemOf(create(live, { url: 'https://93.184.215.14/hooks' }));
+    expect(problem).toMatchObject({ code: 'upgrade_required', status: 402 });
+    expect(problem.problemCause).toEqual({ kind: 'limit', featureLabel: 'Webhook endpoints', currentTier: 'free', requiredTier: 'pro', limit: 1, used: 1 });
+  });
+
+  it('lets exactly the cap through among parallel creations', async () => {
+    const free = caller({ tier: 'free' });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => create(free)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected' && (r.reason as ProblemError).code === 'upgrade_required')).toHaveLength(5);
+  });
+
+  it('hides an endpoint from another organization and from the other mode', async () => {
+    const owner = caller();
+    const { endpoint } = await create(owner);
+    expect((await problemOf(stack.bus.request('webhooks.get', { principal: caller(), id: endpoint.id }))).code).toBe('not_found');
+    const otherMode = { ...owner, livemode: true };
+    expect((await problemOf(stack.bus.request('webhooks.get', { principal: otherMode, id: endpoint.id }))).code).toBe('not_found');
+    expect((await problemOf(stack.bus.request('webhooks.delete', { principal: caller(), id: endpoint.id }))).code).toBe('not_found');
+  });
+
+  it('lists the newest first, page by page, 20 to a page by default', async () => {
+    const principal = caller();
+    const made: WebhookEndpointView[] = [];
+    for (let i = 0; i < 3; i++) made.push((await create(principal, { description: `#${i}` })).endpoint);
+    expect((await stack.bus.request('webhooks.list', { principal, query: {} })).data.map((e) => e.description)).toEqual(['#2', '#1', '#0']);
+    const first = await stack.bus.request('webhooks.list', { principal, query: { limit: 2 } });
+    expect(first.data.map((e) => e.description)).toEqual(['#2', '#1']);
+    const second = await stack.bus.request('webhooks.list', { principal, query: { limit: 2, cursor: first.nextCursor! } });
+    expect(second).toEqual({ data: [made[0]], nextCursor: null });
+  });
+
+  it('changes url, description and event types, checking the url again', async () => {
+    const principal = caller();
+    const { endpoint } = await create(principal);
+    const changed = await stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { description: 'Renamed', eventTypes: ['slot.filled'] } });
+    expect(changed).toMatchObject({ url: hooks.url, description: 'Renamed', eventTypes: ['slot.filled'] });
+    const problem = await problemOf(stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'ftp://example.com/x' } }));
+    expect(problem.errors).toEqual([{ path: 'url', message: 'url must use http or https' }]);
+  });
+
+  it('pauses by hand (idempotently) and resumes with the failure count reset', async () => {
+    const principal = caller();
+    const { endpoint } = await create(principal);
+    await db.query(`UPDATE "webhooks"."endpoints" SET consecutive_failures = 7 WHERE id = $1`, [endpoint.id]);
+    const paused = await stack.bus.request('webhooks.pause', { principal, id: endpoint.id });
+    expect(paused).toMatchObject({ paused: true, pausedReason: 'manual', pausedAt: expect.any(String), consecutiveFailures: 7 });
+    const again = await stack.bus.request('webhooks.pause', { principal, id: endpoint.id });
+    expect(again.pausedAt).toBe(paused.pausedAt);
+    const resumed = await stack.bus.request('webhooks.resume', { principal, id: endpoint.id });
+    expect(resumed).toMatchObject({ paused: false, pausedReason: null, pausedAt: null, consecutiveFailures: 0 });
+  });
+
+  it('sends a signed webhook.test that standardwebhooks verifies, and reports the answer', async () => {
+    const principal = caller();
+    const { endpoint, signingSecret } = await create(principal);
+    const before = hooks.received.length;
+    const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
+    expect(result).toEqual({ delivered: true, responseStatus: 200, responseBody: 'answered 200', errorMessage: null, latencyMs: expect.any(Number) });
+    const message = hooks.received[before]!;
+    expect(message.headers['webhook-id']).toMatch(/^msg_/);
+    expect(verifyWith(signingSecret, message)).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.any(String),
+      data: { endpointId: endpoint.id, organizationId: principal.organizationId, livemode: false },
+    });
+  });
+
+  it('reports a failing answer without counting it toward pausing, also while paused', async () => {
+    const principal = caller();
+    const { endpoint } = await create(principal);
+    await stack.bus.request('webhooks.pause', { principal, id: endpoint.id });
+    hooks.setStatus(500);
+    try {
+      const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
+      expect(result).toMatchObject({ delivered: false, responseStatus: 500, responseBody: 'answered 500', errorMessage: 'HTTP 500' });
+    } finally {
+      hooks.setStatus(200);
+    }
+    expect(await stack.bus.request('webhooks.get', { principal, id: endpoint.id })).toMatchObject({ consecutiveFailures: 0, lastFailureAt: null });
+  });
+
+  it('rotates the secret: both the new and the previous one sign for a day', async () => {
+    const principal = caller();
+    const { endpoint, signingSecret: previous } = await create(principal);
+    const rotated = await stack.bus.request('webhooks.rotate', { principal, id: endpoint.id });
+    expect(rotated.signingSecret).not.toBe(previous);
+    expect(rotated.endpoint.id).toBe(endpoint.id);
+    const before = hooks.received.length;
+    await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
+    const message = hooks.received[before]!;
+    expect(String(message.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyWith(rotated.signingSecret, message)).toMatchObject({ type: 'webhook.test' });
+    expect(verifyWith(previous, message)).toMatchObject({ type: 'webhook.test' });
+
+    await db.query(`UPDATE "webhooks"."endpoints" SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [endpoint.id]);
+    await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
+    const later = hooks.received[before + 1]!;
+    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(() => verifyWith(previous, later)).toThrow();
+  });
+
+  it('reports an unreachable endpoint', async () => {
+    const principal = caller();
+    const { endpoint } = await create(principal, { url: 'http://127.0.0.1:1/hooks' });
+    const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
+    expect(result).toMatchObject({ delivered: false, responseStatus: null, responseBody: null, errorMessage: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  it('deletes an endpoint, answering it as it was', async () => {
+    const principal = caller();
+    const { endpoint } = await create(principal);
+    expect(await stack.bus.request('webhooks.delete', { principal, id: endpoint.id })).toEqual(endpoint);
+    expect((await problemOf(stack.bus.request('webhooks.get', { principal, id: endpoint.id }))).code).toBe('not_found');
+  });
+
+  it('refuses an OAuth principal even if an edge let it through', async () => {
+    const problem = await problemOf(stack.bus.request('webhooks.list', { principal: caller({ kind: 'oauth' }), query: {} }));
+    expect(problem.code).toBe('forbidden');
+  });
+});
+
+describe('webhook endpoint targets (production: private targets refused)', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await createTestStack('webhook_targets', { env: { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') } });
+    await stack.boot(webhooksDispatcherApp);
+  });
+
+  afterAll(() => stack.close());
+
+  it.each([
+    ['a loopback address', 'https://127.0.0.1/hooks', 'url points to a private address (127.0.0.1)'],
+    ['a private address', 'https://10.1.2.3/hooks', 'url points to a private address (10.1.2.3)'],
+    ['the metadata address', 'https://169.254.169.254/latest', 'url points to a private address (169.254.169.254)'],
+    ['localhost', 'https://localhost/hooks', 'url host is not public (localhost)'],
+  ])('refuses %s at creation with 422 on url', async (_name, url, message) => {
+    const problem = await problemOf(stack.bus.request('webhooks.create', { principal: caller(), input: { url } }));
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors).toEqual([{ path: 'url', message }]);
+  });
+
+  it('requires https for a live endpoint and allows http in sandbox', async () => {
+    const live = await problemOf(stack.bus.request('webhooks.create', { principal: caller({ livemode: true }), input: { url: 'http://93.184.215.14/hooks' } }));
+    expect(live.errors).toEqual([{ path: 'url', message: 'url must use https' }]);
+    const sandbox = await stack.bus.request('webhooks.create', { principal: caller(), input: { url: 'http://93.184.215.14/hooks' } });
+    expect(sandbox.endpoint.url).toBe('http://93.184.215.14/hooks');
+  });
+});

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, encodeCursor, type Page, type UpdateWebhookInput, type WebhookEndpointView, type WebhookWithSecretView, type Principal } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import { generateSigningSecret } from '../../signing/index.js';
+import { ownerOf, type Endpoint } from '../endpoint.js';
+import { endpointView } from '../endpoint.presenter.js';
+import { EndpointRules, normalizeEventTypes } from '../endpoint-rules.js';
+import { EndpointsRepository } from '../endpoints.repository.js';
+
+function notFound(): ProblemError {
+  return new ProblemError('not_found', 'No webhook endpoint with this id.');
+}
+
+function found(endpoint: Endpoint | undefined): WebhookEndpointView {
+  if (!endpoint) throw notFound();
+  return endpointView(endpoint);
+}
+
+/**
+ * Reads and plain writes of the caller's endpoints (its organization and mode). Another
+ * organization's endpoint, or the other mode's, is not found, like one that does not exist.
+ */
+@Injectable()
+export class ManageEndpointsUseCase {
+  constructor(
+    private readonly endpoints: EndpointsRepository,
+    private readonly rules: EndpointRules,
+  ) {}
+
+  async get(principal: Principal, id: string): Promise<WebhookEndpointView> {
+    return found(await this.endpoints.find(ownerOf(principal), id));
+  }
+
+  async list(principal: Principal, limit: number, cursor?: string): Promise<Page<WebhookEndpointView>> {
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, ['createdAt', 'id'] as const);
+    const rows = await this.endpoints.list(ownerOf(principal), limit + 1, after);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      data: page.map(endpointView),
+      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+    };
+  }
+
+  async update(principal: Principal, id: string, input: UpdateWebhookInput): Promise<WebhookEndpointView> {
+    const url = input.url === undefined ? undefined : await this.rules.acceptUrl(principal, input.url);
+    const eventTypes = input.eventTypes === undefined ? undefined : normalizeEventTypes(input.eventTypes);
+    return found(await this.endpoints.update(ownerOf(principal), id, { url, description: input.description, eventTypes }));
+  }
+
+  /** Deletes the endpoint with its delivery history; answers the endpoint as it was. */
+  async delete(principal: Principal, id: string): Promise<WebhookEndpointView> {
+    return found(await this.endpoints.delete(ownerOf(principal), id));
+  }
+
+  async pause(principal: Principal, id: string): Promise<WebhookEndpointView> {
+    return found(await this.endpoints.pause(ownerOf(principal), id, 'manual'));
+  }
+
+  async resume(principal: Principal, id: string): Promise<WebhookEndpointView> {
+    return found(await this.endpoints.resume(ownerOf(principal), id));
+  }
+
+  /** A new signing secret, shown once; the previous one keeps signing for 24 hours. */
+  async rotate(principal: Principal, id: string): Promise<WebhookWithSecretView> {
+    const signingSecret = generateSigningSecret();
+    const endpoint = found(await this.endpoints.rotate(ownerOf(principal), id, this.rules.seal(signingSecret)));
+    return { endpoint, signingSecret };
+  }
+}

@@ -1,0 +1,64 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const ALGORITHM = 'aes-256-gcm';
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const VERSION = 'v1';
+const OPEN_FAILED = 'signing secret cannot be decrypted';
+
+/** Decodes a base64url part of a sealed value, rejecting anything but its canonical encoding. */
+function decodePart(part: string): Buffer {
+  const bytes = Buffer.from(part, 'base64url');
+  if (bytes.toString('base64url') !== part) {
+    throw new Error(OPEN_FAILED);
+  }
+  return bytes;
+}
+
+/** Encrypts signing secrets at rest with AES-256-GCM. */
+export class SecretBox {
+  private readonly key: Buffer;
+
+  /** Creates a box from a base64-encoded 32-byte key. */
+  constructor(keyBase64: string) {
+    const key = Buffer.from(keyBase64, 'base64');
+    if (key.length !== KEY_BYTES || key.toString('base64') !== keyBase64) {
+      throw new Error(`SecretBox key must be ${KEY_BYTES} bytes encoded as standard base64`);
+    }
+    this.key = key;
+  }
+
+  /** Generates a random key suitable for the constructor: base64 of 32 random bytes. */
+  static generateKey(): string {
+    return randomBytes(KEY_BYTES).toString('base64');
+  }
+
+  /** Encrypts a value as `v1.<iv>.<tag>.<ciphertext>` (base64url parts) with a fresh IV. */
+  seal(plain: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv(ALGORITHM, this.key, iv);
+    const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    const tag = cipher.getAuthTag();
+    return [VERSION, iv.toString('base64url'), tag.toString('base64url'), ciphertext.toString('base64url')].join('.');
+  }
+
+  /** Decrypts a value made by `seal`; throws on a wrong key, tampering or malformed input. */
+  open(sealed: string): string {
+    const parts = sealed.split('.');
+    if (parts.length !== 4 || parts[0] !== VERSION) {
+      throw new Error(OPEN_FAILED);
+    }
+    const [iv, tag, ciphertext] = parts.slice(1).map(decodePart);
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
+      throw new Error(OPEN_FAILED);
+    }
+    try {
+      const decipher = createDecipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+    } catch {
+      throw new Error(OPEN_FAILED);
+    }
+  }
+}

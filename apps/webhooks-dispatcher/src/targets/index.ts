@@ -1,0 +1,10 @@
+export {
+  TargetRefused,
+  checkTarget,
+  checkUrlForm,
+  defaultResolve,
+  isForbiddenAddress,
+  type Resolver,
+  type TargetPolicy,
+} from './target-policy.js';
+export { parseRetryAfter, postWebhook, type PostWebhookOptions, type SendResult } from './webhook-sender.js';

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import type { WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
+import type { ProblemBody } from '#libs/problem';
+import { eventually } from '#libs/testing';
+import { call, newTenant, setTier } from './support/api.js';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+describe('webhook endpoints over REST', () => {
+  let server: Server;
+  let url: string;
+  const received: Received[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+  });
+
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('registers, lists, reads, tests, rotates and deletes an endpoint with an API key', async () => {
+    const { key } = await newTenant();
+    const created = await call<WebhookWithSecretView>('/webhooks', { key, body: { url, eventTypes: ['signup.created'] } });
+    expect(created.status).toBe(200);
+    const { endpoint, signingSecret } = created.body;
+    expect(signingSecret).toMatch(/^whsec_/);
+
+    const listed = await call<{ data: WebhookEndpointView[]; nextCursor: string | null }>('/webhooks', { key });
+    expect(listed.body).toEqual({ data: [endpoint], nextCursor: null });
+    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+    expect((await call<WebhookEndpointView>(`/webhooks/${endpoint.id}`, { key })).body).toEqual(endpoint);
+
+    const tested = await call<WebhookTestView>(`/webhooks/${endpoint.id}/test`, { key, method: 'POST' });
+    expect(tested.body).toMatchObject({ delivered: true, responseStatus: 204 });
+    const message = received.at(-1)!;
+    const payload = new Webhook(signingSecret).verify(message.body, {
+      'webhook-id': String(message.headers['webhook-id']),
+      'webhook-timestamp': String(message.headers['webhook-timestamp']),
+      'webhook-signature': String(message.headers['webhook-signature']),
+    });
+    expect(payload).toMatchObject({ type: 'webhook.test', data: { endpointId: endpoint.id } });
+
+    const rotated = await call<WebhookWithSecretView>(`/webhooks/${endpoint.id}/rotate`, { key, method: 'POST' });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.signingSecret).not.toBe(signingSecret);
+
+    const deleted = await call<WebhookEndpointView>(`/webhooks/${endpoint.id}`, { key, method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.id).toBe(endpoint.id);
+    expect((await call(`/webhooks/${endpoint.id}`, { key })).status).toBe(404);
+  });
+
+  it('pauses and resumes through the API', async () => {
+    const { key } = await newTenant();
+    const { endpoint } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url } })).body;
+    const paused = await call<WebhookEndpointView>(`/webhooks/${endpoint.id}/pause`, { key, method: 'POST' });
+    expect(paused.body).toMatchObject({ paused: true, pausedReason: 'manual' });
+    const resumed = await call<WebhookEndpointView>(`/webhooks/${endpoint.id}/resume`, { key, method: 'POST' });
+    expect(resumed.body).toMatchObject({ paused: false, pausedReason: null, consecutiveFailures: 0 });
+    const patched = await call<WebhookEndpointView>(`/webhooks/${endpoint.id}`, { key, method: 'PATCH', body: { description: 'Billing' } });
+    expect(patched.body.description).toBe('Billing');
+  });
+
+  it('answers 402 upgrade_required past the free tier cap, and lets a pro organization have more', async () => {
+    const tenant = await newTenant('free');
+    expect((await call('/webhooks', { key: tenant.key, body: { url } })).status).toBe(200);
+    const refused = await call<ProblemBody & { cause: unknown }>('/webhooks', { key: tenant.key, body: { url } });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({
+      code: 'upgrade_required',
+      cause: { kind: 'limit', featureLabel: 'Webhook endpoints', currentTier: 'free', requiredTier: 'pro', limit: 1, used: 1 },
+    });
+    await setTier(tenant.organization.id, 'pro');
+    await eventually(async () => expect((await call('/webhooks', { key: tenant.key, body: { url } })).status).toBe(200));
+  });
+
+  it.each([
+    ['no url', {}, 'url'],
+    ['an unknown event type', { url: 'https://93.184.215.14/x', eventTypes: ['signup.exploded'] }, 'eventTypes'],
+    ['eventTypes that is not a list', { url: 'https://93.184.215.14/x', eventTypes: 'signup.created' }, 'eventTypes'],
+  ])('refuses %s with 422 validation_failed', async (_name, body, path) => {
+    const { key } = await newTenant();
+    const res = await call<ProblemBody>('/webhooks', { key, body });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ path })]);
+  });
+
+  it('answers 404 for an endpoint of another organization and 422 for a malformed id', async () => {
+    const owner = await newTenant();
+    const { endpoint } = (await call<WebhookWithSecretView>('/webhooks', { key: owner.key, body: { url } })).body;
+    const other = await newTenant();
+    expect((await call(`/webhooks/${endpoint.id}`, { key: other.key })).status).toBe(404);
+    expect((await call(`/webhooks/${endpoint.id}/test`, { key: other.key, method: 'POST' })).status).toBe(404);
+    expect((await call(`/webhooks/${randomUUID()}`, { key: owner.key, method: 'DELETE' })).status).toBe(404);
+    expect((await call('/webhooks/not-a-uuid', { key: owner.key })).status).toBe(422);
+  });
+});

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+/** The value of `name` from the environment, else one generated once and kept in `dataDir/<file>`. */
+function localSecret(env: Env, dataDir: string, name: string, file: string, generate: () => string): string {
+  if (env[name]) return env[name];
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = generate();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+/**
+ * The secrets a local stack needs, each kept in the data folder across restarts: the admin
+ * token (data/admin-token) and the key that seals webhook signing secrets
+ * (data/webhook-secret-key). Local development also lets webhooks reach private addresses.
+ */
+export function withLocalSecrets(env: Env, dataDir: string): Env & { ADMIN_TOKEN: string; WEBHOOK_SECRET_KEY: string } {
+  return {
+    ...env,
+    ADMIN_TOKEN: localSecret(env, dataDir, 'ADMIN_TOKEN', 'admin-token', () => `adm_${randomBytes(24).toString('base64url')}`),
+    WEBHOOK_SECRET_KEY: localSecret(env, dataDir, 'WEBHOOK_SECRET_KEY', 'webhook-secret-key', () => randomBytes(32).toString('base64')),
+    WEBHOOK_ALLOW_PRIVATE_URLS: env.WEBHOOK_ALLOW_PRIVATE_URLS || 'true',
+  };
+}
