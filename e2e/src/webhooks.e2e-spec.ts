@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
+import type { DeliveryView, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { eventually } from '#libs/testing';
 import { call, newTenant, setTier } from './support/api.js';
+import { newSignup, person } from './support/signups.js';
 
 interface Received {
   headers: IncomingMessage['headers'];
   body: string;
 }
+
+const verifyWith = (secret: string, message: Received) =>
+  new Webhook(secret).verify(message.body, {
+    'webhook-id': String(message.headers['webhook-id']),
+    'webhook-timestamp': String(message.headers['webhook-timestamp']),
+    'webhook-signature': String(message.headers['webhook-signature']),
+  });
 
 describe('webhook endpoints over REST', () => {
   let server: Server;
@@ -45,12 +53,7 @@ describe('webhook endpoints over REST', () => {
 
     const tested = await call<WebhookTestView>(`/webhooks/${endpoint.id}/test`, { key, method: 'POST' });
     expect(tested.body).toMatchObject({ delivered: true, responseStatus: 204 });
-    const message = received.at(-1)!;
-    const payload = new Webhook(signingSecret).verify(message.body, {
-      'webhook-id': String(message.headers['webhook-id']),
-      'webhook-timestamp': String(message.headers['webhook-timestamp']),
-      'webhook-signature': String(message.headers['webhook-signature']),
-    });
+    const payload = verifyWith(signingSecret, received.at(-1)!);
     expect(payload).toMatchObject({ type: 'webhook.test', data: { endpointId: endpoint.id } });
 
     const rotated = await call<WebhookWithSecretView>(`/webhooks/${endpoint.id}/rotate`, { key, method: 'POST' });
@@ -61,6 +64,32 @@ describe('webhook endpoints over REST', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body.id).toBe(endpoint.id);
     expect((await call(`/webhooks/${endpoint.id}`, { key })).status).toBe(404);
+  });
+
+  it('delivers the events of REST calls, signed, and keeps their history for replay', async () => {
+    const { key } = await newTenant();
+    const { endpoint, signingSecret } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: `${url}?events` } })).body;
+    const { signup, slots } = await newSignup(key, { slots: [{ title: 'Only place', capacity: 1 }] });
+    await call(`/signups/${signup.id}/participants`, { body: person([{ type: 'slot', id: slots[0]!.id }]) });
+    const expected = ['signup.created', 'signup.published', 'participant.registered', 'slot.filled'];
+    const mine = () =>
+      received
+        .filter((r) => r.headers['webhook-id'] && r.body.includes(signup.id) && !r.body.includes('"webhook.test"'))
+        .map((r) => verifyWith(signingSecret, r) as { type: string; data: { organizationId: string; livemode: boolean } });
+    await eventually(() => expect(mine().map((p) => p.type).sort()).toEqual([...expected].sort()), 10_000);
+    expect(mine().every((p) => p.data.livemode === false)).toBe(true);
+
+    const history = await call<{ data: DeliveryView[] }>(`/webhooks/${endpoint.id}/deliveries`, { key });
+    expect(history.status).toBe(200);
+    expect(history.body.data.length).toBeGreaterThanOrEqual(4);
+    expect(history.body.data.every((d) => d.status === 'succeeded' && d.attemptCount === 1)).toBe(true);
+    const replayed = await call<DeliveryView>(`/webhooks/deliveries/${history.body.data[0]!.id}/replay`, { key, method: 'POST' });
+    expect(replayed.body).toMatchObject({ status: 'pending', attemptCount: 0 });
+    await eventually(async () => {
+      const again = await call<{ data: DeliveryView[] }>(`/webhooks/${endpoint.id}/deliveries`, { key });
+      expect(again.body.data.find((d) => d.id === replayed.body.id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    }, 10_000);
+    expect(received.filter((r) => r.headers['webhook-id'] === replayed.body.eventId)).toHaveLength(2);
   });
 
   it('pauses and resumes through the API', async () => {

@@ -1,23 +1,34 @@
 import type { DataSourceSpec } from '#libs/persistence';
 import { serving, type AppDefinition } from '#libs/runtime';
+import { DeliveriesHandlers } from './deliveries/deliveries.handlers.js';
+import { DeliveryWorker } from './deliveries/delivery-worker.js';
+import { FanOut } from './deliveries/fan-out.js';
 import { EndpointsHandlers } from './endpoints/endpoints.handlers.js';
-import { EndpointsModule } from './endpoints/endpoints.module.js';
 import { InitWebhooks1795314237764 } from './migrations/1795314237764-InitWebhooks.js';
 import { AddEndpoints1795600000000 } from './migrations/1795600000000-AddEndpoints.js';
+import { AddDeliveries1795600000001 } from './migrations/1795600000001-AddDeliveries.js';
 import { WEBHOOKS_SCHEMA } from './schema.js';
 import { webhooksSpec } from './webhooks.config.js';
+import { WebhooksModule } from './webhooks.module.js';
 
 export const webhooksDataSourceSpec: DataSourceSpec = {
   schema: WEBHOOKS_SCHEMA,
   entities: [],
-  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000],
+  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000, AddDeliveries1795600000001],
 };
 
-/** The webhooks-dispatcher: manages webhook endpoints (webhooks.* on the bus), signs and sends webhooks. */
+/**
+ * The webhooks-dispatcher: manages webhook endpoints (webhooks.* on the bus), turns events into
+ * deliveries, and signs, sends and retries them.
+ */
 export const webhooksDispatcherApp: AppDefinition = {
   name: 'webhooks-dispatcher',
   config: webhooksSpec,
   database: webhooksDataSourceSpec,
-  module: () => ({ module: EndpointsModule }),
-  serve: serving('webhooks', (app) => app.get(EndpointsHandlers).handlers()),
+  module: () => ({ module: WebhooksModule }),
+  serve: serving('webhooks', (app) => ({ ...app.get(EndpointsHandlers).handlers(), ...app.get(DeliveriesHandlers).handlers() })),
+  async start(app) {
+    await app.get(FanOut).start();
+    app.get(DeliveryWorker).start();
+  },
 };

@@ -1,4 +1,4 @@
-export { ConfigError, env, loadConfig, type ConfigOf, type ConfigSpec, type Env, type Field } from './env.js';
+export { ConfigError, FieldProblem, env, loadConfig, type ConfigOf, type ConfigSpec, type Env, type Field } from './env.js';
 export {
   DEFAULT_ANON_LIMITS, DEFAULT_SIGNUPS_PER_DAY, DEFAULT_TIER_LIMITS, TIERS, anonLimitsField, isTier, signupsPerDayField, tierLimitsField,
   type AnonLimits, type Tier, type TierLimits,

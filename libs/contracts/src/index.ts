@@ -33,6 +33,7 @@ export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
 export {
-  ALL_EVENT_TYPES, CreateWebhookDto, PAUSED_REASONS, UpdateWebhookDto, WEBHOOK_EVENT_TYPES, WebhookEndpointView, WebhookPageView, WebhookTestView,
-  WebhookWithSecretView, type CreateWebhookInput, type PausedReason, type UpdateWebhookInput, type WebhookEventType,
+  ALL_EVENT_TYPES, CreateWebhookDto, DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, DeliveryPageQueryDto, DeliveryPageView, DeliveryView, MAX_DELIVERY_PAGE,
+  PAUSED_REASONS, UpdateWebhookDto, WEBHOOK_EVENT_TYPES, WebhookEndpointView, WebhookPageView, WebhookTestView,
+  WebhookWithSecretView, type CreateWebhookInput, type DeliveryStatus, type PausedReason, type UpdateWebhookInput, type WebhookEventType,
 } from './webhooks.js';

@@ -9,7 +9,7 @@ import type {
   ParticipantView, PublicSignupView, RegistrationInput, RegistrationResultView, RegistrationView, UpdateParticipantInput, UpdateRegistrationInput,
 } from './participants.js';
 import type { AnalyticsView } from './analytics.js';
-import type { CreateWebhookInput, UpdateWebhookInput, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from './webhooks.js';
+import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from './webhooks.js';
 
 interface ById {
   principal: Principal;
@@ -84,6 +84,10 @@ export interface RequestMap {
   'webhooks.resume': { req: ById; res: WebhookEndpointView };
   'webhooks.rotate': { req: ById; res: WebhookWithSecretView };
   'webhooks.test': { req: ById; res: WebhookTestView };
+  /** id: the endpoint's. */
+  'webhooks.deliveries.list': { req: ById & { query: { limit?: number; cursor?: string } }; res: Page<DeliveryView> };
+  /** id: the delivery's. */
+  'webhooks.deliveries.replay': { req: ById; res: DeliveryView };
 }
 
 export type Subject = keyof RequestMap;
@@ -134,6 +138,8 @@ const SUBJECT_LIST = {
   'webhooks.resume': true,
   'webhooks.rotate': true,
   'webhooks.test': true,
+  'webhooks.deliveries.list': true,
+  'webhooks.deliveries.replay': true,
 } as const satisfies Record<Subject, true>;
 
 export const SUBJECTS = Object.keys(SUBJECT_LIST) as Subject[];

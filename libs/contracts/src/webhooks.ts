@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto } from './pagination.js';
-import { EnumListField, StringField } from './validation.js';
+import { EnumListField, QueryIntField, StringField } from './validation.js';
 
 /** What an endpoint can subscribe to (API decisions, "Webhooks"); `*` is every type. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -76,4 +76,36 @@ export class WebhookTestView {
   @ApiProperty({ type: String, nullable: true, description: 'The first 1 KiB of the answer.' }) responseBody!: string | null;
   @ApiProperty({ type: String, nullable: true }) errorMessage!: string | null;
   @ApiProperty({ type: 'integer' }) latencyMs!: number;
+}
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One event for one endpoint: every attempt and replay carries the event id as webhook-id. */
+export class DeliveryView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'The event id, sent as webhook-id.' }) eventId!: string;
+  @ApiProperty() eventType!: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status!: DeliveryStatus;
+  @ApiProperty({ type: 'integer' }) attemptCount!: number;
+  @ApiProperty({ type: 'integer', nullable: true }) lastResponseStatus!: number | null;
+  @ApiProperty({ type: String, nullable: true }) errorMessage!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) nextAttemptAt!: string | null;
+}
+
+export class DeliveryPageView extends PageMetaDto {
+  @ApiProperty({ type: DeliveryView, isArray: true }) data!: DeliveryView[];
+}
+
+export const DEFAULT_DELIVERY_PAGE = 50;
+export const MAX_DELIVERY_PAGE = 200;
+
+export class DeliveryPageQueryDto {
+  @QueryIntField({ min: 1, max: MAX_DELIVERY_PAGE, default: DEFAULT_DELIVERY_PAGE, description: 'Page size, 1 to 200 (default 50).' })
+  limit?: number;
+
+  @StringField({ max: 512, description: 'The nextCursor of the previous page.' })
+  cursor?: string;
 }

@@ -2,8 +2,8 @@ import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import {
-  CreateWebhookDto, PageQueryDto, UpdateWebhookDto, WebhookEndpointView, WebhookPageView, WebhookTestView, WebhookWithSecretView, type Page,
-  type Principal,
+  CreateWebhookDto, DeliveryPageQueryDto, DeliveryPageView, DeliveryView, PageQueryDto, UpdateWebhookDto, WebhookEndpointView, WebhookPageView,
+  WebhookTestView, WebhookWithSecretView, type Page, type Principal,
 } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
 import { BUS } from '#libs/runtime';
@@ -99,5 +99,26 @@ export class WebhooksController {
   @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
   test(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookTestView> {
     return this.bus.request('webhooks.test', { principal, id });
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: "The endpoint's deliveries, newest first (limit default 50, max 200)" })
+  @ApiOkResponse({ type: DeliveryPageView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  deliveries(
+    @UuidParam('id') id: string,
+    @ValidQuery(DeliveryPageQueryDto) query: DeliveryPageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Page<DeliveryView>> {
+    return this.bus.request('webhooks.deliveries.list', { principal, id, query: { limit: query.limit, cursor: query.cursor } });
+  }
+
+  @Post('deliveries/:id/replay')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a delivery again: back to pending, attemptCount 0, same webhook-id' })
+  @ApiOkResponse({ type: DeliveryView })
+  @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
+  replay(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<DeliveryView> {
+    return this.bus.request('webhooks.deliveries.replay', { principal, id });
   }
 }

@@ -42,7 +42,7 @@ export class EndpointRules {
   }
 
   /** The secrets that sign now: the current one, and the previous one during the day after a rotation. */
-  signingSecrets(endpoint: Endpoint, now = new Date()): string[] {
+  signingSecrets(endpoint: Pick<Endpoint, 'sealedSecret' | 'sealedPreviousSecret' | 'previousSecretExpiresAt'>, now = new Date()): string[] {
     const secrets = [this.box.open(endpoint.sealedSecret)];
     if (endpoint.sealedPreviousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
       secrets.push(this.box.open(endpoint.sealedPreviousSecret));

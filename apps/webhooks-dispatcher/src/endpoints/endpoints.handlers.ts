@@ -8,7 +8,7 @@ import { ManageEndpointsUseCase } from './usecases/manage-endpoints.usecase.js';
 import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
 
 /** Defense in depth: the edge lets only API keys through to webhook endpoints. */
-function assertApiKey(principal: Principal): Principal {
+export function assertApiKey(principal: Principal): Principal {
   if (principal.kind !== 'api_key') throw new ProblemError('forbidden', 'Webhook endpoints take an organization API key, not an OAuth access token.');
   return principal;
 }
@@ -22,7 +22,7 @@ export class EndpointsHandlers {
     private readonly testEndpoint: TestEndpointUseCase,
   ) {}
 
-  handlers(): HandlersOf<'webhooks'> {
+  handlers(): Omit<HandlersOf<'webhooks'>, 'webhooks.deliveries.list' | 'webhooks.deliveries.replay'> {
     return {
       'webhooks.create': async ({ principal, input }) => this.createEndpoint.execute(assertApiKey(principal), await validateInput(CreateWebhookDto, input)),
       'webhooks.list': async ({ principal, query }) => {

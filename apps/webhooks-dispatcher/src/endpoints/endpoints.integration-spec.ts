@@ -1,75 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import type { DataSource } from 'typeorm';
-import { ALL_SCOPES } from '#libs/scopes';
 import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
-import type { Tier } from '#libs/config';
-import { ProblemError } from '#libs/problem';
+import type { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-
-function caller(options: { organizationId?: string; livemode?: boolean; tier?: Tier; kind?: Principal['kind'] } = {}): Principal {
-  return {
-    userId: newPrefixedId('usr'),
-    organizationId: options.organizationId ?? newPrefixedId('org'),
-    tier: options.tier ?? 'pro',
-    livemode: options.livemode ?? false,
-    scopes: ALL_SCOPES,
-    credentialId: newPrefixedId('key'),
-    kind: options.kind ?? 'api_key',
-  };
-}
-
-async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a problem, got a result');
-}
-
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 answering with `status` and recording what it got. */
-async function receiver(status = 200): Promise<{ url: string; received: Received[]; server: Server; setStatus(s: number): void }> {
-  const received: Received[] = [];
-  let answer = status;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(`answered ${answer}`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
-    received,
-    server,
-    setStatus: (s) => (answer = s),
-  };
-}
-
-const verifyWith = (secret: string, message: Received) =>
-  new Webhook(secret).verify(message.body, {
-    'webhook-id': String(message.headers['webhook-id']),
-    'webhook-timestamp': String(message.headers['webhook-timestamp']),
-    'webhook-signature': String(message.headers['webhook-signature']),
-  });
+import { caller, problemOf, startReceiver, verifyWith, type Receiver } from '../testing/webhook-testing.js';
 
 describe('webhook endpoints (local development: private targets allowed)', () => {
   let stack: TestStack;
   let app: RunningApp;
   let db: DataSource;
-  let hooks: Awaited<ReturnType<typeof receiver>>;
+  let hooks: Receiver;
 
   beforeAll(async () => {
     stack = await createTestStack('webhook_endpoints', {
@@ -77,23 +19,23 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     });
     app = await stack.boot(webhooksDispatcherApp);
     db = app.context.dataSource!;
-    hooks = await receiver();
+    hooks = await startReceiver();
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => hooks.server.close(resolve));
+    await hooks.close();
     await stack.close();
   });
 
   const create = (principal: Principal, input: Record<string, unknown> = {}) =>
-    stack.bus.request('webhooks.create', { principal, input: { url: hooks.url, ...input } as { url: string } });
+    stack.bus.request('webhooks.create', { principal, input: { url: hooks.url(), ...input } as { url: string } });
 
   it('registers an endpoint for every event type and shows its whsec_ secret once, sealed at rest', async () => {
     const principal = caller();
     const { endpoint, signingSecret } = await create(principal, { description: 'Orders' });
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(endpoint).toEqual({
-      id: expect.any(String), url: hooks.url, description: 'Orders', eventTypes: ['*'], paused: false, pausedReason: null, pausedAt: null,
+      id: expect.any(String), url: hooks.url(), description: 'Orders', eventTypes: ['*'], paused: false, pausedReason: null, pausedAt: null,
       consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     const read = await stack.bus.request('webhooks.get', { principal, id: endpoint.id });
@@ -150,7 +92,7 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const principal = caller();
     const { endpoint } = await create(principal);
     const changed = await stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { description: 'Renamed', eventTypes: ['slot.filled'] } });
-    expect(changed).toMatchObject({ url: hooks.url, description: 'Renamed', eventTypes: ['slot.filled'] });
+    expect(changed).toMatchObject({ url: hooks.url(), description: 'Renamed', eventTypes: ['slot.filled'] });
     const problem = await problemOf(stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'ftp://example.com/x' } }));
     expect(problem.errors).toEqual([{ path: 'url', message: 'url must use http or https' }]);
   });
@@ -186,13 +128,10 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const principal = caller();
     const { endpoint } = await create(principal);
     await stack.bus.request('webhooks.pause', { principal, id: endpoint.id });
-    hooks.setStatus(500);
-    try {
-      const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
-      expect(result).toMatchObject({ delivered: false, responseStatus: 500, responseBody: 'answered 500', errorMessage: 'HTTP 500' });
-    } finally {
-      hooks.setStatus(200);
-    }
+    await stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: hooks.url('/failing') } });
+    hooks.answer('/failing', { status: 500 });
+    const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
+    expect(result).toMatchObject({ delivered: false, responseStatus: 500, responseBody: 'answered 500', errorMessage: 'HTTP 500' });
     expect(await stack.bus.request('webhooks.get', { principal, id: endpoint.id })).toMatchObject({ consecutiveFailures: 0, lastFailureAt: null });
   });
 

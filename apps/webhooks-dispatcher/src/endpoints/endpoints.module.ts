@@ -20,6 +20,6 @@ import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
     TestEndpointUseCase,
     EndpointsHandlers,
   ],
-  exports: [EndpointsHandlers],
+  exports: [EndpointsHandlers, EndpointRules, WEBHOOKS_CONFIG],
 })
 export class EndpointsModule {}

@@ -25,7 +25,7 @@ export class AddEndpoints1795600000000 implements MigrationInterface {
         "consecutive_failures" integer NOT NULL DEFAULT 0,
         "last_success_at" timestamptz NULL,
         "last_failure_at" timestamptz NULL,
-        "created_at" timestamptz NOT NULL DEFAULT now(),
+        "created_at" timestamptz(3) NOT NULL DEFAULT now(),
         "updated_at" timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT "endpoints_paused_check" CHECK ("paused" = ("paused_reason" IS NOT NULL) AND "paused" = ("paused_at" IS NOT NULL)),
         CONSTRAINT "endpoints_previous_secret_check" CHECK (("previous_secret" IS NULL) = ("previous_secret_expires_at" IS NULL))

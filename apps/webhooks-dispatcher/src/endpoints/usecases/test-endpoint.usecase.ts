@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newPrefixedId, type Principal, type WebhookTestView } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { webhookHeaders } from '../../signing/index.js';
+import { errorMessageOf, isSuccess } from '../../deliveries/retry-policy.js';
 import { postWebhook } from '../../targets/index.js';
 import { ownerOf } from '../endpoint.js';
 import { EndpointRules } from '../endpoint-rules.js';
@@ -35,12 +36,11 @@ export class TestEndpointUseCase {
       timeoutMs: this.rules.timeoutMs,
       allowPrivate: this.rules.allowPrivateUrls,
     });
-    const delivered = result.status !== null && result.status >= 200 && result.status < 300;
     return {
-      delivered,
+      delivered: isSuccess(result),
       responseStatus: result.status,
       responseBody: result.body,
-      errorMessage: result.error ?? (delivered ? null : `HTTP ${result.status}`),
+      errorMessage: errorMessageOf(result),
       latencyMs: Math.round(result.latencyMs),
     };
   }

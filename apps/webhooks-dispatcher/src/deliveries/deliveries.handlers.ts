@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor, requireUuid, validateInput, type HandlersOf } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
+import { assertApiKey } from '../endpoints/endpoints.handlers.js';
+import { ownerOf } from '../endpoints/endpoint.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import { DeliveryWorker } from './delivery-worker.js';
+
+type DeliverySubject = 'webhooks.deliveries.list' | 'webhooks.deliveries.replay';
+
+/** The delivery history of an endpoint, and replays. */
+@Injectable()
+export class DeliveriesHandlers {
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly worker: DeliveryWorker,
+  ) {}
+
+  handlers(): Pick<HandlersOf<'webhooks'>, DeliverySubject> {
+    return {
+      'webhooks.deliveries.list': async ({ principal, id, query }) => {
+        const owner = ownerOf(assertApiKey(principal));
+        const { limit = DEFAULT_DELIVERY_PAGE, cursor } = await validateInput(DeliveryPageQueryDto, query, 'query');
+        const after = cursor === undefined ? undefined : decodeCursor(cursor, ['createdAt', 'id'] as const);
+        const rows = await this.deliveries.list(owner, requireUuid(id), limit + 1, after);
+        if (!rows) throw new ProblemError('not_found', 'No webhook endpoint with this id.');
+        const data = rows.slice(0, limit);
+        const last = data.at(-1);
+        return { data, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+      },
+      'webhooks.deliveries.replay': async ({ principal, id }) => {
+        const replayed = await this.deliveries.replay(ownerOf(assertApiKey(principal)), requireUuid(id));
+        if (!replayed) throw new ProblemError('not_found', 'No webhook delivery with this id.');
+        this.worker.kick();
+        return replayed;
+      },
+    };
+  }
+}

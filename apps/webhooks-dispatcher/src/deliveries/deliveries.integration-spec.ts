@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { cloudEvent, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
+import type { RunningApp } from '#libs/runtime';
+import { createTestStack, eventually, type TestStack } from '#libs/testing';
+import { webhooksDispatcherApp } from '../index.js';
+import { caller, problemOf, startReceiver, verifyWith, type Receiver } from '../testing/webhook-testing.js';
+
+const SCHEDULE = ['100ms', '100ms', '100ms'];
+
+function signup(principal: Principal, title = 'Potluck'): SignupView {
+  const now = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(), slug: 'potluck-abc123', title, description: null, status: 'draft', eventDate: now, location: null, maxParticipants: null,
+    requiresPhone: false, signupCloseDate: null, organizationId: principal.organizationId, participantCount: 0, publicUrl: 'https://example.test/s/potluck',
+    livemode: principal.livemode, createdAt: now, updatedAt: now, publishedAt: null, closedAt: null,
+  };
+}
+
+describe('webhook deliveries', () => {
+  let stack: TestStack;
+  let app: RunningApp;
+  let db: DataSource;
+  let hooks: Receiver;
+  let paths = 0;
+
+  beforeAll(async () => {
+    stack = await createTestStack('webhook_deliveries', {
+      env: {
+        WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        WEBHOOK_RETRY_SCHEDULE: SCHEDULE.join(','),
+        WEBHOOK_PAUSE_AFTER: '6',
+        WEBHOOK_POLL_MS: '50',
+      },
+    });
+    app = await stack.boot(webhooksDispatcherApp);
+    db = app.context.dataSource!;
+    hooks = await startReceiver();
+  });
+
+  afterAll(async () => {
+    await stack.close();
+    await hooks.close();
+  });
+
+  async function endpoint(principal: Principal, input: { eventTypes?: string[] } = {}) {
+    const path = `/endpoint-${++paths}`;
+    const created = await stack.bus.request('webhooks.create', { principal, input: { url: hooks.url(path), ...input } });
+    return { ...created, path, received: () => hooks.received.filter((r) => r.path === path) };
+  }
+
+  const emit = async (principal: Principal, type: 'signup.created' | 'signup.published' = 'signup.created') => {
+    const event = cloudEvent('signups-service', type, signup(principal), { orgid: principal.organizationId, livemode: principal.livemode });
+    await stack.bus.publish(event);
+    return event;
+  };
+
+  const deliveries = (principal: Principal, id: string) => stack.bus.request('webhooks.deliveries.list', { principal, id, query: {} }).then((p) => p.data);
+  const settled = (principal: Principal, id: string, status: DeliveryView['status']) =>
+    eventually(async () => {
+      const [latest] = await deliveries(principal, id);
+      expect(latest?.status).toBe(status);
+      return latest!;
+    }, 10_000);
+
+  it('delivers an event to every matching endpoint of its organization and mode, signed, with the event id as webhook-id', async () => {
+    const principal = caller();
+    const all = await endpoint(principal);
+    const created = await endpoint(principal, { eventTypes: ['signup.created'] });
+    const other = await endpoint(principal, { eventTypes: ['participant.registered'] });
+    const otherMode = await endpoint({ ...principal, livemode: true }, {});
+    const otherOrg = await endpoint(caller());
+    const event = await emit(principal);
+
+    for (const target of [all, created]) {
+      const delivery = await settled(principal, target.endpoint.id, 'succeeded');
+      expect(delivery).toMatchObject({ eventId: event.id, eventType: 'signup.created', attemptCount: 1, lastResponseStatus: 200, errorMessage: null, nextAttemptAt: null });
+      const [message] = target.received();
+      expect(message!.headers['webhook-id']).toBe(event.id);
+      expect(verifyWith(target.signingSecret, message!)).toEqual({
+        type: 'signup.created',
+        timestamp: event.time,
+        data: { ...event.data, organizationId: principal.organizationId, livemode: false },
+      });
+    }
+    expect(await stack.bus.request('webhooks.get', { principal, id: all.endpoint.id })).toMatchObject({ lastSuccessAt: expect.any(String), consecutiveFailures: 0 });
+    for (const target of [other, otherMode, otherOrg]) expect(target.received()).toEqual([]);
+  });
+
+  it('delivers one event once per endpoint, even when it is published twice', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    const event = await emit(principal);
+    await stack.bus.publish(event);
+    await settled(principal, target.endpoint.id, 'succeeded');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(target.received()).toHaveLength(1);
+    expect(await deliveries(principal, target.endpoint.id)).toHaveLength(1);
+  });
+
+  it('retries on the schedule with the same webhook-id until a 2xx', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 500 }, { status: 502 }, { status: 200 });
+    const event = await emit(principal);
+    const delivery = await settled(principal, target.endpoint.id, 'succeeded');
+    expect(delivery).toMatchObject({ attemptCount: 3, lastResponseStatus: 200, deliveredAt: expect.any(String) });
+    const received = target.received();
+    expect(received.map((r) => r.headers['webhook-id'])).toEqual([event.id, event.id, event.id]);
+    expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(80);
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+      consecutiveFailures: 0, lastFailureAt: expect.any(String), lastSuccessAt: expect.any(String), paused: false,
+    });
+  });
+
+  it('fails after the last scheduled retry, counting every failed attempt on the endpoint', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 500 });
+    await emit(principal);
+    const delivery = await settled(principal, target.endpoint.id, 'failed');
+    expect(delivery).toMatchObject({ attemptCount: SCHEDULE.length + 1, lastResponseStatus: 500, errorMessage: 'HTTP 500', nextAttemptAt: null });
+    expect(target.received()).toHaveLength(SCHEDULE.length + 1);
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ consecutiveFailures: 4, paused: false });
+  });
+
+  it('honours Retry-After on a 503', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 503, headers: { 'retry-after': '1' } }, { status: 200 });
+    await emit(principal);
+    await settled(principal, target.endpoint.id, 'succeeded');
+    const [first, second] = target.received();
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('pauses an endpoint at once on 410 Gone and records later events as skipped', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 410 });
+    await emit(principal);
+    await settled(principal, target.endpoint.id, 'failed');
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ paused: true, pausedReason: 'gone' });
+    await emit(principal, 'signup.published');
+    const skipped = await settled(principal, target.endpoint.id, 'skipped');
+    expect(skipped).toMatchObject({ eventType: 'signup.published', attemptCount: 0 });
+    expect(target.received()).toHaveLength(1);
+  });
+
+  it('pauses after WEBHOOK_PAUSE_AFTER consecutive failed attempts; resume replays nothing, a replay sends again', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 500 });
+    await emit(principal);
+    await emit(principal, 'signup.published');
+    await eventually(async () => {
+      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+        paused: true, pausedReason: 'consecutive_failures', consecutiveFailures: 6,
+      });
+    }, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(target.received()).toHaveLength(6);
+
+    hooks.answer(target.path, { status: 200 });
+    await stack.bus.request('webhooks.resume', { principal, id: target.endpoint.id });
+    const history = await deliveries(principal, target.endpoint.id);
+    const failed = history.find((d) => d.status === 'failed') ?? history[0]!;
+    const replayed = await stack.bus.request('webhooks.deliveries.replay', { principal, id: failed.id });
+    expect(replayed).toMatchObject({ status: 'pending', attemptCount: 0, errorMessage: null });
+    await eventually(async () => {
+      const all = await deliveries(principal, target.endpoint.id);
+      expect(all.every((d) => d.status === 'succeeded')).toBe(true);
+    }, 10_000);
+  });
+
+  it('pauses an endpoint whose deliveries have all failed for five days', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    await db.query(`UPDATE "webhooks"."endpoints" SET failing_since = now() - interval '6 days', consecutive_failures = 1 WHERE id = $1`, [target.endpoint.id]);
+    hooks.answer(target.path, { status: 500 });
+    await emit(principal);
+    await eventually(async () => {
+      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ paused: true, pausedReason: 'consecutive_failures' });
+    }, 10_000);
+  });
+
+  it('pages the history newest first, and hides it from other organizations', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    for (let i = 0; i < 3; i++) await emit(principal);
+    await eventually(async () => expect(await deliveries(principal, target.endpoint.id)).toHaveLength(3), 10_000);
+    const first = await stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 2 } });
+    const second = await stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 2, cursor: first.nextCursor! } });
+    expect([...first.data, ...second.data].map((d) => d.id)).toEqual((await deliveries(principal, target.endpoint.id)).map((d) => d.id));
+    expect(second.nextCursor).toBeNull();
+    const stranger = caller();
+    expect((await problemOf(stack.bus.request('webhooks.deliveries.list', { principal: stranger, id: target.endpoint.id, query: {} }))).code).toBe('not_found');
+    expect((await problemOf(stack.bus.request('webhooks.deliveries.replay', { principal: stranger, id: first.data[0]!.id }))).code).toBe('not_found');
+    const limit = await problemOf(stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 201 } }));
+    expect(limit.code).toBe('validation_failed');
+  });
+
+  it('deletes the history with the endpoint', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    await emit(principal);
+    await settled(principal, target.endpoint.id, 'succeeded');
+    await stack.bus.request('webhooks.delete', { principal, id: target.endpoint.id });
+    const [{ count }] = await db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM "webhooks"."deliveries" WHERE endpoint_id = $1`, [target.endpoint.id]);
+    expect(count).toBe(0);
+  });
+});

@@ -1,0 +1,209 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { CloudEvent, DeliveryStatus, DeliveryView } from '#libs/contracts';
+import { DATA_SOURCE } from '#libs/runtime';
+import type { Owner } from '../endpoints/endpoint.js';
+import { WEBHOOKS_SCHEMA } from '../schema.js';
+
+const DELIVERIES = `"${WEBHOOKS_SCHEMA}"."deliveries"`;
+const ENDPOINTS = `"${WEBHOOKS_SCHEMA}"."endpoints"`;
+const COLUMNS = 'd.id, d.event_id, d.event_type, d.status, d.attempt_count, d.last_response_status, d.error_message, d.created_at, d.delivered_at, d.next_attempt_at';
+/** An endpoint failing without a success for this long is paused. */
+const FAILING_DAYS_BEFORE_PAUSE = 5;
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  last_response_status: number | null;
+  error_message: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+  next_attempt_at: Date | null;
+}
+
+function view(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    lastResponseStatus: row.last_response_status,
+    errorMessage: row.error_message,
+    createdAt: row.created_at.toISOString(),
+    deliveredAt: row.delivered_at?.toISOString() ?? null,
+    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+  };
+}
+
+/** An attempt a worker holds: what to send, where, and with which (sealed) secrets. */
+export interface ClaimedAttempt {
+  id: string;
+  eventId: string;
+  payload: string;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+  endpointId: string;
+  url: string;
+  sealedSecret: string;
+  sealedPreviousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** What an attempt came to. */
+export interface AttemptRecord {
+  status: number | null;
+  errorMessage: string | null;
+  /** pending with the next attempt's time, or the final status. */
+  next: { status: 'pending'; at: Date } | { status: 'succeeded' | 'failed' };
+  /** For a failure: 410 Gone pauses the endpoint at once. */
+  gone?: boolean;
+}
+
+export interface DeliveryPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Deliveries in Postgres: fan-out from events, claims of due attempts, their outcomes, the history. */
+@Injectable()
+export class DeliveriesRepository {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  /**
+   * One delivery per matching endpoint of the event's organization and mode, in the caller's
+   * transaction: pending and due now, or skipped when the endpoint is paused. Returns how many
+   * are pending.
+   */
+  async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<number> {
+    const rows = (await manager.query(
+      `INSERT INTO ${DELIVERIES} (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at)
+       SELECT gen_random_uuid(), e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
+       FROM ${ENDPOINTS} e
+       WHERE e.organization_id = $4 AND e.livemode = $5 AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[$2])
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING
+       RETURNING status`,
+      [event.id, event.type, payload, event.orgid, event.livemode],
+    )) as { status: DeliveryStatus }[];
+    return rows.filter((r) => r.status === 'pending').length;
+  }
+
+  /**
+   * Claims up to `limit` due attempts of endpoints that are not paused, for `leaseSeconds`:
+   * rows locked by another worker are skipped, and a claim counts the attempt. A worker that
+   * dies leaves its claim to expire; the next claim counts a new attempt.
+   */
+  async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
+    const [rows] = await this.dataSource.query<
+      [{ id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }[], number]
+    >(
+      `WITH due AS (
+         SELECT d.id FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now()) AND NOT e.paused
+         ORDER BY d.next_attempt_at
+         LIMIT $1
+         FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE ${DELIVERIES} d SET locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1
+       FROM due, ${ENDPOINTS} e
+       WHERE d.id = due.id AND e.id = d.endpoint_id
+       RETURNING d.id, d.event_id, d.payload, d.attempt_count, d.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+      [limit, leaseSeconds],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      eventId: r.event_id,
+      payload: r.payload,
+      attempt: r.attempt_count,
+      endpointId: r.endpoint_id,
+      url: r.url,
+      sealedSecret: r.secret,
+      sealedPreviousSecret: r.previous_secret,
+      previousSecretExpiresAt: r.previous_secret_expires_at,
+    }));
+  }
+
+  /**
+   * Records an attempt and its effect on the endpoint in one transaction. Ignored when the
+   * claim is stale (a replay or a newer claim took the delivery since), so each attempt counts once.
+   */
+  async record(claim: ClaimedAttempt, record: AttemptRecord, pauseAfter: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const nextAt = record.next.status === 'pending' ? record.next.at : null;
+      const updated = (await manager.query(
+        `UPDATE ${DELIVERIES}
+         SET status = $3, next_attempt_at = $4, locked_until = NULL, last_response_status = $5, error_message = $6,
+             delivered_at = CASE WHEN $3 = 'succeeded' THEN now() ELSE NULL END
+         WHERE id = $1 AND attempt_count = $2 AND status = 'pending'
+         RETURNING id`,
+        [claim.id, claim.attempt, record.next.status, nextAt, record.status, record.errorMessage],
+      )) as [unknown[], number];
+      if (updated[1] === 0) return;
+      if (record.next.status === 'succeeded') {
+        await manager.query(
+          `UPDATE ${ENDPOINTS} SET consecutive_failures = 0, failing_since = NULL, last_success_at = now(), updated_at = now() WHERE id = $1`,
+          [claim.endpointId],
+        );
+        return;
+      }
+      await manager.query(
+        `WITH failed AS (
+           SELECT id, paused, consecutive_failures + 1 AS failures, COALESCE(failing_since, now()) AS since FROM ${ENDPOINTS} WHERE id = $1 FOR UPDATE
+         ), verdict AS (
+           SELECT id, paused, failures, since,
+             CASE WHEN paused THEN NULL
+                  WHEN $2 THEN 'gone'
+                  WHEN failures >= $3 OR since <= now() - make_interval(days => $4) THEN 'consecutive_failures'
+             END AS reason
+           FROM failed
+         )
+         UPDATE ${ENDPOINTS} e
+         SET consecutive_failures = v.failures, failing_since = v.since, last_failure_at = now(), updated_at = now(),
+             paused = e.paused OR v.reason IS NOT NULL,
+             paused_reason = COALESCE(e.paused_reason, v.reason),
+             paused_at = CASE WHEN v.reason IS NOT NULL THEN now() ELSE e.paused_at END
+         FROM verdict v WHERE e.id = v.id`,
+        [claim.endpointId, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE],
+      );
+    });
+  }
+
+  /** The endpoint's deliveries, newest first; undefined when the owner has no such endpoint. */
+  async list(owner: Owner, endpointId: string, limit: number, after?: DeliveryPosition): Promise<DeliveryView[] | undefined> {
+    const [endpoint] = await this.dataSource.query<unknown[]>(`SELECT 1 FROM ${ENDPOINTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`, [
+      endpointId,
+      owner.organizationId,
+      owner.livemode,
+    ]);
+    if (!endpoint) return undefined;
+    const params: unknown[] = [endpointId, limit];
+    let where = 'd.endpoint_id = $1';
+    if (after) {
+      params.push(after.createdAt, after.id);
+      where += ' AND (d.created_at, d.id) < ($3::timestamptz, $4::uuid)';
+    }
+    const rows = await this.dataSource.query<DeliveryRow[]>(
+      `SELECT ${COLUMNS} FROM ${DELIVERIES} d WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+      params,
+    );
+    return rows.map(view);
+  }
+
+  /** Back to pending, due now, with its attempts counted afresh; undefined when the owner has no such delivery. */
+  async replay(owner: Owner, deliveryId: string): Promise<DeliveryView | undefined> {
+    const [rows] = await this.dataSource.query<[DeliveryRow[], number]>(
+      `UPDATE ${DELIVERIES} d
+       SET status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = NULL, error_message = NULL, last_response_status = NULL,
+           delivered_at = NULL
+       FROM ${ENDPOINTS} e
+       WHERE d.id = $1 AND e.id = d.endpoint_id AND e.organization_id = $2 AND e.livemode = $3
+       RETURNING ${COLUMNS}`,
+      [deliveryId, owner.organizationId, owner.livemode],
+    );
+    const row = rows[0];
+    return row && view(row);
+  }
+}
