@@ -5,7 +5,7 @@ import type { SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { streamNameFor } from '#libs/runtime';
 import { call, newTenant, signupBody } from './support/api.js';
-import { startGateway } from './support/gateways.js';
+import { startGateway } from './support/processes.js';
 import { newSignup, person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { newTenant, signupBody, type ApiResponse } from './support/api.js';
-import { DEFAULT_LIMITS_ENV, startGateway, type ExtraGateway } from './support/gateways.js';
+import { DEFAULT_LIMITS_ENV, startGateway, type ExtraGateway } from './support/processes.js';
 import { newSignup, person } from './support/signups.js';
 
 /**

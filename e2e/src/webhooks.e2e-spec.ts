@@ -1,43 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import type { DeliveryView, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { eventually } from '#libs/testing';
+import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
 import { call, newTenant, setTier } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-const verifyWith = (secret: string, message: Received) =>
-  new Webhook(secret).verify(message.body, {
-    'webhook-id': String(message.headers['webhook-id']),
-    'webhook-timestamp': String(message.headers['webhook-timestamp']),
-    'webhook-signature': String(message.headers['webhook-signature']),
-  });
-
 describe('webhook endpoints over REST', () => {
-  let server: Server;
+  let receiver: Receiver;
   let url: string;
-  const received: Received[] = [];
+  let received: Receiver['received'];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+    receiver = await startReceiver();
+    url = receiver.url();
+    received = receiver.received;
   });
 
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => receiver.close());
 
   it('registers, lists, reads, tests, rotates and deletes an endpoint with an API key', async () => {
     const { key } = await newTenant();
@@ -52,8 +31,8 @@ describe('webhook endpoints over REST', () => {
     expect((await call<WebhookEndpointView>(`/webhooks/${endpoint.id}`, { key })).body).toEqual(endpoint);
 
     const tested = await call<WebhookTestView>(`/webhooks/${endpoint.id}/test`, { key, method: 'POST' });
-    expect(tested.body).toMatchObject({ delivered: true, responseStatus: 204 });
-    const payload = verifyWith(signingSecret, received.at(-1)!);
+    expect(tested.body).toMatchObject({ delivered: true, responseStatus: 200 });
+    const payload = verifyWebhook(signingSecret, received.at(-1)!);
     expect(payload).toMatchObject({ type: 'webhook.test', data: { endpointId: endpoint.id } });
 
     const rotated = await call<WebhookWithSecretView>(`/webhooks/${endpoint.id}/rotate`, { key, method: 'POST' });
@@ -68,14 +47,14 @@ describe('webhook endpoints over REST', () => {
 
   it('delivers the events of REST calls, signed, and keeps their history for replay', async () => {
     const { key } = await newTenant();
-    const { endpoint, signingSecret } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: `${url}?events` } })).body;
+    const { endpoint, signingSecret } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: receiver.url('/events') } })).body;
     const { signup, slots } = await newSignup(key, { slots: [{ title: 'Only place', capacity: 1 }] });
     await call(`/signups/${signup.id}/participants`, { body: person([{ type: 'slot', id: slots[0]!.id }]) });
     const expected = ['signup.created', 'signup.published', 'participant.registered', 'slot.filled'];
     const mine = () =>
       received
         .filter((r) => r.headers['webhook-id'] && r.body.includes(signup.id) && !r.body.includes('"webhook.test"'))
-        .map((r) => verifyWith(signingSecret, r) as { type: string; data: { organizationId: string; livemode: boolean } });
+        .map((r) => verifyWebhook(signingSecret, r) as { type: string; data: { organizationId: string; livemode: boolean } });
     await eventually(() => expect(mine().map((p) => p.type).sort()).toEqual([...expected].sort()), 10_000);
     expect(mine().every((p) => p.data.livemode === false)).toBe(true);
 
@@ -90,6 +69,16 @@ describe('webhook endpoints over REST', () => {
       expect(again.body.data.find((d) => d.id === replayed.body.id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     }, 10_000);
     expect(received.filter((r) => r.headers['webhook-id'] === replayed.body.eventId)).toHaveLength(2);
+  });
+
+  it('waits for a slow endpoint beyond the bus deadline when testing it', async () => {
+    const { key } = await newTenant();
+    receiver.answer('/slow', { status: 200, delayMs: 6000 });
+    const { endpoint } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: receiver.url('/slow') } })).body;
+    const tested = await call<WebhookTestView>(`/webhooks/${endpoint.id}/test`, { key, method: 'POST' });
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ delivered: true, responseStatus: 200 });
+    expect(tested.body.latencyMs).toBeGreaterThanOrEqual(6000);
   });
 
   it('pauses and resumes through the API', async () => {

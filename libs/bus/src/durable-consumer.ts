@@ -14,6 +14,8 @@ export interface ConsumeOnceOptions {
   types: readonly EventType[];
   logger: BusLogger;
   maxDeliver?: number;
+  /** Runs after the transaction that applied a new event has committed (e.g. to wake a worker). */
+  afterCommit?: (event: CloudEvent) => void;
 }
 
 /**
@@ -25,14 +27,19 @@ export function consumeOnce(
   options: ConsumeOnceOptions,
   handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
 ): Promise<Subscription> {
-  const { bus, dataSource, schema, consumer, types, logger, maxDeliver } = options;
+  const { bus, dataSource, schema, consumer, types, logger, maxDeliver, afterCommit } = options;
   const claim = `INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id") VALUES ($1, $2)
     ON CONFLICT DO NOTHING RETURNING "event_id"`;
-  return bus.consume({ durable: consumer, types, maxDeliver }, (event) =>
-    dataSource.transaction(async (manager) => {
+  return bus.consume({ durable: consumer, types, maxDeliver }, async (event) => {
+    const applied = await dataSource.transaction(async (manager) => {
       const claimed: unknown[] = await manager.query(claim, [consumer, event.id]);
-      if (claimed.length > 0) await handler(manager, event);
-      else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
-    }),
-  );
+      if (claimed.length > 0) {
+        await handler(manager, event);
+        return true;
+      }
+      logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
+      return false;
+    });
+    if (applied) afterCommit?.(event);
+  });
 }

@@ -3,7 +3,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type, plainToInstance } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID,
   Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, validate, type ValidationError,
 } from 'class-validator';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
@@ -98,12 +98,13 @@ export function EnumField<const T extends string>(values: readonly T[], opts: Pr
 }
 
 /** A list of names from `values`; the message names the first unknown one. */
-export function EnumListField<const T extends string>(values: readonly T[], opts: Presence & { max?: number } = {}): PropertyDecorator {
+export function EnumListField<const T extends string>(values: readonly T[], opts: Presence & { min?: number; max?: number } = {}): PropertyDecorator {
   const known = new Set<string>(values);
-  const max = opts.max ?? values.length;
+  const { min = 0, max = values.length } = opts;
   return applyDecorators(
     ...presence(opts),
     IsArray({ message: 'Expected array' }),
+    ArrayMinSize(min, { message: min === 1 ? 'Must not be empty' : `Must have at least ${min} entries` }),
     ArrayMaxSize(max, { message: `Must have at most ${max} entries` }),
     ValidateBy(
       {
@@ -117,7 +118,7 @@ export function EnumListField<const T extends string>(values: readonly T[], opts
         },
       },
     ),
-    doc(opts, { type: String, isArray: true, enum: [...values], maxItems: max }),
+    doc(opts, { type: String, isArray: true, enum: [...values], minItems: min, maxItems: max }),
   );
 }
 

@@ -25,7 +25,7 @@ export class CreateWebhookDto {
   @StringField({ max: 500 })
   description?: string;
 
-  @EnumListField(SUBSCRIBABLE, { description: EVENT_TYPES_DOC })
+  @EnumListField(SUBSCRIBABLE, { min: 1, description: EVENT_TYPES_DOC })
   eventTypes?: string[];
 }
 
@@ -36,7 +36,7 @@ export class UpdateWebhookDto {
   @StringField({ max: 500 })
   description?: string;
 
-  @EnumListField(SUBSCRIBABLE, { description: EVENT_TYPES_DOC })
+  @EnumListField(SUBSCRIBABLE, { min: 1, description: EVENT_TYPES_DOC })
   eventTypes?: string[];
 }
 

@@ -3,3 +3,4 @@ export { createTestStack, type TestStack, type TestStackOptions } from './test-i
 export { freePorts, localStack, type LocalStack } from './ports.js';
 export { describeAppOperations } from './app-operations.js';
 export { RELAXED_LIMITS_ENV } from './limits.js';
+export { startReceiver, verifyWebhook, type Answer, type Receiver, type Received } from './webhook-receiver.js';

@@ -31,6 +31,7 @@ export class DeliveriesHandlers {
       'webhooks.deliveries.replay': async ({ principal, id }) => {
         const replayed = await this.deliveries.replay(ownerOf(assertApiKey(principal)), requireUuid(id));
         if (!replayed) throw new ProblemError('not_found', 'No webhook delivery with this id.');
+        if (replayed === 'sending') throw new ProblemError('conflict', 'This delivery is being sent right now; replay it once the attempt is over.');
         this.worker.kick();
         return replayed;
       },

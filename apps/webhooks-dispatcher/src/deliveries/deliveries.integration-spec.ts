@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { cloudEvent, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, eventually, type TestStack } from '#libs/testing';
+import { createTestStack, eventually, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-import { caller, problemOf, startReceiver, verifyWith, type Receiver } from '../testing/webhook-testing.js';
+import { caller, problemOf } from '../testing/webhook-testing.js';
 
 const SCHEDULE = ['100ms', '100ms', '100ms'];
 
@@ -79,7 +79,7 @@ describe('webhook deliveries', () => {
       expect(delivery).toMatchObject({ eventId: event.id, eventType: 'signup.created', attemptCount: 1, lastResponseStatus: 200, errorMessage: null, nextAttemptAt: null });
       const [message] = target.received();
       expect(message!.headers['webhook-id']).toBe(event.id);
-      expect(verifyWith(target.signingSecret, message!)).toEqual({
+      expect(verifyWebhook(target.signingSecret, message!)).toEqual({
         type: 'signup.created',
         timestamp: event.time,
         data: { ...event.data, organizationId: principal.organizationId, livemode: false },
@@ -109,6 +109,7 @@ describe('webhook deliveries', () => {
     expect(delivery).toMatchObject({ attemptCount: 3, lastResponseStatus: 200, deliveredAt: expect.any(String) });
     const received = target.received();
     expect(received.map((r) => r.headers['webhook-id'])).toEqual([event.id, event.id, event.id]);
+    for (const message of received) expect(verifyWebhook(target.signingSecret, message)).toMatchObject({ type: 'signup.created' });
     expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(80);
     expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
       consecutiveFailures: 0, lastFailureAt: expect.any(String), lastSuccessAt: expect.any(String), paused: false,
@@ -149,7 +150,7 @@ describe('webhook deliveries', () => {
     expect(target.received()).toHaveLength(1);
   });
 
-  it('pauses after WEBHOOK_PAUSE_AFTER consecutive failed attempts; resume replays nothing, a replay sends again', async () => {
+  it('pauses after WEBHOOK_PAUSE_AFTER consecutive failed attempts; resume lets pending retries go on but sends no skipped event, a replay does', async () => {
     const principal = caller();
     const target = await endpoint(principal);
     hooks.answer(target.path, { status: 500 });
@@ -160,19 +161,81 @@ describe('webhook deliveries', () => {
         paused: true, pausedReason: 'consecutive_failures', consecutiveFailures: 6,
       });
     }, 10_000);
+    await emit(principal);
+    await settled(principal, target.endpoint.id, 'skipped');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(target.received()).toHaveLength(6);
 
+    const whilePaused = await deliveries(principal, target.endpoint.id);
+    expect(whilePaused.map((d) => d.status).sort()).toEqual(['pending', 'pending', 'skipped']);
+
     hooks.answer(target.path, { status: 200 });
     await stack.bus.request('webhooks.resume', { principal, id: target.endpoint.id });
-    const history = await deliveries(principal, target.endpoint.id);
-    const failed = history.find((d) => d.status === 'failed') ?? history[0]!;
-    const replayed = await stack.bus.request('webhooks.deliveries.replay', { principal, id: failed.id });
+    const afterResume = await eventually(async () => {
+      const all = await deliveries(principal, target.endpoint.id);
+      expect(all.map((d) => d.status).sort()).toEqual(['skipped', 'succeeded', 'succeeded']);
+      return all;
+    }, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(target.received()).toHaveLength(8);
+
+    const skipped = afterResume.find((d) => d.status === 'skipped')!;
+    const replayed = await stack.bus.request('webhooks.deliveries.replay', { principal, id: skipped.id });
     expect(replayed).toMatchObject({ status: 'pending', attemptCount: 0, errorMessage: null });
     await eventually(async () => {
-      const all = await deliveries(principal, target.endpoint.id);
-      expect(all.every((d) => d.status === 'succeeded')).toBe(true);
+      expect((await deliveries(principal, target.endpoint.id)).find((d) => d.id === skipped.id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     }, 10_000);
+    expect(target.received()).toHaveLength(9);
+  });
+
+  it('starts the five-day clock afresh on resume', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    await db.query(
+      `UPDATE "webhooks"."endpoints" SET failing_since = now() - interval '6 days', paused = true, paused_reason = 'consecutive_failures', paused_at = now()
+       WHERE id = $1`,
+      [target.endpoint.id],
+    );
+    await stack.bus.request('webhooks.resume', { principal, id: target.endpoint.id });
+    hooks.answer(target.path, { status: 500 }, { status: 200 });
+    await emit(principal);
+    await settled(principal, target.endpoint.id, 'succeeded');
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ paused: false });
+  });
+
+  it('refuses to replay a delivery while an attempt of it is being sent', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    await emit(principal);
+    const [delivery] = await eventually(async () => {
+      const all = await deliveries(principal, target.endpoint.id);
+      expect(all).toHaveLength(1);
+      return all;
+    });
+    await db.query(`UPDATE "webhooks"."deliveries" SET status = 'pending', next_attempt_at = now() + interval '1 hour', locked_until = now() + interval '1 minute' WHERE id = $1`, [
+      delivery!.id,
+    ]);
+    expect((await problemOf(stack.bus.request('webhooks.deliveries.replay', { principal, id: delivery!.id }))).code).toBe('conflict');
+  });
+
+  it('gives up on a delivery whose attempts keep dying mid-send, without sending it again', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 500 });
+    await emit(principal);
+    const [delivery] = await eventually(async () => {
+      const all = await deliveries(principal, target.endpoint.id);
+      expect(all).toMatchObject([{ attemptCount: 1 }]);
+      return all;
+    });
+    const sent = target.received().length;
+    await db.query(`UPDATE "webhooks"."deliveries" SET status = 'pending', attempt_count = $2, next_attempt_at = now(), locked_until = NULL WHERE id = $1`, [
+      delivery!.id,
+      SCHEDULE.length + 1,
+    ]);
+    await settled(principal, target.endpoint.id, 'failed');
+    expect((await deliveries(principal, target.endpoint.id))[0]).toMatchObject({ errorMessage: 'abandoned: every scheduled attempt was interrupted' });
+    expect(target.received()).toHaveLength(sent);
   });
 
   it('pauses an endpoint whose deliveries have all failed for five days', async () => {

@@ -42,6 +42,8 @@ function view(row: DeliveryRow): DeliveryView {
 /** An attempt a worker holds: what to send, where, and with which (sealed) secrets. */
 export interface ClaimedAttempt {
   id: string;
+  /** The claim this worker holds; an outcome recorded under another claim is ignored. */
+  claimId: string;
   eventId: string;
   payload: string;
   /** This attempt's number (1 for the first). */
@@ -75,20 +77,17 @@ export class DeliveriesRepository {
 
   /**
    * One delivery per matching endpoint of the event's organization and mode, in the caller's
-   * transaction: pending and due now, or skipped when the endpoint is paused. Returns how many
-   * are pending.
+   * transaction: pending and due now, or skipped when the endpoint is paused.
    */
-  async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<number> {
-    const rows = (await manager.query(
+  async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<void> {
+    await manager.query(
       `INSERT INTO ${DELIVERIES} (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at)
        SELECT gen_random_uuid(), e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
        FROM ${ENDPOINTS} e
        WHERE e.organization_id = $4 AND e.livemode = $5 AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[$2])
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       RETURNING status`,
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
       [event.id, event.type, payload, event.orgid, event.livemode],
-    )) as { status: DeliveryStatus }[];
-    return rows.filter((r) => r.status === 'pending').length;
+    );
   }
 
   /**
@@ -98,7 +97,7 @@ export class DeliveriesRepository {
    */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
     const [rows] = await this.dataSource.query<
-      [{ id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }[], number]
+      [{ id: string; claim_id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }[], number]
     >(
       `WITH due AS (
          SELECT d.id FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id
@@ -107,14 +106,15 @@ export class DeliveriesRepository {
          LIMIT $1
          FOR UPDATE OF d SKIP LOCKED
        )
-       UPDATE ${DELIVERIES} d SET locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1
+       UPDATE ${DELIVERIES} d SET locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1, claim_id = gen_random_uuid()
        FROM due, ${ENDPOINTS} e
        WHERE d.id = due.id AND e.id = d.endpoint_id
-       RETURNING d.id, d.event_id, d.payload, d.attempt_count, d.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+       RETURNING d.id, d.claim_id, d.event_id, d.payload, d.attempt_count, d.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
       [limit, leaseSeconds],
     );
     return rows.map((r) => ({
       id: r.id,
+      claimId: r.claim_id,
       eventId: r.event_id,
       payload: r.payload,
       attempt: r.attempt_count,
@@ -135,11 +135,11 @@ export class DeliveriesRepository {
       const nextAt = record.next.status === 'pending' ? record.next.at : null;
       const updated = (await manager.query(
         `UPDATE ${DELIVERIES}
-         SET status = $3, next_attempt_at = $4, locked_until = NULL, last_response_status = $5, error_message = $6,
+         SET status = $3, next_attempt_at = $4, locked_until = NULL, claim_id = NULL, last_response_status = $5, error_message = $6,
              delivered_at = CASE WHEN $3 = 'succeeded' THEN now() ELSE NULL END
-         WHERE id = $1 AND attempt_count = $2 AND status = 'pending'
+         WHERE id = $1 AND claim_id = $2 AND status = 'pending'
          RETURNING id`,
-        [claim.id, claim.attempt, record.next.status, nextAt, record.status, record.errorMessage],
+        [claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage],
       )) as [unknown[], number];
       if (updated[1] === 0) return;
       if (record.next.status === 'succeeded') {
@@ -192,18 +192,27 @@ export class DeliveriesRepository {
     return rows.map(view);
   }
 
-  /** Back to pending, due now, with its attempts counted afresh; undefined when the owner has no such delivery. */
-  async replay(owner: Owner, deliveryId: string): Promise<DeliveryView | undefined> {
+  /**
+   * Back to pending, due now, with its attempts counted afresh. 'sending' while a worker holds
+   * an attempt of it (a replay then would send it twice at once); undefined when the owner has
+   * no such delivery.
+   */
+  async replay(owner: Owner, deliveryId: string): Promise<DeliveryView | 'sending' | undefined> {
     const [rows] = await this.dataSource.query<[DeliveryRow[], number]>(
       `UPDATE ${DELIVERIES} d
-       SET status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = NULL, error_message = NULL, last_response_status = NULL,
-           delivered_at = NULL
+       SET status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = NULL, claim_id = NULL, error_message = NULL,
+           last_response_status = NULL, delivered_at = NULL
        FROM ${ENDPOINTS} e
-       WHERE d.id = $1 AND e.id = d.endpoint_id AND e.organization_id = $2 AND e.livemode = $3
+       WHERE d.id = $1 AND e.id = d.endpoint_id AND e.organization_id = $2 AND e.livemode = $3 AND (d.locked_until IS NULL OR d.locked_until <= now())
        RETURNING ${COLUMNS}`,
       [deliveryId, owner.organizationId, owner.livemode],
     );
     const row = rows[0];
-    return row && view(row);
+    if (row) return view(row);
+    const [held] = await this.dataSource.query<unknown[]>(
+      `SELECT 1 FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id WHERE d.id = $1 AND e.organization_id = $2 AND e.livemode = $3`,
+      [deliveryId, owner.organizationId, owner.livemode],
+    );
+    return held ? 'sending' : undefined;
   }
 }

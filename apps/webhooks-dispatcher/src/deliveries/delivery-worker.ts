@@ -5,23 +5,27 @@ import { webhookHeaders } from '../signing/index.js';
 import { postWebhook, type SendResult } from '../targets/index.js';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
 import { DeliveriesRepository, type ClaimedAttempt } from './deliveries.repository.js';
-import { errorMessageOf, outcomeOf } from './retry-policy.js';
+import { errorMessageOf, outcomeOf, type AttemptOutcome } from './retry-policy.js';
 
-/** Attempts one worker sends at once. */
-const BATCH = 16;
+/** Attempts one worker has in flight at most. */
+const CONCURRENCY = 16;
 /** How long past the send timeout a claim is held before another worker may take it over. */
 const LEASE_MARGIN_SECONDS = 30;
+/** After repeated failures to reach the database, wait at most this long between tries. */
+const MAX_BACKOFF_MS = 30_000;
 
 /**
- * Sends due attempts: claims a batch (no two workers, of this replica or another, hold one
- * attempt), signs each with the endpoint's current secrets, posts it, and records the outcome.
- * Polls every WEBHOOK_POLL_MS when idle, and at once when kicked (a fan-out made work).
+ * Sends due attempts: claims as many as it has free slots (no two workers, of this replica or
+ * another, hold one attempt), signs each with the endpoint's current secrets, posts it and
+ * records the outcome. Claims again as soon as a slot frees or a fan-out made work; otherwise
+ * polls every WEBHOOK_POLL_MS, backing off while the database is unreachable.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationShutdown {
   private running?: Promise<void>;
   private stopped = false;
   private wake?: () => void;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
@@ -35,7 +39,7 @@ export class DeliveryWorker implements OnApplicationShutdown {
     this.running ??= this.loop();
   }
 
-  /** Ends the loop after the attempts in flight are recorded. */
+  /** Ends the loop once the attempts in flight are recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.kick();
@@ -53,21 +57,41 @@ export class DeliveryWorker implements OnApplicationShutdown {
 
   private async loop(): Promise<void> {
     const leaseSeconds = Math.ceil(this.config.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
+    let failures = 0;
     while (!this.stopped) {
-      let claimed: ClaimedAttempt[] = [];
-      try {
-        claimed = await this.deliveries.claimDue(BATCH, leaseSeconds);
-        await Promise.all(claimed.map((attempt) => this.send(attempt)));
-      } catch (err) {
-        this.context.logger.error({ err }, 'webhook delivery round failed');
+      const free = CONCURRENCY - this.inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const claims = await this.deliveries.claimDue(free, leaseSeconds);
+          failures = 0;
+          claimed = claims.length;
+          for (const claim of claims) this.track(claim);
+        } catch (err) {
+          failures += 1;
+          if (failures === 1) this.context.logger.error({ err }, 'cannot claim webhook deliveries; backing off');
+          await this.idle(Math.min(MAX_BACKOFF_MS, this.config.pollMs * 2 ** failures));
+          continue;
+        }
       }
-      if (claimed.length < BATCH && !this.stopped) await this.idle();
+      if (claimed < free || free === 0) await this.idle(this.config.pollMs);
     }
+    await Promise.allSettled([...this.inFlight]);
   }
 
-  private idle(): Promise<void> {
+  private track(claim: ClaimedAttempt): void {
+    const sending: Promise<void> = this.send(claim)
+      .catch((err: unknown) => this.context.logger.error({ err, deliveryId: claim.id }, 'webhook attempt could not be recorded'))
+      .finally(() => {
+        this.inFlight.delete(sending);
+        this.kick();
+      });
+    this.inFlight.add(sending);
+  }
+
+  private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.wake?.(), this.config.pollMs);
+      const timer = setTimeout(() => this.wake?.(), ms);
       this.wake = () => {
         clearTimeout(timer);
         this.wake = undefined;
@@ -77,8 +101,11 @@ export class DeliveryWorker implements OnApplicationShutdown {
   }
 
   private async send(claim: ClaimedAttempt): Promise<void> {
-    const result = await this.attempt(claim);
-    const outcome = outcomeOf(result, claim.attempt, this.config.retrySchedule, new Date());
+    const schedule = this.config.retrySchedule;
+    // Attempts beyond the schedule come only from workers that died while sending: give up.
+    const overdue = claim.attempt > schedule.length + 1;
+    const result = overdue ? failure('abandoned: every scheduled attempt was interrupted') : await this.attempt(claim);
+    const outcome: AttemptOutcome = overdue ? { kind: 'failed', gone: false } : outcomeOf(result, claim.attempt, schedule, new Date());
     await this.deliveries.record(
       claim,
       {
@@ -102,7 +129,11 @@ export class DeliveryWorker implements OnApplicationShutdown {
       });
     } catch (err) {
       this.context.logger.error({ err, deliveryId: claim.id }, 'webhook attempt could not be prepared');
-      return { status: null, body: null, latencyMs: 0, error: 'the delivery could not be prepared', retryAfterSeconds: null };
+      return failure('the delivery could not be prepared');
     }
   }
+}
+
+function failure(error: string): SendResult {
+  return { status: null, body: null, latencyMs: 0, error, retryAfterSeconds: null };
 }

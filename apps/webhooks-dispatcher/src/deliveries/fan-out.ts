@@ -35,10 +35,17 @@ export class FanOut implements OnApplicationShutdown {
 
   async start(): Promise<void> {
     this.subscription = await consumeOnce(
-      { bus: this.context.bus, dataSource: this.dataSource, schema: WEBHOOKS_SCHEMA, consumer: 'webhooks-fan-out', types: DELIVERABLE, logger: this.context.logger },
+      {
+        bus: this.context.bus,
+        dataSource: this.dataSource,
+        schema: WEBHOOKS_SCHEMA,
+        consumer: 'webhooks-fan-out',
+        types: DELIVERABLE,
+        logger: this.context.logger,
+        afterCommit: () => this.worker.kick(),
+      },
       async (manager, event) => {
-        const pending = await this.deliveries.fanOut(manager, event, webhookPayload(event));
-        if (pending > 0) setImmediate(() => this.worker.kick());
+        await this.deliveries.fanOut(manager, event, webhookPayload(event));
       },
     );
   }

@@ -6,9 +6,9 @@ import { TargetRefused, checkTarget, type TargetPolicy } from '../targets/index.
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
 import type { Endpoint } from './endpoint.js';
 
-/** Omitted, or naming `*` among others: every type, stored as ["*"]; otherwise each type once. */
+/** Omitted, or naming `*` among others: every type, stored as ["*"]; otherwise each type once (an empty list is refused earlier). */
 export function normalizeEventTypes(eventTypes: string[] | undefined): string[] {
-  if (eventTypes === undefined || eventTypes.includes(ALL_EVENT_TYPES) || eventTypes.length === 0) return [ALL_EVENT_TYPES];
+  if (eventTypes === undefined || eventTypes.includes(ALL_EVENT_TYPES)) return [ALL_EVENT_TYPES];
   return [...new Set(eventTypes)];
 }
 

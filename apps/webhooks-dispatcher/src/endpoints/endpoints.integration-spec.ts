@@ -3,9 +3,9 @@ import type { DataSource } from 'typeorm';
 import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
 import type { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, type TestStack } from '#libs/testing';
+import { createTestStack, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-import { caller, problemOf, startReceiver, verifyWith, type Receiver } from '../testing/webhook-testing.js';
+import { caller, problemOf } from '../testing/webhook-testing.js';
 
 describe('webhook endpoints (local development: private targets allowed)', () => {
   let stack: TestStack;
@@ -50,6 +50,8 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const problem = await problemOf(create(caller(), { eventTypes: ['signup.created', 'signup.exploded'] }));
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors).toEqual([{ path: 'eventTypes', message: expect.stringContaining('"signup.exploded"') }]);
+    const empty = await problemOf(create(caller(), { eventTypes: [] }));
+    expect(empty.errors).toEqual([{ path: 'eventTypes', message: 'Must not be empty' }]);
   });
 
   it('caps endpoints per organization by tier, across both modes, with upgrade_required', async () => {
@@ -117,7 +119,7 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     expect(result).toEqual({ delivered: true, responseStatus: 200, responseBody: 'answered 200', errorMessage: null, latencyMs: expect.any(Number) });
     const message = hooks.received[before]!;
     expect(message.headers['webhook-id']).toMatch(/^msg_/);
-    expect(verifyWith(signingSecret, message)).toEqual({
+    expect(verifyWebhook(signingSecret, message)).toEqual({
       type: 'webhook.test',
       timestamp: expect.any(String),
       data: { endpointId: endpoint.id, organizationId: principal.organizationId, livemode: false },
@@ -145,14 +147,14 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
     const message = hooks.received[before]!;
     expect(String(message.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(verifyWith(rotated.signingSecret, message)).toMatchObject({ type: 'webhook.test' });
-    expect(verifyWith(previous, message)).toMatchObject({ type: 'webhook.test' });
+    expect(verifyWebhook(rotated.signingSecret, message)).toMatchObject({ type: 'webhook.test' });
+    expect(verifyWebhook(previous, message)).toMatchObject({ type: 'webhook.test' });
 
     await db.query(`UPDATE "webhooks"."endpoints" SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [endpoint.id]);
     await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
     const later = hooks.received[before + 1]!;
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
-    expect(() => verifyWith(previous, later)).toThrow();
+    expect(() => verifyWebhook(previous, later)).toThrow();
   });
 
   it('reports an unreachable endpoint', async () => {

@@ -126,9 +126,9 @@ export class EndpointsRepository {
     );
   }
 
-  /** Resumes, starting the failure count afresh; replays nothing. */
+  /** Resumes, starting the failure count (and the five-day clock) afresh; replays nothing. */
   resume(owner: Owner, id: string): Promise<Endpoint | undefined> {
-    return this.updateOwned(owner, id, 'paused = false, paused_reason = NULL, paused_at = NULL, consecutive_failures = 0', []);
+    return this.updateOwned(owner, id, 'paused = false, paused_reason = NULL, paused_at = NULL, consecutive_failures = 0, failing_since = NULL', []);
   }
 
   /** Makes `sealedSecret` the signing secret; the current one keeps signing for a day. */

@@ -23,6 +23,7 @@ export class AddDeliveries1795600000001 implements MigrationInterface {
         "attempt_count" integer NOT NULL DEFAULT 0,
         "next_attempt_at" timestamptz NULL,
         "locked_until" timestamptz NULL,
+        "claim_id" uuid NULL,
         "last_response_status" integer NULL,
         "error_message" text NULL,
         "created_at" timestamptz(3) NOT NULL DEFAULT now(),

@@ -167,14 +167,14 @@ describe('checkTarget', () => {
   it('refuses when any one of several addresses is private', async () => {
     const resolve = resolverOf({ 'rebind.example.com': ['93.184.216.34', '10.0.0.5', '2606:2800:220:1::1'] });
     await expect(checkTarget('https://rebind.example.com/', LIVE, resolve)).rejects.toEqual(
-      new TargetRefused('url resolves to a private address (10.0.0.5)'),
+      new TargetRefused('url resolves to a private address'),
     );
   });
 
   it('refuses a host resolving to IPv6 metadata', async () => {
     const resolve = resolverOf({ 'imds.example.com': ['fd00:ec2::254'] });
     await expect(checkTarget('https://imds.example.com/', LIVE, resolve)).rejects.toMatchObject({
-      reason: 'url resolves to a private address (fd00:ec2::254)',
+      reason: 'url resolves to a private address',
     });
   });
 

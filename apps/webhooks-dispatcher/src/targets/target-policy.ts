@@ -145,11 +145,14 @@ export async function defaultResolve(hostname: string): Promise<string[]> {
   return addresses.map((entry) => entry.address);
 }
 
-/** Throws TargetRefused unless every address is allowed; an empty list means the host does not resolve. */
+/**
+ * Throws TargetRefused unless every address is allowed; an empty list means the host does not
+ * resolve. The message never names the address: it would tell a caller what an internal name
+ * resolves to.
+ */
 export function assertPublicAddresses(addresses: readonly string[]): void {
   if (addresses.length === 0) throw new TargetRefused('url host does not resolve');
-  const forbidden = addresses.find(isForbiddenAddress);
-  if (forbidden !== undefined) throw new TargetRefused(`url resolves to a private address (${forbidden})`);
+  if (addresses.some(isForbiddenAddress)) throw new TargetRefused('url resolves to a private address');
 }
 
 /** Validates a webhook URL's form and, unless private targets are allowed, that its host resolves only to public addresses. */

@@ -154,7 +154,7 @@ describe('postWebhook', () => {
     byName.hostname = 'localhost';
     const result = await postWebhook(byName, {}, PAYLOAD, { timeoutMs: 2000, allowPrivate: false });
     expect(result.status).toBeNull();
-    expect(result.error).toMatch(/^url resolves to a private address \((127\.0\.0\.1|::1)\)$/);
+    expect(result.error).toBe('url resolves to a private address');
     expect(target.received).toHaveLength(0);
   });
 
