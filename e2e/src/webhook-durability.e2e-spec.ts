@@ -84,7 +84,8 @@ describe('webhook delivery durability', () => {
     receiver.answer('/killed', { status: 500 }, { status: 500 }, { status: 200 });
     const event = signupEvent(owner);
     await bus.publish(event);
-    await eventually(async () => expect(await history(owner, target.id)).toMatchObject([{ status: 'pending', attemptCount: 1 }]), 10_000);
+    // Between attempts: the first one recorded, not merely claimed (a claim already counts it).
+    await eventually(async () => expect(await history(owner, target.id)).toMatchObject([{ status: 'pending', attemptCount: 1, lastResponseStatus: 500 }]), 10_000);
 
     for (const app of running.splice(0)) await app.stop('SIGKILL');
     await start('webhooks-dispatcher');
