@@ -3,7 +3,7 @@ export {
   ArrayField, BoolField, DateTimeField, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isPhoneNumber, QueryIntField, StringField, UuidField, validateInput,
 } from './validation.js';
 export { isUuid, newId, newPrefixedId, randomBase62, requireUuid, type IdPrefix } from './ids.js';
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, type Page } from './pagination.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, pageOf, type Page } from './pagination.js';
 export {
   CreateSignupDto, ListSignupsQueryDto, SIGNUP_STATUSES, SignupPageView, SignupView, UpdateSignupDto,
   type CreateSignupInput, type ListSignupsInput, type SignupStatus, type UpdateSignupInput,

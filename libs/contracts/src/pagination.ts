@@ -19,6 +19,15 @@ export interface Page<T> {
 }
 
 /**
+ * A page from the rows of a query that asked for `limit + 1`: the first `limit`, and when there
+ * was one more, the cursor of the last row shown.
+ */
+export function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => string): Page<T> {
+  const data = rows.slice(0, limit);
+  return { data, nextCursor: rows.length > limit ? cursorOf(data[data.length - 1]!) : null };
+}
+
+/**
  * Opaque cursors: base64url JSON of the sort key of the last row of a page. A cursor that
  * does not decode to the expected shape is a 422 on `cursor`.
  */

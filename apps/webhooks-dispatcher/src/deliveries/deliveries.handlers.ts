@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor, requireUuid, validateInput, type HandlersOf } from '#libs/contracts';
+import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor, pageOf, requireUuid, validateInput, type HandlersOf } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { assertApiKey } from '../endpoints/endpoints.handlers.js';
 import { ownerOf } from '../endpoints/endpoint.js';
@@ -24,9 +24,7 @@ export class DeliveriesHandlers {
         const after = cursor === undefined ? undefined : decodeCursor(cursor, ['createdAt', 'id'] as const);
         const rows = await this.deliveries.list(owner, requireUuid(id), limit + 1, after);
         if (!rows) throw new ProblemError('not_found', 'No webhook endpoint with this id.');
-        const data = rows.slice(0, limit);
-        const last = data.at(-1);
-        return { data, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+        return pageOf(rows, limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }));
       },
       'webhooks.deliveries.replay': async ({ principal, id }) => {
         const replayed = await this.deliveries.replay(ownerOf(assertApiKey(principal)), requireUuid(id));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, DateTimeField, UuidField, decodeCursor, encodeCursor, validateInput, type Page } from '#libs/contracts';
+import { DEFAULT_PAGE_SIZE, DateTimeField, UuidField, decodeCursor, encodeCursor, pageOf, validateInput, type Page } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Owner } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
@@ -50,8 +50,6 @@ export class ListParticipantsUseCase {
   async execute({ owner, signupId, cursor, limit = DEFAULT_PAGE_SIZE }: ListParticipantsQuery): Promise<Page<Participant>> {
     const after = cursor === undefined ? undefined : await positionOf(cursor);
     requireOwned(await this.signups.findById(signupId), owner);
-    const rows = await this.participants.list(signupId, after, limit + 1);
-    const data = rows.slice(0, limit);
-    return { data, nextCursor: rows.length > limit ? cursorOf(data[data.length - 1]!) : null };
+    return pageOf(await this.participants.list(signupId, after, limit + 1), limit, cursorOf);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, DateTimeField, UuidField, decodeCursor, encodeCursor, validateInput, type Page, type SignupStatus } from '#libs/contracts';
+import { DEFAULT_PAGE_SIZE, DateTimeField, UuidField, decodeCursor, encodeCursor, pageOf, validateInput, type Page, type SignupStatus } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Owner, Signup } from '../signup.js';
 import { SignupsRepository, type ListPosition } from '../signups.repository.js';
@@ -43,8 +43,6 @@ export class ListSignupsUseCase {
 
   async execute({ owner, status, cursor, limit = DEFAULT_PAGE_SIZE }: ListSignupsQuery): Promise<Page<Signup>> {
     const after = cursor === undefined ? undefined : await positionOf(cursor);
-    const rows = await this.signups.list(owner, { status, after, limit: limit + 1 });
-    const data = rows.slice(0, limit);
-    return { data, nextCursor: rows.length > limit ? cursorOf(data[data.length - 1]!) : null };
+    return pageOf(await this.signups.list(owner, { status, after, limit: limit + 1 }), limit, cursorOf);
   }
 }

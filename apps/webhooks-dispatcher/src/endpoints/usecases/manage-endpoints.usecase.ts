@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor, type Page, type UpdateWebhookInput, type WebhookEndpointView, type WebhookWithSecretView, type Principal } from '#libs/contracts';
+import { decodeCursor, encodeCursor, pageOf, type Page, type UpdateWebhookInput, type WebhookEndpointView, type WebhookWithSecretView, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { generateSigningSecret } from '../../signing/index.js';
 import { ownerOf, type Endpoint } from '../endpoint.js';
@@ -33,13 +33,10 @@ export class ManageEndpointsUseCase {
 
   async list(principal: Principal, limit: number, cursor?: string): Promise<Page<WebhookEndpointView>> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor, ['createdAt', 'id'] as const);
-    const rows = await this.endpoints.list(ownerOf(principal), limit + 1, after);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      data: page.map(endpointView),
-      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    const page = pageOf(await this.endpoints.list(ownerOf(principal), limit + 1, after), limit, (last) =>
+      encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }),
+    );
+    return { data: page.data.map(endpointView), nextCursor: page.nextCursor };
   }
 
   async update(principal: Principal, id: string, input: UpdateWebhookInput): Promise<WebhookEndpointView> {
