@@ -1,9 +1,11 @@
 import type { DataSourceSpec } from '#libs/persistence';
 import { serving, type AppDefinition } from '#libs/runtime';
 import { AnalyticsHandlers } from './analytics/analytics.handlers.js';
+import { DraftsHandlers } from './drafts/drafts.handlers.js';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
 import { AddSlotsItemsParticipants1795316562081 } from './migrations/1795316562081-AddSlotsItemsParticipants.js';
 import { AddDailyCreations1795500000000 } from './migrations/1795500000000-AddDailyCreations.js';
+import { AddAiDraftUsage1795700000000 } from './migrations/1795700000000-AddAiDraftUsage.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
@@ -15,7 +17,7 @@ import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
   entities: [],
-  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000],
+  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000, AddAiDraftUsage1795700000000],
 };
 
 /** The signup domain: serves signups.* on the bus and publishes signup, participant, slot and item events through its outbox. */
@@ -30,5 +32,6 @@ export const signupsServiceApp: AppDefinition = {
     ...app.get(ParticipantsHandlers).handlers(),
     ...app.get(RegistrationsHandlers).handlers(),
     ...app.get(AnalyticsHandlers).handlers(),
+    ...app.get(DraftsHandlers).handlers(),
   })),
 };

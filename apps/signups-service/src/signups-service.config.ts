@@ -1,7 +1,17 @@
-import { signupsPerDayField, type ConfigOf } from '#libs/config';
+import { env, signupsPerDayField, tierLimitsField, type ConfigOf } from '#libs/config';
 
 export const signupsServiceSpec = {
   signupsPerDay: signupsPerDayField(),
+  tierLimits: tierLimitsField(),
+  /** offline: the built-in parser; openai: any OpenAI-compatible chat-completions endpoint. */
+  aiProvider: env.oneOf('AI_PROVIDER', ['offline', 'openai'], 'offline'),
+  openaiBaseUrl: env.url('OPENAI_BASE_URL', 'https://api.openai.com/v1'),
+  openaiApiKey: env.optionalString('OPENAI_API_KEY'),
+  aiModel: env.string('AI_MODEL', 'gpt-4o-mini'),
+  aiTimeoutMs: env.int('AI_TIMEOUT_MS', 20_000, { min: 100, max: 120_000 }),
 };
 
 export type SignupsServiceConfig = ConfigOf<typeof signupsServiceSpec>;
+
+/** Injection token of the signups-service's validated configuration. */
+export const SIGNUPS_SERVICE_CONFIG = Symbol('SIGNUPS_SERVICE_CONFIG');

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AnalyticsModule } from './analytics/analytics.module.js';
+import { DraftsModule } from './drafts/drafts.module.js';
 import { ParticipantsModule } from './participants/participants.module.js';
 import { SignupsModule } from './signups/signups.module.js';
 
-@Module({ imports: [SignupsModule, ParticipantsModule, AnalyticsModule] })
+@Module({ imports: [SignupsModule, ParticipantsModule, AnalyticsModule, DraftsModule] })
 export class SignupsServiceModule {}

@@ -37,3 +37,4 @@ export {
   PAUSED_REASONS, UpdateWebhookDto, WEBHOOK_EVENT_TYPES, WebhookEndpointView, WebhookPageView, WebhookTestView,
   WebhookWithSecretView, type CreateWebhookInput, type DeliveryStatus, type PausedReason, type UpdateWebhookInput, type WebhookEventType,
 } from './webhooks.js';
+export { DraftFromDescriptionDto, DraftItemDto, DraftSlotDto, SignupDraftDto, SignupDraftView, type SignupDraft } from './drafts.js';

@@ -9,6 +9,7 @@ import type {
   ParticipantView, PublicSignupView, RegistrationInput, RegistrationResultView, RegistrationView, UpdateParticipantInput, UpdateRegistrationInput,
 } from './participants.js';
 import type { AnalyticsView } from './analytics.js';
+import type { SignupDraft } from './drafts.js';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from './webhooks.js';
 
 interface ById {
@@ -74,6 +75,9 @@ export interface RequestMap {
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
 
+  /** A draft from a free-text description (creates nothing); uses one of the month's AI drafts on success. */
+  'signups.drafts.create': { req: { principal: Principal; input: { description: string } }; res: { draft: SignupDraft } };
+
   /** Webhook endpoints of the principal's organization and mode (API keys only, checked at the edge). */
   'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
   'webhooks.list': { req: { principal: Principal; query: { limit?: number; cursor?: string } }; res: Page<WebhookEndpointView> };
@@ -129,6 +133,7 @@ const SUBJECT_LIST = {
   'signups.registrations.update': true,
   'signups.registrations.cancel': true,
   'signups.public.get': true,
+  'signups.drafts.create': true,
   'webhooks.create': true,
   'webhooks.list': true,
   'webhooks.get': true,

@@ -1,12 +1,18 @@
 import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { CreateSignupDto, ListSignupsQueryDto, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal } from '#libs/contracts';
+import {
+  CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
+  type SignupDraft,
+} from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
 import { BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+
+/** An AI provider may take AI_TIMEOUT_MS (up to 120 s) to draft. */
+const DRAFT_TIMEOUT_MS = 125_000;
 
 @ApiTags('signups')
 @Controller('signups')
@@ -30,6 +36,22 @@ export class SignupsController {
   @ApiProblems(['scope_required', 'validation_failed', 'daily_ceiling_exceeded'])
   create(@ValidBody(CreateSignupDto) input: CreateSignupDto, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
     return this.bus.request('signups.create', { principal, input: { ...input } });
+  }
+
+  @Post('from-description')
+  @HttpCode(200)
+  @Auth.scope('ai:draft')
+  @ApiOperation({
+    summary: 'Draft a signup from a free-text description; creates nothing',
+    description:
+      'Answers only the draft: create the signup with POST /signups and its slots and items with their endpoints. ' +
+      "Uses one of the organization's monthly AI drafts when a draft comes back (402 upgrade_required past the quota); sandbox keys use the offline drafter and no quota.",
+  })
+  @ApiBody({ type: DraftFromDescriptionDto })
+  @ApiOkResponse({ type: SignupDraftView })
+  @ApiProblems(['scope_required', 'validation_failed', 'upgrade_required', 'upstream_unavailable'])
+  draft(@ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto, @CurrentPrincipal() principal: Principal): Promise<{ draft: SignupDraft }> {
+    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } }, { timeoutMs: DRAFT_TIMEOUT_MS });
   }
 
   @Get(':id')

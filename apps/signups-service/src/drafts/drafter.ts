@@ -1,0 +1,11 @@
+import type { SignupDraft } from '#libs/contracts';
+
+/** Turns a free-text description into a draft; a provider failure is a ProblemError upstream_unavailable (502, or 504 on timeout). */
+export interface Drafter {
+  draft(description: string, referenceDate: Date): Promise<SignupDraft>;
+}
+
+/** The configured drafter (AI_PROVIDER). */
+export const DRAFTER = Symbol('DRAFTER');
+/** The built-in parser, which sandbox calls always use. */
+export const OFFLINE_DRAFTER = Symbol('OFFLINE_DRAFTER');

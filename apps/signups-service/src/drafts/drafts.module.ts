@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { loadConfig } from '#libs/config';
+import { APP_CONTEXT, type AppContext } from '#libs/runtime';
+import { SIGNUPS_SERVICE_CONFIG, signupsServiceSpec, type SignupsServiceConfig } from '../signups-service.config.js';
+import { AiQuotaRepository } from './ai-quota.repository.js';
+import { CreateDraftUseCase } from './create-draft.usecase.js';
+import { DRAFTER, OFFLINE_DRAFTER, type Drafter } from './drafter.js';
+import { DraftsHandlers } from './drafts.handlers.js';
+import { OfflineDrafter } from './offline-drafter.adapter.js';
+import { OpenAiDrafter } from './openai-drafter.js';
+
+function configuredDrafter(config: SignupsServiceConfig, offline: Drafter): Drafter {
+  if (config.aiProvider === 'offline') return offline;
+  if (!config.openaiApiKey) throw new Error('OPENAI_API_KEY is required when AI_PROVIDER=openai');
+  return new OpenAiDrafter({ baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.aiModel, timeoutMs: config.aiTimeoutMs });
+}
+
+/** AI drafts: a signup drafted from a description by the offline parser or an OpenAI-compatible provider, within a monthly quota. */
+@Module({
+  providers: [
+    { provide: SIGNUPS_SERVICE_CONFIG, useFactory: (context: AppContext) => loadConfig(signupsServiceSpec, context.env), inject: [APP_CONTEXT] },
+    { provide: OFFLINE_DRAFTER, useClass: OfflineDrafter },
+    { provide: DRAFTER, useFactory: configuredDrafter, inject: [SIGNUPS_SERVICE_CONFIG, OFFLINE_DRAFTER] },
+    AiQuotaRepository,
+    CreateDraftUseCase,
+    DraftsHandlers,
+  ],
+  exports: [DraftsHandlers],
+})
+export class DraftsModule {}
