@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { cloudEvent, newPrefixedId, type EventMap, type SignupView } from '#libs/contracts';
+import type { RunningApp } from '#libs/runtime';
+import { createTestStack, eventually, type TestStack } from '#libs/testing';
+import { remindersServiceApp } from '../index.js';
+
+const ORG = newPrefixedId('org');
+
+function signup(overrides: Partial<SignupView> = {}): SignupView {
+  return {
+    id: randomUUID(), slug: 'potluck-abc123', title: 'Potluck', description: null, status: 'published', eventDate: '2026-12-05T17:00:00.000Z',
+    location: null, maxParticipants: null, requiresPhone: true, signupCloseDate: null, organizationId: ORG, participantCount: 0,
+    publicUrl: 'https://signups.example.test/s/potluck-abc123', livemode: true, createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z', publishedAt: '2026-11-22T10:00:00.000Z', closedAt: null, ...overrides,
+  };
+}
+
+function participant(signupId: string, overrides: Partial<EventMap['participant.registered']> = {}): EventMap['participant.registered'] {
+  return {
+    id: randomUUID(), signupId, name: 'Ana', email: 'ana@example.com', phone: '+14155550123', selections: [], createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z', remindedAt: null, livemode: true, organizationId: ORG, ...overrides,
+  };
+}
+
+/** An event as the signups-service publishes it, at `time`. */
+function event<T extends keyof EventMap>(type: T, data: EventMap[T], time: string) {
+  return { ...cloudEvent('signups-service', type, data, { orgid: ORG, livemode: true }), time };
+}
+
+describe('contacts projection', () => {
+  let stack: TestStack;
+  let app: RunningApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    stack = await createTestStack('reminders_contacts', { transport: 'nats' });
+    app = await stack.boot(remindersServiceApp);
+    db = app.context.dataSource!;
+  });
+
+  afterAll(() => stack.close());
+
+  const contact = async (id: string) =>
+    (await db.query<{ name: string; phone: string | null; active: boolean }[]>(`SELECT name, phone, active FROM reminders.contacts WHERE participant_id = $1`, [id]))[0];
+  const signupRow = async (id: string) =>
+    (await db.query<{ title: string; status: string; deleted: boolean }[]>(`SELECT title, status, deleted FROM reminders.signups WHERE id = $1`, [id]))[0];
+
+  it('records signups and participants with their phones, and deactivates a canceled participant', async () => {
+    const s = signup();
+    const p = participant(s.id);
+    await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
+    await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Ana', phone: '+14155550123', active: true }));
+    expect(await signupRow(s.id)).toEqual({ title: 'Potluck', status: 'published', deleted: false });
+
+    await stack.bus.publish(event('participant.updated', { ...p, phone: null, name: 'Ana B.' }, '2026-11-22T10:02:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Ana B.', phone: null, active: true }));
+    await stack.bus.publish(event('participant.canceled', p, '2026-11-22T10:03:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
+  });
+
+  it('applies each event once, and never lets an older event overwrite a newer one', async () => {
+    const s = signup();
+    const p = participant(s.id);
+    const newer = event('participant.updated', { ...p, name: 'Newer' }, '2026-11-22T11:00:00.000Z');
+    await stack.bus.publish(newer);
+    await stack.bus.publish(event('participant.registered', { ...p, name: 'Older' }, '2026-11-22T10:00:00.000Z'));
+    await stack.bus.publish(newer);
+    const marker = participant(s.id);
+    await stack.bus.publish(event('participant.registered', marker, '2026-11-22T12:00:00.000Z'));
+    await eventually(async () => expect(await contact(marker.id)).toBeDefined());
+    expect(await contact(p.id)).toMatchObject({ name: 'Newer' });
+    const [{ count }] = await db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM reminders.processed_events WHERE event_id = $1`, [newer.id]);
+    expect(count).toBe(1);
+  });
+
+  it('marks a deleted signup and deactivates its contacts', async () => {
+    const s = signup();
+    const p = participant(s.id);
+    await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
+    await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: true }));
+    await stack.bus.publish(event('signup.deleted', s, '2026-11-22T10:05:00.000Z'));
+    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ deleted: true }));
+    expect(await contact(p.id)).toMatchObject({ active: false });
+  });
+
+  it('catches up after a restart with the events published while it was down', async () => {
+    await app.close();
+    const s = signup({ title: 'While down' });
+    const p = participant(s.id, { name: 'Late' });
+    await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
+    await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
+    app = await stack.boot(remindersServiceApp);
+    db = app.context.dataSource!;
+    await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Late', phone: '+14155550123', active: true }), 10_000);
+    expect(await signupRow(s.id)).toMatchObject({ title: 'While down' });
+  });
+});

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { ContactsProjection } from './contacts-projection.js';
+import { ContactsRepository } from './contacts.repository.js';
+
+/** The contacts projection: who can be reminded of which signup. */
+@Module({ providers: [ContactsRepository, ContactsProjection], exports: [ContactsRepository, ContactsProjection] })
+export class ContactsModule {}

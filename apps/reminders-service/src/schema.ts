@@ -1,0 +1,1 @@
+export const REMINDERS_SCHEMA = 'reminders';
