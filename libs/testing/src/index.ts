@@ -4,3 +4,4 @@ export { freePorts, localStack, type LocalStack } from './ports.js';
 export { describeAppOperations } from './app-operations.js';
 export { RELAXED_LIMITS_ENV } from './limits.js';
 export { startReceiver, verifyWebhook, type Answer, type Receiver, type Received } from './webhook-receiver.js';
+export { problemOf } from './problems.js';

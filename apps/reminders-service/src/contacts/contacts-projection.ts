@@ -1,9 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { consumeOnce, type Subscription } from '#libs/bus';
+import type { Subscription } from '#libs/bus';
 import type { CloudEvent, EventMap, EventType } from '#libs/contracts';
-import { APP_CONTEXT, DATA_SOURCE, type AppContext } from '#libs/runtime';
-import { REMINDERS_SCHEMA } from '../schema.js';
+import { APP_CONTEXT, consumeOnceFor, type AppContext } from '#libs/runtime';
 import { ContactsRepository } from './contacts.repository.js';
 
 const SIGNUP_EVENTS = ['signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted'] as const satisfies readonly EventType[];
@@ -24,20 +22,13 @@ export class ContactsProjection implements OnApplicationShutdown {
 
   constructor(
     private readonly contacts: ContactsRepository,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(APP_CONTEXT) private readonly context: AppContext,
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = await consumeOnce(
-      {
-        bus: this.context.bus,
-        dataSource: this.dataSource,
-        schema: REMINDERS_SCHEMA,
-        consumer: 'reminders-contacts',
-        types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS],
-        logger: this.context.logger,
-      },
+    this.subscription = await consumeOnceFor(
+      this.context,
+      { consumer: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] },
       (manager, event) =>
         isSignupEvent(event)
           ? this.contacts.applySignup(manager, event, event.data)

@@ -1,6 +1,5 @@
 import { EVENT_TYPES, encodeCursor, newId, newPrefixedId, type CloudEvent, type Principal, type SignupView } from '#libs/contracts';
-import { ProblemError } from '#libs/problem';
-import { createTestStack, eventually, type TestStack } from '#libs/testing';
+import { createTestStack, eventually, problemOf, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
 import { PUBLIC_BASE_URL, caller } from '../testing/fixtures.js';
 
@@ -34,15 +33,6 @@ async function published(principal: Principal): Promise<SignupView> {
   return stack.bus.request('signups.publish', { principal, id: signup.id });
 }
 
-async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a problem, got a result');
-}
 
 function eventsFor(id: string, type?: string): CloudEvent[] {
   return events.filter((e) => e.subject === id && (type === undefined || e.type === type));

@@ -2,7 +2,6 @@ import {
   EVENT_TYPES, newPrefixedId, type CloudEvent, type CreateItemInput, type CreateSignupInput, type CreateSlotInput, type ItemView, type Principal,
   type SignupView, type SlotView,
 } from '#libs/contracts';
-import { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';
 import { createTestStack, type TestStack, type TestStackOptions } from '#libs/testing';
@@ -30,15 +29,7 @@ export function daysFromNow(days: number): string {
   return new Date(Date.now() + days * DAY_MS).toISOString();
 }
 
-export async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a problem, got a result');
-}
+export { problemOf } from '#libs/testing';
 
 export interface SignupSetup {
   status?: 'draft' | 'published' | 'closed';

@@ -1,9 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { consumeOnce, type Subscription } from '#libs/bus';
+import type { Subscription } from '#libs/bus';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, type CloudEvent, type EventType } from '#libs/contracts';
-import { APP_CONTEXT, DATA_SOURCE, type AppContext } from '#libs/runtime';
-import { WEBHOOKS_SCHEMA } from '../schema.js';
+import { APP_CONTEXT, consumeOnceFor, type AppContext } from '#libs/runtime';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
@@ -29,21 +27,13 @@ export class FanOut implements OnApplicationShutdown {
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(APP_CONTEXT) private readonly context: AppContext,
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = await consumeOnce(
-      {
-        bus: this.context.bus,
-        dataSource: this.dataSource,
-        schema: WEBHOOKS_SCHEMA,
-        consumer: 'webhooks-fan-out',
-        types: DELIVERABLE,
-        logger: this.context.logger,
-        afterCommit: () => this.worker.kick(),
-      },
+    this.subscription = await consumeOnceFor(
+      this.context,
+      { consumer: 'webhooks-fan-out', types: DELIVERABLE, afterCommit: () => this.worker.kick() },
       async (manager, event) => {
         await this.deliveries.fanOut(manager, event, webhookPayload(event));
       },

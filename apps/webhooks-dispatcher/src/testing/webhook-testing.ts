@@ -1,6 +1,5 @@
 import type { Tier } from '#libs/config';
 import { newPrefixedId, type Principal } from '#libs/contracts';
-import { ProblemError } from '#libs/problem';
 import { ALL_SCOPES } from '#libs/scopes';
 
 /** A caller of a fresh organization: a sandbox API key of a pro organization unless told otherwise. */
@@ -16,12 +15,4 @@ export function caller(options: { organizationId?: string; livemode?: boolean; t
   };
 }
 
-export async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a problem, got a result');
-}
+export { problemOf } from '#libs/testing';
