@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { CloudEvent, EventType, OrganizationView, UserView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { bootAuthServer, PASSWORD, pkce, PUBLIC_BASE_URL, type Field, type FormResult } from '../testing/oauth-flow.js';
+import { authorizeUrl, bootAuthServer, PASSWORD, pkce, REDIRECT_URI, type Field, type FormResult } from '../testing/oauth-flow.js';
 
-export const REDIRECT_URI = 'http://127.0.0.1:9999/callback';
+export { REDIRECT_URI };
 
 export interface Page {
   status: number;
@@ -133,17 +133,7 @@ export interface StartedFlow {
 export async function startCodeFlow(server: AccountServer, browser: PageBrowser): Promise<StartedFlow> {
   const clientId = await server.registerClient();
   const { verifier, challenge } = pkce();
-  const params = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
-    scope: 'signups:read signups:write',
-    state: 'st',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    resource: PUBLIC_BASE_URL,
-  });
-  const { page, url } = await browser.follow(await browser.request(`/oauth/authorize?${params.toString()}`));
+  const { page, url } = await browser.follow(await browser.request(authorizeUrl(clientId, challenge)));
   if (page?.status !== 200) throw new Error(`expected the login page, got ${page?.status}`);
   return { clientId, verifier, login: page, loginPath: url };
 }

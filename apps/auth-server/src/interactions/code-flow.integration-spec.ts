@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { OrganizationView } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
-import { approveConsent, bootAuthServer, csrf, formAction, jwtPayload, PASSWORD, pkce, PUBLIC_BASE_URL, signIn as postLogin, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
+import { approveConsent, authorizeUrl, bootAuthServer, csrf, formAction, jwtPayload, PASSWORD, pkce, PUBLIC_BASE_URL, REDIRECT_URI, signIn as postLogin, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
 import { MembershipEntity } from '../users/membership.entity.js';
 
-const REDIRECT_URI = 'http://127.0.0.1:9999/callback';
 
 const server = bootAuthServer('auth_code_flow', 'flow-admin-token');
 
@@ -27,22 +26,6 @@ interface Started {
   verifier: string;
   state: string;
   login: { url: string; html: string };
-}
-
-/** The authorize URL for a client, with a PKCE challenge and the REST resource unless overridden. */
-function authorizeUrl(clientId: string, challenge: string, overrides: Record<string, string> = {}): string {
-  const params = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
-    scope: 'signups:read signups:write',
-    state: 'st',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    resource: PUBLIC_BASE_URL,
-    ...overrides,
-  });
-  return `/oauth/authorize?${params.toString()}`;
 }
 
 async function startFlow(extra: Record<string, string> = {}): Promise<Started> {

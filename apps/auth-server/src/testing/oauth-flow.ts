@@ -8,6 +8,24 @@ import { createTestStack, freePorts, type TestStack } from '#libs/testing';
 import { authServerApp } from '../index.js';
 
 export const PUBLIC_BASE_URL = 'http://localhost:3000/api/v1';
+/** Where the test clients are registered to be sent back (nothing listens: the tests read the redirect). */
+export const REDIRECT_URI = 'http://127.0.0.1:9999/callback';
+
+/** The authorize URL (path and query) for a client, with a PKCE challenge and the REST resource unless overridden. */
+export function authorizeUrl(clientId: string, challenge: string, overrides: Record<string, string> = {}): string {
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    scope: 'signups:read signups:write',
+    state: 'st',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: PUBLIC_BASE_URL,
+    ...overrides,
+  });
+  return `/oauth/authorize?${params.toString()}`;
+}
 export const PASSWORD = 'correct horse battery';
 
 export type FormResult = { status: number; body: Record<string, unknown> };
