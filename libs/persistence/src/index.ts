@@ -1,3 +1,4 @@
 export { createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
+export { rowsOf } from './rows.js';

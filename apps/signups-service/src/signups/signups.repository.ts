@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { EventType, SignupStatus } from '#libs/contracts';
 import { DATA_SOURCE, Outbox } from '#libs/runtime';
 import type { PendingEvent } from '../common/pending-event.js';
-import { rowsOf } from '../common/sql.js';
+import { rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 

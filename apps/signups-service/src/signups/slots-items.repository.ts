@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SignupStatus } from '#libs/contracts';
 import { DATA_SOURCE } from '#libs/runtime';
-import { rowsOf } from '../common/sql.js';
+import { rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner } from './signup.js';
 import type { Contents, Item, Kind, Slot, Target, TargetOf } from './slot-item.js';
