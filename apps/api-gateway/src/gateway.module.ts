@@ -15,6 +15,8 @@ import { ParticipantsController } from './participants/participants.controller.j
 import { ProblemPagesController } from './problems/problem-pages.controller.js';
 import { PublicSignupsController } from './public/public-signups.controller.js';
 import { RegistrationsController } from './registrations/registrations.controller.js';
+import { RemindersController } from './reminders/reminders.controller.js';
+import { TwilioInboundController } from './reminders/twilio-inbound.controller.js';
 import { SignupsController } from './signups/signups.controller.js';
 import { ItemsController } from './slots-items/items.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
@@ -56,6 +58,8 @@ export class GatewayModule {
         PagesController,
         ProblemPagesController,
         WebhooksController,
+        RemindersController,
+        TwilioInboundController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

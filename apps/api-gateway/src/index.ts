@@ -12,6 +12,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
 import { PageProblemFilter, isPagePath, sendProblemPage } from './pages/page-errors.js';
 import { PAGE_ROUTES } from './pages/pages.controller.js';
+import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-inbound.controller.js';
 
 /**
  * The REST edge: authenticates, rate-limits, honours Idempotency-Key, checks scopes, validates,
@@ -36,7 +37,7 @@ export const apiGatewayApp: AppDefinition = {
   },
   configure(app, context) {
     const config = loadConfig(gatewaySpec, context.env);
-    app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', ...PAGE_ROUTES] });
+    app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', TWILIO_INBOUND_ROUTE, ...PAGE_ROUTES] });
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
     app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));
     const fastify = app.getHttpAdapter().getInstance();

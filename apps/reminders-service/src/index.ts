@@ -1,23 +1,34 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import type { AppDefinition } from '#libs/runtime';
+import { serving, type AppDefinition } from '#libs/runtime';
 import { ContactsProjection } from './contacts/contacts-projection.js';
-import { ContactsModule } from './contacts/contacts.module.js';
 import { InitReminders1795314237764 } from './migrations/1795314237764-InitReminders.js';
 import { AddContactsProjection1795800000000 } from './migrations/1795800000000-AddContactsProjection.js';
+import { AddReminderPasses1795900000000 } from './migrations/1795900000000-AddReminderPasses.js';
+import { AutomaticPasses } from './passes/automatic-passes.js';
+import { remindersSpec } from './reminders.config.js';
+import { RemindersHandlers } from './reminders.handlers.js';
+import { RemindersModule } from './reminders.module.js';
 import { REMINDERS_SCHEMA } from './schema.js';
 
 export const remindersDataSourceSpec: DataSourceSpec = {
   schema: REMINDERS_SCHEMA,
   entities: [],
-  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000],
+  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000, AddReminderPasses1795900000000],
 };
 
-/** The reminders-service: keeps the contacts projection from participant and signup events; SMS passes come with their issue. */
+/**
+ * The reminders-service: keeps the contacts projection from signup and participant events, runs
+ * reminder passes (reminders.* on the bus, and automatically about 24 h before each event)
+ * through the SMS provider, records opt-outs, and emits reminder.sent.
+ */
 export const remindersServiceApp: AppDefinition = {
   name: 'reminders-service',
+  config: remindersSpec,
   database: remindersDataSourceSpec,
-  module: () => ({ module: ContactsModule }),
+  module: () => ({ module: RemindersModule }),
+  serve: serving('reminders', (app) => app.get(RemindersHandlers).handlers()),
   async start(app) {
     await app.get(ContactsProjection).start();
+    app.get(AutomaticPasses).start();
   },
 };

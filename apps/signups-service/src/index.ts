@@ -8,6 +8,7 @@ import { AddDailyCreations1795500000000 } from './migrations/1795500000000-AddDa
 import { AddAiDraftUsage1795700000000 } from './migrations/1795700000000-AddAiDraftUsage.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
+import { RemindedConsumer } from './participants/reminded.consumer.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
 import { signupsServiceSpec } from './signups-service.config.js';
 import { SignupsServiceModule } from './signups-service.module.js';
@@ -20,7 +21,10 @@ export const signupsDataSourceSpec: DataSourceSpec = {
   migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000, AddAiDraftUsage1795700000000],
 };
 
-/** The signup domain: serves signups.* on the bus and publishes signup, participant, slot and item events through its outbox. */
+/**
+ * The signup domain: serves signups.* on the bus and publishes signup, participant, slot and item
+ * events through its outbox; follows reminder.sent for each participant's remindedAt.
+ */
 export const signupsServiceApp: AppDefinition = {
   name: 'signups-service',
   config: signupsServiceSpec,
@@ -34,4 +38,7 @@ export const signupsServiceApp: AppDefinition = {
     ...app.get(AnalyticsHandlers).handlers(),
     ...app.get(DraftsHandlers).handlers(),
   })),
+  async start(app) {
+    await app.get(RemindedConsumer).start();
+  },
 };

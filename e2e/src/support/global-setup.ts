@@ -44,6 +44,8 @@ export default async function globalSetup(): Promise<void> {
     ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
+    REMINDER_POLL_MS: '250',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     DATA_DIR: workDir,
   };

@@ -92,6 +92,16 @@ const itemData: ItemEventData = {
   livemode: true,
 } satisfies Required<ItemEventData>;
 
+const reminderSent: EventMap['reminder.sent'] = {
+  id: '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b70',
+  signupId: signup.id,
+  participantId: participantData.id,
+  trigger: 'manual',
+  sentAt: '2026-01-03T00:00:00.000Z',
+  organizationId: signup.organizationId,
+  livemode: true,
+} satisfies Required<EventMap['reminder.sent']>;
+
 /** The optional members of SignupView: on the single read only, never required in an event. */
 const OPTIONAL_SIGNUP_FIELDS = ['slots', 'items'];
 
@@ -194,6 +204,10 @@ describe('docs/asyncapi.yaml', () => {
   it('documents the slot.* data as exactly SlotEventData and the item.* data as exactly ItemEventData', () => {
     for (const type of ['slot.filled', 'slot.opened'] as const) expectExactly(property(payloadOf(type), 'data'), slotData);
     for (const type of ['item.filled', 'item.opened'] as const) expectExactly(property(payloadOf(type), 'data'), itemData);
+  });
+
+  it('documents the reminder.sent data as exactly ReminderSentData', () => {
+    expectExactly(property(payloadOf('reminder.sent'), 'data'), reminderSent);
   });
 
   it('has a CloudEvents envelope requiring the core and extension attributes', () => {

@@ -2,6 +2,7 @@ import type { Tier } from '#libs/config';
 import type { SignupView } from './signups.js';
 import type { ParticipantView } from './participants.js';
 import type { ItemView, SlotView } from './slots-items.js';
+import type { ReminderSentData } from './reminders.js';
 
 /** What participant.* events carry: the participant, whose organization and which mode. */
 export type ParticipantEventData = ParticipantView & { organizationId: string; livemode: boolean };
@@ -28,6 +29,8 @@ export interface EventMap {
   'slot.opened': SlotEventData;
   'item.filled': ItemEventData;
   'item.opened': ItemEventData;
+  /** An SMS reminder went out to a participant (sandbox: it was stored in the outbox). */
+  'reminder.sent': ReminderSentData;
   'auth.apikey.revoked': { apiKeyId: string; organizationId: string; livemode: boolean };
   'auth.organization.tier_changed': { organizationId: string; tier: Tier; previousTier: Tier; livemode: boolean };
   /** Every token of the grant is void from now on (refresh token reuse, RFC 7009 revocation, or the user disconnected the app). */
@@ -49,6 +52,7 @@ const EVENT_TYPE_LIST = {
   'slot.opened': true,
   'item.filled': true,
   'item.opened': true,
+  'reminder.sent': true,
   'auth.apikey.revoked': true,
   'auth.organization.tier_changed': true,
   'auth.oauth.grant_revoked': true,

@@ -38,3 +38,6 @@ export {
   WebhookWithSecretView, type CreateWebhookInput, type DeliveryStatus, type PausedReason, type UpdateWebhookInput, type WebhookEventType,
 } from './webhooks.js';
 export { DraftFromDescriptionDto, DraftItemDto, DraftSlotDto, SignupDraftDto, SignupDraftView, type SignupDraft } from './drafts.js';
+export {
+  OutboxListView, OutboxMessageView, REMINDER_TRIGGERS, ReminderPassView, type InboundSms, type ReminderSentData, type ReminderTrigger,
+} from './reminders.js';

@@ -10,6 +10,7 @@ import type {
 } from './participants.js';
 import type { AnalyticsView } from './analytics.js';
 import type { SignupDraft } from './drafts.js';
+import type { InboundSms, OutboxMessageView, ReminderPassView } from './reminders.js';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from './webhooks.js';
 
 interface ById {
@@ -77,6 +78,15 @@ export interface RequestMap {
 
   /** A draft from a free-text description (creates nothing); uses one of the month's AI drafts on success. */
   'signups.drafts.create': { req: { principal: Principal; input: { description: string } }; res: { draft: SignupDraft } };
+  /** The signup a reminders act (send, outbox) is about, when the principal owns it: as signups.get, checking reminders:send. */
+  'signups.reminders.target': { req: OfSignup; res: SignupView };
+
+  /** A reminder pass over a published signup of the principal's organization. */
+  'reminders.passes.run': { req: OfSignup; res: ReminderPassView };
+  /** The texts sandbox passes stored for a signup, oldest first. */
+  'reminders.outbox.list': { req: OfSignup; res: { data: OutboxMessageView[] } };
+  /** A verified inbound SMS (STOP, START, HELP): the reply to text back, if any. */
+  'reminders.inbound': { req: InboundSms; res: { reply: string | null } };
 
   /** Webhook endpoints of the principal's organization and mode (API keys only, checked at the edge). */
   'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
@@ -134,6 +144,10 @@ const SUBJECT_LIST = {
   'signups.registrations.cancel': true,
   'signups.public.get': true,
   'signups.drafts.create': true,
+  'signups.reminders.target': true,
+  'reminders.passes.run': true,
+  'reminders.outbox.list': true,
+  'reminders.inbound': true,
   'webhooks.create': true,
   'webhooks.list': true,
   'webhooks.get': true,

@@ -9,3 +9,4 @@ export { EdgeRateLimiter, type EdgeLimits, type LimitedCall, type LimitVerdict }
 export { rateLimitHeaders, type LimitPolicy, type PolicyState } from './limits/limit-policy.js';
 export { RateLimitGuard } from './limits/rate-limit.guard.js';
 export { edgeLimitsSpec } from './limits/limits.config.js';
+export { isTwilioSignatureValid, twilioSignature, type FormParams } from './twilio-signature.js';

@@ -5,3 +5,4 @@ export { describeAppOperations } from './app-operations.js';
 export { RELAXED_LIMITS_ENV } from './limits.js';
 export { startReceiver, verifyWebhook, type Answer, type Receiver, type Received } from './webhook-receiver.js';
 export { problemOf } from './problems.js';
+export { startFakeTwilio, type FakeTwilio, type FakeTwilioMessage, type FakeTwilioMode } from './fake-twilio.js';

@@ -55,6 +55,11 @@ describe('docker-compose.yml', () => {
     expect(compose.services['webhooks-dispatcher']!.environment!.WEBHOOK_SECRET_KEY).toBe('${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY}');
   });
 
+  it('gives the Twilio auth token to the api-gateway (inbound signatures) and the reminders-service only', () => {
+    const holders = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service).includes('TWILIO_AUTH_TOKEN')).map(([name]) => name);
+    expect(holders.sort()).toEqual(['api-gateway', 'reminders-service']);
+  });
+
   it('builds every target it names', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (service.build?.target) expect({ name, target: stages.has(service.build.target) }).toEqual({ name, target: true });

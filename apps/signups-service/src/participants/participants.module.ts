@@ -3,6 +3,7 @@ import { SignupsModule } from '../signups/signups.module.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
 import { ParticipantsRepository } from './participants.repository.js';
 import { RegistrationReader } from './registration-reader.js';
+import { RemindedConsumer } from './reminded.consumer.js';
 import { RegistrationsHandlers } from './registrations.handlers.js';
 import { SelectionAllocator } from './selection-allocator.js';
 import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
@@ -25,7 +26,8 @@ import { RegisterParticipantUseCase } from './usecases/register-participant.usec
     GetRegistrationUseCase,
     ParticipantsHandlers,
     RegistrationsHandlers,
+    RemindedConsumer,
   ],
-  exports: [ParticipantsHandlers, RegistrationsHandlers],
+  exports: [ParticipantsHandlers, RegistrationsHandlers, RemindedConsumer],
 })
 export class ParticipantsModule {}

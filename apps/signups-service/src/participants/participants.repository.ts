@@ -129,6 +129,11 @@ export class ParticipantsRepository {
     );
   }
 
+  /** Records the first reminder a participant got (a later one keeps the first time); no-op when the participant is gone. */
+  async markReminded(db: EntityManager, id: string, at: string): Promise<void> {
+    await rowsOf(db, `UPDATE ${PARTICIPANTS} SET reminded_at = $2 WHERE id = $1 AND reminded_at IS NULL`, [id, at]);
+  }
+
   /** Deletes a locked participant; its selections go with it. */
   async delete(db: EntityManager, id: string): Promise<void> {
     await rowsOf(db, `DELETE FROM ${PARTICIPANTS} WHERE id = $1`, [id]);

@@ -8,11 +8,14 @@ import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.useca
 import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
 import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
+import { GetOwnedSignupUseCase } from './usecases/get-owned-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
 import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
 import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
 
-type SignupSubject = 'signups.list' | 'signups.get' | 'signups.create' | 'signups.update' | 'signups.publish' | 'signups.close' | 'signups.delete' | 'signups.public.get';
+type SignupSubject =
+  | 'signups.list' | 'signups.get' | 'signups.create' | 'signups.update' | 'signups.publish' | 'signups.close' | 'signups.delete' | 'signups.public.get'
+  | 'signups.reminders.target';
 
 /**
  * The signup lifecycle's bus subjects, and the public read (no credential). The edge has
@@ -30,6 +33,7 @@ export class SignupsHandlers {
     private readonly changeStatus: ChangeSignupStatusUseCase,
     private readonly deleteSignup: DeleteSignupUseCase,
     private readonly getPublicSignup: GetPublicSignupUseCase,
+    private readonly getOwnedSignup: GetOwnedSignupUseCase,
   ) {}
 
   handlers(): Pick<HandlersOf<'signups'>, SignupSubject> {
@@ -44,6 +48,10 @@ export class SignupsHandlers {
         assertScope(principal, 'signups:read');
         const { signup, contents } = await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) });
         return this.presenter.detail(signup, contents);
+      },
+      'signups.reminders.target': async ({ principal, signupId }) => {
+        assertScope(principal, 'reminders:send');
+        return this.presenter.view(await this.getOwnedSignup.execute({ owner: ownerOf(principal), id: requireUuid(signupId) }));
       },
       'signups.public.get': async ({ slugOrId }) => {
         const { signup, contents } = await this.getPublicSignup.execute(slugOrId);

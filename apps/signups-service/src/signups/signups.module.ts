@@ -11,6 +11,7 @@ import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.useca
 import { CreateSignupUseCase, SIGNUPS_PER_DAY } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
 import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
+import { GetOwnedSignupUseCase } from './usecases/get-owned-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
 import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
 import { ManageSlotsItemsUseCase } from './usecases/manage-slots-items.usecase.js';
@@ -36,6 +37,7 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     SignupsRepository,
     ListSignupsUseCase,
     GetSignupUseCase,
+    GetOwnedSignupUseCase,
     CreateSignupUseCase,
     UpdateSignupUseCase,
     ChangeSignupStatusUseCase,

@@ -1,0 +1,43 @@
+import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Bus } from '#libs/bus';
+import { OutboxListView, ReminderPassView, type OutboxMessageView, type Principal } from '#libs/contracts';
+import { CurrentPrincipal } from '#libs/edge';
+import { BUS } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { UuidParam } from '../http/validation.pipes.js';
+
+/** A pass texts a few at a time, each text within SMS_TIMEOUT_MS (up to 60 s); an organization's largest pass is its daily ceiling. */
+const PASS_TIMEOUT_MS = 300_000;
+
+@ApiTags('reminders')
+@Controller('signups/:id/reminders')
+export class RemindersController {
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
+
+  @Post('send')
+  @HttpCode(200)
+  @Auth.scope('reminders:send')
+  @ApiOperation({
+    summary: 'Text a reminder to the participants of a published signup who gave a phone',
+    description:
+      'Texts each participant with a phone who has not opted out (STOP) and was not reminded of this signup yet, up to what remains of the ' +
+      "organization's daily SMS ceiling. sent + failed ≤ eligible; participants not texted stay eligible for the next pass. " +
+      'Sandbox keys never reach the SMS provider: their texts count as sent, use no ceiling, and are listed at GET /signups/{id}/reminders/outbox.',
+  })
+  @ApiOkResponse({ type: ReminderPassView })
+  @ApiProblems(['scope_required', 'upgrade_required', 'forbidden', 'not_found', 'bad_request', 'validation_failed', 'daily_ceiling_exceeded', 'upstream_unavailable'])
+  send(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderPassView> {
+    return this.bus.request('reminders.passes.run', { principal, signupId }, { timeoutMs: PASS_TIMEOUT_MS });
+  }
+
+  @Get('outbox')
+  @Auth.scope('reminders:send')
+  @ApiOperation({ summary: 'The texts sandbox reminder passes stored for a signup, oldest first (never sent)' })
+  @ApiOkResponse({ type: OutboxListView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
+  outbox(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<{ data: OutboxMessageView[] }> {
+    return this.bus.request('reminders.outbox.list', { principal, signupId });
+  }
+}

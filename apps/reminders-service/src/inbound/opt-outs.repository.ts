@@ -1,0 +1,20 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { DATA_SOURCE } from '#libs/runtime';
+import { REMINDERS_SCHEMA } from '../schema.js';
+
+const OPT_OUTS = `"${REMINDERS_SCHEMA}"."opt_outs"`;
+
+/** Numbers that replied STOP: never texted until they reply START. */
+@Injectable()
+export class OptOutsRepository {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async optOut(phone: string): Promise<void> {
+    await this.dataSource.query(`INSERT INTO ${OPT_OUTS} (phone) VALUES ($1) ON CONFLICT DO NOTHING`, [phone]);
+  }
+
+  async optIn(phone: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM ${OPT_OUTS} WHERE phone = $1`, [phone]);
+  }
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { Bus } from '#libs/bus';
+import type { Logger } from '#libs/observability';
+import { isProblemError } from '#libs/problem';
+import { BUS, LOGGER } from '#libs/runtime';
+import { REMINDERS_CONFIG, type RemindersConfig } from '../reminders.config.js';
+import { PassesRepository, type DueSignup } from './passes.repository.js';
+import { ReminderPass } from './reminder-pass.js';
+
+/** The automatic pass runs once the event is this close. */
+export const AUTOMATIC_LEAD_HOURS = 24;
+/** Signups leased per look. */
+const BATCH = 20;
+/** How long a replica holds a signup's automatic pass before another may run it again. */
+const LEASE_SECONDS = 600;
+
+/**
+ * The automatic pass, about 24 h before each published signup's event: every REMINDER_POLL_MS a
+ * replica leases the signups that became due (by row, so replicas share them) and runs their
+ * passes. A pass that could not run (provider down, daily ceiling reached) is tried again when
+ * its lease expires; the claims of ReminderPass keep any retry from texting someone twice. An
+ * organization whose tier has no SMS reminders gets none.
+ */
+@Injectable()
+export class AutomaticPasses implements OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly passes: PassesRepository,
+    private readonly pass: ReminderPass,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(REMINDERS_CONFIG) private readonly config: RemindersConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => {
+      this.running ??= this.runDue().finally(() => (this.running = undefined));
+    }, this.config.reminderPollMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async runDue(): Promise<void> {
+    let due: DueSignup[];
+    try {
+      due = await this.passes.leaseDue(AUTOMATIC_LEAD_HOURS, BATCH, LEASE_SECONDS);
+    } catch (err) {
+      this.logger.error({ err }, 'cannot look for automatic reminder passes');
+      return;
+    }
+    for (const signup of due) await this.runOne(signup);
+  }
+
+  private async runOne(signup: DueSignup): Promise<void> {
+    try {
+      const { tier } = await this.bus.request('auth.orgs.tier', { organizationId: signup.organizationId });
+      const result = await this.pass.run(
+        {
+          signupId: signup.id,
+          organizationId: signup.organizationId,
+          livemode: signup.livemode,
+          tier,
+          title: signup.title,
+          eventDate: signup.eventDate.toISOString(),
+          publicUrl: signup.publicUrl,
+        },
+        'automatic',
+      ).catch((err: unknown) => {
+        if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
+        throw err;
+      });
+      await this.passes.finishAutomaticPass(signup.id, signup.eventDate);
+      if (result) this.logger.info({ signupId: signup.id, ...result }, 'automatic reminder pass');
+    } catch (err) {
+      this.logger.warn({ err, signupId: signup.id }, 'automatic reminder pass not done; tried again when its lease ends');
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { ReminderTrigger } from '#libs/contracts';
+import { rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
+import { REMINDERS_SCHEMA } from '../schema.js';
+
+const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
+const MESSAGES = `"${REMINDERS_SCHEMA}"."messages"`;
+const DAILY_SMS = `"${REMINDERS_SCHEMA}"."daily_sms"`;
+const OPT_OUTS = `"${REMINDERS_SCHEMA}"."opt_outs"`;
+const SIGNUPS = `"${REMINDERS_SCHEMA}"."signups"`;
+
+/** A participant a pass may text: reachable, not opted out, not reminded of this signup yet. */
+export interface Candidate {
+  participantId: string;
+  name: string;
+  phone: string;
+}
+
+/** A text claimed by a pass, to send. */
+export interface ClaimedMessage {
+  id: string;
+  participantId: string;
+  phone: string;
+  body: string;
+}
+
+export interface NewClaim extends ClaimedMessage {
+  signupId: string;
+  organizationId: string;
+  livemode: boolean;
+  trigger: ReminderTrigger;
+}
+
+/** A published signup whose automatic pass is due, as the projection knows it. */
+export interface DueSignup {
+  id: string;
+  organizationId: string;
+  livemode: boolean;
+  title: string;
+  eventDate: Date;
+  publicUrl: string;
+}
+
+export interface StoredMessage extends ClaimedMessage {
+  signupId: string;
+  trigger: ReminderTrigger;
+  sentAt: Date;
+}
+
+/** The reminders' own records: claims and sends, the daily SMS counts, and what the projection holds of a signup. */
+@Injectable()
+export class PassesRepository {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  /**
+   * The participants of a signup a pass may text, one per phone number: active, with a phone,
+   * not opted out, and neither they nor their number claimed for this signup yet.
+   */
+  async candidates(db: EntityManager, signupId: string): Promise<Candidate[]> {
+    return rowsOf<Candidate>(
+      db,
+      `SELECT DISTINCT ON (c.phone) c.participant_id AS "participantId", c.name, c.phone
+       FROM ${CONTACTS} c
+       WHERE c.signup_id = $1 AND c.active AND c.phone IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM ${OPT_OUTS} o WHERE o.phone = c.phone)
+         AND NOT EXISTS (SELECT 1 FROM ${MESSAGES} m WHERE m.signup_id = c.signup_id AND (m.participant_id = c.participant_id OR m.phone = c.phone))
+       ORDER BY c.phone, c.participant_id`,
+      [signupId],
+    );
+  }
+
+  /**
+   * Claims texts: a row per participant and phone, unless a concurrent pass claimed either
+   * first (both are unique per signup). Answers the claims this call made.
+   */
+  async claim(db: EntityManager, claims: NewClaim[]): Promise<ClaimedMessage[]> {
+    if (claims.length === 0) return [];
+    return rowsOf<ClaimedMessage>(
+      db,
+      `INSERT INTO ${MESSAGES} (id, signup_id, participant_id, organization_id, livemode, phone, body, trigger, status)
+       SELECT x.id, x.signup_id, x.participant_id, x.organization_id, x.livemode, x.phone, x.body, x.trigger, 'sending'
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::text[])
+         AS x(id, signup_id, participant_id, organization_id, livemode, phone, body, trigger)
+       ON CONFLICT DO NOTHING
+       RETURNING id, participant_id AS "participantId", phone, body`,
+      [
+        claims.map((c) => c.id), claims.map((c) => c.signupId), claims.map((c) => c.participantId), claims.map((c) => c.organizationId),
+        claims.map((c) => c.livemode), claims.map((c) => c.phone), claims.map((c) => c.body), claims.map((c) => c.trigger),
+      ],
+    );
+  }
+
+  async markSent(db: EntityManager, id: string, providerMessageId: string | null): Promise<Date> {
+    const [row] = await rowsOf<{ sentAt: Date }>(
+      db,
+      `UPDATE ${MESSAGES} SET status = 'sent', provider_message_id = $2, sent_at = now() WHERE id = $1 RETURNING sent_at AS "sentAt"`,
+      [id, providerMessageId],
+    );
+    return row!.sentAt;
+  }
+
+  /** Gives claims back (failed or never attempted): their participants stay eligible. */
+  async release(ids: string[]): Promise<void> {
+    if (ids.length > 0) await this.dataSource.query(`DELETE FROM ${MESSAGES} WHERE id = ANY($1::uuid[]) AND status = 'sending'`, [ids]);
+  }
+
+  /**
+   * Locks the organization's count of the day (so its passes claim one after another) and
+   * answers it.
+   */
+  async lockDailyCount(db: EntityManager, organizationId: string, day: string): Promise<number> {
+    await db.query(`INSERT INTO ${DAILY_SMS} (organization_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, day]);
+    const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${DAILY_SMS} WHERE organization_id = $1 AND day = $2 FOR UPDATE`, [organizationId, day]);
+    return row!.sent;
+  }
+
+  /** Moves the day's count by `delta` texts (claims count up front, and what was not sent is given back). */
+  async countSent(db: EntityManager, organizationId: string, day: string, delta: number): Promise<void> {
+    if (delta === 0) return;
+    await db.query(`UPDATE ${DAILY_SMS} SET sent = GREATEST(0, sent + $3) WHERE organization_id = $1 AND day = $2`, [organizationId, day, delta]);
+  }
+
+  /** How many participants of a signup the projection holds as active. */
+  async activeParticipants(signupId: string): Promise<number> {
+    const [row] = await rowsOf<{ count: number }>(this.dataSource.manager, `SELECT count(*)::int AS count FROM ${CONTACTS} WHERE signup_id = $1 AND active`, [signupId]);
+    return row!.count;
+  }
+
+  /** The sandbox texts of a signup, oldest first. */
+  async outbox(signupId: string): Promise<StoredMessage[]> {
+    return rowsOf<StoredMessage>(
+      this.dataSource.manager,
+      `SELECT id, signup_id AS "signupId", participant_id AS "participantId", phone, body, trigger, sent_at AS "sentAt"
+       FROM ${MESSAGES} WHERE signup_id = $1 AND NOT livemode AND status = 'sent' ORDER BY sent_at, id`,
+      [signupId],
+    );
+  }
+
+  /**
+   * Leases up to `limit` published signups whose event is within `leadHours` and whose automatic
+   * pass has not run for their current event date. A lease keeps other replicas off the signup
+   * until the pass is done or `leaseSeconds` pass (then another replica runs it again: claims
+   * make that safe).
+   */
+  async leaseDue(leadHours: number, limit: number, leaseSeconds: number): Promise<DueSignup[]> {
+    return rowsOf<DueSignup>(
+      this.dataSource.manager,
+      `UPDATE ${SIGNUPS} SET auto_pass_lease = now() + make_interval(secs => $3)
+       WHERE id IN (
+         SELECT id FROM ${SIGNUPS}
+         WHERE status = 'published' AND NOT deleted AND event_date > now() AND event_date <= now() + make_interval(hours => $1)
+           AND auto_pass_for IS DISTINCT FROM event_date AND (auto_pass_lease IS NULL OR auto_pass_lease < now())
+         ORDER BY event_date LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, organization_id AS "organizationId", livemode, title, event_date AS "eventDate", public_url AS "publicUrl"`,
+      [leadHours, limit, leaseSeconds],
+    );
+  }
+
+  /** The automatic pass ran for this event date (a later change of the date makes it due again). */
+  async finishAutomaticPass(id: string, eventDate: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE ${SIGNUPS} SET auto_pass_for = $2, auto_pass_lease = NULL WHERE id = $1`, [id, eventDate]);
+  }
+}

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { cloudEvent, newPrefixedId, utcDay, type CloudEvent, type EventMap, type SignupView } from '#libs/contracts';
+import type { Tier } from '#libs/config';
+import type { RunningApp } from '#libs/runtime';
+import { createTestStack, eventually, problemOf, startFakeTwilio, type FakeTwilio, type TestStack } from '#libs/testing';
+import { remindersServiceApp } from '../index.js';
+import { ReminderPass, type PassTarget } from './reminder-pass.js';
+import { PassesRepository } from './passes.repository.js';
+
+const SID = `AC${'0'.repeat(32)}`;
+const TOKEN = 'twilio-test-auth-token';
+const FROM = '+15005550006';
+const CEILING = 5;
+const EVENT_DATE = '2026-12-05T17:00:00.000Z';
+
+let phoneSeq = 0;
+/** A fresh valid US number per call (555-01xx are reserved for fiction). */
+const newPhone = () => `+1415555${String(1000 + (phoneSeq++ % 9000)).padStart(4, '0')}`;
+
+describe('reminder passes', () => {
+  let stack: TestStack;
+  let app: RunningApp;
+  let twilio: FakeTwilio;
+  let pass: ReminderPass;
+  let db: DataSource;
+  const sent: CloudEvent<'reminder.sent'>[] = [];
+
+  beforeAll(async () => {
+    twilio = await startFakeTwilio({ accountSid: SID, authToken: TOKEN });
+    stack = await createTestStack('reminders_passes', { transport: 'nats' });
+    app = await stack.boot(remindersServiceApp, {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_API_BASE: twilio.baseUrl,
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: TOKEN,
+      TWILIO_FROM: FROM,
+      SMS_TIMEOUT_MS: '300',
+      TIER_LIMITS: JSON.stringify({ pro: { smsPerDay: CEILING } }),
+    });
+    pass = app.app.get(ReminderPass);
+    db = app.context.dataSource!;
+    await stack.bus.broadcast(['reminder.sent'], async (event) => {
+      sent.push(event as CloudEvent<'reminder.sent'>);
+    });
+  });
+
+  afterEach(() => {
+    twilio.mode('ok');
+    twilio.delayMs(0);
+  });
+
+  afterAll(async () => {
+    await stack.close();
+    await twilio.close();
+  });
+
+  interface Seeded {
+    target: PassTarget;
+    phones: string[];
+    participantIds: string[];
+  }
+
+  /**
+   * A published signup with participants as the signups-service's events describe them (one
+   * phone each unless given), applied by the projection.
+   */
+  async function seed(options: { phones?: (string | null)[]; livemode?: boolean; tier?: Tier; organizationId?: string } = {}): Promise<Seeded> {
+    const organizationId = options.organizationId ?? newPrefixedId('org');
+    const livemode = options.livemode ?? true;
+    const id = randomUUID();
+    const publicUrl = `https://signups.example.test/s/potluck-${id.slice(0, 6)}`;
+    const signup: SignupView = {
+      id, slug: `potluck-${id.slice(0, 6)}`, title: 'Winter potluck', description: null, status: 'published', eventDate: EVENT_DATE, location: null,
+      maxParticipants: null, requiresPhone: false, signupCloseDate: null, organizationId, participantCount: 0, publicUrl, livemode,
+      createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', publishedAt: '2026-11-22T10:00:00.000Z', closedAt: null,
+    };
+    const meta = { orgid: organizationId, livemode };
+    await stack.bus.publish(cloudEvent('signups-service', 'signup.published', signup, meta));
+    const phones = options.phones ?? [newPhone(), newPhone(), newPhone()];
+    const participantIds: string[] = [];
+    for (const [i, phone] of phones.entries()) {
+      const participant: EventMap['participant.registered'] = {
+        id: randomUUID(), signupId: id, name: `Guest${i} Example`, email: `guest${i}@example.com`, phone, selections: [],
+        createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', remindedAt: null, organizationId, livemode,
+      };
+      participantIds.push(participant.id);
+      await stack.bus.publish(cloudEvent('signups-service', 'participant.registered', participant, meta));
+    }
+    const repo = app.app.get(PassesRepository);
+    await eventually(async () => expect(await repo.activeParticipants(id)).toBe(phones.length));
+    const target: PassTarget = { signupId: id, organizationId, livemode, tier: options.tier ?? 'pro', title: signup.title, eventDate: EVENT_DATE, publicUrl };
+    return { target, phones: phones.filter((p): p is string => p !== null), participantIds };
+  }
+
+  const textsTo = (phones: string[]) => twilio.messages.filter((m) => phones.includes(m.to));
+  const sentToday = async (organizationId: string) =>
+    ((await db.query(`SELECT sent FROM reminders.daily_sms WHERE organization_id = $1 AND day = $2`, [organizationId, utcDay().day])) as { sent: number }[])[0]?.sent ?? 0;
+
+  it('texts each participant with a phone once, with the title, date and time, link and STOP line', async () => {
+    const { target, phones } = await seed({ phones: [newPhone(), null, newPhone()] });
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 2, sent: 2, failed: 0 });
+    const texts = textsTo(phones);
+    expect(texts.map((m) => m.to).sort()).toEqual([...phones].sort());
+    for (const text of texts) {
+      expect(text.from).toBe(FROM);
+      expect(text.body).toMatch(/^Hi Guest\d, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC\. /);
+      expect(text.body).toContain(target.publicUrl);
+      expect(text.body).toMatch(/Reply STOP to opt out\.$/);
+    }
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 0, sent: 0, failed: 0 });
+    expect(textsTo(phones)).toHaveLength(2);
+  });
+
+  it('emits reminder.sent for each text, once', async () => {
+    const { target, participantIds } = await seed({ phones: [newPhone(), newPhone()] });
+    await pass.run(target, 'automatic');
+    await eventually(() => expect(sent.filter((e) => e.data.signupId === target.signupId)).toHaveLength(2));
+    const events = sent.filter((e) => e.data.signupId === target.signupId);
+    expect(events.map((e) => e.data.participantId).sort()).toEqual([...participantIds].sort());
+    expect(events[0]).toMatchObject({
+      type: 'reminder.sent', orgid: target.organizationId, livemode: true, subject: target.signupId,
+      data: { trigger: 'automatic', organizationId: target.organizationId, livemode: true, sentAt: expect.any(String), id: expect.any(String) },
+    });
+  });
+
+  it('texts a phone shared by two participants once', async () => {
+    const shared = newPhone();
+    const { target } = await seed({ phones: [shared, shared] });
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    expect(textsTo([shared])).toHaveLength(1);
+  });
+
+  it('stops at the daily ceiling, leaves the rest eligible, and answers 429 once nothing remains', async () => {
+    const organizationId = newPrefixedId('org');
+    const first = await seed({ organizationId, phones: Array.from({ length: CEILING + 2 }, newPhone) });
+    expect(await pass.run(first.target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING, failed: 0 });
+    expect(textsTo(first.phones)).toHaveLength(CEILING);
+    expect(await sentToday(organizationId)).toBe(CEILING);
+
+    const second = await seed({ organizationId });
+    const problem = await problemOf(pass.run(second.target, 'manual'));
+    expect(problem).toMatchObject({ code: 'daily_ceiling_exceeded', status: 429 });
+    expect(Number(problem.headers['retry-after'])).toBeGreaterThan(0);
+    expect(textsTo(second.phones)).toHaveLength(0);
+
+    const otherOrganization = await seed();
+    expect(await pass.run(otherOrganization.target, 'manual')).toMatchObject({ sent: 3 });
+  });
+
+  it('never texts a person twice when passes run at once, and never beyond the ceiling', async () => {
+    const { target, phones } = await seed({ phones: Array.from({ length: 4 }, newPhone) });
+    twilio.delayMs(50);
+    const results = await Promise.all(Array.from({ length: 5 }, () => pass.run(target, 'manual')));
+    expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(4);
+    for (const r of results) expect(r.sent + r.failed).toBeLessThanOrEqual(r.eligible);
+    expect(textsTo(phones).map((m) => m.to).sort()).toEqual([...phones].sort());
+
+    const crowded = await seed({ phones: Array.from({ length: CEILING + 3 }, newPhone) });
+    const passes = await Promise.allSettled(Array.from({ length: 4 }, () => pass.run(crowded.target, 'manual')));
+    const texted = textsTo(crowded.phones);
+    expect(texted).toHaveLength(CEILING);
+    expect(new Set(texted.map((m) => m.to)).size).toBe(CEILING);
+    expect(passes.filter((p) => p.status === 'fulfilled').reduce((sum, p) => sum + (p.status === 'fulfilled' ? p.value.sent : 0), 0)).toBe(CEILING);
+  });
+
+  it('answers 502 when the provider is down, uses none of the ceiling, and leaves everyone eligible', async () => {
+    const { target, phones } = await seed();
+    twilio.mode('down');
+    expect(await problemOf(pass.run(target, 'manual'))).toMatchObject({ code: 'upstream_unavailable', status: 502 });
+    expect(await sentToday(target.organizationId)).toBe(0);
+    twilio.mode('ok');
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 3, sent: 3, failed: 0 });
+    expect(textsTo(phones)).toHaveLength(3);
+  });
+
+  it('answers 504 when every call timed out, and leaves everyone eligible', async () => {
+    const { target } = await seed();
+    twilio.mode('timeout');
+    expect(await problemOf(pass.run(target, 'manual'))).toMatchObject({ code: 'upstream_unavailable', status: 504 });
+    twilio.mode('ok');
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 3, sent: 3 });
+  });
+
+  it('stops calling a provider that keeps failing instead of trying everyone', async () => {
+    const { target } = await seed({ phones: Array.from({ length: 20 }, newPhone) });
+    twilio.mode('down');
+    const before = twilio.requestCount;
+    await problemOf(pass.run(target, 'manual'));
+    expect(twilio.requestCount - before).toBeLessThan(20);
+  });
+
+  it('counts a refused number as failed and keeps it eligible; a number Twilio knows opted out is never texted again', async () => {
+    const [good, invalid, unsubscribed] = [newPhone(), newPhone(), newPhone()];
+    twilio.reject(invalid, 21211);
+    twilio.reject(unsubscribed, 21610);
+    const { target } = await seed({ phones: [good, invalid, unsubscribed] });
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 3, sent: 1, failed: 2 });
+    expect(await sentToday(target.organizationId)).toBe(1);
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 0, failed: 1 });
+  });
+
+  it('honours STOP, START and HELP replies', async () => {
+    const phone = newPhone();
+    expect(await stack.bus.request('reminders.inbound', { from: phone, body: ' stop ' })).toEqual({ reply: null });
+    const { target } = await seed({ phones: [phone, newPhone()] });
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    expect(textsTo([phone])).toHaveLength(0);
+
+    expect((await stack.bus.request('reminders.inbound', { from: phone, body: 'HELP' })).reply).toMatch(/Reply STOP to opt out/);
+    expect((await stack.bus.request('reminders.inbound', { from: phone, body: 'Start' })).reply).toMatch(/again/);
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    expect(textsTo([phone])).toHaveLength(1);
+    expect(await stack.bus.request('reminders.inbound', { from: phone, body: 'see you there' })).toEqual({ reply: null });
+  });
+
+  it('never calls the provider in sandbox: texts count as sent, use no ceiling, and are stored in the outbox', async () => {
+    const { target, phones } = await seed({ livemode: false, phones: Array.from({ length: CEILING + 2 }, newPhone) });
+    const before = twilio.requestCount;
+    expect(await pass.run(target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING + 2, failed: 0 });
+    expect(twilio.requestCount).toBe(before);
+    expect(await sentToday(target.organizationId)).toBe(0);
+    const outbox = await app.app.get(PassesRepository).outbox(target.signupId);
+    expect(outbox.map((m) => m.phone).sort()).toEqual([...phones].sort());
+    expect(outbox[0]).toMatchObject({ signupId: target.signupId, trigger: 'manual', body: expect.stringContaining('Winter potluck') });
+  });
+
+  it('answers 402 upgrade_required (feature) on the free tier', async () => {
+    const { target } = await seed({ tier: 'free' });
+    const problem = await problemOf(pass.run(target, 'manual'));
+    expect(problem).toMatchObject({ code: 'upgrade_required', status: 402, problemCause: { kind: 'feature', currentTier: 'free', requiredTier: 'pro' } });
+  });
+});

@@ -1,0 +1,182 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import type { Tier } from '#libs/config';
+import { newId, utcDay, type ReminderPassView, type ReminderTrigger } from '#libs/contracts';
+import type { Logger } from '#libs/observability';
+import { ProblemError, upgradeRequired } from '#libs/problem';
+import { DATA_SOURCE, LOGGER, Outbox } from '#libs/runtime';
+import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
+import { REMINDERS_CONFIG, type RemindersConfig } from '../reminders.config.js';
+import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
+import { PassesRepository, type ClaimedMessage } from './passes.repository.js';
+import { reminderText, type ReminderSubject } from './reminder-text.js';
+
+/** The signup a pass is for, and whose organization pays for it. */
+export interface PassTarget extends ReminderSubject {
+  signupId: string;
+  organizationId: string;
+  livemode: boolean;
+  tier: Tier;
+}
+
+/** Texts in flight at once in one pass. */
+const CONCURRENCY = 8;
+/** Provider failures in a row (timeouts, 5xx, unreachable) that end a pass: the provider is down. */
+const FAILURES_TO_STOP = 3;
+
+/** Sandbox texts are stored (the messages row is the outbox), never sent. */
+const SANDBOX: SmsProvider = { send: () => Promise.resolve({ id: '' }) };
+
+function isUpstream(kind: SmsFailureKind): boolean {
+  return kind === 'timeout' || kind === 'unavailable';
+}
+
+interface Sending {
+  sent: number;
+  failures: SmsFailureKind[];
+  /** Claims never attempted because the pass stopped. */
+  unattempted: string[];
+}
+
+/**
+ * One reminder pass over a signup (API decisions, "Reminders"):
+ * 1. in one transaction, under a lock on the organization's count of the day (live only),
+ *    count the eligible participants and claim up to the ceiling's remainder of them;
+ * 2. text the claims, a few at once; each text sent is marked and emits reminder.sent in one
+ *    transaction; failed ones are given back (still eligible), and after FAILURES_TO_STOP
+ *    provider failures in a row the rest are given back unattempted;
+ * 3. give the day's count back what was not sent.
+ * A claim is taken before the provider is called and never twice, so two passes at once, or a
+ * manual and an automatic one, never text a person twice.
+ */
+@Injectable()
+export class ReminderPass {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly passes: PassesRepository,
+    private readonly optOuts: OptOutsRepository,
+    @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
+    @Inject(REMINDERS_CONFIG) private readonly config: RemindersConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** 402 when the organization's tier has no SMS reminders. */
+  assertFeature(tier: Tier): void {
+    if (this.ceiling(tier) === 0) {
+      throw upgradeRequired({ kind: 'feature', featureLabel: 'SMS reminders', currentTier: tier, allowance: (t) => this.ceiling(t) });
+    }
+  }
+
+  async run(target: PassTarget, trigger: ReminderTrigger): Promise<ReminderPassView> {
+    this.assertFeature(target.tier);
+    const day = utcDay();
+    const { eligible, claimed } = await this.claim(target, trigger, day);
+    const outcome = await this.send(claimed, target, trigger);
+    if (target.livemode) await this.passes.countSent(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
+    await this.passes.release(outcome.unattempted);
+    const failed = outcome.failures.length;
+    if (outcome.sent === 0 && failed > 0 && outcome.failures.every(isUpstream)) {
+      const timedOut = outcome.failures.every((kind) => kind === 'timeout');
+      throw new ProblemError(
+        'upstream_unavailable',
+        timedOut ? `The SMS provider did not answer within ${this.config.smsTimeoutMs} ms; nobody was texted.` : 'The SMS provider is unavailable; nobody was texted.',
+        { status: timedOut ? 504 : 502 },
+      );
+    }
+    return { eligible, sent: outcome.sent, failed };
+  }
+
+  private ceiling(tier: Tier): number {
+    return this.config.tierLimits[tier].smsPerDay;
+  }
+
+  private claim(target: PassTarget, trigger: ReminderTrigger, day: { day: string; secondsLeft: number }) {
+    return this.dataSource.transaction(async (manager) => {
+      let room = Number.POSITIVE_INFINITY;
+      if (target.livemode) {
+        const ceiling = this.ceiling(target.tier);
+        room = ceiling - (await this.passes.lockDailyCount(manager, target.organizationId, day.day));
+        if (room <= 0) {
+          throw new ProblemError('daily_ceiling_exceeded', `This organization sent its ${ceiling} SMS reminders for today (UTC). Retry the next UTC day.`, {
+            headers: { 'retry-after': String(day.secondsLeft) },
+          });
+        }
+      }
+      const candidates = await this.passes.candidates(manager, target.signupId);
+      const claimed = await this.passes.claim(
+        manager,
+        candidates.slice(0, room).map((c) => ({
+          id: newId(),
+          signupId: target.signupId,
+          participantId: c.participantId,
+          organizationId: target.organizationId,
+          livemode: target.livemode,
+          phone: c.phone,
+          body: reminderText(c.name, target),
+          trigger,
+        })),
+      );
+      if (target.livemode) await this.passes.countSent(manager, target.organizationId, day.day, claimed.length);
+      return { eligible: candidates.length, claimed };
+    });
+  }
+
+  private async send(claimed: ClaimedMessage[], target: PassTarget, trigger: ReminderTrigger): Promise<Sending> {
+    const provider = target.livemode ? this.provider : SANDBOX;
+    const outcome: Sending = { sent: 0, failures: [], unattempted: [] };
+    let next = 0;
+    let failuresInARow = 0;
+    const worker = async () => {
+      while (next < claimed.length) {
+        const message = claimed[next++]!;
+        if (failuresInARow >= FAILURES_TO_STOP) {
+          outcome.unattempted.push(message.id);
+          continue;
+        }
+        try {
+          const { id } = await provider.send({ to: message.phone, body: message.body });
+          failuresInARow = 0;
+          outcome.sent += 1;
+          await this.recordSent(message, id, target, trigger);
+        } catch (err) {
+          const failure = err instanceof SmsFailure ? err : new SmsFailure('unavailable', String(err));
+          failuresInARow = isUpstream(failure.kind) ? failuresInARow + 1 : 0;
+          outcome.failures.push(failure.kind);
+          this.logger.warn({ signupId: target.signupId, participantId: message.participantId, kind: failure.kind, err: failure.message }, 'reminder not sent');
+          await this.passes.release([message.id]);
+          if (failure.kind === 'opted_out') await this.optOuts.optOut(message.phone);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
+    return outcome;
+  }
+
+  /**
+   * Marks a text sent and emits reminder.sent. The text went out whatever happens here: when
+   * this fails, the claim stays taken (never texted again) and the failure is logged.
+   */
+  private async recordSent(message: ClaimedMessage, providerMessageId: string, target: PassTarget, trigger: ReminderTrigger): Promise<void> {
+    try {
+      await this.outbox.transaction(async (tx) => {
+        const sentAt = await this.passes.markSent(tx.manager, message.id, providerMessageId || null);
+        await tx.emit(
+          'reminder.sent',
+          {
+            id: message.id,
+            signupId: target.signupId,
+            participantId: message.participantId,
+            trigger,
+            sentAt: sentAt.toISOString(),
+            organizationId: target.organizationId,
+            livemode: target.livemode,
+          },
+          { orgid: target.organizationId, livemode: target.livemode, subject: target.signupId },
+        );
+      });
+    } catch (err) {
+      this.logger.error({ err, signupId: target.signupId, participantId: message.participantId }, 'reminder sent but not recorded');
+    }
+  }
+}

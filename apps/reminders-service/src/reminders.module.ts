@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { loadConfig } from '#libs/config';
+import { APP_CONTEXT, type AppContext } from '#libs/runtime';
+import { ContactsModule } from './contacts/contacts.module.js';
+import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
+import { OptOutsRepository } from './inbound/opt-outs.repository.js';
+import { AutomaticPasses } from './passes/automatic-passes.js';
+import { ListOutboxUseCase } from './passes/list-outbox.usecase.js';
+import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
+import { PassesRepository } from './passes/passes.repository.js';
+import { ReminderPass } from './passes/reminder-pass.js';
+import { REMINDERS_CONFIG, remindersSpec, type RemindersConfig } from './reminders.config.js';
+import { RemindersHandlers } from './reminders.handlers.js';
+import { smsProviderFor } from './sms/sms-provider.factory.js';
+import { SMS_PROVIDER } from './sms/sms-provider.js';
+
+/** Reminder passes (manual and automatic), the SMS provider, opt-outs and the sandbox outbox, on the contacts projection. */
+@Module({
+  imports: [ContactsModule],
+  providers: [
+    { provide: REMINDERS_CONFIG, useFactory: (context: AppContext) => loadConfig(remindersSpec, context.env), inject: [APP_CONTEXT] },
+    {
+      provide: SMS_PROVIDER,
+      useFactory: (config: RemindersConfig, context: AppContext) => smsProviderFor(config, context.logger),
+      inject: [REMINDERS_CONFIG, APP_CONTEXT],
+    },
+    PassesRepository,
+    OptOutsRepository,
+    ReminderPass,
+    ManualPassUseCase,
+    ListOutboxUseCase,
+    InboundSmsUseCase,
+    AutomaticPasses,
+    RemindersHandlers,
+  ],
+  exports: [RemindersHandlers, AutomaticPasses],
+})
+export class RemindersModule {}

@@ -1,0 +1,202 @@
+import type { OutboxMessageView, ParticipantView, ReminderPassView, SignupView, WebhookWithSecretView } from '#libs/contracts';
+import { twilioSignature } from '#libs/edge';
+import type { ProblemBody } from '#libs/problem';
+import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
+import { call, newTenant, request, type Tenant } from './support/api.js';
+import { stackInfo } from './support/stack-env.js';
+import { newSignup, person } from './support/signups.js';
+
+const HOUR_MS = 3_600_000;
+let phoneSeq = 0;
+const newPhone = () => `+1415555${String(2000 + (phoneSeq++ % 7000)).padStart(4, '0')}`;
+
+describe('SMS reminders', () => {
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    tenant = await newTenant('pro');
+  });
+
+  const register = (signupId: string, phone?: string) =>
+    call(`/signups/${signupId}/participants`, { body: person([], phone ? { phone } : {}) }).then((res) => {
+      if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
+    });
+  const send = (signupId: string, key = tenant.key) => call<ReminderPassView & ProblemBody>(`/signups/${signupId}/reminders/send`, { key, method: 'POST' });
+  const outbox = (signupId: string, key = tenant.key) => call<{ data: OutboxMessageView[] }>(`/signups/${signupId}/reminders/outbox`, { key });
+
+  /** Twilio's incoming-message webhook, signed as Twilio signs it (or with `signature`). */
+  function inbound(params: Record<string, string>, signature?: string) {
+    const { gatewayUrl, env } = stackInfo();
+    const url = `${gatewayUrl}/hooks/twilio/inbound`;
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature ?? twilioSignature(env.TWILIO_AUTH_TOKEN!, url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+  }
+
+  describe('POST /signups/{id}/reminders/send', () => {
+    it('texts the participants with a phone who registered a moment ago, in sandbox into the outbox, and skips them on the next pass', async () => {
+      const { signup } = await newSignup(tenant.key);
+      const phones = [newPhone(), newPhone()];
+      for (const phone of [...phones, undefined]) await register(signup.id, phone);
+      const res = await send(signup.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ eligible: 2, sent: 2, failed: 0 });
+
+      const box = await outbox(signup.id);
+      expect(box.status).toBe(200);
+      expect(box.body.data.map((m) => m.to).sort()).toEqual([...phones].sort());
+      for (const message of box.body.data) {
+        expect(message).toMatchObject({ signupId: signup.id, trigger: 'manual', participantId: expect.any(String), createdAt: expect.any(String) });
+        expect(message.body).toContain(signup.title);
+        expect(message.body).toContain(signup.publicUrl);
+        expect(message.body).toMatch(/Reply STOP to opt out\.$/);
+      }
+      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0 });
+      await eventually(async () => {
+        const list = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
+        expect(list.body.data.filter((p) => p.remindedAt !== null).map((p) => p.phone).sort()).toEqual([...phones].sort());
+      });
+    });
+
+    it('sends live texts through the provider (log by default), with nothing in the outbox', async () => {
+      const live = await tenant.newKey({ mode: 'live' });
+      const { signup } = await newSignup(live.key);
+      await register(signup.id, newPhone());
+      expect((await send(signup.id, live.key)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await outbox(signup.id, live.key)).body).toEqual({ data: [] });
+    });
+
+    it('answers 402 upgrade_required (feature) on the free tier', async () => {
+      const free = await newTenant('free');
+      const { signup } = await newSignup(free.key);
+      const res = await send(signup.id, free.key);
+      expect(res.status).toBe(402);
+      expect(res.body).toMatchObject({ code: 'upgrade_required', cause: { kind: 'feature', featureLabel: 'SMS reminders', currentTier: 'free', requiredTier: 'pro' } });
+    });
+
+    it('answers 400 bad_request for a draft or closed signup', async () => {
+      const { signup: draft } = await newSignup(tenant.key, { publish: false });
+      expect((await send(draft.id)).body).toMatchObject({ status: 400, code: 'bad_request' });
+      const { signup: closed } = await newSignup(tenant.key);
+      expect((await call(`/signups/${closed.id}/close`, { key: tenant.key, method: 'POST' })).status).toBe(200);
+      const res = await send(closed.id);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('bad_request');
+    });
+
+    it("answers 403 for another organization's published signup, 404 for its draft or an unknown id, 422 for a malformed id", async () => {
+      const other = await newTenant('pro');
+      const { signup: published } = await newSignup(other.key);
+      const { signup: draft } = await newSignup(other.key, { publish: false });
+      expect((await send(published.id)).body).toMatchObject({ status: 403, code: 'forbidden' });
+      expect((await outbox(published.id)).status).toBe(403);
+      expect((await send(draft.id)).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await send('0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6c')).status).toBe(404);
+      expect((await send('not-a-uuid')).status).toBe(422);
+    });
+
+    it('needs reminders:send, for the pass and for the outbox', async () => {
+      const { signup } = await newSignup(tenant.key);
+      const narrow = await tenant.newKey({ scopes: 'signups:read signups:write' });
+      for (const res of [await send(signup.id, narrow.key), await outbox(signup.id, narrow.key)]) {
+        expect(res.status).toBe(403);
+        expect(res.body).toMatchObject({ code: 'scope_required' });
+        expect(res.headers.get('www-authenticate')).toContain('scope="reminders:send"');
+      }
+    });
+
+    it('never texts anyone twice when passes run at once', async () => {
+      const { signup } = await newSignup(tenant.key);
+      for (let i = 0; i < 6; i += 1) await register(signup.id, newPhone());
+      const results = await Promise.all(Array.from({ length: 4 }, () => send(signup.id)));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(results.reduce((sum, r) => sum + r.body.sent, 0)).toBe(6);
+      const box = await outbox(signup.id);
+      expect(new Set(box.body.data.map((m) => m.to)).size).toBe(6);
+      expect(box.body.data).toHaveLength(6);
+    });
+  });
+
+  describe('the inbound SMS webhook', () => {
+    it('opts a number out on STOP and back in on START, and answers HELP with TwiML', async () => {
+      const phone = newPhone();
+      const stop = await inbound({ From: phone, To: '+15005550006', Body: 'STOP', MessageSid: 'SM1' });
+      expect(stop.status).toBe(200);
+      expect(stop.headers.get('content-type')).toMatch(/^text\/xml/);
+      expect(await stop.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+
+      const { signup } = await newSignup(tenant.key);
+      await register(signup.id, phone);
+      await register(signup.id, newPhone());
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await outbox(signup.id)).body.data.map((m) => m.to)).not.toContain(phone);
+
+      const help = await inbound({ From: phone, Body: 'help' });
+      expect(await help.text()).toMatch(/<Response><Message>Signup reminders: .*Reply STOP to opt out, START to opt back in\..*<\/Message><\/Response>$/);
+      await inbound({ From: phone, Body: 'START' });
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await outbox(signup.id)).body.data.map((m) => m.to)).toContain(phone);
+    });
+
+    it('refuses a request whose X-Twilio-Signature does not verify, with a problem', async () => {
+      const phone = newPhone();
+      const forged = await inbound({ From: phone, Body: 'STOP' }, 'c2lnbmVkIGJ5IG5vYm9keQ==');
+      expect(forged.status).toBe(403);
+      expect(forged.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await forged.json()).toMatchObject({ code: 'forbidden' });
+      const unsigned = await request(`${stackInfo().gatewayUrl}/hooks/twilio/inbound`, { method: 'POST', body: { From: phone, Body: 'STOP' } });
+      expect(unsigned.status).toBe(403);
+
+      const { signup } = await newSignup(tenant.key);
+      await register(signup.id, phone);
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    });
+  });
+
+  describe('the automatic pass', () => {
+    it('texts the participants of a published signup once its event is 24 h away, once, and not those of a later event', async () => {
+      const { signup } = await newSignup(tenant.key, { fields: { eventDate: new Date(Date.now() + 72 * HOUR_MS).toISOString() } });
+      const { signup: later } = await newSignup(tenant.key, { fields: { eventDate: new Date(Date.now() + 72 * HOUR_MS).toISOString() } });
+      const phones = [newPhone(), newPhone()];
+      for (const phone of phones) await register(signup.id, phone);
+      await register(later.id, newPhone());
+
+      // Time passes: the event is now 12 h away (moving the date does what the clock would).
+      const moved = await call<SignupView>(`/signups/${signup.id}`, { key: tenant.key, method: 'PATCH', body: { eventDate: new Date(Date.now() + 12 * HOUR_MS).toISOString() } });
+      expect(moved.status).toBe(200);
+      await eventually(async () => {
+        const box = await outbox(signup.id);
+        expect(box.body.data.map((m) => m.to).sort()).toEqual([...phones].sort());
+      }, 15_000);
+      expect((await outbox(signup.id)).body.data.every((m) => m.trigger === 'automatic')).toBe(true);
+      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0 });
+      expect((await outbox(later.id)).body.data).toEqual([]);
+    });
+  });
+
+  describe('reminder.sent', () => {
+    let receiver: Receiver;
+
+    beforeAll(async () => {
+      receiver = await startReceiver();
+    });
+
+    afterAll(() => receiver.close());
+
+    it('is delivered to webhook endpoints that subscribe to it', async () => {
+      const { signup } = await newSignup(tenant.key);
+      const created = await call<WebhookWithSecretView>('/webhooks', { key: tenant.key, body: { url: receiver.url('/reminders'), eventTypes: ['reminder.sent'] } });
+      expect(created.status).toBe(200);
+      await register(signup.id, newPhone());
+      expect((await send(signup.id)).body).toMatchObject({ sent: 1 });
+      await eventually(() => expect(receiver.received.filter((r) => r.path === '/reminders')).toHaveLength(1), 15_000);
+      const payload = verifyWebhook(created.body.signingSecret, receiver.received.find((r) => r.path === '/reminders')!) as { type: string; data: Record<string, unknown> };
+      expect(payload).toMatchObject({
+        type: 'reminder.sent',
+        data: { signupId: signup.id, participantId: expect.any(String), trigger: 'manual', organizationId: tenant.organization.id, livemode: false },
+      });
+    });
+  });
+});
