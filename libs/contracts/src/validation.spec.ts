@@ -1,5 +1,5 @@
 import { ProblemError } from '#libs/problem';
-import { ArrayField, IntField, StringField, UuidField, isPhoneNumber, validateInput } from './validation.js';
+import { ArrayField, IntField, StringField, UuidField, isPhoneNumber, toE164, validateInput } from './validation.js';
 import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import { requireUuid } from './ids.js';
@@ -119,5 +119,13 @@ describe('ids and cursors', () => {
     expect(decodeCursor(cursor, ['eventDate', 'id'])).toEqual({ eventDate: '2026-01-01T00:00:00.000Z', id: 'x' });
     expect(() => decodeCursor('!!!', ['id'])).toThrow(ProblemError);
     expect(() => decodeCursor(encodeCursor({ id: 1 }), ['id'])).toThrow(ProblemError);
+  });
+});
+
+describe('toE164', () => {
+  it('normalizes international numbers written with spaces and punctuation', () => {
+    expect(toE164('+1 (415) 555-0123')).toBe('+14155550123');
+    expect(toE164('+44 7911 123456')).toBe('+447911123456');
+    expect(toE164('+33612345678')).toBe('+33612345678');
   });
 });

@@ -6,7 +6,7 @@ import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID,
   Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, validate, type ValidationError,
 } from 'class-validator';
-import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { isValidPhoneNumber, parsePhoneNumberFromString, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { ProblemError, type FieldError } from '#libs/problem';
 
 /**
@@ -149,6 +149,11 @@ export const PHONE_MESSAGE = 'Invalid phone number: use the international format
 /** A number texts can reach: international form, valid in its numbering plan, no extension. */
 export function isPhoneNumber(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith('+') && isValidPhoneNumber(value) && !parsePhoneNumberFromString(value)?.ext;
+}
+
+/** A valid international phone number in E.164 form: "+1 (415) 555-0123" → "+14155550123". */
+export function toE164(phone: string): string {
+  return parsePhoneNumberWithError(phone).number;
 }
 
 /** A phone number in international (E.164) form, checked against the numbering plans. */

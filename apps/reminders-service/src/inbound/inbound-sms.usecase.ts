@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parsePhoneNumberWithError } from 'libphonenumber-js';
-import type { InboundSms } from '#libs/contracts';
+import { isPhoneNumber, toE164, type InboundSms } from '#libs/contracts';
 import { OptOutsRepository } from './opt-outs.repository.js';
 
 /** Twilio's standard opt-out, opt-in and help keywords: the whole message, any case. */
@@ -20,14 +19,6 @@ function keywordOf(body: string): Keyword | undefined {
   return (Object.keys(KEYWORDS) as Keyword[]).find((k) => (KEYWORDS[k] as readonly string[]).includes(word));
 }
 
-function e164(phone: string): string | undefined {
-  try {
-    return parsePhoneNumberWithError(phone).number;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A reply to our number: STOP opts the sender out (the provider confirms it itself), START opts
  * them back in, HELP gets the help text. Anything else is ignored.
@@ -38,8 +29,8 @@ export class InboundSmsUseCase {
 
   async execute({ from, body }: InboundSms): Promise<{ reply: string | null }> {
     const keyword = keywordOf(body);
-    const phone = e164(from);
-    if (!keyword || !phone) return { reply: null };
+    if (!keyword || !isPhoneNumber(from)) return { reply: null };
+    const phone = toE164(from);
     switch (keyword) {
       case 'stop':
         await this.optOuts.optOut(phone);

@@ -1,7 +1,6 @@
-import type { SelectionInput } from '#libs/contracts';
+import { toE164, type SelectionInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Selection } from './participant.js';
-import { toE164 } from './phone.js';
 import { duplicateErrors, normalizeSelections } from './selections.js';
 
 /** Validated selections in canonical form; a second selection of one slot or item is a 422. */
