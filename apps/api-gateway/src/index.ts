@@ -12,7 +12,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
 import { PageProblemFilter, isPagePath, sendProblemPage } from './pages/page-errors.js';
 import { PAGE_ROUTES } from './pages/pages.controller.js';
-import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-inbound.controller.js';
+import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-signature.guard.js';
 
 /**
  * The REST edge: authenticates, rate-limits, honours Idempotency-Key, checks scopes, validates,

@@ -12,7 +12,7 @@ export class ReminderPassView {
   @ApiProperty({ type: 'integer', description: 'Texts accepted by the SMS provider (sandbox: stored in the outbox)' })
   sent!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Texts the provider refused or did not answer; those participants stay eligible' })
+  @ApiProperty({ type: 'integer', description: 'Texts the provider refused or did not answer; those participants stay eligible, unless the provider reports the number opted out' })
   failed!: number;
 }
 

@@ -9,22 +9,21 @@ import { ReminderPass } from './reminder-pass.js';
 
 /** The automatic pass runs once the event is this close. */
 export const AUTOMATIC_LEAD_HOURS = 24;
-/** Signups leased per look. */
-const BATCH = 20;
-/** How long a replica holds a signup's automatic pass before another may run it again. */
+/** How long a replica holds a signup's automatic pass before another may run it again (longer than a pass runs). */
 const LEASE_SECONDS = 600;
 
 /**
  * The automatic pass, about 24 h before each published signup's event: every REMINDER_POLL_MS a
- * replica leases the signups that became due (by row, so replicas share them) and runs their
- * passes. A pass that could not run (provider down, daily ceiling reached) is tried again when
- * its lease expires; the claims of ReminderPass keep any retry from texting someone twice. An
- * organization whose tier has no SMS reminders gets none.
+ * replica leases the signups that became due, one at a time (by row, so replicas share them),
+ * and runs their passes. A pass that did not reach everyone (provider down, daily ceiling
+ * reached) is tried again when its lease ends; the claims of ReminderPass keep any retry from
+ * texting someone twice. An organization whose tier has no SMS reminders gets none.
  */
 @Injectable()
 export class AutomaticPasses implements OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private stopping = false;
 
   constructor(
     private readonly passes: PassesRepository,
@@ -35,32 +34,38 @@ export class AutomaticPasses implements OnApplicationShutdown {
   ) {}
 
   start(): void {
+    this.stopping = false;
     this.timer ??= setInterval(() => {
       this.running ??= this.runDue().finally(() => (this.running = undefined));
     }, this.config.reminderPollMs);
   }
 
+  /** Starts no new pass; the one running finishes. */
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
   }
 
   private async runDue(): Promise<void> {
-    let due: DueSignup[];
-    try {
-      due = await this.passes.leaseDue(AUTOMATIC_LEAD_HOURS, BATCH, LEASE_SECONDS);
-    } catch (err) {
-      this.logger.error({ err }, 'cannot look for automatic reminder passes');
-      return;
+    while (!this.stopping) {
+      let due: DueSignup | undefined;
+      try {
+        due = await this.passes.leaseDue(AUTOMATIC_LEAD_HOURS, LEASE_SECONDS);
+      } catch (err) {
+        this.logger.error({ err }, 'cannot look for automatic reminder passes');
+        return;
+      }
+      if (!due) return;
+      await this.runOne(due);
     }
-    for (const signup of due) await this.runOne(signup);
   }
 
   private async runOne(signup: DueSignup): Promise<void> {
     try {
       const { tier } = await this.bus.request('auth.orgs.tier', { organizationId: signup.organizationId });
-      const result = await this.pass.run(
+      const outcome = await this.pass.run(
         {
           signupId: signup.id,
           organizationId: signup.organizationId,
@@ -75,8 +80,8 @@ export class AutomaticPasses implements OnApplicationShutdown {
         if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
         throw err;
       });
-      await this.passes.finishAutomaticPass(signup.id, signup.eventDate);
-      if (result) this.logger.info({ signupId: signup.id, ...result }, 'automatic reminder pass');
+      this.logger.info({ signupId: signup.id, ...outcome }, 'automatic reminder pass');
+      if (!outcome || outcome.complete) await this.passes.finishAutomaticPass(signup);
     } catch (err) {
       this.logger.warn({ err, signupId: signup.id }, 'automatic reminder pass not done; tried again when its lease ends');
     }

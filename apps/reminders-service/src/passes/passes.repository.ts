@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ReminderTrigger } from '#libs/contracts';
+import { newId, type ReminderTrigger } from '#libs/contracts';
 import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { REMINDERS_SCHEMA } from '../schema.js';
@@ -10,6 +10,12 @@ const MESSAGES = `"${REMINDERS_SCHEMA}"."messages"`;
 const DAILY_SMS = `"${REMINDERS_SCHEMA}"."daily_sms"`;
 const OPT_OUTS = `"${REMINDERS_SCHEMA}"."opt_outs"`;
 const SIGNUPS = `"${REMINDERS_SCHEMA}"."signups"`;
+
+/**
+ * How long a claim keeps others off a person: longer than any pass runs (its deadline), so only
+ * the claims of a pass that died are taken over.
+ */
+export const CLAIM_LEASE_SECONDS = 900;
 
 /** A participant a pass may text: reachable, not opted out, not reminded of this signup yet. */
 export interface Candidate {
@@ -33,9 +39,10 @@ export interface NewClaim extends ClaimedMessage {
   trigger: ReminderTrigger;
 }
 
-/** A published signup whose automatic pass is due, as the projection knows it. */
+/** A published signup whose automatic pass is due, as the projection knows it, with the lease taken on it. */
 export interface DueSignup {
   id: string;
+  leaseId: string;
   organizationId: string;
   livemode: boolean;
   title: string;
@@ -56,9 +63,14 @@ export class PassesRepository {
 
   /**
    * The participants of a signup a pass may text, one per phone number: active, with a phone,
-   * not opted out, and neither they nor their number claimed for this signup yet.
+   * not opted out, and neither they nor their number claimed for this signup yet. Drops the
+   * signup's claims a dead pass left first.
    */
   async candidates(db: EntityManager, signupId: string): Promise<Candidate[]> {
+    await db.query(`DELETE FROM ${MESSAGES} WHERE signup_id = $1 AND status = 'claimed' AND claimed_at < now() - make_interval(secs => $2)`, [
+      signupId,
+      CLAIM_LEASE_SECONDS,
+    ]);
     return rowsOf<Candidate>(
       db,
       `SELECT DISTINCT ON (c.phone) c.participant_id AS "participantId", c.name, c.phone
@@ -80,7 +92,7 @@ export class PassesRepository {
     return rowsOf<ClaimedMessage>(
       db,
       `INSERT INTO ${MESSAGES} (id, signup_id, participant_id, organization_id, livemode, phone, body, trigger, status)
-       SELECT x.id, x.signup_id, x.participant_id, x.organization_id, x.livemode, x.phone, x.body, x.trigger, 'sending'
+       SELECT x.id, x.signup_id, x.participant_id, x.organization_id, x.livemode, x.phone, x.body, x.trigger, 'claimed'
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::text[])
          AS x(id, signup_id, participant_id, organization_id, livemode, phone, body, trigger)
        ON CONFLICT DO NOTHING
@@ -90,6 +102,20 @@ export class PassesRepository {
         claims.map((c) => c.livemode), claims.map((c) => c.phone), claims.map((c) => c.body), claims.map((c) => c.trigger),
       ],
     );
+  }
+
+  /**
+   * Takes a claim to 'sending' just before the provider is called, unless the number opted out
+   * since it was claimed: from then on the person is never texted again for this signup.
+   */
+  async markSending(id: string): Promise<boolean> {
+    const rows = await rowsOf<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE ${MESSAGES} m SET status = 'sending' WHERE m.id = $1 AND m.status = 'claimed'
+         AND NOT EXISTS (SELECT 1 FROM ${OPT_OUTS} o WHERE o.phone = m.phone) RETURNING m.id`,
+      [id],
+    );
+    return rows.length === 1;
   }
 
   async markSent(db: EntityManager, id: string, providerMessageId: string | null): Promise<Date> {
@@ -103,7 +129,7 @@ export class PassesRepository {
 
   /** Gives claims back (failed or never attempted): their participants stay eligible. */
   async release(ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.dataSource.query(`DELETE FROM ${MESSAGES} WHERE id = ANY($1::uuid[]) AND status = 'sending'`, [ids]);
+    if (ids.length > 0) await this.dataSource.query(`DELETE FROM ${MESSAGES} WHERE id = ANY($1::uuid[]) AND status <> 'sent'`, [ids]);
   }
 
   /**
@@ -139,27 +165,31 @@ export class PassesRepository {
   }
 
   /**
-   * Leases up to `limit` published signups whose event is within `leadHours` and whose automatic
-   * pass has not run for their current event date. A lease keeps other replicas off the signup
-   * until the pass is done or `leaseSeconds` pass (then another replica runs it again: claims
-   * make that safe).
+   * Leases one published signup whose event is within `leadHours` and whose automatic pass has
+   * not run for its current event date. The lease keeps other replicas off it until the pass is
+   * done or `leaseSeconds` pass (then one of them runs it again: claims make that safe).
    */
-  async leaseDue(leadHours: number, limit: number, leaseSeconds: number): Promise<DueSignup[]> {
-    return rowsOf<DueSignup>(
+  async leaseDue(leadHours: number, leaseSeconds: number): Promise<DueSignup | undefined> {
+    const [due] = await rowsOf<DueSignup>(
       this.dataSource.manager,
-      `UPDATE ${SIGNUPS} SET auto_pass_lease = now() + make_interval(secs => $3)
-       WHERE id IN (
+      `UPDATE ${SIGNUPS} SET auto_pass_lease = now() + make_interval(secs => $2), auto_pass_lease_id = $3
+       WHERE id = (
          SELECT id FROM ${SIGNUPS}
          WHERE status = 'published' AND NOT deleted AND event_date > now() AND event_date <= now() + make_interval(hours => $1)
            AND auto_pass_for IS DISTINCT FROM event_date AND (auto_pass_lease IS NULL OR auto_pass_lease < now())
-         ORDER BY event_date LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING id, organization_id AS "organizationId", livemode, title, event_date AS "eventDate", public_url AS "publicUrl"`,
-      [leadHours, limit, leaseSeconds],
+         ORDER BY event_date LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, auto_pass_lease_id AS "leaseId", organization_id AS "organizationId", livemode, title, event_date AS "eventDate",
+                 public_url AS "publicUrl"`,
+      [leadHours, leaseSeconds, newId()],
     );
+    return due;
   }
 
-  /** The automatic pass ran for this event date (a later change of the date makes it due again). */
-  async finishAutomaticPass(id: string, eventDate: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE ${SIGNUPS} SET auto_pass_for = $2, auto_pass_lease = NULL WHERE id = $1`, [id, eventDate]);
+  /** The automatic pass ran for this event date (a later change of the date makes it due again); only by the lease's holder. */
+  async finishAutomaticPass(due: DueSignup): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ${SIGNUPS} SET auto_pass_for = $2, auto_pass_lease = NULL, auto_pass_lease_id = NULL WHERE id = $1 AND auto_pass_lease_id = $3`,
+      [due.id, due.eventDate, due.leaseId],
+    );
   }
 }

@@ -99,7 +99,7 @@ describe('reminder passes', () => {
 
   it('texts each participant with a phone once, with the title, date and time, link and STOP line', async () => {
     const { target, phones } = await seed({ phones: [newPhone(), null, newPhone()] });
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 2, sent: 2, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 2, sent: 2, failed: 0, complete: true });
     const texts = textsTo(phones);
     expect(texts.map((m) => m.to).sort()).toEqual([...phones].sort());
     for (const text of texts) {
@@ -108,7 +108,7 @@ describe('reminder passes', () => {
       expect(text.body).toContain(target.publicUrl);
       expect(text.body).toMatch(/Reply STOP to opt out\.$/);
     }
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 0, sent: 0, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 0, sent: 0, failed: 0 });
     expect(textsTo(phones)).toHaveLength(2);
   });
 
@@ -127,14 +127,14 @@ describe('reminder passes', () => {
   it('texts a phone shared by two participants once', async () => {
     const shared = newPhone();
     const { target } = await seed({ phones: [shared, shared] });
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 1, sent: 1, failed: 0 });
     expect(textsTo([shared])).toHaveLength(1);
   });
 
   it('stops at the daily ceiling, leaves the rest eligible, and answers 429 once nothing remains', async () => {
     const organizationId = newPrefixedId('org');
     const first = await seed({ organizationId, phones: Array.from({ length: CEILING + 2 }, newPhone) });
-    expect(await pass.run(first.target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING, failed: 0 });
+    expect(await pass.run(first.target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING, failed: 0, complete: false });
     expect(textsTo(first.phones)).toHaveLength(CEILING);
     expect(await sentToday(organizationId)).toBe(CEILING);
 
@@ -164,13 +164,53 @@ describe('reminder passes', () => {
     expect(passes.filter((p) => p.status === 'fulfilled').reduce((sum, p) => sum + (p.status === 'fulfilled' ? p.value.sent : 0), 0)).toBe(CEILING);
   });
 
+  it('holds the ceiling across signups of one organization passing at once', async () => {
+    const organizationId = newPrefixedId('org');
+    const signups = await Promise.all([seed({ organizationId }), seed({ organizationId }), seed({ organizationId })]);
+    const results = await Promise.allSettled(signups.map(({ target }) => pass.run(target, 'manual')));
+    const sentTotal = results.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value.sent : 0), 0);
+    expect(sentTotal).toBe(CEILING);
+    expect(textsTo(signups.flatMap((s) => s.phones))).toHaveLength(CEILING);
+    expect(await sentToday(organizationId)).toBe(CEILING);
+  });
+
+  it('takes over the claims of a pass that died, but never texts again someone whose text was being sent', async () => {
+    const { target, phones, participantIds } = await seed({ phones: [newPhone(), newPhone(), newPhone()] });
+    const leftover = (participantId: string, phone: string, status: string, age: string) =>
+      db.query(
+        `INSERT INTO reminders.messages (id, signup_id, participant_id, organization_id, livemode, phone, body, trigger, status, claimed_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, true, $4, 'x', 'manual', $5, now() - $6::interval)`,
+        [target.signupId, participantId, target.organizationId, phone, status, age],
+      );
+    await leftover(participantIds[0]!, phones[0]!, 'claimed', '1 hour');
+    await leftover(participantIds[1]!, phones[1]!, 'sending', '1 hour');
+    await leftover(participantIds[2]!, phones[2]!, 'claimed', '1 minute');
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 1, sent: 1, failed: 0 });
+    expect(textsTo(phones).map((m) => m.to)).toEqual([phones[0]]);
+  });
+
+  it('does not text a number that opted out after the pass claimed it', async () => {
+    const { target, phones } = await seed({ phones: [newPhone()] });
+    const passes = app.app.get(PassesRepository);
+    const [claim] = await db.transaction((manager) =>
+      passes.candidates(manager, target.signupId).then((candidates) =>
+        passes.claim(
+          manager,
+          candidates.map((c) => ({ ...c, id: randomUUID(), body: 'x', signupId: target.signupId, organizationId: target.organizationId, livemode: true, trigger: 'manual' as const })),
+        ),
+      ),
+    );
+    await stack.bus.request('reminders.inbound', { from: phones[0]!, body: 'STOP' });
+    expect(await passes.markSending(claim!.id)).toBe(false);
+  });
+
   it('answers 502 when the provider is down, uses none of the ceiling, and leaves everyone eligible', async () => {
     const { target, phones } = await seed();
     twilio.mode('down');
     expect(await problemOf(pass.run(target, 'manual'))).toMatchObject({ code: 'upstream_unavailable', status: 502 });
     expect(await sentToday(target.organizationId)).toBe(0);
     twilio.mode('ok');
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 3, sent: 3, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 3, sent: 3, failed: 0 });
     expect(textsTo(phones)).toHaveLength(3);
   });
 
@@ -195,21 +235,21 @@ describe('reminder passes', () => {
     twilio.reject(invalid, 21211);
     twilio.reject(unsubscribed, 21610);
     const { target } = await seed({ phones: [good, invalid, unsubscribed] });
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 3, sent: 1, failed: 2 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 3, sent: 1, failed: 2 });
     expect(await sentToday(target.organizationId)).toBe(1);
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 0, failed: 1 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 1, sent: 0, failed: 1 });
   });
 
   it('honours STOP, START and HELP replies', async () => {
     const phone = newPhone();
     expect(await stack.bus.request('reminders.inbound', { from: phone, body: ' stop ' })).toEqual({ reply: null });
     const { target } = await seed({ phones: [phone, newPhone()] });
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 1, sent: 1, failed: 0 });
     expect(textsTo([phone])).toHaveLength(0);
 
     expect((await stack.bus.request('reminders.inbound', { from: phone, body: 'HELP' })).reply).toMatch(/Reply STOP to opt out/);
     expect((await stack.bus.request('reminders.inbound', { from: phone, body: 'Start' })).reply).toMatch(/again/);
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: 1, sent: 1, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 1, sent: 1, failed: 0 });
     expect(textsTo([phone])).toHaveLength(1);
     expect(await stack.bus.request('reminders.inbound', { from: phone, body: 'see you there' })).toEqual({ reply: null });
   });
@@ -217,7 +257,7 @@ describe('reminder passes', () => {
   it('never calls the provider in sandbox: texts count as sent, use no ceiling, and are stored in the outbox', async () => {
     const { target, phones } = await seed({ livemode: false, phones: Array.from({ length: CEILING + 2 }, newPhone) });
     const before = twilio.requestCount;
-    expect(await pass.run(target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING + 2, failed: 0 });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: CEILING + 2, sent: CEILING + 2, failed: 0 });
     expect(twilio.requestCount).toBe(before);
     expect(await sentToday(target.organizationId)).toBe(0);
     const outbox = await app.app.get(PassesRepository).outbox(target.signupId);

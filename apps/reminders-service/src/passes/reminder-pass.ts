@@ -21,6 +21,8 @@ export interface PassTarget extends ReminderSubject {
 
 /** Texts in flight at once in one pass. */
 const CONCURRENCY = 8;
+/** A pass starts no text after this long (the gateway waits 300 s); the rest stay eligible. */
+const PASS_DEADLINE_MS = 240_000;
 /** Provider failures in a row (timeouts, 5xx, unreachable) that end a pass: the provider is down. */
 const FAILURES_TO_STOP = 3;
 
@@ -34,20 +36,27 @@ function isUpstream(kind: SmsFailureKind): boolean {
 interface Sending {
   sent: number;
   failures: SmsFailureKind[];
-  /** Claims never attempted because the pass stopped. */
+  /** Claims never attempted: the pass stopped, or the number opted out meanwhile. */
   unattempted: string[];
+}
+
+/** A pass's result, and whether it reached everyone eligible (the automatic pass runs again when not). */
+export interface PassOutcome extends ReminderPassView {
+  complete: boolean;
 }
 
 /**
  * One reminder pass over a signup (API decisions, "Reminders"):
  * 1. in one transaction, under a lock on the organization's count of the day (live only),
  *    count the eligible participants and claim up to the ceiling's remainder of them;
- * 2. text the claims, a few at once; each text sent is marked and emits reminder.sent in one
- *    transaction; failed ones are given back (still eligible), and after FAILURES_TO_STOP
- *    provider failures in a row the rest are given back unattempted;
+ * 2. text the claims, a few at once: each claim goes to 'sending' just before the provider is
+ *    called (unless the number opted out meanwhile); each text sent is marked and emits
+ *    reminder.sent in one transaction; failed ones are given back (still eligible). After
+ *    FAILURES_TO_STOP provider failures in a row, or past the deadline, the rest are given back
+ *    unattempted;
  * 3. give the day's count back what was not sent.
- * A claim is taken before the provider is called and never twice, so two passes at once, or a
- * manual and an automatic one, never text a person twice.
+ * A person is claimed by one pass only, so two passes at once, or a manual and an automatic one,
+ * never text them twice. The claims of a pass that died free up after CLAIM_LEASE_SECONDS.
  */
 @Injectable()
 export class ReminderPass {
@@ -68,7 +77,7 @@ export class ReminderPass {
     }
   }
 
-  async run(target: PassTarget, trigger: ReminderTrigger): Promise<ReminderPassView> {
+  async run(target: PassTarget, trigger: ReminderTrigger): Promise<PassOutcome> {
     this.assertFeature(target.tier);
     const day = utcDay();
     const { eligible, claimed } = await this.claim(target, trigger, day);
@@ -84,7 +93,8 @@ export class ReminderPass {
         { status: timedOut ? 504 : 502 },
       );
     }
-    return { eligible, sent: outcome.sent, failed };
+    const complete = claimed.length === eligible && outcome.unattempted.length === 0 && !outcome.failures.some(isUpstream);
+    return { eligible, sent: outcome.sent, failed, complete };
   }
 
   private ceiling(tier: Tier): number {
@@ -125,12 +135,13 @@ export class ReminderPass {
   private async send(claimed: ClaimedMessage[], target: PassTarget, trigger: ReminderTrigger): Promise<Sending> {
     const provider = target.livemode ? this.provider : SANDBOX;
     const outcome: Sending = { sent: 0, failures: [], unattempted: [] };
+    const deadline = Date.now() + PASS_DEADLINE_MS;
     let next = 0;
     let failuresInARow = 0;
     const worker = async () => {
       while (next < claimed.length) {
         const message = claimed[next++]!;
-        if (failuresInARow >= FAILURES_TO_STOP) {
+        if (failuresInARow >= FAILURES_TO_STOP || Date.now() > deadline || !(await this.startSending(message))) {
           outcome.unattempted.push(message.id);
           continue;
         }
@@ -144,13 +155,35 @@ export class ReminderPass {
           failuresInARow = isUpstream(failure.kind) ? failuresInARow + 1 : 0;
           outcome.failures.push(failure.kind);
           this.logger.warn({ signupId: target.signupId, participantId: message.participantId, kind: failure.kind, err: failure.message }, 'reminder not sent');
-          await this.passes.release([message.id]);
-          if (failure.kind === 'opted_out') await this.optOuts.optOut(message.phone);
+          await this.afterFailure(message, failure.kind);
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
     return outcome;
+  }
+
+  /** Whether the claim may go to the provider now (false: the number opted out since, or the database failed). */
+  private async startSending(message: ClaimedMessage): Promise<boolean> {
+    try {
+      return await this.passes.markSending(message.id);
+    } catch (err) {
+      this.logger.error({ err, participantId: message.participantId }, 'reminder claim not taken to sending');
+      return false;
+    }
+  }
+
+  /**
+   * Gives a failed claim back (and records a provider's opt-out). Logged when the database
+   * fails here: the claim then stays taken, and the pass goes on with the others.
+   */
+  private async afterFailure(message: ClaimedMessage, kind: SmsFailureKind): Promise<void> {
+    try {
+      await this.passes.release([message.id]);
+      if (kind === 'opted_out') await this.optOuts.optOut(message.phone);
+    } catch (err) {
+      this.logger.error({ err, participantId: message.participantId }, 'failed reminder not given back');
+    }
   }
 
   /**

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFakeTwilio, type FakeTwilio } from '#libs/testing';
 import { SmsFailure, type SmsFailureKind } from './sms-provider.js';
 import { TwilioSmsProvider, type TwilioOptions } from './twilio-sms-provider.js';
@@ -84,6 +86,24 @@ describe('TwilioSmsProvider', () => {
     const fake = await startFake();
     fake.reject(TO, 21610);
     await expectFailure(provider(fake).send({ to: TO, body: 'Hi' }), 'opted_out');
+  });
+
+  it('answers unavailable when Twilio refuses our sender (21608 unverified trial account), which says nothing about the recipient', async () => {
+    const fake = await startFake();
+    fake.reject(TO, 21608);
+    await expectFailure(provider(fake).send({ to: TO, body: 'Hi' }), 'unavailable');
+  });
+
+  it('takes any 2xx as accepted, even without a readable sid, so the text is never sent again', async () => {
+    const server = createServer((_req, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end('queued'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const sms = new TwilioSmsProvider({ apiBase, accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, from: FROM, timeoutMs: 2000 });
+      expect(await sms.send({ to: TO, body: 'Hi' })).toEqual({ id: '' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('answers timeout when Twilio does not answer within the timeout', async () => {

@@ -21,6 +21,12 @@ interface TwilioAnswer {
 /** Statuses that say nothing about the recipient: our account or Twilio itself is the problem. */
 const UNAVAILABLE_STATUSES = new Set([401, 403, 404, 429]);
 
+/**
+ * 4xx codes about our side, not the recipient: 21212 invalid From, 21606 From cannot send to
+ * this destination kind, 21608 unverified trial account, 21659 From is not a Twilio number.
+ */
+const SENDER_CODES = new Set([21212, 21606, 21608, 21659]);
+
 /** Twilio's "attempt to send to unsubscribed recipient": the recipient replied STOP. */
 const OPTED_OUT_CODE = 21610;
 
@@ -35,6 +41,15 @@ function causeCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The answer's JSON, or null when the body is not JSON or cannot be read. */
+async function readJson(res: Response): Promise<TwilioAnswer | null> {
+  try {
+    return JSON.parse(await res.text()) as TwilioAnswer | null;
+  } catch {
+    return null;
+  }
+}
+
 /** Sends texts with Twilio's Messages API (a form-encoded POST with basic auth), mapping each failure to an SmsFailure kind. */
 export class TwilioSmsProvider implements SmsProvider {
   constructor(private readonly options: TwilioOptions) {}
@@ -43,8 +58,7 @@ export class TwilioSmsProvider implements SmsProvider {
     const { apiBase, accountSid, authToken, from, timeoutMs } = this.options;
     const form = new URLSearchParams({ To: to, Body: body });
     form.set(from.startsWith('MG') ? 'MessagingServiceSid' : 'From', from);
-    let res: Response | undefined;
-    let text: string;
+    let res: Response;
     try {
       res = await fetch(`${apiBase}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`, {
         method: 'POST',
@@ -55,28 +69,20 @@ export class TwilioSmsProvider implements SmsProvider {
         body: form,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await res.text();
     } catch (err) {
       if (isTimeout(err)) throw new SmsFailure('timeout', `Twilio did not answer within ${timeoutMs} ms.`);
-      if (res) throw new SmsFailure('unavailable', `Twilio answered ${res.status}, then the connection failed.`);
       const code = causeCode(err);
       throw new SmsFailure('unavailable', `Twilio could not be reached${code ? ` (${code})` : ''}.`);
     }
-    let json: TwilioAnswer | null;
-    try {
-      json = JSON.parse(text) as typeof json;
-    } catch {
-      throw new SmsFailure('unavailable', `Twilio answered ${res.status} without JSON.`);
-    }
-    if (res.ok) {
-      if (typeof json?.sid !== 'string') throw new SmsFailure('unavailable', `Twilio answered ${res.status} without a message sid.`);
-      return { id: json.sid };
-    }
+    const json = await readJson(res);
+    // Accepted is accepted: whatever the body, the text is on its way and must not be sent again.
+    if (res.ok) return { id: typeof json?.sid === 'string' ? json.sid : '' };
     const detail = this.describe(res.status, json, to);
-    if (res.status < 400 || res.status >= 500 || UNAVAILABLE_STATUSES.has(res.status) || typeof json?.code !== 'number') {
+    const code = json?.code;
+    if (res.status >= 500 || UNAVAILABLE_STATUSES.has(res.status) || typeof code !== 'number' || SENDER_CODES.has(code)) {
       throw new SmsFailure('unavailable', detail);
     }
-    throw new SmsFailure(json.code === OPTED_OUT_CODE ? 'opted_out' : 'rejected', detail);
+    throw new SmsFailure(code === OPTED_OUT_CODE ? 'opted_out' : 'rejected', detail);
   }
 
   /** "Twilio answered 400 (code 21211: …)", with the recipient masked (Twilio's messages quote it). */
