@@ -1,3 +1,4 @@
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { consumeOnce, type Subscription } from '#libs/bus';
 import type { CloudEvent, EventType } from '#libs/contracts';
@@ -12,7 +13,7 @@ export interface AppConsumerOptions {
 }
 
 /** consumeOnce on the app's own bus, database and schema (processed_events lives there). */
-export function consumeOnceFor(
+function consumeOnceFor(
   context: AppContext,
   options: AppConsumerOptions,
   handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
@@ -21,4 +22,28 @@ export function consumeOnceFor(
   const schema = (dataSource?.options as { schema?: string } | undefined)?.schema;
   if (!dataSource || !schema) throw new Error(`${context.name} consumes events once only with a schema of its own`);
   return consumeOnce({ ...options, bus: context.bus, dataSource, schema, logger: context.logger }, handler);
+}
+
+/**
+ * A provider that applies events once (consumeOnceFor) from start() until the app shuts down.
+ * Subclasses name their consumer and types, and apply each event in the given transaction.
+ */
+export abstract class EventConsumer implements OnApplicationShutdown {
+  private subscription?: Subscription;
+
+  protected constructor(
+    private readonly context: AppContext,
+    private readonly options: AppConsumerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.subscription = await consumeOnceFor(this.context, this.options, (manager, event) => this.apply(manager, event));
+  }
+
+  protected abstract apply(manager: EntityManager, event: CloudEvent): Promise<void>;
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = undefined;
+  }
 }

@@ -7,4 +7,4 @@ export { APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } fro
 export { runStandalone } from './standalone.js';
 export { LOCAL_SERVICES, servicesInfrastructure, streamNameFor } from './services-infrastructure.js';
 export { allInOneInfrastructure } from './all-in-one-infrastructure.js';
-export { consumeOnceFor, type AppConsumerOptions } from './app-consumer.js';
+export { EventConsumer, type AppConsumerOptions } from './app-consumer.js';

@@ -1,7 +1,7 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { Subscription } from '#libs/bus';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { CloudEvent, EventMap, EventType } from '#libs/contracts';
-import { APP_CONTEXT, consumeOnceFor, type AppContext } from '#libs/runtime';
+import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { ContactsRepository } from './contacts.repository.js';
 
 const SIGNUP_EVENTS = ['signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted'] as const satisfies readonly EventType[];
@@ -17,27 +17,17 @@ function isSignupEvent(event: CloudEvent): event is CloudEvent<(typeof SIGNUP_EV
  * on from the last event applied.
  */
 @Injectable()
-export class ContactsProjection implements OnApplicationShutdown {
-  private subscription?: Subscription;
-
+export class ContactsProjection extends EventConsumer {
   constructor(
     private readonly contacts: ContactsRepository,
-    @Inject(APP_CONTEXT) private readonly context: AppContext,
-  ) {}
-
-  async start(): Promise<void> {
-    this.subscription = await consumeOnceFor(
-      this.context,
-      { consumer: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] },
-      (manager, event) =>
-        isSignupEvent(event)
-          ? this.contacts.applySignup(manager, event, event.data)
-          : this.contacts.applyParticipant(manager, event, event.data as EventMap['participant.registered']),
-    );
+    @Inject(APP_CONTEXT) context: AppContext,
+  ) {
+    super(context, { consumer: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = undefined;
+  protected apply(manager: EntityManager, event: CloudEvent): Promise<void> {
+    return isSignupEvent(event)
+      ? this.contacts.applySignup(manager, event, event.data)
+      : this.contacts.applyParticipant(manager, event, event.data as EventMap['participant.registered']);
   }
 }

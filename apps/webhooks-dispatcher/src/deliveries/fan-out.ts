@@ -1,7 +1,7 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { Subscription } from '#libs/bus';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, type CloudEvent, type EventType } from '#libs/contracts';
-import { APP_CONTEXT, consumeOnceFor, type AppContext } from '#libs/runtime';
+import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
@@ -21,27 +21,16 @@ export function webhookPayload(event: CloudEvent): string {
  * event id is applied once, as one delivery row per matching endpoint, in one transaction.
  */
 @Injectable()
-export class FanOut implements OnApplicationShutdown {
-  private subscription?: Subscription;
-
+export class FanOut extends EventConsumer {
   constructor(
     private readonly deliveries: DeliveriesRepository,
-    private readonly worker: DeliveryWorker,
-    @Inject(APP_CONTEXT) private readonly context: AppContext,
-  ) {}
-
-  async start(): Promise<void> {
-    this.subscription = await consumeOnceFor(
-      this.context,
-      { consumer: 'webhooks-fan-out', types: DELIVERABLE, afterCommit: () => this.worker.kick() },
-      async (manager, event) => {
-        await this.deliveries.fanOut(manager, event, webhookPayload(event));
-      },
-    );
+    worker: DeliveryWorker,
+    @Inject(APP_CONTEXT) context: AppContext,
+  ) {
+    super(context, { consumer: 'webhooks-fan-out', types: DELIVERABLE, afterCommit: () => worker.kick() });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = undefined;
+  protected async apply(manager: EntityManager, event: CloudEvent): Promise<void> {
+    await this.deliveries.fanOut(manager, event, webhookPayload(event));
   }
 }
