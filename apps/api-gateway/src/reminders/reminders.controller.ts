@@ -24,7 +24,8 @@ export class RemindersController {
     description:
       'Texts each participant with a phone who has not opted out (STOP) and was not reminded of this signup yet, up to what remains of the ' +
       "organization's daily SMS ceiling. sent + failed ≤ eligible; participants not texted stay eligible for the next pass. " +
-      'Sandbox keys never reach the SMS provider: their texts count as sent, use no ceiling, and are listed at GET /signups/{id}/reminders/outbox.',
+      'Sandbox keys never reach the SMS provider: their texts count as sent, use no ceiling, and are listed at GET /signups/{id}/reminders/outbox. ' +
+      'When the provider fails every text of the pass: 502 upstream_unavailable, or 504 when every text timed out; everyone stays eligible.',
   })
   @ApiOkResponse({ type: ReminderPassView })
   @ApiProblems(['scope_required', 'upgrade_required', 'forbidden', 'not_found', 'bad_request', 'validation_failed', 'daily_ceiling_exceeded', 'upstream_unavailable'])
