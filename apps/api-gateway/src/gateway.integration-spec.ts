@@ -59,6 +59,13 @@ describe('api-gateway on its own', () => {
     expect(doc.components?.schemas?.CreateSignupDto).toMatchObject({ required: ['title', 'eventDate'], properties: { title: { minLength: 1 } } });
   });
 
+  it('resolves every schema reference, the arrays of nested DTOs (registration selections, bulk slots) included', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]*)"/g)].map((match) => match[1]!);
+    expect(refs).toEqual(expect.arrayContaining(['SelectionDto', 'CreateSlotDto']));
+    expect(refs.filter((name) => !doc.components?.schemas?.[name])).toEqual([]);
+  });
+
   it('declares bearer security on credentialed operations, none on public ones, and optional on registration', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
     const publicPaths = new Set(['/api/v1/public/signups/{slugOrId}', '/api/v1/registrations/{confirmationToken}']);

@@ -140,7 +140,8 @@ export function ArrayField(itemType: () => new () => object, opts: Presence & { 
     ArrayMaxSize(max, { message: `Must have at most ${max} entries` }),
     ValidateNested({ each: true }),
     Type(itemType),
-    doc(opts, { type: itemType, isArray: true, maxItems: max }),
+    // A thunk named `type` is what @nestjs/swagger resolves lazily (a class referenced before it is defined).
+    doc(opts, { type: () => itemType(), isArray: true, maxItems: max }),
   );
 }
 
