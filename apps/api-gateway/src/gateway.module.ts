@@ -1,9 +1,8 @@
-import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import type { Bus } from '#libs/bus';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { oauthIssuer } from '#libs/contracts';
-import { Counters, CredentialGuard, CredentialVerifier, EdgeRateLimiter, RateLimitGuard } from '#libs/edge';
-import { BUS, type AppContext } from '#libs/runtime';
+import { edgeProviders } from '#libs/edge';
+import type { AppContext } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config.js';
 import { IdempotencyJanitor } from './idempotency/idempotency-janitor.js';
@@ -21,23 +20,6 @@ import { SignupsController } from './signups/signups.controller.js';
 import { ItemsController } from './slots-items/items.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { SlotsController } from './slots-items/slots.controller.js';
-
-/** Starts and stops the verifier's eviction subscription with the app, and closes the rate limit counters. */
-class EdgeLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(
-    @Inject(CredentialVerifier) private readonly verifier: CredentialVerifier,
-    @Inject(Counters) private readonly counters: Counters,
-  ) {}
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.verifier.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.verifier.stop();
-    await this.counters.close();
-  }
-}
 
 @Module({})
 export class GatewayModule {
@@ -63,19 +45,15 @@ export class GatewayModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
-        {
-          provide: CredentialVerifier,
-          useFactory: (bus: Bus) => new CredentialVerifier(bus, { issuer: oauthIssuer(config.authUrl), audience: config.publicBaseUrl }),
-          inject: [BUS],
-        },
-        { provide: Counters, useFactory: () => Counters.create(context.redisUrl, config.rateLimitPrefix, context.logger) },
-        { provide: EdgeRateLimiter, useFactory: (counters: Counters) => new EdgeRateLimiter(counters, config), inject: [Counters] },
-        EdgeLifecycle,
+        ...edgeProviders({
+          bus: context.bus,
+          tokens: { issuer: oauthIssuer(config.authUrl), audience: config.publicBaseUrl },
+          limits: config,
+          redisUrl: context.redisUrl,
+          logger: context.logger,
+        }),
         { provide: IdempotencyStore, useValue: new IdempotencyStore(dataSource) },
         IdempotencyJanitor,
-        // Global guards run in this order: authenticate, then count against the caller's budget.
-        { provide: APP_GUARD, useClass: CredentialGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };

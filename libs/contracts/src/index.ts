@@ -13,7 +13,7 @@ export {
   MeView, OrganizationSummary, OrganizationView, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, type UserView,
 } from './auth.js';
 export {
-  SUBJECTS, subjectsOf, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName, type Subject, type SubjectsOf,
+  SLOW_SUBJECT_TIMEOUT_MS, SUBJECTS, subjectsOf, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName, type Subject, type SubjectsOf,
 } from './subjects.js';
 export {
   EVENT_TYPES, eventSubject, type CloudEvent, type EventMap, type EventType, type ItemEventData, type ParticipantEventData, type SlotEventData,
@@ -25,9 +25,11 @@ export {
 export {
   ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
   RegistrationResultView, RegistrationView, SELECTION_TYPES, SelectionDto, SelectionView, UpdateParticipantDto, UpdateRegistrationDto,
+  toRegistrationInput, toUpdateRegistrationInput,
   type FailureReason, type RegistrationInput, type SelectionInput, type SelectionType, type UpdateParticipantInput, type UpdateRegistrationInput,
 } from './participants.js';
 export { AnalyticsView } from './analytics.js';
+export { jsonSchemaOf, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';

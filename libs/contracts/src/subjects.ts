@@ -163,6 +163,16 @@ const SUBJECT_LIST = {
 
 export const SUBJECTS = Object.keys(SUBJECT_LIST) as Subject[];
 
+/**
+ * How long an edge waits for the subjects whose work outlasts the bus's default timeout: an AI
+ * provider may take AI_TIMEOUT_MS (up to 120 s) to draft; a reminder pass texts a few at a time,
+ * each text within SMS_TIMEOUT_MS (up to 60 s), and an organization's largest pass is its daily ceiling.
+ */
+export const SLOW_SUBJECT_TIMEOUT_MS = {
+  'signups.drafts.create': 125_000,
+  'reminders.passes.run': 300_000,
+} as const satisfies Partial<Record<Subject, number>>;
+
 export function subjectsOf<O extends ServiceName>(owner: O): SubjectsOf<O>[] {
   return SUBJECTS.filter((s): s is SubjectsOf<O> => s.startsWith(`${owner}.`));
 }

@@ -3,6 +3,7 @@ export { ApiKeyCache } from './api-key-cache.js';
 export { CredentialVerifier } from './credential-verifier.js';
 export { OAuthTokenVerifier, type TokenAudience } from './oauth-token-verifier.js';
 export { CredentialGuard, type AuthenticatedRequest } from './credential.guard.js';
+export { edgeProviders, type EdgeOptions } from './edge.providers.js';
 export { CurrentPrincipal } from './principal.decorator.js';
 export { Counters, type Count, type CounterLogger } from './limits/counters.js';
 export { EdgeRateLimiter, type EdgeLimits, type LimitedCall, type LimitVerdict } from './limits/edge-rate-limiter.js';

@@ -1,23 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PROBLEM_CATALOG, PROBLEM_CODES, type ProblemCode } from '#libs/problem';
-
-class FieldErrorSchema {
-  @ApiProperty({ example: 'selections.0.id' }) path!: string;
-  @ApiProperty({ example: 'Invalid uuid' }) message!: string;
-}
-
-/** RFC 9457 problem details as served with application/problem+json. */
-export class ProblemSchema {
-  @ApiProperty({ format: 'uri' }) type!: string;
-  @ApiProperty() title!: string;
-  @ApiProperty({ type: 'integer' }) status!: number;
-  @ApiProperty({ enum: PROBLEM_CODES }) code!: string;
-  @ApiPropertyOptional() detail?: string;
-  @ApiPropertyOptional({ description: 'The request id.' }) instance?: string;
-  @ApiPropertyOptional({ type: FieldErrorSchema, isArray: true }) errors?: FieldErrorSchema[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) cause?: Record<string, unknown>;
-}
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { PROBLEM_CATALOG, ProblemSchema, type ProblemCode } from '#libs/problem';
 
 /** What a route does with a credential: `required` refuses a request without one, `optional` refuses only a bad one, `none` never reads one. */
 export type CredentialUse = 'required' | 'optional' | 'none';

@@ -3,7 +3,8 @@ import { ApiBody, ApiExtension, ApiOkResponse, ApiCreatedResponse, ApiOperation,
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import {
-  PageQueryDto, ParticipantPageView, ParticipantView, RegistrationDto, RegistrationResultView, UpdateParticipantDto, type Page, type Principal,
+  PageQueryDto, ParticipantPageView, ParticipantView, RegistrationDto, RegistrationResultView, UpdateParticipantDto, toRegistrationInput, toUpdateRegistrationInput,
+  type Page, type Principal,
 } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
 import { BUS } from '#libs/runtime';
@@ -13,7 +14,6 @@ import { OPTIONAL_CREDENTIAL } from '../openapi/openapi.js';
 import { NoStore } from '../http/personal-data.js';
 import { OptionalPrincipal } from '../http/public-params.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
-import { toRegistrationInput, toUpdateRegistrationInput } from './registration-input.js';
 
 @ApiTags('participants')
 @Controller('signups/:id/participants')

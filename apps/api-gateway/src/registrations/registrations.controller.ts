@@ -1,14 +1,13 @@
 import { Controller, Delete, Get, Inject, Patch } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { RegistrationView, UpdateRegistrationDto } from '#libs/contracts';
+import { RegistrationView, UpdateRegistrationDto, toUpdateRegistrationInput } from '#libs/contracts';
 import { BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { SecretUrlPersonalData } from '../http/personal-data.js';
 import { ConfirmationTokenParam } from '../http/public-params.js';
 import { ValidBody } from '../http/validation.pipes.js';
-import { toUpdateRegistrationInput } from '../participants/registration-input.js';
 
 /**
  * A participant manages their own registration with the confirmation token (no credential).

@@ -1,15 +1,12 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { OutboxListView, ReminderPassView, type OutboxMessageView, type Principal } from '#libs/contracts';
+import { OutboxListView, ReminderPassView, SLOW_SUBJECT_TIMEOUT_MS, type OutboxMessageView, type Principal } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
 import { BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam } from '../http/validation.pipes.js';
-
-/** A pass texts a few at a time, each text within SMS_TIMEOUT_MS (up to 60 s); an organization's largest pass is its daily ceiling. */
-const PASS_TIMEOUT_MS = 300_000;
 
 @ApiTags('reminders')
 @Controller('signups/:id/reminders')
@@ -30,7 +27,7 @@ export class RemindersController {
   @ApiOkResponse({ type: ReminderPassView })
   @ApiProblems(['scope_required', 'upgrade_required', 'forbidden', 'not_found', 'bad_request', 'validation_failed', 'daily_ceiling_exceeded', 'upstream_unavailable'])
   send(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderPassView> {
-    return this.bus.request('reminders.passes.run', { principal, signupId }, { timeoutMs: PASS_TIMEOUT_MS });
+    return this.bus.request('reminders.passes.run', { principal, signupId }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['reminders.passes.run'] });
   }
 
   @Get('outbox')

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import {
-  CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
+  CreateSignupDto, DraftFromDescriptionDto, SLOW_SUBJECT_TIMEOUT_MS, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
   type SignupDraft,
 } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
@@ -10,9 +10,6 @@ import { BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
-
-/** An AI provider may take AI_TIMEOUT_MS (up to 120 s) to draft. */
-const DRAFT_TIMEOUT_MS = 125_000;
 
 @ApiTags('signups')
 @Controller('signups')
@@ -51,7 +48,7 @@ export class SignupsController {
   @ApiOkResponse({ type: SignupDraftView })
   @ApiProblems(['scope_required', 'validation_failed', 'upgrade_required', 'upstream_unavailable'])
   draft(@ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto, @CurrentPrincipal() principal: Principal): Promise<{ draft: SignupDraft }> {
-    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } }, { timeoutMs: DRAFT_TIMEOUT_MS });
+    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['signups.drafts.create'] });
   }
 
   @Get(':id')
