@@ -1,21 +1,19 @@
-import { Module } from '@nestjs/common';
-import { loadConfig, publicUrlsSpec } from '#libs/config';
+import { loadConfig } from '#libs/config';
 import type { AppDefinition } from '#libs/runtime';
-import { protectedResourceMetadata } from '#libs/contracts';
-import { PROTECTED_RESOURCE_METADATA, ProtectedResourceController } from './protected-resource.js';
+import { mcpSpec } from './mcp.config.js';
+import { installMcpHooks } from './mcp.hooks.js';
+import { McpModule } from './mcp.module.js';
 
-@Module({})
-class McpModule {}
-
-/** The mcp-server: the MCP surface over Streamable HTTP (its tools come with their issue). It owns no schema. */
+/**
+ * The MCP surface: Streamable HTTP at /mcp, an OAuth resource server for MCP_URL whose tools
+ * make the gateway's bus requests with the caller's principal. It owns no schema.
+ */
 export const mcpServerApp: AppDefinition = {
   name: 'mcp-server',
-  module: (context) => {
-    const { mcpUrl, authUrl } = loadConfig(publicUrlsSpec, context.env);
-    return {
-      module: McpModule,
-      controllers: [ProtectedResourceController],
-      providers: [{ provide: PROTECTED_RESOURCE_METADATA, useValue: protectedResourceMetadata(mcpUrl, authUrl) }],
-    };
+  config: mcpSpec,
+  module: (context) => McpModule.register(loadConfig(mcpSpec, context.env), context),
+  fastify: (context) => ({ trustProxy: loadConfig(mcpSpec, context.env).trustProxy }),
+  configure(app, context) {
+    installMcpHooks(app.getHttpAdapter().getInstance(), loadConfig(mcpSpec, context.env));
   },
 };

@@ -4,13 +4,22 @@ import { mcpServerApp } from './index.js';
 
 const MCP_URL = 'https://mcp.example.test/mcp';
 const AUTH_URL = 'https://auth.example.test';
+const RESOURCE_METADATA = 'https://mcp.example.test/.well-known/oauth-protected-resource/mcp';
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } };
 
 let stack: TestStack;
 let url: string;
 
+const post = (headers: Record<string, string>) =>
+  fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(INITIALIZE),
+  });
+
 beforeAll(async () => {
   stack = await createTestStack('mcp_protected_resource');
-  const running = await stack.boot(mcpServerApp, { MCP_URL, AUTH_URL });
+  const running = await stack.boot(mcpServerApp, { MCP_URL, AUTH_URL, MCP_ALLOWED_ORIGINS: 'https://agent.example.test' });
   url = running.url;
 });
 
@@ -29,5 +38,48 @@ describe('RFC 9728 protected-resource metadata', () => {
       scopes_supported: [...ALL_SCOPES],
       bearer_methods_supported: ['header'],
     });
+  });
+});
+
+describe('the 401 challenge of /mcp', () => {
+  it('answers a request without a credential with missing_credentials and where to find the metadata', async () => {
+    const res = await post({});
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}"`);
+    expect(await res.json()).toMatchObject({ code: 'missing_credentials', status: 401 });
+  });
+
+  it('says invalid_token when the Authorization header cannot be used', async () => {
+    const res = await post({ authorization: 'Basic dXNlcjpwYXNz' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}", error="invalid_token"`);
+    expect(await res.json()).toMatchObject({ code: 'malformed_credentials' });
+  });
+
+  it('challenges GET and DELETE too, before saying they are not offered', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${url}/mcp`, { method });
+      expect({ method, status: res.status }).toEqual({ method, status: 401 });
+      expect(res.headers.get('www-authenticate')).toContain('resource_metadata=');
+    }
+  });
+});
+
+describe('Origin validation', () => {
+  it('refuses a browser request from an origin not in MCP_ALLOWED_ORIGINS before looking at the credential', async () => {
+    const res = await post({ origin: 'https://evil.example.test', authorization: 'Bearer sgn_test_whatever' });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'forbidden', detail: expect.stringContaining('https://evil.example.test') });
+  });
+
+  it('lets an allowed origin, and a client that sends none, through to authentication', async () => {
+    expect((await post({ origin: 'https://agent.example.test' })).status).toBe(401);
+    expect((await post({})).status).toBe(401);
+  });
+
+  it('leaves the metadata readable from any origin', async () => {
+    const res = await fetch(`${url}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: 'https://evil.example.test' } });
+    expect(res.status).toBe(200);
   });
 });

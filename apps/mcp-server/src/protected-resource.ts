@@ -1,5 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { Auth } from '#libs/scopes';
+import { PROTECTED_RESOURCE_PATH } from './mcp.hooks.js';
 
 export const PROTECTED_RESOURCE_METADATA = Symbol('PROTECTED_RESOURCE_METADATA');
 
@@ -9,7 +10,7 @@ export const PROTECTED_RESOURCE_METADATA = Symbol('PROTECTED_RESOURCE_METADATA')
 export class ProtectedResourceController {
   constructor(@Inject(PROTECTED_RESOURCE_METADATA) private readonly metadata: Record<string, unknown>) {}
 
-  @Get('.well-known/oauth-protected-resource/mcp')
+  @Get(PROTECTED_RESOURCE_PATH)
   show(): Record<string, unknown> {
     return this.metadata;
   }

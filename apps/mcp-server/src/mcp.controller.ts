@@ -1,0 +1,77 @@
+import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Bus } from '#libs/bus';
+import type { Principal } from '#libs/contracts';
+import { CurrentPrincipal } from '#libs/edge';
+import type { Logger } from '#libs/observability';
+import { BUS, LOGGER } from '#libs/runtime';
+import { Auth } from '#libs/scopes';
+import { MCP_CONFIG, type McpConfig } from './mcp.config.js';
+import { mcpServer } from './mcp.server.js';
+import { ToolCatalog } from './tools/tool-catalog.js';
+
+/** The request as the SDK's transport reads it: method, headers and URL (the body is already parsed). */
+function webRequest(request: FastifyRequest, url: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(url, { method: request.method, headers });
+}
+
+function methodNotAllowed(reply: FastifyReply): void {
+  reply
+    .status(405)
+    .header('allow', 'POST')
+    .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send each message with POST.' }, id: null });
+}
+
+/**
+ * Streamable HTTP at /mcp, stateless: each POST carries one JSON-RPC message and gets its answer
+ * as JSON. The credential and rate limit guards have run before (a missing or bad credential,
+ * a token for another resource, an exhausted budget: problem+json, never a JSON-RPC answer).
+ */
+@Controller('mcp')
+@Auth.credential()
+export class McpController {
+  private readonly publicOrigin: string;
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(MCP_CONFIG) private readonly config: McpConfig,
+    @Inject(ToolCatalog) private readonly catalog: ToolCatalog,
+  ) {
+    this.publicOrigin = new URL(config.publicBaseUrl).origin;
+  }
+
+  @Post()
+  async message(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() principal: Principal): Promise<void> {
+    const context = { bus: this.bus, principal, publicOrigin: this.publicOrigin };
+    const server = mcpServer(this.catalog, context, request.id, (tool, { error, problem }) => {
+      if (problem.status >= 500) this.logger.error({ err: error, tool, code: problem.code }, 'tool failed');
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(webRequest(request, this.config.mcpUrl), { parsedBody: request.body });
+      reply.status(response.status).headers(Object.fromEntries(response.headers));
+      await reply.send(response.body === null ? undefined : await response.text());
+    } finally {
+      await server.close();
+    }
+  }
+
+  /** No server-initiated stream: the surface is stateless. */
+  @Get()
+  stream(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+
+  /** No session to end. */
+  @Delete()
+  endSession(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+}

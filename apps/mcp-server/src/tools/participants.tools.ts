@@ -1,0 +1,97 @@
+import {
+  ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, SLOW_SUBJECT_TIMEOUT_MS, toRegistrationInput,
+} from '#libs/contracts';
+import { ListParticipantsArgs, ParticipantRef, RegisterParticipantArgs, RegisterSelfArgs, SignupRef } from './args.js';
+import { ADD, CHANGE, READ, defineTool, type ToolContext } from './tool.js';
+
+/** The register tools' lead: the confirmation token before anything else, and what it is for. */
+function confirmationLead({ confirmationToken }: RegistrationResultView, { publicOrigin }: ToolContext): string {
+  if (confirmationToken === undefined) {
+    return 'Nothing was stored: every selection failed (see failed[] for why). No confirmation token was issued.';
+  }
+  return (
+    `Confirmation token: ${confirmationToken}\n` +
+    'Keep this token and give it to the participant: it is shown only now, and it is the only way to view, change or cancel this ' +
+    `registration, at ${publicOrigin}/r/${confirmationToken}`
+  );
+}
+
+const REGISTRATION_RULES =
+  'Each selection ({type: "slot" or "item", id, quantity defaulting to 1}) is allocated on its own: confirmed[] lists what was taken, failed[] ' +
+  'what was not (full or not_found). A participant is stored when selections is empty or at least one was confirmed, and then the answer ' +
+  'carries the confirmationToken.';
+
+export const PARTICIPANT_TOOLS = [
+  defineTool({
+    name: 'list_participants',
+    title: 'List participants',
+    description:
+      "Lists the people registered for a signup, newest first, with their contact details and what each signed up for (personal data: " +
+      'share only with the organizer). 20 per page (limit up to 100); when nextCursor is not null, call again with cursor set to it.',
+    scope: 'participants:read',
+    input: ListParticipantsArgs,
+    output: ParticipantPageView,
+    hints: READ,
+    run: ({ signupId, limit, cursor }, { bus, principal }) =>
+      bus.request('signups.participants.list', { principal, signupId: signupId.toLowerCase(), query: { limit, cursor } }),
+  }),
+  defineTool({
+    name: 'register_participant',
+    title: 'Register a participant',
+    description:
+      'Registers someone (name, email, and a phone in international format when the signup requires one) for a published signup, for ' +
+      `the slots and items they chose (ids from get_signup). ${REGISTRATION_RULES} The first line of the answer is the confirmation token: ` +
+      'keep it and pass it on to the participant.',
+    scope: null,
+    input: RegisterParticipantArgs,
+    output: RegistrationResultView,
+    hints: ADD,
+    run: ({ signupId, ...registration }, { bus, principal }) =>
+      bus.request('signups.participants.register', { principal, signupId: signupId.toLowerCase(), input: toRegistrationInput(registration) }),
+    lead: confirmationLead,
+  }),
+  defineTool({
+    name: 'register_self',
+    title: 'Sign me up',
+    description:
+      "Registers the user this connection acts for, under their account's email, for a published signup and the slots and items they " +
+      `chose (ids from get_signup). ${REGISTRATION_RULES} The first line of the answer is the confirmation token: keep it for the user.`,
+    scope: ['register:write', 'participants:write'],
+    input: RegisterSelfArgs,
+    output: RegistrationResultView,
+    hints: ADD,
+    async run({ signupId, name, ...registration }, { bus, principal }) {
+      const { email } = await bus.request('auth.me', { principal });
+      const input = toRegistrationInput({ ...registration, name: name ?? email.slice(0, email.lastIndexOf('@')), email });
+      return bus.request('signups.participants.register', { principal, signupId: signupId.toLowerCase(), input });
+    },
+    lead: confirmationLead,
+  }),
+  defineTool({
+    name: 'remove_participant',
+    title: 'Remove a participant',
+    description:
+      'Removes a participant from a signup and frees the places and quantities they held. Answers the removed participant. ' +
+      'This cannot be undone: confirm with the organizer first.',
+    scope: 'participants:write',
+    input: ParticipantRef,
+    output: ParticipantView,
+    hints: CHANGE,
+    run: ({ signupId, participantId }, { bus, principal }) =>
+      bus.request('signups.participants.delete', { principal, signupId: signupId.toLowerCase(), id: participantId.toLowerCase() }),
+  }),
+  defineTool({
+    name: 'send_reminder',
+    title: 'Send SMS reminders',
+    description:
+      'Texts a reminder of a published signup to each participant with a phone who has not opted out and was not reminded of it yet, within ' +
+      "the organization's daily SMS allowance (pro and org tiers). Answers eligible, sent and failed; those not texted stay eligible, so calling " +
+      'again later reaches them and texts nobody twice. Sandbox connections store the texts instead of sending them.',
+    scope: 'reminders:send',
+    input: SignupRef,
+    output: ReminderPassView,
+    hints: { ...ADD, idempotentHint: true, openWorldHint: true },
+    run: ({ signupId }, { bus, principal }) =>
+      bus.request('reminders.passes.run', { principal, signupId: signupId.toLowerCase() }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['reminders.passes.run'] }),
+  }),
+];

@@ -1,0 +1,120 @@
+import {
+  AnalyticsView, CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, MeView, SLOW_SUBJECT_TIMEOUT_MS, SignupDraftView, SignupPageView, SignupView,
+} from '#libs/contracts';
+import { NoArgs, SignupRef, UpdateSignupArgs } from './args.js';
+import { ADD, CHANGE, READ, defineTool } from './tool.js';
+
+export const SIGNUP_TOOLS = [
+  defineTool({
+    name: 'whoami',
+    title: 'Who am I',
+    description:
+      'Tells who this connection acts for: the user, their organization (name and tier: free, pro or org), the scopes granted to this ' +
+      'connection and the OAuth client id. Call it first when unsure which tools will be allowed: a tool whose scope is missing answers ' +
+      'scope_required, and the user must reconnect granting that scope.',
+    scope: null,
+    input: NoArgs,
+    output: MeView,
+    hints: READ,
+    run: (_args, { bus, principal }) => bus.request('auth.me', { principal }),
+  }),
+  defineTool({
+    name: 'list_signups',
+    title: 'List signups',
+    description:
+      "Lists the organization's signup sheets, newest event first, 20 per page (limit up to 100). Filter with status (draft, published, " +
+      'closed). When nextCursor is not null, call again with cursor set to it for the next page. Each signup has its id for the other tools.',
+    scope: 'signups:read',
+    input: ListSignupsQueryDto,
+    output: SignupPageView,
+    hints: READ,
+    run: ({ limit, cursor, status }, { bus, principal }) => bus.request('signups.list', { principal, query: { limit, cursor, status } }),
+  }),
+  defineTool({
+    name: 'get_signup',
+    title: 'Get a signup',
+    description:
+      'Reads one signup with its time slots and items, and what remains of each (remaining places, quantities still needed). ' +
+      'Use it before registering someone, to pick slot and item ids, or to check what is still missing.',
+    scope: 'signups:read',
+    input: SignupRef,
+    output: SignupView,
+    hints: READ,
+    run: ({ signupId }, { bus, principal }) => bus.request('signups.get', { principal, id: signupId.toLowerCase() }),
+  }),
+  defineTool({
+    name: 'get_signup_analytics',
+    title: 'Signup analytics',
+    description:
+      'Fill rates, gaps (slots and items still short, the shortest first) and response times of a signup, computed now. ' +
+      'Use it to tell the organizer what still needs volunteers or contributions.',
+    scope: 'analytics:read',
+    input: SignupRef,
+    output: AnalyticsView,
+    hints: READ,
+    run: ({ signupId }, { bus, principal }) => bus.request('signups.analytics', { principal, signupId: signupId.toLowerCase() }),
+  }),
+  defineTool({
+    name: 'create_signup',
+    title: 'Create a signup',
+    description:
+      'Creates a signup sheet as a draft: a title and the event date and time (ISO 8601 with a time zone, e.g. 2026-12-24T18:00:00Z) ' +
+      'are required. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register ' +
+      'at its publicUrl. At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it).',
+    scope: 'signups:write',
+    input: CreateSignupDto,
+    output: SignupView,
+    hints: ADD,
+    run: (input, { bus, principal }) => bus.request('signups.create', { principal, input: { ...input } }),
+  }),
+  defineTool({
+    name: 'update_signup',
+    title: 'Update a signup',
+    description:
+      'Changes the fields given of a signup and leaves the others; null clears description, location, maxParticipants or signupCloseDate. ' +
+      'maxParticipants may not drop below the participants already registered (conflict).',
+    scope: 'signups:write',
+    input: UpdateSignupArgs,
+    output: SignupView,
+    hints: CHANGE,
+    run: ({ signupId, ...input }, { bus, principal }) => bus.request('signups.update', { principal, id: signupId.toLowerCase(), input }),
+  }),
+  defineTool({
+    name: 'publish_signup',
+    title: 'Publish a signup',
+    description:
+      'Publishes a draft so people can register at its publicUrl (share that link). Publishing an already published signup changes ' +
+      'nothing; a closed signup cannot be published again (conflict).',
+    scope: 'signups:write',
+    input: SignupRef,
+    output: SignupView,
+    hints: { ...CHANGE, destructiveHint: false },
+    run: ({ signupId }, { bus, principal }) => bus.request('signups.publish', { principal, id: signupId.toLowerCase() }),
+  }),
+  defineTool({
+    name: 'close_signup',
+    title: 'Close a signup',
+    description:
+      'Closes a published signup: registrations stop for good, and it cannot be published again. Participants keep their registrations. ' +
+      'Closing a closed signup changes nothing; a draft cannot be closed (conflict). Confirm with the user first.',
+    scope: 'signups:write',
+    input: SignupRef,
+    output: SignupView,
+    hints: CHANGE,
+    run: ({ signupId }, { bus, principal }) => bus.request('signups.close', { principal, id: signupId.toLowerCase() }),
+  }),
+  defineTool({
+    name: 'draft_signup_ai',
+    title: 'Draft a signup with AI',
+    description:
+      'Turns a free-text description ("potluck next Saturday at 5pm in the park: 2 salads, 3 desserts") into a proposed signup with slots ' +
+      'and items. Creates nothing: show the draft to the user, then create it with create_signup, add_slots and add_items. ' +
+      "Uses one of the organization's monthly AI drafts (upgrade_required when none are left; not available on the free tier).",
+    scope: 'ai:draft',
+    input: DraftFromDescriptionDto,
+    output: SignupDraftView,
+    hints: { ...ADD, openWorldHint: true },
+    run: ({ description }, { bus, principal }) =>
+      bus.request('signups.drafts.create', { principal, input: { description } }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['signups.drafts.create'] }),
+  }),
+];

@@ -1,0 +1,103 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { jsonSchemaOf, validateInput, type JsonSchema } from '#libs/contracts';
+import { ProblemError, ProblemSchema, toProblem, toProblemBody, type ProblemBody } from '#libs/problem';
+import { missingScope, type Scope } from '#libs/scopes';
+import { PARTICIPANT_TOOLS } from './participants.tools.js';
+import { SIGNUP_TOOLS } from './signups.tools.js';
+import { SLOT_ITEM_TOOLS } from './slots-items.tools.js';
+import type { ToolContext, ToolDefinition } from './tool.js';
+
+/** Every tool the MCP surface offers (API-DECISIONS.md "MCP"). */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...SIGNUP_TOOLS, ...SLOT_ITEM_TOOLS, ...PARTICIPANT_TOOLS];
+
+/**
+ * A tool's output: its success shape or the problem shape (a failed call's structuredContent), so
+ * clients that validate structured output accept both.
+ */
+function successOrProblem(output: new () => object): JsonSchema {
+  const { $defs: successDefs = {}, ...success } = jsonSchemaOf(output);
+  const { $defs: problemDefs = {}, ...problem } = jsonSchemaOf(ProblemSchema);
+  return { type: 'object', anyOf: [success, problem], $defs: { ...(successDefs as object), ...(problemDefs as object) } };
+}
+
+function requireScope(required: ToolDefinition['scope'], granted: readonly Scope[]): void {
+  if (required === null) return;
+  if (typeof required === 'string') {
+    if (!granted.includes(required)) throw missingScope(required);
+    return;
+  }
+  if (!required.some((scope) => granted.includes(scope))) {
+    throw new ProblemError('scope_required', `This operation requires one of the scopes ${required.map((scope) => `"${scope}"`).join(', ')}.`);
+  }
+}
+
+function scopeNote(scope: ToolDefinition['scope']): string {
+  if (scope === null) return 'Needs no particular scope.';
+  return typeof scope === 'string' ? `Needs the scope ${scope}.` : `Needs one of the scopes ${scope.join(', ')}.`;
+}
+
+/** The arguments of a tool that takes none (validateInput cannot check a class without fields): any is unknown. */
+function noArguments<A extends object>(input: new () => A, args: object): A {
+  const given = Object.keys(args);
+  if (given.length > 0) throw ProblemError.validation(given.map((path) => ({ path, message: 'Unknown field' })));
+  return new input();
+}
+
+export interface FailedCall {
+  error: unknown;
+  problem: ProblemError;
+  body: ProblemBody;
+}
+
+/** The tools as tools/list shows them, and tools/call runs them: scope, then arguments, then the bus. */
+export class ToolCatalog {
+  readonly listing: Tool[];
+  private readonly byName: Map<string, ToolDefinition>;
+  private readonly argumentless = new Set<string>();
+
+  constructor(
+    private readonly problemBase: string,
+    definitions: readonly ToolDefinition[] = TOOL_DEFINITIONS,
+  ) {
+    this.byName = new Map(definitions.map((definition) => [definition.name, definition]));
+    this.listing = definitions.map((definition) => {
+      const inputSchema = jsonSchemaOf(definition.input, { closed: true });
+      if (Object.keys(inputSchema.properties ?? {}).length === 0) this.argumentless.add(definition.name);
+      return this.toolOf(definition, inputSchema);
+    });
+  }
+
+  private toolOf(definition: ToolDefinition, inputSchema: JsonSchema): Tool {
+    return {
+      name: definition.name,
+      title: definition.title,
+      description: `${definition.description} ${scopeNote(definition.scope)}`,
+      inputSchema: { ...inputSchema, type: 'object' },
+      outputSchema: { ...successOrProblem(definition.output), type: 'object' },
+      annotations: { title: definition.title, ...definition.hints },
+    };
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** Runs a known tool; a failure is a result with isError and the problem as structuredContent, reported to `failed`. */
+  async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext, requestId: string, failed?: (call: FailedCall) => void): Promise<CallToolResult> {
+    const definition = this.byName.get(name);
+    if (!definition) throw new Error(`Unknown tool ${name}`);
+    try {
+      requireScope(definition.scope, context.principal.scopes);
+      const input = this.argumentless.has(name) ? noArguments(definition.input, args ?? {}) : await validateInput(definition.input, args ?? {}, 'arguments');
+      const result = await definition.run(input, context);
+      const json = JSON.stringify(result);
+      const text = definition.lead ? `${definition.lead(result, context)}\n\n${json}` : json;
+      return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
+    } catch (err) {
+      const problem = toProblem(err);
+      const body = toProblemBody(problem, this.problemBase, requestId);
+      failed?.({ error: err, problem, body });
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+    }
+  }
+}
