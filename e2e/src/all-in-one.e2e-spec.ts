@@ -47,7 +47,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works, and keeps data across restarts', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, and keeps data across restarts', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -64,6 +64,13 @@ describe('npm start (all-in-one)', () => {
       const created = await request<{ id: string; status: string }>(`${base}/signups`, { key, body: { title: 'Smoke', eventDate: '2027-01-01T10:00:00Z' } });
       expect(created.status).toBe(201);
       expect(created.body.status).toBe('draft');
+      const tool = await request<{ result: { structuredContent: { data: { title: string }[] } } }>(stack.env.MCP_URL!, {
+        key,
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_signups', arguments: {} } },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
+      expect(tool.status).toBe(200);
+      expect(tool.body.result.structuredContent.data.map((s) => s.title)).toEqual(['Smoke']);
     } finally {
       await stop(first.child);
     }

@@ -209,6 +209,27 @@ describe('the MCP surface', () => {
     });
   });
 
+  describe('the transport', () => {
+    it('accepts a notification with 202 and offers no stream or session: GET and DELETE are 405', async () => {
+      const notification = await request(mcpUrl(), {
+        key: tenant.key,
+        body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
+      expect(notification.status).toBe(202);
+      for (const method of ['GET', 'DELETE']) {
+        const res = await request(mcpUrl(), { key: tenant.key, method, headers: { accept: 'text/event-stream' } });
+        expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST' });
+      }
+    });
+
+    it('answers an unknown tool with a JSON-RPC error, not a tool result', async () => {
+      const res = await rpc(mcpUrl(), tenant.key, 'tools/call', { name: 'drop_database', arguments: {} });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ error: { code: -32602, message: expect.stringContaining('Unknown tool: drop_database') } });
+    });
+  });
+
   describe('tools/list', () => {
     it('shows every tool with a title, an agent-oriented description, input and output schemas and annotations', async () => {
       const { tools } = await agent.listTools();
