@@ -17,11 +17,14 @@ const COMMAND_TIMEOUT_MS = 250;
 /** Far above any quota: the counters only count; the caller compares with the quota of the moment (tiers change). */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
+/** The in-memory counters of this process by prefix: edges in one process (all-in-one mode) share them as they would share Redis. */
+const inMemory = new Map<string, RateLimiterMemory>();
+
 /**
  * Fixed-window counters on rate-limiter-flexible: in Redis when the app has one (every replica
- * of every edge counts in the same keys), in memory otherwise (all-in-one mode). Should Redis
- * fail or hang, each replica counts in memory until it is back, so a Redis outage never fails a
- * request.
+ * of every edge counts in the same keys), in memory otherwise (all-in-one mode, where the edges
+ * of the process share them by prefix). Should Redis fail or hang, each replica counts in memory
+ * until it is back, so a Redis outage never fails a request.
  */
 export class Counters {
   private constructor(
@@ -35,7 +38,11 @@ export class Counters {
    */
   static async create(redisUrl: string | undefined, prefix: string, logger?: CounterLogger): Promise<Counters> {
     const options = { keyPrefix: prefix, points: UNBOUNDED, duration: 60 };
-    if (!redisUrl) return new Counters(new RateLimiterMemory(options));
+    if (!redisUrl) {
+      const shared = inMemory.get(prefix) ?? new RateLimiterMemory(options);
+      inMemory.set(prefix, shared);
+      return new Counters(shared);
+    }
     const redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS });
     redis.on('error', (err: Error) => logger?.warn({ err: err.message }, 'rate limit store unavailable; counting in memory'));
     await redis.connect().catch(() => undefined);

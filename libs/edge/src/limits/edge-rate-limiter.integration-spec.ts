@@ -130,6 +130,15 @@ describe('edge rate limits without Redis', () => {
     expect(verdicts.map((v) => v.refusal?.code)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, 'rate_limited']);
   });
 
+  it('shares the in-memory counts of one prefix between the edges of a process, and keeps other prefixes apart', async () => {
+    const rest = new EdgeRateLimiter(await Counters.create(undefined, 'shared-in-process'), LIMITS);
+    const mcp = new EdgeRateLimiter(await Counters.create(undefined, 'shared-in-process'), LIMITS);
+    const other = new EdgeRateLimiter(await Counters.create(undefined, 'another-prefix'), LIMITS);
+    await calls(rest, credential('key-in-process'), 2);
+    expect((await mcp.check(credential('key-in-process'), NOW)).headers['x-ratelimit-remaining']).toBe('117');
+    expect((await other.check(credential('key-in-process'), NOW)).headers['x-ratelimit-remaining']).toBe('119');
+  });
+
   it('keeps answering from memory while Redis is unreachable', async () => {
     const counters = await Counters.create('redis://127.0.0.1:1', 'unreachable');
     const limiter = new EdgeRateLimiter(counters, LIMITS);
