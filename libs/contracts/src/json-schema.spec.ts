@@ -1,8 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { jsonSchemaOf } from './json-schema.js';
 import { RegistrationDto } from './participants.js';
 import { SignupView, UpdateSignupDto } from './signups.js';
+import { SlotView } from './slots-items.js';
+
+class WithNullableNested {
+  @ApiProperty({ type: SlotView, nullable: true, description: 'The next slot, if any.' }) next!: SlotView | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) at!: string | null;
+}
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -28,6 +35,15 @@ describe('jsonSchemaOf', () => {
     expect(properties.description!.type).toEqual(['string', 'null']);
     expect(properties.maxParticipants!.type).toEqual(['integer', 'null']);
     expect(properties.title!.type).toBe('string');
+  });
+
+  it('admits null for a nullable nested class, and still checks the class', () => {
+    const schema = jsonSchemaOf(WithNullableNested);
+    expect((schema as { properties: Record<string, unknown> }).properties.next).toMatchObject({ description: 'The next slot, if any.', anyOf: [expect.any(Object), { type: 'null' }] });
+    const validate = ajv.compile(schema);
+    expect(validate({ next: null, at: null })).toBe(true);
+    expect(validate({ next: null, at: '2026-11-22T10:00:00Z' })).toBe(true);
+    expect(validate({ next: { id: 'x' }, at: null })).toBe(false);
   });
 
   it('closes every object of an input when asked, so unknown fields are refused as the validator refuses them', () => {

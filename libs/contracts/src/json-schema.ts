@@ -47,13 +47,14 @@ export function jsonSchemaOf(type: new () => object, options: JsonSchemaOptions 
   return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
 }
 
+/** Also admits null: in the type (and enum) of a plain schema, else as an alternative to the whole schema (a reference, a composition, no type). */
 function nullable(schema: JsonSchema): JsonSchema {
-  if (schema.$ref !== undefined) {
-    const { $ref, ...rest } = schema;
-    return { ...rest, anyOf: [{ $ref }, { type: 'null' }] };
+  const composed = ['$ref', 'allOf', 'anyOf', 'oneOf'].some((keyword) => schema[keyword] !== undefined);
+  if (composed || schema.type === undefined) {
+    const { description, ...rest } = schema;
+    return { ...(description !== undefined && { description }), anyOf: [rest, { type: 'null' }] };
   }
-  const withNull: JsonSchema = { ...schema };
-  if (schema.type !== undefined) withNull.type = [...[schema.type].flat(), 'null'];
+  const withNull: JsonSchema = { ...schema, type: [...[schema.type].flat(), 'null'] };
   if (Array.isArray(schema.enum)) withNull.enum = [...(schema.enum as unknown[]), null];
   return withNull;
 }
