@@ -223,6 +223,19 @@ describe('the MCP surface', () => {
       }
     });
 
+    it('refuses a JSON-RPC batch: one message per request, one call of the budget each', async () => {
+      const message = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+      const res = await request(mcpUrl(), { key: tenant.key, body: [message(1), message(2)], headers: { accept: 'application/json, text/event-stream' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    });
+
+    it('marks every answer as not to be stored: they hold contact details and confirmation tokens', async () => {
+      const res = await rpc(mcpUrl(), tenant.key, 'tools/list');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    });
+
     it('answers an unknown tool with a JSON-RPC error, not a tool result', async () => {
       const res = await rpc(mcpUrl(), tenant.key, 'tools/call', { name: 'drop_database', arguments: {} });
       expect(res.status).toBe(200);
@@ -331,6 +344,17 @@ describe('the MCP surface', () => {
       expect(problem.errors).toEqual([{ path: 'email', message: 'Invalid email' }]);
     });
 
+    it('register_participant says first that nothing was stored when every selection failed, and gives no token', async () => {
+      const result = (await agent.callTool({
+        name: 'register_participant',
+        arguments: { signupId: signup.id, name: 'Dee', email: 'dee@example.com', selections: [{ type: 'slot', id: UNKNOWN_ID }] },
+      })) as ToolResult;
+      expect(result.isError).toBeFalsy();
+      expect((result.content[0] as { text: string }).text).toMatch(/^Nothing was stored: every selection failed/);
+      expect(result.structuredContent).toMatchObject({ success: false, failed: [{ type: 'slot', id: UNKNOWN_ID, reason: 'not_found' }] });
+      expect(result.structuredContent!.confirmationToken).toBeUndefined();
+    });
+
     it("register_self signs the user up under their account's email, and answers not_found for an unknown signup", async () => {
       const result = (await agent.callTool({ name: 'register_self', arguments: { signupId: signup.id, selections: [{ type: 'item', id: item.id, quantity: 2 }] } })) as ToolResult;
       const self = result.structuredContent as unknown as RegistrationResultView;
@@ -350,7 +374,7 @@ describe('the MCP surface', () => {
 
     it('get_signup_analytics reports what is filled, and refuses an unknown signup', async () => {
       const analytics = await use<Record<string, unknown>>(agent, 'get_signup_analytics', { signupId: signup.id });
-      expect(analytics).toMatchObject({ signupId: signup.id });
+      expect(analytics).toMatchObject({ signupId: signup.id, participantCount: 2, quantityCommitted: 3 });
       expect((await fails(agent, 'get_signup_analytics', { signupId: UNKNOWN_ID })).code).toBe('not_found');
     });
 
@@ -379,6 +403,24 @@ describe('the MCP surface', () => {
       });
       expect(draft.items.length).toBeGreaterThan(0);
       expect((await fails(sandbox, 'draft_signup_ai', { description: '' })).errors).toEqual([{ path: 'description', message: 'Must not be empty' }]);
+    });
+  });
+
+  describe('the rules of the REST API', () => {
+    it("refuses another organization's signup with forbidden, as a tool error", async () => {
+      const other = await newTenant('pro');
+      const theirs = await call<SignupView>('/signups', { key: other.key, body: { title: 'Theirs', eventDate: '2027-07-04T17:00:00Z' } });
+      await call(`/signups/${theirs.body.id}/publish`, { key: other.key, method: 'POST' });
+      const problem = await fails(await connect(tenant.key), 'list_participants', { signupId: theirs.body.id });
+      expect(problem).toMatchObject({ code: 'forbidden', status: 403 });
+    });
+
+    it('answers send_reminder on the free tier with upgrade_required and its cause', async () => {
+      const free = await newTenant('free');
+      const created = await call<SignupView>('/signups', { key: free.key, body: { title: 'Free', eventDate: '2027-07-05T17:00:00Z' } });
+      await call(`/signups/${created.body.id}/publish`, { key: free.key, method: 'POST' });
+      const problem = await fails(await connect(free.key), 'send_reminder', { signupId: created.body.id });
+      expect(problem).toMatchObject({ code: 'upgrade_required', status: 402, cause: { kind: 'feature', currentTier: 'free', requiredTier: 'pro' } });
     });
   });
 
@@ -439,6 +481,9 @@ describe('the MCP surface', () => {
       expect(refused.body).toMatchObject({ code: 'rate_limited' });
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       expect((await gateway.call('/me', { key })).status).toBe(429);
+      const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+      await expect(client.connect(transport)).rejects.toMatchObject({ code: 429 });
     });
   });
 });

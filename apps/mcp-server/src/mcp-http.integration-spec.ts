@@ -50,11 +50,18 @@ describe('the 401 challenge of /mcp', () => {
     expect(await res.json()).toMatchObject({ code: 'missing_credentials', status: 401 });
   });
 
-  it('says invalid_token when the Authorization header cannot be used', async () => {
+  it('says invalid_request when the Authorization header is not a bearer credential', async () => {
     const res = await post({ authorization: 'Basic dXNlcjpwYXNz' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}", error="invalid_token"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}", error="invalid_request"`);
     expect(await res.json()).toMatchObject({ code: 'malformed_credentials' });
+  });
+
+  it('says invalid_token for a bearer key that is not one of ours', async () => {
+    const res = await post({ authorization: 'Bearer sgn_test_short' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${RESOURCE_METADATA}", error="invalid_token"`);
+    expect(await res.json()).toMatchObject({ code: 'invalid_credentials' });
   });
 
   it('challenges GET and DELETE too, before saying they are not offered', async () => {
@@ -71,6 +78,12 @@ describe('Origin validation', () => {
     const res = await post({ origin: 'https://evil.example.test', authorization: 'Bearer sgn_test_whatever' });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: 'forbidden', detail: expect.stringContaining('https://evil.example.test') });
+  });
+
+  it('refuses it however the path is spelled and whatever the method', async () => {
+    const evil = { origin: 'https://evil.example.test' };
+    expect((await fetch(`${url}/%6dcp`, { method: 'POST', headers: { ...evil, 'content-type': 'application/json' }, body: '{}' })).status).toBe(403);
+    expect((await fetch(`${url}/mcp`, { headers: evil })).status).toBe(403);
   });
 
   it('lets an allowed origin, and a client that sends none, through to authentication', async () => {

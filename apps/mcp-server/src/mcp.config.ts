@@ -1,4 +1,20 @@
 import { FieldProblem, publicUrlsSpec, trustProxyField, type ConfigOf, type Field } from '#libs/config';
+
+/** Where the mcp-server serves MCP; MCP_URL names it as clients reach it (its path must be this one). */
+export const MCP_PATH = '/mcp';
+
+/** MCP_URL, which must end in the path the server answers on: the token audience and the metadata path derive from it. */
+function mcpUrlField(): Field<string> {
+  const { mcpUrl } = publicUrlsSpec;
+  return {
+    name: mcpUrl.name,
+    read(raw) {
+      const value = mcpUrl.read(raw);
+      if (new URL(value).pathname !== MCP_PATH) throw new FieldProblem(`${mcpUrl.name} must end in ${MCP_PATH}, where the mcp-server answers (got "${value}")`);
+      return value;
+    },
+  };
+}
 import { edgeLimitsSpec } from '#libs/edge';
 
 /** Origins allowed to call /mcp from a browser: absent, only MCP_URL's own origin. */
@@ -20,6 +36,7 @@ function originsField(name: string): Field<string[] | undefined> {
 
 export const mcpSpec = {
   ...publicUrlsSpec,
+  mcpUrl: mcpUrlField(),
   ...edgeLimitsSpec,
   trustProxy: trustProxyField(),
   allowedOrigins: originsField('MCP_ALLOWED_ORIGINS'),

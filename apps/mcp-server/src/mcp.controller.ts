@@ -7,24 +7,29 @@ import { CurrentPrincipal } from '#libs/edge';
 import type { Logger } from '#libs/observability';
 import { BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
-import { MCP_CONFIG, type McpConfig } from './mcp.config.js';
+import { MCP_CONFIG, MCP_PATH, type McpConfig } from './mcp.config.js';
 import { mcpServer } from './mcp.server.js';
 import { ToolCatalog } from './tools/tool-catalog.js';
+
+/** Checked by the guards already, and of no use to a tool: never handed to the SDK. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie']);
 
 /** The request as the SDK's transport reads it: method, headers and URL (the body is already parsed). */
 function webRequest(request: FastifyRequest, url: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    if (value !== undefined && !CREDENTIAL_HEADERS.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return new Request(url, { method: request.method, headers });
 }
 
+/** A JSON-RPC error as the transport itself answers one. */
+function rpcError(reply: FastifyReply, status: number, code: number, message: string): void {
+  reply.status(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
 function methodNotAllowed(reply: FastifyReply): void {
-  reply
-    .status(405)
-    .header('allow', 'POST')
-    .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, send each message with POST.' }, id: null });
+  rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this MCP server is stateless, send each message with POST.');
 }
 
 /**
@@ -32,7 +37,7 @@ function methodNotAllowed(reply: FastifyReply): void {
  * as JSON. The credential and rate limit guards have run before (a missing or bad credential,
  * a token for another resource, an exhausted budget: problem+json, never a JSON-RPC answer).
  */
-@Controller('mcp')
+@Controller(MCP_PATH)
 @Auth.credential()
 export class McpController {
   private readonly publicOrigin: string;
@@ -48,6 +53,10 @@ export class McpController {
 
   @Post()
   async message(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() principal: Principal): Promise<void> {
+    // Answers hold contact details and confirmation tokens: no cache keeps them.
+    reply.header('cache-control', 'no-store');
+    // Batches left the protocol in 2025-06-18; one message per request is also one call of the caller's budget.
+    if (Array.isArray(request.body)) return rpcError(reply, 400, -32600, 'Batches are not supported: send one JSON-RPC message per request.');
     const context = { bus: this.bus, principal, publicOrigin: this.publicOrigin };
     const server = mcpServer(this.catalog, context, request.id, (tool, { error, problem }) => {
       if (problem.status >= 500) this.logger.error({ err: error, tool, code: problem.code }, 'tool failed');

@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import { parseAuthorization } from '#libs/edge';
 import { ProblemError, sendProblem } from '#libs/problem';
-import type { McpConfig } from './mcp.config.js';
+import { MCP_PATH, type McpConfig } from './mcp.config.js';
+import { PROTECTED_RESOURCE_PATH } from './protected-resource.js';
 
-/** Where MCP clients find the RFC 9728 metadata of this surface (the path they derive from MCP_URL). */
-export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
-
-const MCP_PATH = /^\/mcp(?:[/?]|$)/;
+/** RFC 6750 section 3.1: a credential that is not a bearer token is a bad request; one that is, an invalid token. */
+function challengeError(authorization: string | undefined): string {
+  if (authorization === undefined) return '';
+  try {
+    parseAuthorization(authorization);
+    return ', error="invalid_token"';
+  } catch {
+    return ', error="invalid_request"';
+  }
+}
 
 /**
  * The HTTP rules of /mcp beyond authentication:
@@ -20,16 +28,13 @@ export function installMcpHooks(fastify: FastifyInstance, config: McpConfig): vo
 
   fastify.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (origin === undefined || !MCP_PATH.test(request.url) || allowed.has(origin)) return;
+    if (origin === undefined || request.routeOptions.url !== MCP_PATH || allowed.has(origin)) return;
     sendProblem(reply, new ProblemError('forbidden', `Requests from the origin ${origin} are not allowed (MCP_ALLOWED_ORIGINS).`), config.problemBase, request.id);
     return reply;
   });
 
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 401) {
-      const error = request.headers.authorization === undefined ? '' : ', error="invalid_token"';
-      reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadata}"${error}`);
-    }
+    if (reply.statusCode === 401) reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadata}"${challengeError(request.headers.authorization)}`);
     return payload;
   });
 }

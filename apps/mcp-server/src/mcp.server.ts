@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FailedCall, ToolCatalog } from './tools/tool-catalog.js';
 import type { ToolContext } from './tools/tool.js';
 
@@ -17,9 +17,8 @@ const INSTRUCTIONS =
 export function mcpServer(catalog: ToolCatalog, context: ToolContext, requestId: string, failed: (name: string, call: FailedCall) => void): Server {
   const server = new Server({ name: 'signup-platform', title: 'Signup sheets', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.listing }));
-  server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
-    if (!catalog.has(params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Call tools/list for the tools offered.`);
-    return catalog.call(params.name, params.arguments, context, requestId, (call) => failed(params.name, call));
-  });
+  server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
+    catalog.call(params.name, params.arguments, context, requestId, (call) => failed(params.name, call)),
+  );
   return server;
 }

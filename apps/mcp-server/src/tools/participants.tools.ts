@@ -86,7 +86,8 @@ export const PARTICIPANT_TOOLS = [
     description:
       'Texts a reminder of a published signup to each participant with a phone who has not opted out and was not reminded of it yet, within ' +
       "the organization's daily SMS allowance (pro and org tiers). Answers eligible, sent and failed; those not texted stay eligible, so calling " +
-      'again later reaches them and texts nobody twice. Sandbox connections store the texts instead of sending them.',
+      'again later reaches them and texts nobody twice. Sandbox connections store the texts instead of sending them. A large pass may take ' +
+      'a few minutes.',
     scope: 'reminders:send',
     input: SignupRef,
     output: ReminderPassView,

@@ -109,7 +109,7 @@ export const SIGNUP_TOOLS = [
     description:
       'Turns a free-text description ("potluck next Saturday at 5pm in the park: 2 salads, 3 desserts") into a proposed signup with slots ' +
       'and items. Creates nothing: show the draft to the user, then create it with create_signup, add_slots and add_items. ' +
-      "Uses one of the organization's monthly AI drafts (upgrade_required when none are left; not available on the free tier).",
+      "Uses one of the organization's monthly AI drafts (upgrade_required when the month's are used up). It may take up to two minutes.",
     scope: 'ai:draft',
     input: DraftFromDescriptionDto,
     output: SignupDraftView,

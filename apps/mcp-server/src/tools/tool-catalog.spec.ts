@@ -1,9 +1,10 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
 import { InProcessBus } from '#libs/bus';
 import type { Principal } from '#libs/contracts';
 import { ProblemError, toProblemBody } from '#libs/problem';
-import type { Scope } from '#libs/scopes';
+import { ALL_SCOPES, type Scope } from '#libs/scopes';
 import { ToolCatalog } from './tool-catalog.js';
 
 const PROBLEM_BASE = 'https://api.example.test/problems';
@@ -86,6 +87,10 @@ describe('the MCP tool catalog', () => {
   it('refuses any argument to a tool that takes none', async () => {
     const result = await catalog.call('whoami', { verbose: true }, contextFor([]), 'req-7');
     expect(result.structuredContent).toMatchObject({ code: 'validation_failed', errors: [{ path: 'verbose', message: 'Unknown field' }] });
+  });
+
+  it('refuses an unknown tool as a protocol error (InvalidParams), not as a tool result', async () => {
+    await expect(catalog.call('drop_database', {}, contextFor([...ALL_SCOPES]), 'req-8')).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
   it('answers a service that is down with the problem the bus gives, as a tool error', async () => {

@@ -1,6 +1,6 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { jsonSchemaOf, validateInput, type JsonSchema } from '#libs/contracts';
-import { ProblemError, ProblemSchema, toProblem, toProblemBody, type ProblemBody } from '#libs/problem';
+import { ProblemError, ProblemSchema, toProblem, toProblemBody } from '#libs/problem';
 import { missingScope, type Scope } from '#libs/scopes';
 import { PARTICIPANT_TOOLS } from './participants.tools.js';
 import { SIGNUP_TOOLS } from './signups.tools.js';
@@ -46,7 +46,6 @@ function noArguments<A extends object>(input: new () => A, args: object): A {
 export interface FailedCall {
   error: unknown;
   problem: ProblemError;
-  body: ProblemBody;
 }
 
 /** The tools as tools/list shows them, and tools/call runs them: scope, then arguments, then the bus. */
@@ -78,14 +77,13 @@ export class ToolCatalog {
     };
   }
 
-  has(name: string): boolean {
-    return this.byName.has(name);
-  }
-
-  /** Runs a known tool; a failure is a result with isError and the problem as structuredContent, reported to `failed`. */
+  /**
+   * Runs a tool; a failure is a result with isError and the problem as structuredContent, reported
+   * to `failed`. An unknown name is a protocol error (JSON-RPC InvalidParams).
+   */
   async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext, requestId: string, failed?: (call: FailedCall) => void): Promise<CallToolResult> {
     const definition = this.byName.get(name);
-    if (!definition) throw new Error(`Unknown tool ${name}`);
+    if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools offered.`);
     try {
       requireScope(definition.scope, context.principal.scopes);
       const input = this.argumentless.has(name) ? noArguments(definition.input, args ?? {}) : await validateInput(definition.input, args ?? {}, 'arguments');
@@ -96,7 +94,7 @@ export class ToolCatalog {
     } catch (err) {
       const problem = toProblem(err);
       const body = toProblemBody(problem, this.problemBase, requestId);
-      failed?.({ error: err, problem, body });
+      failed?.({ error: err, problem });
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
     }
   }
