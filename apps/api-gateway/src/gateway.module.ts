@@ -51,6 +51,7 @@ export class GatewayModule {
           limits: config,
           redisUrl: context.redisUrl,
           logger: context.logger,
+          metrics: context.metrics,
         }),
         { provide: IdempotencyStore, useValue: new IdempotencyStore(dataSource) },
         IdempotencyJanitor,

@@ -23,6 +23,7 @@ export class McpModule {
           limits: config,
           redisUrl: context.redisUrl,
           logger: context.logger,
+          metrics: context.metrics,
         }),
       ],
     };

@@ -1,6 +1,7 @@
 import { Inject, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { Bus } from '#libs/bus';
+import type { Metrics } from '#libs/observability';
 import { CredentialGuard } from './credential.guard.js';
 import { CredentialVerifier } from './credential-verifier.js';
 import { Counters, type CounterLogger } from './limits/counters.js';
@@ -33,6 +34,8 @@ export interface EdgeOptions {
   /** Where every replica of every edge counts; in memory without it. */
   redisUrl?: string;
   logger?: CounterLogger;
+  /** Counts the calls refused by a rate limit. */
+  metrics?: Pick<Metrics, 'counter'>;
 }
 
 /**
@@ -44,7 +47,7 @@ export function edgeProviders(options: EdgeOptions): Provider[] {
   return [
     { provide: CredentialVerifier, useFactory: () => new CredentialVerifier(options.bus, options.tokens) },
     { provide: Counters, useFactory: () => Counters.create(options.redisUrl, options.limits.rateLimitPrefix, options.logger) },
-    { provide: EdgeRateLimiter, useFactory: (counters: Counters) => new EdgeRateLimiter(counters, options.limits), inject: [Counters] },
+    { provide: EdgeRateLimiter, useFactory: (counters: Counters) => new EdgeRateLimiter(counters, options.limits, options.metrics), inject: [Counters] },
     EdgeLifecycle,
     { provide: APP_GUARD, useClass: CredentialGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

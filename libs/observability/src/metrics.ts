@@ -1,5 +1,7 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+export type { Counter };
+
 /** One Prometheus registry per app, labelled with the app name. */
 export class Metrics {
   readonly registry = new Registry();
@@ -30,6 +32,16 @@ export class Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [this.registry],
     });
+  }
+
+  /**
+   * A counter of this app's registry, created on first use: the same name answers the same
+   * counter, so features declare what they count where they count it.
+   */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing) return existing as Counter<L>;
+    return new Counter({ name, help, labelNames: [...labelNames], registers: [this.registry] });
   }
 
   render(): Promise<string> {

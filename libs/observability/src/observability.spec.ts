@@ -90,6 +90,14 @@ describe('readiness', () => {
 });
 
 describe('metrics', () => {
+  it('declares a counter once per name, labelled with the app, and renders what it counted', async () => {
+    const metrics = new Metrics('mcp-server', { defaultMetrics: false });
+    const calls = metrics.counter('tool_calls_total', 'Tool calls by tool and outcome', ['tool', 'outcome']);
+    calls.inc({ tool: 'whoami', outcome: 'ok' });
+    metrics.counter('tool_calls_total', 'Tool calls by tool and outcome', ['tool', 'outcome']).inc({ tool: 'whoami', outcome: 'ok' });
+    expect(await metrics.render()).toContain('tool_calls_total{tool="whoami",outcome="ok",app="mcp-server"} 2');
+  });
+
   it('renders Prometheus text labelled with the app', async () => {
     const metrics = new Metrics('signups-service', { defaultMetrics: false });
     metrics.httpDuration.observe({ method: 'GET', route: '/x', status: '200' }, 0.01);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { DEFAULT_ANON_LIMITS, DEFAULT_TIER_LIMITS, type Tier } from '#libs/config';
+import { Metrics } from '#libs/observability';
 import { Counters } from './counters.js';
 import { EdgeRateLimiter, type EdgeLimits, type LimitedCall } from './edge-rate-limiter.js';
 
@@ -124,10 +125,12 @@ describe('edge rate limits on Redis', () => {
 });
 
 describe('edge rate limits without Redis', () => {
-  it('counts in memory in all-in-one mode', async () => {
-    const limiter = new EdgeRateLimiter(await Counters.create(undefined, 'memory'), LIMITS);
+  it('counts in memory in all-in-one mode, and counts each refusal by its policy in the metrics', async () => {
+    const metrics = new Metrics('api-gateway', { defaultMetrics: false });
+    const limiter = new EdgeRateLimiter(await Counters.create(undefined, 'memory'), LIMITS, metrics);
     const verdicts = await calls(limiter, anonymous('203.0.113.1', true), 7);
     expect(verdicts.map((v) => v.refusal?.code)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, 'rate_limited']);
+    expect(await metrics.render()).toContain('rate_limit_rejections_total{policy="anonymous-writes",app="api-gateway"} 1');
   });
 
   it('shares the in-memory counts of one prefix between the edges of a process, and keeps other prefixes apart', async () => {

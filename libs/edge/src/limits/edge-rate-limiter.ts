@@ -1,5 +1,6 @@
 import type { AnonLimits, Tier, TierLimits } from '#libs/config';
 import { SECONDS_PER_DAY, utcDay, type Principal } from '#libs/contracts';
+import type { Counter, Metrics } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { addressKey } from './client-address.js';
 import type { Counters } from './counters.js';
@@ -40,10 +41,15 @@ interface Counted {
  * from every policy, so only served calls use a budget.
  */
 export class EdgeRateLimiter {
+  private readonly rejections?: Counter<'policy'>;
+
   constructor(
     private readonly counters: Counters,
     private readonly limits: EdgeLimits,
-  ) {}
+    metrics?: Pick<Metrics, 'counter'>,
+  ) {
+    this.rejections = metrics?.counter('rate_limit_rejections_total', 'Calls refused with rate_limited, by exhausted policy (a call refused by two counts under each)', ['policy']);
+  }
 
   async check(call: LimitedCall, now = Date.now()): Promise<LimitVerdict> {
     const counted = this.policiesOf(call, now);
@@ -56,6 +62,7 @@ export class EdgeRateLimiter {
     const exhausted = states.filter((_, i) => counts[i]!.consumed > counted[i]!.policy.quota);
     if (exhausted.length === 0) return { headers: rateLimitHeaders(states, now) };
 
+    for (const { policy } of exhausted) this.rejections?.inc({ policy: policy.name });
     // A refused call uses no budget: every policy gives it back.
     await Promise.all(counted.map(({ key, ttlSeconds }) => this.counters.unhit(key, ttlSeconds)));
     for (const state of states) if (!exhausted.includes(state)) state.remaining = Math.min(state.policy.quota, state.remaining + 1);
