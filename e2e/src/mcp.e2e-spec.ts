@@ -406,6 +406,16 @@ describe('the MCP surface', () => {
     });
   });
 
+  describe('metrics', () => {
+    it('counts tool calls by tool and outcome', async () => {
+      const metrics = await fetch(`${stackInfo().internalUrls['mcp-server']}/metrics`).then((res) => res.text());
+      const count = (labels: string) => Number(new RegExp(`^mcp_tool_calls_total\\{${labels},app="mcp-server"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+      expect(count('tool="whoami",outcome="ok"')).toBeGreaterThan(0);
+      expect(count('tool="create_signup",outcome="validation_failed"')).toBeGreaterThan(0);
+      expect(count('tool="add_slots",outcome="not_found"')).toBeGreaterThan(0);
+    });
+  });
+
   describe('the rules of the REST API', () => {
     it("refuses another organization's signup with forbidden, as a tool error", async () => {
       const other = await newTenant('pro');
@@ -484,6 +494,8 @@ describe('the MCP surface', () => {
       const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
       await expect(client.connect(transport)).rejects.toMatchObject({ code: 429 });
+      const metrics = await fetch(`${mcp.origin}/metrics`).then((res) => res.text());
+      expect(metrics).toMatch(/^rate_limit_rejections_total\{policy="credential",app="mcp-server"\} [1-9]\d*$/m);
     });
   });
 });

@@ -4,8 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Bus } from '#libs/bus';
 import type { Principal } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
-import type { Logger } from '#libs/observability';
-import { BUS, LOGGER } from '#libs/runtime';
+import type { Counter, Logger, Metrics } from '#libs/observability';
+import { BUS, LOGGER, METRICS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import { MCP_CONFIG, MCP_PATH, type McpConfig } from './mcp.config.js';
 import { mcpServer } from './mcp.server.js';
@@ -41,14 +41,17 @@ function methodNotAllowed(reply: FastifyReply): void {
 @Auth.credential()
 export class McpController {
   private readonly publicOrigin: string;
+  private readonly toolCalls: Counter<'tool' | 'outcome'>;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS) metrics: Metrics,
     @Inject(MCP_CONFIG) private readonly config: McpConfig,
     @Inject(ToolCatalog) private readonly catalog: ToolCatalog,
   ) {
     this.publicOrigin = new URL(config.publicBaseUrl).origin;
+    this.toolCalls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls, by tool and outcome (ok or the problem code)', ['tool', 'outcome']);
   }
 
   @Post()
@@ -58,8 +61,9 @@ export class McpController {
     // Batches left the protocol in 2025-06-18; one message per request is also one call of the caller's budget.
     if (Array.isArray(request.body)) return rpcError(reply, 400, -32600, 'Batches are not supported: send one JSON-RPC message per request.');
     const context = { bus: this.bus, principal, publicOrigin: this.publicOrigin };
-    const server = mcpServer(this.catalog, context, request.id, (tool, { error, problem }) => {
-      if (problem.status >= 500) this.logger.error({ err: error, tool, code: problem.code }, 'tool failed');
+    const server = mcpServer(this.catalog, context, request.id, (tool, outcome) => {
+      this.toolCalls.inc({ tool, outcome: outcome.ok ? 'ok' : outcome.problem.code });
+      if (!outcome.ok && outcome.problem.status >= 500) this.logger.error({ err: outcome.error, tool, code: outcome.problem.code }, 'tool failed');
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { FailedCall, ToolCatalog } from './tools/tool-catalog.js';
+import type { CallOutcome, ToolCatalog } from './tools/tool-catalog.js';
 import type { ToolContext } from './tools/tool.js';
 
 const INSTRUCTIONS =
@@ -14,11 +14,11 @@ const INSTRUCTIONS =
  * One MCP server for one HTTP request (the surface is stateless): tools/list from the catalog,
  * tools/call for the caller the request authenticated.
  */
-export function mcpServer(catalog: ToolCatalog, context: ToolContext, requestId: string, failed: (name: string, call: FailedCall) => void): Server {
+export function mcpServer(catalog: ToolCatalog, context: ToolContext, requestId: string, settled: (tool: string, outcome: CallOutcome) => void): Server {
   const server = new Server({ name: 'signup-platform', title: 'Signup sheets', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.listing }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
-    catalog.call(params.name, params.arguments, context, requestId, (call) => failed(params.name, call)),
+    catalog.call(params.name, params.arguments, context, requestId, (outcome) => settled(params.name, outcome)),
   );
   return server;
 }

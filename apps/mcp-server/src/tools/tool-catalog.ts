@@ -43,10 +43,8 @@ function noArguments<A extends object>(input: new () => A, args: object): A {
   return new input();
 }
 
-export interface FailedCall {
-  error: unknown;
-  problem: ProblemError;
-}
+/** How a call ended: its problem when it failed. */
+export type CallOutcome = { ok: true } | { ok: false; error: unknown; problem: ProblemError };
 
 /** The tools as tools/list shows them, and tools/call runs them: scope, then arguments, then the bus. */
 export class ToolCatalog {
@@ -78,10 +76,16 @@ export class ToolCatalog {
   }
 
   /**
-   * Runs a tool; a failure is a result with isError and the problem as structuredContent, reported
-   * to `failed`. An unknown name is a protocol error (JSON-RPC InvalidParams).
+   * Runs a tool, and tells `settled` how it ended; a failure is a result with isError and the
+   * problem as structuredContent. An unknown name is a protocol error (JSON-RPC InvalidParams).
    */
-  async call(name: string, args: Record<string, unknown> | undefined, context: ToolContext, requestId: string, failed?: (call: FailedCall) => void): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: ToolContext,
+    requestId: string,
+    settled?: (outcome: CallOutcome) => void,
+  ): Promise<CallToolResult> {
     const definition = this.byName.get(name);
     if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools offered.`);
     try {
@@ -90,11 +94,12 @@ export class ToolCatalog {
       const result = await definition.run(input, context);
       const json = JSON.stringify(result);
       const text = definition.lead ? `${definition.lead(result, context)}\n\n${json}` : json;
+      settled?.({ ok: true });
       return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
     } catch (err) {
       const problem = toProblem(err);
       const body = toProblemBody(problem, this.problemBase, requestId);
-      failed?.({ error: err, problem });
+      settled?.({ ok: false, error: err, problem });
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
     }
   }
