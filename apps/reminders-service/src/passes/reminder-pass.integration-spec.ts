@@ -265,6 +265,26 @@ describe('reminder passes', () => {
     expect(outbox[0]).toMatchObject({ signupId: target.signupId, trigger: 'manual', body: expect.stringContaining('Winter potluck') });
   });
 
+  it('counts each text handed to the provider by outcome in sms_messages_total', async () => {
+    const smsCounts = async (): Promise<Record<string, number>> => {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      const lines = text.matchAll(/^sms_messages_total\{outcome="(\w+)",app="reminders-service"\} (\d+)$/gm);
+      return Object.fromEntries([...lines].map(([, outcome, count]) => [outcome!, Number(count)]));
+    };
+    const before = await smsCounts();
+    const [good, invalid] = [newPhone(), newPhone()];
+    twilio.reject(invalid, 21211);
+    const live = await seed({ phones: [good, invalid] });
+    expect(await pass.run(live.target, 'manual')).toMatchObject({ sent: 1, failed: 1 });
+    const sandbox = await seed({ livemode: false, phones: [newPhone(), newPhone()] });
+    expect(await pass.run(sandbox.target, 'manual')).toMatchObject({ sent: 2, failed: 0 });
+    const after = await smsCounts();
+    const added = (outcome: string) => (after[outcome] ?? 0) - (before[outcome] ?? 0);
+    expect(Object.fromEntries(['sent', 'rejected', 'sandbox', 'timeout', 'unavailable', 'opted_out'].map((o) => [o, added(o)]))).toEqual({
+      sent: 1, rejected: 1, sandbox: 2, timeout: 0, unavailable: 0, opted_out: 0,
+    });
+  });
+
   it('answers 402 upgrade_required (feature) on the free tier', async () => {
     const { target } = await seed({ tier: 'free' });
     const problem = await problemOf(pass.run(target, 'manual'));

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Tier } from '#libs/config';
 import { newId, utcDay, type ReminderPassView, type ReminderTrigger } from '#libs/contracts';
-import type { Logger } from '#libs/observability';
+import type { Counter, Logger, Metrics } from '#libs/observability';
 import { ProblemError, upgradeRequired } from '#libs/problem';
-import { DATA_SOURCE, LOGGER, Outbox } from '#libs/runtime';
+import { DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
 import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
 import { REMINDERS_CONFIG, type RemindersConfig } from '../reminders.config.js';
 import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
@@ -28,6 +28,9 @@ const FAILURES_TO_STOP = 3;
 
 /** Sandbox texts are stored (the messages row is the outbox), never sent. */
 const SANDBOX: SmsProvider = { send: () => Promise.resolve({ id: '' }) };
+
+/** What became of a text handed to the provider: sent, one of the failures, or stored by a sandbox pass. */
+type SmsOutcome = 'sent' | 'sandbox' | SmsFailureKind;
 
 function isUpstream(kind: SmsFailureKind): boolean {
   return kind === 'timeout' || kind === 'unavailable';
@@ -60,6 +63,8 @@ export interface PassOutcome extends ReminderPassView {
  */
 @Injectable()
 export class ReminderPass {
+  private readonly smsMessages: Counter<'outcome'>;
+
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
@@ -68,7 +73,10 @@ export class ReminderPass {
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
     @Inject(REMINDERS_CONFIG) private readonly config: RemindersConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(METRICS) metrics: Metrics,
+  ) {
+    this.smsMessages = metrics.counter('sms_messages_total', 'Texts handed to the SMS provider, by outcome', ['outcome']);
+  }
 
   /** 402 when the organization's tier has no SMS reminders. */
   assertFeature(tier: Tier): void {
@@ -149,11 +157,13 @@ export class ReminderPass {
           const { id } = await provider.send({ to: message.phone, body: message.body });
           failuresInARow = 0;
           outcome.sent += 1;
+          this.count(target.livemode ? 'sent' : 'sandbox');
           await this.recordSent(message, id, target, trigger);
         } catch (err) {
           const failure = err instanceof SmsFailure ? err : new SmsFailure('unavailable', String(err));
           failuresInARow = isUpstream(failure.kind) ? failuresInARow + 1 : 0;
           outcome.failures.push(failure.kind);
+          this.count(failure.kind);
           this.logger.warn({ signupId: target.signupId, participantId: message.participantId, kind: failure.kind, err: failure.message }, 'reminder not sent');
           await this.afterFailure(message, failure.kind);
         }
@@ -161,6 +171,10 @@ export class ReminderPass {
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
     return outcome;
+  }
+
+  private count(outcome: SmsOutcome): void {
+    this.smsMessages.inc({ outcome });
   }
 
   /** Whether the claim may go to the provider now (false: the number opted out since, or the database failed). */

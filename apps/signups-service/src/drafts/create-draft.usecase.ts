@@ -1,29 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal, SignupDraft } from '#libs/contracts';
-import { ProblemError, upgradeRequired } from '#libs/problem';
+import type { Counter, Metrics } from '#libs/observability';
+import { ProblemError, isProblemError, upgradeRequired } from '#libs/problem';
+import { METRICS } from '#libs/runtime';
 import { SIGNUPS_SERVICE_CONFIG, type SignupsServiceConfig } from '../signups-service.config.js';
 import { AiQuotaRepository } from './ai-quota.repository.js';
 import { DRAFTER, OFFLINE_DRAFTER, type Drafter } from './drafter.js';
 
+type Provider = SignupsServiceConfig['aiProvider'];
+type Outcome = 'drafted' | 'quota_exceeded' | 'timeout' | 'unavailable';
+
+/** The counted outcome of a failed draft request: a quota refusal or a provider failure; anything else is not counted. */
+function failureOutcome(err: unknown): Outcome | undefined {
+  if (!isProblemError(err)) return undefined;
+  if (err.code === 'upgrade_required') return 'quota_exceeded';
+  if (err.code === 'upstream_unavailable') return err.status === 504 ? 'timeout' : 'unavailable';
+  return undefined;
+}
+
 /**
  * A draft from a description; creates nothing. Live calls use the configured drafter and one of
  * the organization's AI drafts of the month, only when a draft comes back (a provider failure
- * uses none). Sandbox calls use the offline drafter and no quota.
+ * uses none). Sandbox calls use the offline drafter and no quota. Each request that gets past
+ * validation is counted in ai_drafts_total by provider and outcome.
  */
 @Injectable()
 export class CreateDraftUseCase {
+  private readonly drafts: Counter<'provider' | 'outcome'>;
+
   constructor(
     private readonly quota: AiQuotaRepository,
     @Inject(DRAFTER) private readonly drafter: Drafter,
     @Inject(OFFLINE_DRAFTER) private readonly offline: Drafter,
     @Inject(SIGNUPS_SERVICE_CONFIG) private readonly config: SignupsServiceConfig,
-  ) {}
+    @Inject(METRICS) metrics: Metrics,
+  ) {
+    this.drafts = metrics.counter('ai_drafts_total', 'AI draft requests, by provider and outcome', ['provider', 'outcome']);
+  }
 
   async execute(principal: Principal, description: string): Promise<{ draft: SignupDraft }> {
     if (!description.trim()) throw ProblemError.validation([{ path: 'description', message: 'Must not be empty' }]);
     const now = new Date();
-    if (!principal.livemode) return { draft: await this.offline.draft(description, now) };
+    if (!principal.livemode) return this.counted('offline', async () => ({ draft: await this.offline.draft(description, now) }));
+    return this.counted(this.config.aiProvider, () => this.live(principal, description, now));
+  }
 
+  private async live(principal: Principal, description: string, now: Date): Promise<{ draft: SignupDraft }> {
     const allowance = (tier: Principal['tier']) => this.config.tierLimits[tier].aiDraftsPerMonth;
     const refusal = (used: number) => upgradeRequired({ kind: 'quota', featureLabel: 'AI drafts', currentTier: principal.tier, allowance, used });
     const quota = allowance(principal.tier);
@@ -33,5 +55,17 @@ export class CreateDraftUseCase {
     // Another call may have used the last draft while this one waited for the provider.
     if (!(await this.quota.consume(principal.organizationId, quota))) throw refusal(quota);
     return { draft };
+  }
+
+  private async counted<T>(provider: Provider, request: () => Promise<T>): Promise<T> {
+    try {
+      const result = await request();
+      this.drafts.inc({ provider, outcome: 'drafted' });
+      return result;
+    } catch (err) {
+      const outcome = failureOutcome(err);
+      if (outcome) this.drafts.inc({ provider, outcome });
+      throw err;
+    }
   }
 }

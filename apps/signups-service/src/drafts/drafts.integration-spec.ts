@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Principal } from '#libs/contracts';
+import type { RunningApp } from '#libs/runtime';
 import { caller, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
 
 const live = (overrides: Partial<Principal> = {}): Principal => ({ ...caller({ livemode: true }), tier: 'free', ...overrides });
@@ -36,6 +37,15 @@ async function fakeOpenAi(): Promise<FakeOpenAi> {
       server.close(() => resolve());
     });
   return fake;
+}
+
+/** The app's ai_drafts_total for a provider and outcome, from its own /metrics. */
+async function draftsCounted(app: RunningApp, provider: string, outcome: string): Promise<number> {
+  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('ai_drafts_total{') && l.includes(`provider="${provider}"`) && l.includes(`outcome="${outcome}"`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
 const ANSWER = {
@@ -148,6 +158,23 @@ describe('AI drafts with an OpenAI-compatible provider', () => {
     const problem = await problemOf(draft(principal));
     expect(problem).toMatchObject({ code: 'upstream_unavailable', status });
     expect(await used(principal)).toBe(0);
+  });
+
+  it('counts each draft request in ai_drafts_total by the drafter that ran and its outcome', async () => {
+    const counted = async () => ({
+      drafted: await draftsCounted(harness.app, 'openai', 'drafted'),
+      unavailable: await draftsCounted(harness.app, 'openai', 'unavailable'),
+      offline: await draftsCounted(harness.app, 'offline', 'drafted'),
+    });
+    const before = await counted();
+    openai.mode = { kind: 'draft', draft: ANSWER };
+    await draft(live());
+    openai.mode = { kind: 'status', status: 500 };
+    await problemOf(draft(live()));
+    await draft(caller({ livemode: false }));
+    const after = await counted();
+    expect({ drafted: after.drafted - before.drafted, unavailable: after.unavailable - before.unavailable, offline: after.offline - before.offline })
+      .toEqual({ drafted: 1, unavailable: 1, offline: 1 });
   });
 
   it('drafts sandbox calls offline, without the provider', async () => {

@@ -65,6 +65,13 @@ describe('webhook deliveries', () => {
       return latest!;
     }, 10_000);
 
+  /** webhook_delivery_attempts_total by outcome, from the app's /metrics. */
+  const attemptsByOutcome = async (): Promise<Record<string, number>> => {
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    const lines = text.matchAll(/^webhook_delivery_attempts_total\{.*outcome="(\w+)".*\} (\S+)$/gm);
+    return Object.fromEntries([...lines].map(([, outcome, count]) => [outcome, Number(count)]));
+  };
+
   it('delivers an event to every matching endpoint of its organization and mode, signed, with the event id as webhook-id', async () => {
     const principal = caller();
     const all = await endpoint(principal);
@@ -273,5 +280,21 @@ describe('webhook deliveries', () => {
     await stack.bus.request('webhooks.delete', { principal, id: target.endpoint.id });
     const [{ count }] = await db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM "webhooks"."deliveries" WHERE endpoint_id = $1`, [target.endpoint.id]);
     expect(count).toBe(0);
+  });
+
+  it('counts each attempt once by outcome in webhook_delivery_attempts_total', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    hooks.answer(target.path, { status: 404 }, { status: 200 });
+    const before = await attemptsByOutcome();
+    await emit(principal);
+    await settled(principal, target.endpoint.id, 'succeeded');
+    await eventually(async () => {
+      const after = await attemptsByOutcome();
+      const added = (outcome: string) => (after[outcome] ?? 0) - (before[outcome] ?? 0);
+      expect(Object.fromEntries(['delivered', 'http_4xx', 'http_5xx', 'no_response'].map((outcome) => [outcome, added(outcome)]))).toEqual({
+        delivered: 1, http_4xx: 1, http_5xx: 0, no_response: 0,
+      });
+    });
   });
 });

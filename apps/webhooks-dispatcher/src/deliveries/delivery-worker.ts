@@ -1,11 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { type AppContext, APP_CONTEXT } from '#libs/runtime';
+import type { Counter, Metrics } from '#libs/observability';
+import { type AppContext, APP_CONTEXT, METRICS } from '#libs/runtime';
 import { EndpointRules } from '../endpoints/endpoint-rules.js';
 import { webhookHeaders } from '../signing/index.js';
 import { postWebhook, type SendResult } from '../targets/index.js';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
 import { DeliveriesRepository, type ClaimedAttempt } from './deliveries.repository.js';
-import { errorMessageOf, outcomeOf, type AttemptOutcome } from './retry-policy.js';
+import { errorMessageOf, isSuccess, outcomeOf, type AttemptOutcome } from './retry-policy.js';
 
 /** Attempts one worker has in flight at most. */
 const CONCURRENCY = 16;
@@ -13,6 +14,23 @@ const CONCURRENCY = 16;
 const LEASE_MARGIN_SECONDS = 30;
 /** After repeated failures to reach the database, wait at most this long between tries. */
 const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * The `outcome` label of webhook_delivery_attempts_total, a fixed set: `delivered` (a 2xx);
+ * `http_4xx`, `http_5xx` or `http_other` (any other status: redirects are not followed) by the
+ * status answered; `no_response` when none came (a refused address, a timeout, a network error,
+ * or an attempt that could not be prepared: its error message says which); `abandoned` when an
+ * attempt was given up unsent because every scheduled one was interrupted.
+ */
+type AttemptLabel = 'delivered' | 'http_4xx' | 'http_5xx' | 'http_other' | 'no_response' | 'abandoned';
+
+function labelOf(result: SendResult): AttemptLabel {
+  if (result.status === null) return 'no_response';
+  if (isSuccess(result)) return 'delivered';
+  if (result.status >= 500) return 'http_5xx';
+  if (result.status >= 400) return 'http_4xx';
+  return 'http_other';
+}
 
 /**
  * Sends due attempts: claims as many as it has free slots (no two workers, of this replica or
@@ -26,13 +44,17 @@ export class DeliveryWorker implements OnApplicationShutdown {
   private stopped = false;
   private wake?: () => void;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly attempts: Counter<'outcome'>;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly rules: EndpointRules,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     @Inject(APP_CONTEXT) private readonly context: AppContext,
-  ) {}
+    @Inject(METRICS) metrics: Metrics,
+  ) {
+    this.attempts = metrics.counter('webhook_delivery_attempts_total', 'Webhook delivery attempts, by outcome', ['outcome']);
+  }
 
   start(): void {
     this.stopped = false;
@@ -116,6 +138,7 @@ export class DeliveryWorker implements OnApplicationShutdown {
       },
       this.config.pauseAfter,
     );
+    this.attempts.inc({ outcome: overdue ? 'abandoned' : labelOf(result) });
   }
 
   /** Signs and posts one attempt; a failure to prepare it is a failed attempt like any other. */
