@@ -29,6 +29,23 @@ describe('operations surface of every app', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
+  it.each(['auth-server', 'signups-service', 'webhooks-dispatcher', 'reminders-service'])('%s reports its outbox lag', async (app) => {
+    const text = await (await fetch(`${stackInfo().internalUrls[app]}/metrics`)).text();
+    expect(text).toMatch(new RegExp(`^outbox_pending_events\\{app="${app}"\\} \\d+$`, 'm'));
+    expect(text).toMatch(new RegExp(`^outbox_oldest_pending_seconds\\{app="${app}"\\} [\\d.]+$`, 'm'));
+  });
+
+  it.each([
+    ['signups-service', 'signups-reminded'],
+    ['webhooks-dispatcher', 'webhooks-fan-out'],
+    ['reminders-service', 'reminders-contacts'],
+  ])('%s reports the lag of its durable consumer %s', async (app, consumer) => {
+    const text = await (await fetch(`${stackInfo().internalUrls[app]}/metrics`)).text();
+    for (const name of ['event_consumer_pending_messages', 'event_consumer_unacknowledged_messages']) {
+      expect(text).toMatch(new RegExp(`^${name}\\{consumer="${consumer}",app="${app}"\\} \\d+$`, 'm'));
+    }
+  });
+
   it('echoes a caller request id and makes one otherwise', async () => {
     const echoed = await fetch(`${stackInfo().baseUrl}/me`, { headers: { 'x-request-id': 'e2e-trace-1' } });
     expect(echoed.headers.get('x-request-id')).toBe('e2e-trace-1');

@@ -5,6 +5,7 @@ import { InitReminders1795314237764 } from './migrations/1795314237764-InitRemin
 import { AddContactsProjection1795800000000 } from './migrations/1795800000000-AddContactsProjection.js';
 import { AddReminderPasses1795900000000 } from './migrations/1795900000000-AddReminderPasses.js';
 import { ClaimedReminders1795900000001 } from './migrations/1795900000001-ClaimedReminders.js';
+import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -14,7 +15,7 @@ import { REMINDERS_SCHEMA } from './schema.js';
 export const remindersDataSourceSpec: DataSourceSpec = {
   schema: REMINDERS_SCHEMA,
   entities: [],
-  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000, AddReminderPasses1795900000000, ClaimedReminders1795900000001],
+  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000, AddReminderPasses1795900000000, ClaimedReminders1795900000001, OutboxTraceContext1796000000000],
 };
 
 /**

@@ -7,6 +7,7 @@ import { EndpointsHandlers } from './endpoints/endpoints.handlers.js';
 import { InitWebhooks1795314237764 } from './migrations/1795314237764-InitWebhooks.js';
 import { AddEndpoints1795600000000 } from './migrations/1795600000000-AddEndpoints.js';
 import { AddDeliveries1795600000001 } from './migrations/1795600000001-AddDeliveries.js';
+import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { WEBHOOKS_SCHEMA } from './schema.js';
 import { webhooksSpec } from './webhooks.config.js';
 import { WebhooksModule } from './webhooks.module.js';
@@ -14,7 +15,7 @@ import { WebhooksModule } from './webhooks.module.js';
 export const webhooksDataSourceSpec: DataSourceSpec = {
   schema: WEBHOOKS_SCHEMA,
   entities: [],
-  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000, AddDeliveries1795600000001],
+  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000, AddDeliveries1795600000001, OutboxTraceContext1796000000000],
 };
 
 /**

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '#libs/persistence';
 import { streamNameFor } from '#libs/runtime';
-import { RELAXED_LIMITS_ENV, localStack } from '#libs/testing';
+import { RELAXED_LIMITS_ENV, localStack, startFakeCollector, type FakeCollector } from '#libs/testing';
 import type { StackInfo } from './stack-env.js';
 
 export interface RunningStack {
   child: ChildProcess;
+  collector: FakeCollector;
   database: TestDatabase;
   info: StackInfo;
   log: WriteStream;
@@ -23,8 +24,9 @@ declare global {
 const START_TIMEOUT_MS = 90_000;
 
 /**
- * Starts the whole platform in services mode (one process per app) for the e2e files, with
- * limits no test reaches (limits.e2e-spec.ts runs gateways of its own at the default limits).
+ * Starts the whole platform in services mode (one process per app) for the e2e files, exporting
+ * its traces to a collector of its own, with limits no test reaches (limits.e2e-spec.ts runs
+ * gateways of its own at the default limits).
  * Jest loads this file through require() without its module mapper: only package imports
  * (`#libs/*` resolve to the built libs) and type-only relative imports work here.
  */
@@ -33,6 +35,7 @@ export default async function globalSetup(): Promise<void> {
   const natsPrefix = `e2e${randomBytes(4).toString('hex')}.`;
   const { origins, env: stackEnv } = await localStack();
   const workDir = mkdtempSync(join(tmpdir(), 'signup-e2e-'));
+  const collector = await startFakeCollector();
   const env: Record<string, string> = {
     ...stackEnv,
     ...RELAXED_LIMITS_ENV,
@@ -46,8 +49,12 @@ export default async function globalSetup(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
     REMINDER_POLL_MS: '250',
+    SHUTDOWN_DELAY_MS: '0',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     DATA_DIR: workDir,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '200',
   };
   const logFile = join(workDir, 'stack.log');
   mkdirSync(workDir, { recursive: true });
@@ -76,6 +83,7 @@ export default async function globalSetup(): Promise<void> {
   } catch (err) {
     child.kill('SIGTERM');
     await database.drop();
+    await collector.close();
     const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
     throw new Error(`${(err as Error).message}\n--- stack log (${logFile}) ---\n${tail}`);
   }
@@ -91,8 +99,9 @@ export default async function globalSetup(): Promise<void> {
     natsPrefix,
     streamName: streamNameFor(natsPrefix),
     databaseUrl: database.url,
+    collectorUrl: collector.url,
     env,
   };
   process.env.E2E_STACK = JSON.stringify(info);
-  globalThis.e2eStack = { child, database, info, log, workDir };
+  globalThis.e2eStack = { child, collector, database, info, log, workDir };
 }

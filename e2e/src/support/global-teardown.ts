@@ -4,7 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type {} from './global-setup.js';
 
-/** Stops the stack, deletes its stream, its rate limit counters and its database, and removes its work folder. */
+/** Stops the stack and its trace collector, deletes its stream, its rate limit counters and its database, and removes its work folder. */
 export default async function globalTeardown(): Promise<void> {
   const stack = globalThis.e2eStack;
   if (!stack) return;
@@ -21,6 +21,7 @@ export default async function globalTeardown(): Promise<void> {
   }
   await deleteKeys(stack.info.env.REDIS_URL!, `${stack.info.env.RATE_LIMIT_PREFIX}:*`);
   await stack.database.drop();
+  await stack.collector.close();
   await new Promise((resolve) => stack.log.end(resolve));
   rmSync(stack.workDir, { recursive: true, force: true });
 }

@@ -11,6 +11,8 @@ export interface StackInfo {
   natsPrefix: string;
   streamName: string;
   databaseUrl: string;
+  /** The stack's OpenTelemetry collector: GET {collectorUrl}/spans?traceId=… lists one trace's spans. */
+  collectorUrl: string;
   env: Record<string, string>;
 }
 

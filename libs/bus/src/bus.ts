@@ -14,6 +14,12 @@ export interface Subscription {
 /** ConsumeOptions.maxDeliver when not given. */
 export const DEFAULT_MAX_DELIVER = 10;
 
+/** How far a durable consumer is behind: events not yet delivered, and delivered but not yet acknowledged. */
+export interface ConsumerBacklog {
+  pending: number;
+  unacknowledged: number;
+}
+
 export interface ConsumeOptions {
   /**
    * Durable consumer name; replicas sharing it share the work. A new durable on NATS starts at
@@ -48,6 +54,9 @@ export interface Bus {
 
   /** Every replica gets every event (no durability): for cache eviction. */
   broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription>;
+
+  /** The backlog of a durable consumer (shared by every replica), for the consumer lag gauges. */
+  backlog(durable: string): Promise<ConsumerBacklog>;
 
   /** Rejects when the bus is not usable (readiness). */
   ping(): Promise<void>;

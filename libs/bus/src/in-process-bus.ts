@@ -1,5 +1,5 @@
 import type { CloudEvent, EventType, HandlersOf, RequestOf, ResponseOf, ServiceName, Subject } from '#libs/contracts';
-import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
+import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklog, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 import { checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger } from './envelope.js';
 import { InFlight } from './in-flight.js';
 
@@ -10,6 +10,8 @@ interface Group {
   maxDeliver: number;
   /** Events published while the group had no member, as a durable consumer keeps them. */
   backlog: CloudEvent[];
+  /** Events handed to a member and not yet handled. */
+  delivering: number;
 }
 
 const REDELIVERY_DELAY_MS = 50;
@@ -79,6 +81,7 @@ export class InProcessBus implements Bus {
       next: 0,
       maxDeliver: options.maxDeliver ?? DEFAULT_MAX_DELIVER,
       backlog: [],
+      delivering: 0,
     };
     group.handlers.push(handler);
     this.groups.set(options.durable, group);
@@ -94,6 +97,11 @@ export class InProcessBus implements Bus {
     const listener = { types: new Set(types), handler };
     this.listeners.add(listener);
     return { stop: async () => void this.listeners.delete(listener) };
+  }
+
+  async backlog(durable: string): Promise<ConsumerBacklog> {
+    const group = this.groups.get(durable);
+    return { pending: group?.backlog.length ?? 0, unacknowledged: group?.delivering ?? 0 };
   }
 
   async ping(): Promise<void> {
@@ -116,7 +124,8 @@ export class InProcessBus implements Bus {
   private toGroup(group: Group, event: CloudEvent): void {
     if (group.handlers.length === 0) return void group.backlog.push(event);
     const handler = group.handlers[group.next++ % group.handlers.length]!;
-    this.inFlight.track(this.deliver(handler, event, group.maxDeliver));
+    group.delivering++;
+    this.inFlight.track(this.deliver(handler, event, group.maxDeliver).finally(() => group.delivering--));
   }
 
   private async deliver(handler: EventHandler, event: CloudEvent, maxDeliver: number): Promise<void> {

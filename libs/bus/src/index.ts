@@ -1,7 +1,7 @@
-export { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
+export { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklog, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 export { checkHandlers, type BusLogger, type ReplyEnvelope } from './envelope.js';
 export { InProcessBus } from './in-process-bus.js';
 export { NatsBus, type NatsBusOptions } from './nats-bus.js';
-export { enqueueEvent, outboxMigration, outboxMigrationSql } from './outbox.js';
+export { enqueueEvent, outboxMigration, outboxMigrationSql, outboxTraceContextMigration, outboxTraceContextSql, qualified } from './outbox.js';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export { consumeOnce, type ConsumeOnceOptions } from './durable-consumer.js';

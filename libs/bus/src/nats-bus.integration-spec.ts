@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { runWithRequestId } from '#libs/observability';
+import { loadConfig, tracingSpec } from '#libs/config';
+import { SpanKind, currentTraceId, inSpan, runWithRequestId, startTracing, type Tracing } from '#libs/observability';
 import type { BusLogger } from './envelope.js';
 import { busConformance } from './bus.conformance.js';
 import { NatsBus } from './nats-bus.js';
@@ -105,5 +106,55 @@ describe('NatsBus on the wire', () => {
     await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).resolves.toMatchObject({ userId: 'after-reconnect' });
     await consumed.stop();
     await served.stop();
+  });
+});
+
+describe('NatsBus trace context', () => {
+  let bus: NatsBus;
+  let tracing: Tracing;
+  const inRequest = <T>(work: () => Promise<T>) => inSpan('caller', { kind: SpanKind.SERVER }, async () => ({ traceId: currentTraceId(), result: await work() }));
+
+  beforeAll(async () => {
+    tracing = startTracing('bus-test', loadConfig(tracingSpec, {}));
+    bus = await connectBus(recordingLogger());
+  });
+
+  afterAll(async () => {
+    await bus.close();
+    await tracing.shutdown();
+  });
+
+  it("runs a request's handler in the caller's trace", async () => {
+    let handlerTrace: string | undefined;
+    const served = await bus.serve('auth', authHandlers(async () => ((handlerTrace = currentTraceId()), principal('traced'))));
+    const { traceId } = await inRequest(() => bus.request('auth.apikeys.verify', { keyHash: 'k' }));
+    await served.stop();
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(handlerTrace).toBe(traceId);
+  });
+
+  it("runs durable consumers and broadcast listeners of an event in its publisher's trace", async () => {
+    const traces = new Map<string, string | undefined>();
+    const consumed = await bus.consume({ durable: uniqueName('traced'), types: ['auth.apikey.revoked'] }, async () => void traces.set('durable', currentTraceId()));
+    const listened = await bus.broadcast(['auth.apikey.revoked'], async () => void traces.set('broadcast', currentTraceId()));
+    const { traceId } = await inRequest(() => bus.publish(testEvent()));
+    await eventually(() => expect(Object.fromEntries(traces)).toEqual({ durable: traceId, broadcast: traceId }));
+    await Promise.all([consumed.stop(), listened.stop()]);
+  });
+
+  it("reports a durable consumer's backlog: events not yet delivered, then delivered and not yet acknowledged", async () => {
+    const durable = uniqueName('backlog');
+    const idle = await bus.consume({ durable, types: ['auth.apikey.revoked'] }, async () => undefined);
+    await idle.stop();
+    const { pending: before } = await bus.backlog(durable);
+    for (let i = 0; i < 3; i++) await bus.publish(testEvent());
+    expect(await bus.backlog(durable)).toEqual({ pending: before + 3, unacknowledged: 0 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding = await bus.consume({ durable, types: ['auth.apikey.revoked'] }, () => held);
+    await eventually(() => expect(bus.backlog(durable)).resolves.toEqual({ pending: 0, unacknowledged: before + 3 }));
+    release();
+    await eventually(() => expect(bus.backlog(durable)).resolves.toEqual({ pending: 0, unacknowledged: 0 }));
+    await holding.stop();
   });
 });

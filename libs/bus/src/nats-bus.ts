@@ -1,15 +1,16 @@
-import { TimeoutError, RequestError, connect, headers, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { TimeoutError, RequestError, connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import {
   eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
 } from '#libs/contracts';
-import { REQUEST_ID_HEADER, acceptRequestId, currentRequestId, runWithRequestId } from '#libs/observability';
+import { REQUEST_ID_HEADER, SpanKind, acceptRequestId, failSpan, inSpan, runWithRequestId } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
-import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
+import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklog, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 import {
   checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger, type ReplyEnvelope,
 } from './envelope.js';
 import { InFlight } from './in-flight.js';
+import { handleEvent, messageHeaders, messagingAttributes, senderContext } from './nats-context.js';
 import { parseJson } from './json.js';
 import { consumerFilter, ensureDurable, ensureStream } from './nats-stream.js';
 import { PullWorker } from './nats-pull-worker.js';
@@ -60,19 +61,21 @@ export class NatsBus implements Bus {
     }
   }
 
-  async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
-    const timeout = options.timeoutMs ?? this.options.defaultTimeoutMs;
-    let reply: Msg;
-    try {
-      reply = await this.nc.request(this.prefixed(subject), JSON.stringify(payload), { timeout, headers: withRequestId() });
-    } catch (err) {
-      if (err instanceof TimeoutError) throw timeoutProblem(subject, timeout);
-      if (!(err instanceof RequestError && err.isNoResponders())) this.logger.warn({ err, subject }, 'bus request failed');
-      throw noResponderProblem(subject);
-    }
-    const envelope = parseJson(reply.data) as ReplyEnvelope | undefined;
-    if (envelope === undefined) throw new ProblemError('internal_error', `The ${subject.split('.')[0]} service sent a malformed reply.`);
-    return unwrapReply<ResponseOf<S>>(envelope);
+  request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
+    return inSpan(`request ${subject}`, { kind: SpanKind.CLIENT, attributes: messagingAttributes(subject) }, async () => {
+      const timeout = options.timeoutMs ?? this.options.defaultTimeoutMs;
+      let reply: Msg;
+      try {
+        reply = await this.nc.request(this.prefixed(subject), JSON.stringify(payload), { timeout, headers: messageHeaders() });
+      } catch (err) {
+        if (err instanceof TimeoutError) throw timeoutProblem(subject, timeout);
+        if (!(err instanceof RequestError && err.isNoResponders())) this.logger.warn({ err, subject }, 'bus request failed');
+        throw noResponderProblem(subject);
+      }
+      const envelope = parseJson(reply.data) as ReplyEnvelope | undefined;
+      if (envelope === undefined) throw new ProblemError('internal_error', `The ${subject.split('.')[0]} service sent a malformed reply.`);
+      return unwrapReply<ResponseOf<S>>(envelope);
+    });
   }
 
   async serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription> {
@@ -84,11 +87,14 @@ export class NatsBus implements Bus {
     );
   }
 
-  async publish(event: CloudEvent): Promise<void> {
-    const h = withRequestId() ?? headers();
-    h.set('ce-type', event.type);
-    h.set('ce-id', event.id);
-    await this.js.publish(this.eventSubject(event.type), JSON.stringify(event), { msgID: event.id, headers: h });
+  publish(event: CloudEvent): Promise<void> {
+    const attributes = { ...messagingAttributes(eventSubject(event.type)), 'messaging.message.id': event.id };
+    return inSpan(`send ${event.type}`, { kind: SpanKind.PRODUCER, attributes }, async () => {
+      const h = messageHeaders();
+      h.set('ce-type', event.type);
+      h.set('ce-id', event.id);
+      await this.js.publish(this.eventSubject(event.type), JSON.stringify(event), { msgID: event.id, headers: h });
+    });
   }
 
   async consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
@@ -117,6 +123,11 @@ export class NatsBus implements Bus {
     );
   }
 
+  async backlog(durable: string): Promise<ConsumerBacklog> {
+    const info = await this.jsm.consumers.info(this.options.streamName, durable);
+    return { pending: info.num_pending, unacknowledged: info.num_ack_pending };
+  }
+
   async ping(): Promise<void> {
     await this.nc.rtt();
   }
@@ -136,20 +147,25 @@ export class NatsBus implements Bus {
   }
 
   private async answer(msg: Msg, subject: Subject, handler: Handler): Promise<void> {
-    await runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), async () => {
-      const payload = parseJson(msg.data);
-      const reply: ReplyEnvelope =
-        payload === undefined
-          ? { ok: false, problem: ProblemError.validation([{ path: 'body', message: 'Malformed JSON' }], 'The request is not valid JSON.').toWire() }
-          : await dispatch(handler, subject, payload, this.logger);
-      msg.respond(JSON.stringify(reply));
-    });
+    const options = { kind: SpanKind.SERVER, attributes: messagingAttributes(subject) };
+    await inSpan(`process ${subject}`, options, (span) =>
+      runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), async () => {
+        const payload = parseJson(msg.data);
+        const reply: ReplyEnvelope =
+          payload === undefined
+            ? { ok: false, problem: ProblemError.validation([{ path: 'body', message: 'Malformed JSON' }], 'The request is not valid JSON.').toWire() }
+            : await dispatch(handler, subject, payload, this.logger);
+        if (!reply.ok && ProblemError.fromWire(reply.problem).status >= 500) failSpan(span);
+        msg.respond(JSON.stringify(reply));
+      }),
+      senderContext(msg.headers),
+    );
   }
 
   private async notify(msg: Msg, handler: EventHandler): Promise<void> {
     const event = parseJson(msg.data) as CloudEvent | undefined;
     if (event === undefined) return this.logger.error({ subject: msg.subject }, 'malformed event; ignored');
-    await runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), () => handler(event));
+    await handleEvent(msg.headers, event, handler);
   }
 
   /** Core NATS subscriptions whose handlers run concurrently; failures are logged, never thrown. */
@@ -188,12 +204,4 @@ export class NatsBus implements Bus {
       if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn({ status }, `nats ${status.type}`);
     }
   }
-}
-
-function withRequestId(): MsgHdrs | undefined {
-  const requestId = currentRequestId();
-  if (requestId === undefined) return undefined;
-  const h = headers();
-  h.set(REQUEST_ID_HEADER, requestId);
-  return h;
 }

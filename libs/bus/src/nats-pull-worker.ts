@@ -2,10 +2,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedConnectionError } from '@nats-io/transport-node';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { CloudEvent } from '#libs/contracts';
-import { REQUEST_ID_HEADER, acceptRequestId, runWithRequestId } from '#libs/observability';
 import type { EventHandler } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { parseJson } from './json.js';
+import { handleEvent } from './nats-context.js';
 
 const RESUME_DELAY_MS = 1000;
 const MAX_REDELIVERY_DELAY_MS = 60_000;
@@ -79,7 +79,7 @@ export class PullWorker {
       return msg.term();
     }
     try {
-      await runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), () => this.handler(event));
+      await handleEvent(msg.headers, event, this.handler);
       msg.ack();
     } catch (err) {
       const attempt = msg.info.deliveryCount;

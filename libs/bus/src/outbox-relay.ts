@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
-import { runWithRequestId } from '#libs/observability';
+import { contextFromHeaders, runInContext, runWithRequestId } from '#libs/observability';
 import type { Bus } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -15,12 +15,25 @@ export interface OutboxRelayOptions {
   batchSize?: number;
 }
 
+interface OutboxRow {
+  id: string;
+  payload: CloudEvent;
+  request_id: string | null;
+  trace_context: Record<string, string> | null;
+}
+
+/** Publishes a row under the request id and in the trace of the request that caused it. */
+function publishInCause(bus: Bus, { payload, request_id: requestId, trace_context: traceContext }: OutboxRow): Promise<void> {
+  const publish = () => (requestId ? runWithRequestId(requestId, () => bus.publish(payload)) : bus.publish(payload));
+  return traceContext ? runInContext(contextFromHeaders((name) => traceContext[name]), publish) : publish();
+}
+
 /**
  * Publishes committed outbox rows. Each round claims unpublished rows with FOR UPDATE SKIP
  * LOCKED (so replicas share the table without publishing a row twice), publishes them and
  * marks them published in the same transaction. A row whose publish fails stays unpublished
  * and goes out in a later round; a re-publish after a crash is collapsed by the event id. Each
- * event goes out with the request id that caused it (x-request-id header).
+ * event goes out with the request id (x-request-id header) and in the trace that caused it.
  */
 export class OutboxRelay {
   private readonly pollMs: number;
@@ -46,12 +59,14 @@ export class OutboxRelay {
     this.wake();
   }
 
-  /** Finishes the round in progress and stops. */
+  /** Finishes the round in progress, runs one last round (events its app's final requests committed), and stops. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();
+    const wasRunning = this.running !== undefined;
     await this.running;
     this.running = undefined;
+    if (wasRunning) await this.round();
   }
 
   private async loop(): Promise<void> {
@@ -78,14 +93,14 @@ export class OutboxRelay {
     const outbox = qualified(schema, 'outbox');
     try {
       return await dataSource.transaction(async (manager) => {
-        const rows: { id: string; payload: CloudEvent; request_id: string | null }[] = await manager.query(
-          `SELECT "id", "payload", "request_id" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        const rows: OutboxRow[] = await manager.query(
+          `SELECT "id", "payload", "request_id", "trace_context" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [this.batchSize],
         );
         const results = await Promise.allSettled(
-          rows.map(async ({ id, payload, request_id: requestId }) => {
-            await (requestId ? runWithRequestId(requestId, () => bus.publish(payload)) : bus.publish(payload));
-            return id;
+          rows.map(async (row) => {
+            await publishInCause(bus, row);
+            return row.id;
           }),
         );
         const published = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

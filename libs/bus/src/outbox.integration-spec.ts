@@ -2,12 +2,14 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import type { DataSource } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
+import { loadConfig, tracingSpec } from '#libs/config';
+import { SpanKind, currentRequestId, currentTraceId, inSpan, runWithRequestId, startTracing } from '#libs/observability';
 import { createDataSource, createTestDatabase, type TestDatabase } from '#libs/persistence';
 import type { Bus } from './bus.js';
 import { consumeOnce } from './durable-consumer.js';
 import { InProcessBus } from './in-process-bus.js';
 import { NatsBus } from './nats-bus.js';
-import { enqueueEvent, outboxMigrationSql } from './outbox.js';
+import { enqueueEvent, outboxMigrationSql, outboxTraceContextSql } from './outbox.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { Seen, SpyBus, deleteStream, eventually, natsTestTarget, recordingLogger, testEvent, uniqueName } from './test-support.js';
 
@@ -27,7 +29,7 @@ beforeAll(async () => {
   dataSource = createDataSource({ schema, entities: [], migrations: [] }, { url: db.url });
   await dataSource.initialize();
   await dataSource.query(`CREATE SCHEMA "${schema}"`);
-  for (const sql of outboxMigrationSql(schema).up) await dataSource.query(sql);
+  for (const sql of [...outboxMigrationSql(schema).up, ...outboxTraceContextSql(schema).up]) await dataSource.query(sql);
   await dataSource.query(`CREATE TABLE "${schema}".applied (consumer text NOT NULL, event_id uuid NOT NULL)`);
   bus = await NatsBus.connect({ ...target, name: 'outbox-test', logger, defaultTimeoutMs: 2000 });
   nc = await connect({ servers: target.url });
@@ -171,5 +173,26 @@ describe('outbox relay on the in-process bus', () => {
     relay.kick();
     await eventually(async () => expect([runs.count(event.id), await appliedRows(consumer, event.id)]).toEqual([1, 1]));
     expect(await unpublished([event.id])).toBe(0);
+  });
+});
+
+describe('outbox relay and trace context', () => {
+  it('publishes each event under the request id and in the trace of the request that committed it', async () => {
+    const tracing = startTracing('outbox-test', loadConfig(tracingSpec, {}));
+    try {
+      const seen = new Map<string, { traceId?: string; requestId?: string }>();
+      running.push(await bus.consume({ durable: uniqueName('traced'), types }, async (event) => void seen.set(event.id, { traceId: currentTraceId(), requestId: currentRequestId() })));
+      const event = testEvent();
+      const traceId = await runWithRequestId('req-outbox-trace', () =>
+        inSpan('request', { kind: SpanKind.SERVER }, async () => {
+          await commit([event]);
+          return currentTraceId();
+        }),
+      );
+      startRelay(bus);
+      await eventually(() => expect(seen.get(event.id)).toEqual({ traceId, requestId: 'req-outbox-trace' }));
+    } finally {
+      await tracing.shutdown();
+    }
   });
 });

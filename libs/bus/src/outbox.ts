@@ -1,6 +1,6 @@
 import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
-import { currentRequestId } from '#libs/observability';
+import { currentRequestId, traceContextHeaders } from '#libs/observability';
 
 /** `"schema"."name"`, quoted for SQL. */
 export function qualified(schema: string, name: string): string {
@@ -35,21 +35,20 @@ export function outboxMigrationSql(schema: string): { up: string[]; down: string
 
 /**
  * Records an event in the caller's transaction, beside the state change it describes, with the
- * request id that caused it; the OutboxRelay publishes it once the transaction commits.
+ * request id and the W3C trace context that caused it; the OutboxRelay publishes it once the
+ * transaction commits.
  */
 export async function enqueueEvent(manager: EntityManager, schema: string, event: CloudEvent): Promise<void> {
   if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside the transaction of the state change');
-  await manager.query(`INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id") VALUES ($1, $2, $3, $4)`, [
-    event.id,
-    event.type,
-    JSON.stringify(event),
-    currentRequestId() ?? null,
-  ]);
+  const traceContext = traceContextHeaders();
+  await manager.query(
+    `INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id", "trace_context") VALUES ($1, $2, $3, $4, $5)`,
+    [event.id, event.type, JSON.stringify(event), currentRequestId() ?? null, Object.keys(traceContext).length > 0 ? traceContext : null],
+  );
 }
 
-/** A migration that creates only the outbox tables: the first migration of a schema with no tables of its own yet. */
-export function outboxMigration(name: string, schema: string): new () => MigrationInterface {
-  const sql = outboxMigrationSql(schema);
+/** A migration that runs the given statements. */
+function sqlMigration(name: string, sql: { up: string[]; down: string[] }): new () => MigrationInterface {
   return class implements MigrationInterface {
     name = name;
 
@@ -61,4 +60,19 @@ export function outboxMigration(name: string, schema: string): new () => Migrati
       for (const statement of sql.down) await runner.query(statement);
     }
   };
+}
+
+/** A migration that creates only the outbox tables: the first migration of a schema with no tables of its own yet. */
+export function outboxMigration(name: string, schema: string): new () => MigrationInterface {
+  return sqlMigration(name, outboxMigrationSql(schema));
+}
+
+/** outbox.trace_context: the traceparent and tracestate of the request that caused the event (an expand step). */
+export function outboxTraceContextSql(schema: string): { up: string[]; down: string[] } {
+  const outbox = qualified(schema, 'outbox');
+  return { up: [`ALTER TABLE ${outbox} ADD COLUMN "trace_context" jsonb NULL`], down: [`ALTER TABLE ${outbox} DROP COLUMN "trace_context"`] };
+}
+
+export function outboxTraceContextMigration(name: string, schema: string): new () => MigrationInterface {
+  return sqlMigration(name, outboxTraceContextSql(schema));
 }

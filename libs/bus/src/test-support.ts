@@ -5,7 +5,7 @@ import {
   cloudEvent, type CloudEvent, type EventType, type HandlersOf, type Principal, type RequestOf, type ResponseOf, type ServiceName, type Subject,
 } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import type { Bus, ConsumeOptions, EventHandler, RequestOptions, Subscription } from './bus.js';
+import type { Bus, ConsumeOptions, ConsumerBacklog, EventHandler, RequestOptions, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 
 /** Retries fn until it stops throwing (or returns), failing with its last error after timeoutMs. */
@@ -131,6 +131,10 @@ export class SpyBus implements Bus {
 
   broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription> {
     return this.inner.broadcast(types, handler);
+  }
+
+  backlog(durable: string): Promise<ConsumerBacklog> {
+    return this.inner.backlog(durable);
   }
 
   ping(): Promise<void> {

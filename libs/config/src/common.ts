@@ -12,6 +12,23 @@ export const infrastructureSpec = {
   busTimeoutMs: env.int('BUS_TIMEOUT_MS', 5000, { min: 100, max: 120000 }),
 } as const;
 
+/**
+ * OpenTelemetry traces, by the standard OTEL_* variables. Spans are exported over OTLP/HTTP
+ * once an endpoint is set (and OTEL_TRACES_EXPORTER is not none); without one the trace
+ * context still travels across HTTP and NATS, so a caller's traceparent reaches every hop.
+ */
+const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+export const tracingSpec = {
+  sdkDisabled: env.bool('OTEL_SDK_DISABLED', false),
+  tracesExporter: env.oneOf('OTEL_TRACES_EXPORTER', ['otlp', 'none'], 'otlp'),
+  endpoint: env.optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
+  tracesEndpoint: env.optionalUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
+  protocol: env.oneOf('OTEL_EXPORTER_OTLP_PROTOCOL', OTLP_PROTOCOLS, 'http/protobuf'),
+  tracesProtocol: env.optionalOneOf('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', OTLP_PROTOCOLS),
+  serviceName: env.optionalString('OTEL_SERVICE_NAME'),
+} as const;
+
 /** The public addresses of the surfaces (see API decisions, "URLs and ports"). */
 export const publicUrlsSpec = {
   publicBaseUrl: env.url('PUBLIC_BASE_URL', 'http://localhost:3000/api/v1'),

@@ -85,6 +85,9 @@ export const env = {
       return value;
     });
   },
+  optionalOneOf<const T extends string>(name: string, values: readonly T[]): Field<T | undefined> {
+    return field(name, (raw) => (present(raw) ? env.oneOf(name, values, values[0]!).read(raw) : undefined));
+  },
   json<T>(name: string, fallback: T, validate: (value: unknown) => string | undefined): Field<T> {
     return field(name, (raw) => {
       if (!present(raw)) return fallback;

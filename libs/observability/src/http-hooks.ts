@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { REQUEST_ID_HEADER, acceptRequestId, runWithRequestId } from './request-context.js';
+import { SpanKind, contextFromHeaders, failSpan, runInContext, startSpan, traceIdOf, withSpan, type Span } from './tracing.js';
 
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -26,21 +27,58 @@ export const requestIdOptions = {
   requestIdHeader: false as const,
 };
 
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
- * Request id on the response and in the async context of the whole request, one log line per
- * request (health and metrics routes excluded), and the request duration histogram.
+ * Request id on the response and in the async context of the whole request, a server span
+ * under the caller's traceparent, one log line per request and the request duration histogram
+ * (health and metrics routes have neither span nor log line).
  */
 export function installHttpObservability(fastify: FastifyInstance, logger: Logger, metrics: Metrics): void {
+  const spans = new WeakMap<FastifyRequest, Span>();
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    runWithRequestId(request.id, done);
+    const route = request.routeOptions.url;
+    if (route !== undefined && QUIET_ROUTES.has(route)) return runWithRequestId(request.id, done);
+    const parent = contextFromHeaders((name) => headerValue(request, name));
+    const attributes = { 'http.request.method': request.method, 'url.path': loggablePath(request.url), ...(route !== undefined && { 'http.route': route }) };
+    const span = startSpan(route === undefined ? request.method : `${request.method} ${route}`, { kind: SpanKind.SERVER, attributes }, parent);
+    spans.set(request, span);
+    runInContext(withSpan(parent, span), () => runWithRequestId(request.id, done));
+  });
+  fastify.addHook('onRequestAbort', (request: FastifyRequest, done: () => void) => {
+    const span = spans.get(request);
+    if (span) {
+      span.setAttribute('error.type', 'aborted');
+      span.end();
+      spans.delete(request);
+    }
+    done();
   });
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const span = spans.get(request);
+    if (span) {
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) failSpan(span);
+      span.end();
+      spans.delete(request);
+    }
     if (!QUIET_ROUTES.has(route)) {
       logger.info(
-        { requestId: request.id, method: request.method, route, url: loggablePath(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        {
+          requestId: request.id,
+          ...(traceIdOf(span) !== undefined && { traceId: traceIdOf(span) }),
+          method: request.method,
+          route,
+          url: loggablePath(request.url),
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
         'request completed',
       );
     }

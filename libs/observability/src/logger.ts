@@ -1,5 +1,6 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { currentRequestId } from './request-context.js';
+import { currentTraceId } from './tracing.js';
 
 export type { Logger };
 
@@ -28,7 +29,7 @@ export function serializeError(err: unknown): unknown {
   return serialized;
 }
 
-/** JSON logs with redaction and the current request id on every line. */
+/** JSON logs with redaction and the current request id and trace id on every line. */
 export function createLogger(app: string, level = 'info', destination?: pino.DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
@@ -37,7 +38,8 @@ export function createLogger(app: string, level = 'info', destination?: pino.Des
     formatters: { log: (object) => redactSecrets(object) as Record<string, unknown> },
     mixin() {
       const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const traceId = currentTraceId();
+      return { ...(requestId && { requestId }), ...(traceId && { traceId }) };
     },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

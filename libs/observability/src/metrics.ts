@@ -1,6 +1,19 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withDeadline } from './deadline.js';
 
-export type { Counter };
+/** How long a gauge read at scrape time may take: a slow dependency never stalls the scrape. */
+const COLLECT_TIMEOUT_MS = 1500;
+
+export type { Counter, Gauge };
+
+/**
+ * One read shared by the gauges of a scrape (a registry collects them concurrently): a call
+ * while a read is under way gets its answer, so two gauges fed by one query cost one query.
+ */
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined;
+  return () => (inFlight ??= read().finally(() => (inFlight = undefined)));
+}
 
 /** One Prometheus registry per app, labelled with the app name. */
 export class Metrics {
@@ -42,6 +55,36 @@ export class Metrics {
     const existing = this.registry.getSingleMetric(name);
     if (existing) return existing as Counter<L>;
     return new Counter({ name, help, labelNames: [...labelNames], registers: [this.registry] });
+  }
+
+  /**
+   * A gauge read at scrape time, created on first use like counter(): `collect` sets its values
+   * within 1.5 s. A read that fails or is late removes the gauge's values (so `absent()` alerts
+   * fire instead of a stale value) and is reported to `onError`; the scrape itself never fails.
+   */
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect: (gauge: Gauge<L>) => Promise<void>,
+    onError: (err: unknown) => void,
+  ): Gauge<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing) return existing as Gauge<L>;
+    return new Gauge({
+      name,
+      help,
+      labelNames: [...labelNames],
+      registers: [this.registry],
+      async collect() {
+        try {
+          await withDeadline(collect(this), COLLECT_TIMEOUT_MS);
+        } catch (err) {
+          this.reset();
+          onError(err);
+        }
+      },
+    });
   }
 
   render(): Promise<string> {

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { OutboxRelay, enqueueEvent, type Bus, type BusLogger } from '#libs/bus';
+import { OutboxRelay, enqueueEvent, qualified, type Bus, type BusLogger } from '#libs/bus';
 import { cloudEvent, type EventMap, type EventType } from '#libs/contracts';
+import { sharedRead, type Metrics } from '#libs/observability';
 
 /** One database transaction of a use case; the events it emits commit with it. */
 export interface Tx {
@@ -21,8 +22,10 @@ export class Outbox {
     private readonly source: string,
     bus: Bus,
     logger: BusLogger,
+    metrics: Metrics,
   ) {
     this.relay = new OutboxRelay({ dataSource, schema, bus, logger });
+    this.measureLag(metrics, logger);
   }
 
   start(): void {
@@ -31,6 +34,20 @@ export class Outbox {
 
   stop(): Promise<void> {
     return this.relay.stop();
+  }
+
+  /** Outbox lag, read at scrape time: events committed and not yet published, and the age of the oldest. */
+  private measureLag(metrics: Metrics, logger: BusLogger): void {
+    const backlog = sharedRead(async () => {
+      const [row] = (await this.dataSource.query(
+        `SELECT count(*)::int AS "pending", coalesce(extract(epoch FROM now() - min("created_at")), 0)::float AS "age"
+         FROM ${qualified(this.schema, 'outbox')} WHERE "published_at" IS NULL`,
+      )) as { pending: number; age: number }[];
+      return row!;
+    });
+    const onError = (err: unknown) => logger.warn({ err }, 'outbox lag not read');
+    metrics.gauge('outbox_pending_events', 'Events committed to the outbox and not yet published', [], async (gauge) => gauge.set((await backlog()).pending), onError);
+    metrics.gauge('outbox_oldest_pending_seconds', 'Age of the oldest event not yet published (0 when none)', [], async (gauge) => gauge.set((await backlog()).age), onError);
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

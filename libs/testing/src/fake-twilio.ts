@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readBody } from './http-body.js';
 
 /** `ok` answers like Twilio; `down` answers 503; `timeout` never answers; `unauthorized` answers 401. */
 export type FakeTwilioMode = 'ok' | 'down' | 'timeout' | 'unauthorized';
@@ -45,15 +46,6 @@ const REJECTION_MESSAGES: Record<number, (to: string) => string> = {
 };
 
 const MESSAGES_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** The `sid:token` pair of a basic authorization header. */
 function basicCredentials(req: IncomingMessage): string | undefined {
@@ -102,7 +94,8 @@ export async function startFakeTwilio({ accountSid, authToken }: { accountSid: s
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requestCount += 1;
-    readBody(req).then((raw) => {
+    readBody(req).then((bytes) => {
+      const raw = bytes.toString('utf8');
       if (currentMode === 'timeout') return;
       const { status, json } = answer(req, raw);
       const timer = setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json)), delay);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { loadConfig, publicUrlsSpec } from '#libs/config';
+import { loadConfig, publicUrlsSpec, tracingSpec } from '#libs/config';
+import { startTracing, type Tracing } from '#libs/observability';
 import { allInOneInfrastructure, bootApp, type RunningApp } from '#libs/runtime';
 import { withLocalSecrets } from './local-secrets.js';
 import { APPS } from './apps.js';
@@ -13,16 +14,19 @@ async function main(): Promise<void> {
   const env = withLocalSecrets(withLocalUrls(process.env), dataDir);
   const infrastructure = await allInOneInfrastructure(env, dataDir);
   const running: RunningApp[] = [];
+  let tracing: Tracing | undefined;
   let stopping: Promise<void> | undefined;
   const stop = (code: number) => {
     stopping ??= (async () => {
       for (const app of [...running].reverse()) await app.close();
       await infrastructure.close();
+      await tracing?.shutdown();
       process.exit(code);
     })();
     return stopping;
   };
   try {
+    tracing = startTracing('signup-platform', loadConfig(tracingSpec, env));
     for (const app of APPS) running.push(await bootApp(app, infrastructure));
     const demo = await ensureDemoAccount(`http://127.0.0.1:${portOf('auth-server', env)}`, env.ADMIN_TOKEN, dataDir);
     process.stdout.write(banner('all-in-one', loadConfig(publicUrlsSpec, env), env.ADMIN_TOKEN, demo));
