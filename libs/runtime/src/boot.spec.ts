@@ -1,11 +1,14 @@
+import { request as httpRequest, Agent } from 'node:http';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { InProcessBus } from '#libs/bus';
+import { ConfigError, loadConfig } from '#libs/config';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { subjectsOf, type HandlersOf } from '#libs/contracts';
 import { Auth } from '#libs/scopes';
 import { bootApp, type RunningApp } from './boot.js';
 import type { Infrastructure } from './infrastructure.js';
+import { shutdownSpec } from './services-infrastructure.js';
 
 @Controller('things')
 class ThingsController {
@@ -19,19 +22,63 @@ class ThingsController {
 @Module({ controllers: [ThingsController] })
 class ThingsModule {}
 
+/** A request the test holds in flight: the handler waits until released. */
+class Held {
+  private release?: () => void;
+  private started?: () => void;
+  readonly running = new Promise<void>((resolve) => (this.started = resolve));
+
+  wait(): Promise<void> {
+    this.started!();
+    return new Promise((resolve) => (this.release = resolve));
+  }
+
+  finish(): void {
+    this.release?.();
+  }
+}
+
+let held = new Held();
+
+@Controller('slow')
+class SlowController {
+  @Get() @Auth.public() async slow(): Promise<object> {
+    await held.wait();
+    return { finished: true };
+  }
+}
+
+@Module({ controllers: [SlowController] })
+class SlowModule {}
+
+function testInfrastructure(bus: InProcessBus): Infrastructure {
+  return {
+    env: { SIGNUPS_SERVICE_PORT: '0', PROBLEM_BASE: 'http://problems.test/problems' },
+    logLevel: 'silent',
+    bus,
+    dataSource: () => { throw new Error('no database in this test'); },
+    close: () => bus.close(),
+  };
+}
+
+/** A GET over a keep-alive connection of `agent`, read to the end. */
+function get(agent: Agent, url: string): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+    }).on('error', reject).end();
+  });
+}
+
 describe('bootApp', () => {
   let running: RunningApp;
   const bus = new InProcessBus(createLogger('test', 'silent'));
 
   beforeAll(async () => {
-    const infrastructure: Infrastructure = {
-      env: { SIGNUPS_SERVICE_PORT: '0', PROBLEM_BASE: 'http://problems.test/problems' },
-      logLevel: 'silent',
-      bus,
-      dataSource: () => { throw new Error('no database in this test'); },
-      close: () => bus.close(),
-    };
-    running = await bootApp({ name: 'signups-service', module: () => ({ module: ThingsModule }) }, infrastructure);
+    running = await bootApp({ name: 'signups-service', module: () => ({ module: ThingsModule }) }, testInfrastructure(bus));
   });
 
   afterAll(async () => {
@@ -110,5 +157,72 @@ describe('bootApp', () => {
   it('generates a request id when the caller sends none', async () => {
     const res = await fetch(`${running.url}/healthz`);
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('bootApp shutting down', () => {
+  let running: RunningApp;
+  let agent: Agent;
+  const bus = new InProcessBus(createLogger('test', 'silent'));
+
+  beforeEach(async () => {
+    held = new Held();
+    agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+    running = await bootApp({ name: 'signups-service', module: () => ({ module: SlowModule }) }, testInfrastructure(bus));
+  });
+
+  afterEach(async () => {
+    held.finish();
+    await running.close();
+    agent.destroy();
+  });
+
+  afterAll(() => bus.close());
+
+  it('answers /readyz with 503 shutting_down once shutdown begins, without asking its dependencies', async () => {
+    expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
+    running.beginShutdown();
+    const res = await fetch(`${running.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ status: 'shutting_down', detail: expect.stringContaining('shutting down'), checks: {} });
+  });
+
+  it('keeps serving requests after shutdown begins, each on a connection it then closes', async () => {
+    const before = await get(agent, `${running.url}/healthz`);
+    expect(before).toMatchObject({ status: 200, connection: 'keep-alive' });
+    running.beginShutdown();
+    const after = await get(agent, `${running.url}/healthz`);
+    expect(after).toMatchObject({ status: 200, connection: 'close', body: '{"status":"ok"}' });
+    expect((await get(agent, `${running.url}/healthz`)).status).toBe(200);
+  });
+
+  it('finishes a request in flight when it closes, and closes its keep-alive connection at once', async () => {
+    const inFlight = get(agent, `${running.url}/slow`);
+    await held.running;
+    let closed = false;
+    const closing = running.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(closed).toBe(false);
+    const readiness = await fetch(`${running.url}/readyz`).then((res) => res.status, () => 'refused');
+    expect(readiness).toBe('refused');
+
+    held.finish();
+    expect(await inFlight).toEqual({ status: 200, connection: 'close', body: '{"finished":true}' });
+    const started = Date.now();
+    await closing;
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('SHUTDOWN_DELAY_MS', () => {
+  it('keeps serving 5 s after SIGTERM unless told otherwise', () => {
+    expect(loadConfig(shutdownSpec, {})).toEqual({ shutdownDelayMs: 5000 });
+    expect(loadConfig(shutdownSpec, { SHUTDOWN_DELAY_MS: '0' })).toEqual({ shutdownDelayMs: 0 });
+  });
+
+  it('refuses a delay that would leave no time to drain within the 30 s a pod is given', () => {
+    expect(() => loadConfig(shutdownSpec, { SHUTDOWN_DELAY_MS: '20000' })).toThrow(ConfigError);
+    expect(() => loadConfig(shutdownSpec, { SHUTDOWN_DELAY_MS: 'soon' })).toThrow('SHUTDOWN_DELAY_MS must be an integer between 0 and 15000 (got "soon")');
   });
 });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { listenSpec, loadConfig, publicUrlsSpec } from '#libs/config';
 import { Metrics, REQUEST_ID_HEADER, createLogger, installHttpObservability, requestIdOptions } from '#libs/observability';
@@ -13,6 +13,7 @@ import type { Infrastructure } from './infrastructure.js';
 import { instrumentBus } from './instrumented-bus.js';
 import { Outbox } from './outbox.js';
 import { NestPinoLogger } from './nest-logger.js';
+import { ShutdownState } from './ops.controller.js';
 import { RuntimeModule } from './runtime.module.js';
 
 export interface RunningApp {
@@ -21,7 +22,17 @@ export interface RunningApp {
   /** The origin the app listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   context: AppContext;
-  /** Stops serving the bus, drains HTTP, stops the relay, closes the database; safe to call twice. */
+  /**
+   * Marks the app as shutting down: /readyz answers 503 and every HTTP response closes its
+   * connection, while requests, bus subjects, consumers and the relay are all still served.
+   */
+  beginShutdown(): void;
+  /**
+   * Shuts down (beginning with beginShutdown): stops taking bus requests (the queue group sends
+   * them to other replicas) and HTTP connections, finishes the requests and handlers in flight
+   * and sends their replies, then stops consumers and workers after their current message, the
+   * relay after its current round, and closes Redis and the database. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -31,6 +42,33 @@ class AppRoot {}
 const BODY_LIMIT_BYTES = 1_048_576;
 /** Path parameters longer than this are refused by the router (a problem, never a raw error). */
 const MAX_PARAM_LENGTH = 512;
+/** While the HTTP server closes, how often connections that went idle since are closed. */
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * Once shutdown began, every response closes its connection: clients reconnect (through the load
+ * balancer, to another replica) instead of keeping a connection to this one alive.
+ */
+function closeConnectionsWhenShuttingDown(fastify: FastifyInstance, shutdown: ShutdownState): void {
+  fastify.addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    if (shutdown.shuttingDown && !reply.raw.headersSent) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
+/**
+ * Stops accepting connections and waits for the requests in flight. A keep-alive connection whose
+ * request ends during the close would otherwise stay open until its keep-alive timeout (72 s) and
+ * hold the close: those are closed as soon as they are idle.
+ */
+async function closeHttp(fastify: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => fastify.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  try {
+    await fastify.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}
 
 /** Boots one app on the given adapters: schema migrated, HTTP listening, bus handlers served. */
 export async function bootApp(definition: AppDefinition, infrastructure: Infrastructure): Promise<RunningApp> {
@@ -47,15 +85,18 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     await dataSource.initialize();
     await migrate(dataSource);
   }
-  const bus = instrumentBus(infrastructure.bus, metrics);
+  const bus = instrumentBus(infrastructure.bus, metrics, logger);
   const { database } = definition;
-  const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger) : undefined;
+  const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger, metrics) : undefined;
   const context: AppContext = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, env };
+  const shutdown = new ShutdownState();
 
   const adapter = new FastifyAdapter({
     ...requestIdOptions,
     bodyLimit: BODY_LIMIT_BYTES,
     maxParamLength: MAX_PARAM_LENGTH,
+    // A request that reaches the app while it closes is served, not refused: its dependencies are still up.
+    return503OnClosing: false,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       sendProblem(reply, toProblem(error), problemBase, request.id);
@@ -63,12 +104,14 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     ...definition.fastify?.(context),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    { module: AppRoot, imports: [RuntimeModule.forApp(context), definition.module(context)] },
+    { module: AppRoot, imports: [RuntimeModule.forApp(context, shutdown), definition.module(context)] },
     adapter,
     { logger: new NestPinoLogger(logger) },
   );
   app.useGlobalFilters(new ProblemFilter(problemBase, logger));
-  installHttpObservability(app.getHttpAdapter().getInstance(), logger, metrics);
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  installHttpObservability(fastify, logger, metrics);
+  closeConnectionsWhenShuttingDown(fastify, shutdown);
   await definition.configure?.(app, context);
   await app.listen(port, host);
   outbox?.start();
@@ -85,9 +128,15 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     app,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     context,
+    beginShutdown() {
+      shutdown.begin();
+    },
     close() {
       closing ??= (async () => {
-        await served?.stop();
+        shutdown.begin();
+        // Both wait for their work in flight; the bus and the database stay up for it.
+        await Promise.all([served?.stop(), closeHttp(fastify)]);
+        // Nest's hooks: consumers and workers stop after their current message, Redis clients close.
         await app.close();
         await outbox?.stop();
         await dataSource?.destroy();

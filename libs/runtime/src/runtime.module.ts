@@ -4,7 +4,7 @@ import { DeclarationGuard } from '#libs/scopes';
 import type { HealthIndicator } from '#libs/observability';
 import { postgresHealth } from '#libs/persistence';
 import type { AppContext } from './app-definition.js';
-import { OpsController } from './ops.controller.js';
+import { OpsController, ShutdownState } from './ops.controller.js';
 import { Outbox } from './outbox.js';
 import { APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } from './tokens.js';
 
@@ -17,13 +17,15 @@ function indicatorsOf(context: AppContext): HealthIndicator[] {
 /** Makes the app's adapters injectable everywhere, serves the ops routes and refuses undeclared routes. */
 @Module({})
 export class RuntimeModule {
-  static forApp(context: AppContext): DynamicModule {
+  /** `shutdown` is the app's own: /readyz reports it (a new one, never begun, when not given). */
+  static forApp(context: AppContext, shutdown = new ShutdownState()): DynamicModule {
     const providers = [
       { provide: APP_CONTEXT, useValue: context },
       { provide: BUS, useValue: context.bus },
       { provide: LOGGER, useValue: context.logger },
       { provide: METRICS, useValue: context.metrics },
       { provide: HEALTH_INDICATORS, useValue: indicatorsOf(context) },
+      { provide: ShutdownState, useValue: shutdown },
       ...(context.dataSource ? [{ provide: DATA_SOURCE, useValue: context.dataSource }] : []),
       ...(context.outbox ? [{ provide: Outbox, useValue: context.outbox }] : []),
     ];

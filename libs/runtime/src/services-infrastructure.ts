@@ -1,4 +1,4 @@
-import { infrastructureSpec, loadConfig, type Env } from '#libs/config';
+import { env as envVar, infrastructureSpec, loadConfig, type Env } from '#libs/config';
 import { NatsBus } from '#libs/bus';
 import { createLogger } from '#libs/observability';
 import { createDataSource } from '#libs/persistence';
@@ -8,6 +8,15 @@ export const LOCAL_SERVICES = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/signup_platform',
   NATS_URL: 'nats://127.0.0.1:4222',
   REDIS_URL: 'redis://127.0.0.1:6379',
+} as const;
+
+/** How a services-mode process shuts down on SIGTERM (see runStandalone). */
+export const shutdownSpec = {
+  /**
+   * How long the app keeps serving after SIGTERM while /readyz answers 503, so that load balancers
+   * and Kubernetes endpoints stop sending it work before it stops accepting any. 0 in tests.
+   */
+  shutdownDelayMs: envVar.int('SHUTDOWN_DELAY_MS', 5000, { min: 0, max: 15000 }),
 } as const;
 
 /** The stream name for a subject prefix: EVENTS, or EVENTS_<prefix> for an isolated run. */
