@@ -29,10 +29,15 @@ describe('operations surface of every app', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
-  it.each(['auth-server', 'signups-service', 'webhooks-dispatcher', 'reminders-service'])('%s reports its outbox lag', async (app) => {
+  it.each([
+    ['auth-server', 'auth'],
+    ['signups-service', 'signups'],
+    ['webhooks-dispatcher', 'webhooks'],
+    ['reminders-service', 'reminders'],
+  ])('%s reports the lag of its outbox in schema %s', async (app, schema) => {
     const text = await (await fetch(`${stackInfo().internalUrls[app]}/metrics`)).text();
-    expect(text).toMatch(new RegExp(`^outbox_pending_events\\{app="${app}"\\} \\d+$`, 'm'));
-    expect(text).toMatch(new RegExp(`^outbox_oldest_pending_seconds\\{app="${app}"\\} [\\d.]+$`, 'm'));
+    expect(text).toMatch(new RegExp(`^outbox_pending_events\\{schema="${schema}",app="${app}"\\} \\d+$`, 'm'));
+    expect(text).toMatch(new RegExp(`^outbox_oldest_pending_seconds\\{schema="${schema}",app="${app}"\\} [\\d.]+$`, 'm'));
   });
 
   it.each([

@@ -111,6 +111,17 @@ describe('outbox, relay and consumeOnce', () => {
     expect(await dataSource.query(`SELECT 1 FROM "${schema}".outbox WHERE id = $1`, [rolledBack.id])).toHaveLength(0);
   });
 
+  it('publishes, when stopped, the rows committed since its last round', async () => {
+    const relay = new OutboxRelay({ dataSource, schema, bus, logger, pollMs: 60_000 });
+    relay.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const events = Array.from({ length: 3 }, testEvent);
+    await commit(events);
+    expect(await unpublished(events.map((e) => e.id))).toBe(3);
+    await relay.stop();
+    expect(await unpublished(events.map((e) => e.id))).toBe(0);
+  });
+
   it('refuses to enqueue outside a transaction', async () => {
     await expect(enqueueEvent(dataSource.manager, schema, testEvent())).rejects.toThrow(/inside the transaction/);
   });

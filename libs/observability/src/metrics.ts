@@ -61,6 +61,7 @@ export class Metrics {
    * A gauge read at scrape time, created on first use like counter(): `collect` sets its values
    * within 1.5 s. A read that fails or is late removes the gauge's values (so `absent()` alerts
    * fire instead of a stale value) and is reported to `onError`; the scrape itself never fails.
+   * It needs at least one label: a gauge without labels would show 0 instead of no value.
    */
   gauge<L extends string>(
     name: string,
@@ -69,6 +70,7 @@ export class Metrics {
     collect: (gauge: Gauge<L>) => Promise<void>,
     onError: (err: unknown) => void,
   ): Gauge<L> {
+    if (labelNames.length === 0) throw new Error(`The gauge ${name} needs a label: without one a failed read would show 0`);
     const existing = this.registry.getSingleMetric(name);
     if (existing) return existing as Gauge<L>;
     return new Gauge({

@@ -98,6 +98,22 @@ describe('metrics', () => {
     expect(await metrics.render()).toContain('tool_calls_total{tool="whoami",outcome="ok",app="mcp-server"} 2');
   });
 
+  it('declares a scrape-time gauge once per name, and a read that fails drops its values and is reported', async () => {
+    const metrics = new Metrics('signups-service', { defaultMetrics: false });
+    const errors: unknown[] = [];
+    let fail = false;
+    const collect = async (g: { set(value: number): void }) => {
+      if (fail) throw new Error('database down');
+      g.set(7);
+    };
+    const gauge = metrics.gauge('backlog_events', 'Backlog', ['schema'], async (g) => collect({ set: (value) => g.set({ schema: 'signups' }, value) }), (err) => errors.push(err));
+    expect(metrics.gauge('backlog_events', 'Backlog', ['schema'], collect, (err) => errors.push(err))).toBe(gauge);
+    expect(await metrics.render()).toContain('backlog_events{schema="signups",app="signups-service"} 7');
+    fail = true;
+    expect(await metrics.render()).not.toContain('backlog_events{');
+    expect(errors).toEqual([new Error('database down')]);
+  });
+
   it('renders Prometheus text labelled with the app', async () => {
     const metrics = new Metrics('signups-service', { defaultMetrics: false });
     metrics.httpDuration.observe({ method: 'GET', route: '/x', status: '200' }, 0.01);

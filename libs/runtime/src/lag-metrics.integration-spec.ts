@@ -9,6 +9,7 @@ import { Outbox } from './outbox.js';
 
 const schema = 'lag_test';
 const logger = createLogger('lag-test', 'silent');
+const ours = [`schema="${schema}"`];
 
 let db: TestDatabase;
 let dataSource: DataSource;
@@ -42,17 +43,17 @@ describe('outbox lag gauges', () => {
     const metrics = new Metrics('lag-test', { defaultMetrics: false });
     const bus = new InProcessBus(logger);
     const outbox = new Outbox(dataSource, schema, 'lag-test', bus, logger, metrics);
-    expect([await sample(metrics, 'outbox_pending_events'), await sample(metrics, 'outbox_oldest_pending_seconds')]).toEqual([0, 0]);
+    expect([await sample(metrics, 'outbox_pending_events', ours), await sample(metrics, 'outbox_oldest_pending_seconds', ours)]).toEqual([0, 0]);
     for (let i = 0; i < 2; i++) {
       await outbox.transaction((tx) => tx.emit('auth.apikey.revoked', revoked(), { orgid: 'org_test', livemode: false }));
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await sample(metrics, 'outbox_pending_events')).toBe(2);
-    expect(await sample(metrics, 'outbox_oldest_pending_seconds')).toBeGreaterThanOrEqual(0.05);
+    expect(await sample(metrics, 'outbox_pending_events', ours)).toBe(2);
+    expect(await sample(metrics, 'outbox_oldest_pending_seconds', ours)).toBeGreaterThanOrEqual(0.05);
     outbox.start();
     try {
-      for (let i = 0; i < 100 && (await sample(metrics, 'outbox_pending_events')) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect([await sample(metrics, 'outbox_pending_events'), await sample(metrics, 'outbox_oldest_pending_seconds')]).toEqual([0, 0]);
+      for (let i = 0; i < 100 && (await sample(metrics, 'outbox_pending_events', ours)) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect([await sample(metrics, 'outbox_pending_events', ours), await sample(metrics, 'outbox_oldest_pending_seconds', ours)]).toEqual([0, 0]);
     } finally {
       await outbox.stop();
       await bus.close();

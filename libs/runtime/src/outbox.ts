@@ -46,8 +46,15 @@ export class Outbox {
       return row!;
     });
     const onError = (err: unknown) => logger.warn({ err }, 'outbox lag not read');
-    metrics.gauge('outbox_pending_events', 'Events committed to the outbox and not yet published', [], async (gauge) => gauge.set((await backlog()).pending), onError);
-    metrics.gauge('outbox_oldest_pending_seconds', 'Age of the oldest event not yet published (0 when none)', [], async (gauge) => gauge.set((await backlog()).age), onError);
+    const schema = { schema: this.schema };
+    metrics.gauge('outbox_pending_events', 'Events committed to the outbox and not yet published', ['schema'], async (gauge) => gauge.set(schema, (await backlog()).pending), onError);
+    metrics.gauge(
+      'outbox_oldest_pending_seconds',
+      'Age of the oldest event not yet published (0 when none)',
+      ['schema'],
+      async (gauge) => gauge.set(schema, (await backlog()).age),
+      onError,
+    );
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
