@@ -1,19 +1,9 @@
+import type { ServicesStackInfo } from '#libs/testing';
+
 /** What the global setup tells every e2e file about the running stack. */
-export interface StackInfo {
-  gatewayUrl: string;
-  baseUrl: string;
-  authUrl: string;
-  mcpUrl: string;
-  problemBase: string;
-  internalUrls: Record<string, string>;
-  adminToken: string;
-  natsUrl: string;
-  natsPrefix: string;
-  streamName: string;
-  databaseUrl: string;
+export interface StackInfo extends ServicesStackInfo {
   /** The stack's OpenTelemetry collector: GET {collectorUrl}/spans?traceId=… lists one trace's spans. */
   collectorUrl: string;
-  env: Record<string, string>;
 }
 
 /** Set by the global setup (which cannot import this file's values). */

@@ -1,0 +1,64 @@
+import type { Measurement } from './load.js';
+import { median, round } from './stats.js';
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  /** What its requests per second are compared with. */
+  baseline?: string;
+  rounds: Measurement[];
+  /** Each figure's median over the rounds; errors and requests summed. */
+  summary: Measurement;
+  /** requests per second over the baseline's, both medians of this run. */
+  ratio?: number;
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  measured: number;
+  met: boolean;
+}
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export function summarize(rounds: Measurement[]): Measurement {
+  const mid = (pick: (m: Measurement) => number) => median(rounds.map(pick));
+  const extraKeys = [...new Set(rounds.flatMap((m) => Object.keys(m.extra ?? {})))];
+  return {
+    requestsPerSecond: mid((m) => m.requestsPerSecond),
+    p50Ms: mid((m) => m.p50Ms),
+    p99Ms: mid((m) => m.p99Ms),
+    requests: rounds.reduce((sum, m) => sum + m.requests, 0),
+    errors: rounds.reduce((sum, m) => sum + m.errors, 0),
+    durationMs: mid((m) => m.durationMs),
+    ...(extraKeys.length > 0 && { extra: Object.fromEntries(extraKeys.map((key) => [key, mid((m) => m.extra?.[key] ?? 0)])) }),
+  };
+}
+
+const cell = (value: number | undefined, digits = 2) => (value === undefined || Number.isNaN(value) ? '–' : String(round(value, digits)));
+
+export function markdown(results: ScenarioResult[], targets: Target[], checks: Check[]): string {
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | errors | ratio to baseline | notes |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...results.map((r) => {
+      const notes = Object.entries(r.summary.extra ?? {})
+        .map(([key, value]) => `${key} ${cell(value, 1)}`)
+        .join(', ');
+      const ratio = r.ratio === undefined ? '' : `${cell(r.ratio)} × ${r.baseline}`;
+      return `| ${r.title} | ${cell(r.summary.requestsPerSecond, 0)} | ${cell(r.summary.p50Ms)} | ${cell(r.summary.p99Ms)} | ${r.summary.errors} | ${ratio} | ${notes} |`;
+    }),
+  ];
+  if (targets.length > 0) {
+    lines.push('', '| target | goal | measured | met |', '|---|---|---:|---|', ...targets.map((t) => `| ${t.name} | ${t.goal} | ${cell(t.measured)} | ${t.met ? 'yes' : 'NO'} |`));
+  }
+  if (checks.length > 0) {
+    lines.push('', '| check | result |', '|---|---|', ...checks.map((c) => `| ${c.name} | ${c.ok ? 'ok' : 'FAILED'}: ${c.detail} |`));
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,129 @@
+import type { Receiver } from '#libs/testing';
+import { runHttp, type Measurement } from './load.js';
+import type { Platform } from './platform.js';
+import { newTenant, publishedSignup, registration } from './seed.js';
+import { percentile, round, sortedSamples } from './stats.js';
+
+/** One organization with one endpoint: its registrations are its endpoint's events. */
+interface Source {
+  signupId: string;
+  slotId: string;
+}
+
+export interface WebhookFixture {
+  sources: Source[];
+  receiver: Receiver;
+}
+
+/** How long deliveries may take to arrive after the last event before the missing ones count as errors. */
+const DRAIN_TIMEOUT_MS = 120_000;
+const AMPLE_CAPACITY = 100_000;
+
+/**
+ * `endpoints` organizations, each with a published signup and one endpoint on the local
+ * receiver subscribed to participant.registered: every registration is one event, delivered once.
+ */
+export async function seedWebhooks(platform: Platform, receiver: Receiver, endpoints: number): Promise<WebhookFixture> {
+  const sources: Source[] = [];
+  for (let i = 0; i < endpoints; i += 1) {
+    const tenant = await newTenant(platform, 'pro', `Bench webhooks ${i + 1}`);
+    const signup = await publishedSignup(platform, tenant.key, { title: 'Webhook source', slots: 1, capacity: AMPLE_CAPACITY });
+    await platform.call('/webhooks', { key: tenant.key, body: { url: receiver.url(`/hooks/${i}`), eventTypes: ['participant.registered'] }, expect: 200 });
+    sources.push({ signupId: signup.id, slotId: signup.slotIds[0]! });
+  }
+  return { sources, receiver };
+}
+
+let sent = 0;
+
+function nextRegistration(fixture: WebhookFixture): { path: string; body: string } {
+  const source = fixture.sources[sent++ % fixture.sources.length]!;
+  return { path: `/signups/${source.signupId}/participants`, body: registration([{ type: 'slot', id: source.slotId }]) };
+}
+
+/** A client address of its own for each request (TRUST_PROXY is on): each is its own anonymous caller. */
+function clientAddress(n: number): string {
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/**
+ * Waits for the deliveries of the `expected` events committed since the receiver held `from`
+ * requests, and measures them: deliveries per second from the first event's commit to the last
+ * receipt, and each event's commit-to-receipt latency (its `timestamp`, set in the committing
+ * transaction, to its arrival).
+ */
+async function deliveries(receiver: Receiver, from: number, expected: number, failedEvents: number): Promise<Measurement> {
+  const wanted = expected - failedEvents;
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  while (receiver.received.length - from < wanted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const batch = receiver.received.slice(from);
+  const ids = new Set(batch.map((delivery) => String(delivery.headers['webhook-id'])));
+  const latencies = batch.map((delivery) => delivery.at - Date.parse((JSON.parse(delivery.body) as { timestamp: string }).timestamp));
+  const firstCommit = Math.min(...batch.map((delivery, i) => delivery.at - latencies[i]!));
+  const lastReceipt = Math.max(...batch.map((delivery) => delivery.at));
+  const durationMs = lastReceipt - firstCommit;
+  const sorted = sortedSamples(latencies);
+  return {
+    requestsPerSecond: round(ids.size / (durationMs / 1000), 0),
+    p50Ms: round(percentile(sorted, 0.5), 1),
+    p99Ms: round(percentile(sorted, 0.99), 1),
+    requests: ids.size,
+    errors: failedEvents + Math.max(0, wanted - ids.size),
+    durationMs,
+    extra: { duplicates: batch.length - ids.size },
+  };
+}
+
+/** `events` registrations as fast as 50 connections send them; deliveries per second is the figure. */
+export async function webhookBurst(platform: Platform, fixture: WebhookFixture, events: number): Promise<Measurement> {
+  const from = fixture.receiver.received.length;
+  const load = await runHttp({
+    url: platform.info.gatewayUrl,
+    connections: Math.min(50, events),
+    amount: events,
+    method: 'POST',
+    request: () => {
+      const next = nextRegistration(fixture);
+      return { path: `${new URL(platform.info.baseUrl).pathname}${next.path}`, body: next.body };
+    },
+    connectionHeaders: (n) => ({ 'x-forwarded-for': clientAddress(n) }),
+    expectStatus: [201],
+  });
+  const measured = await deliveries(fixture.receiver, from, events, load.errors);
+  return { ...measured, extra: { ...measured.extra, registrationsPerSecond: load.requestsPerSecond } };
+}
+
+/** Registrations at `rate` per second for `seconds`; the commit-to-receipt latency is the figure. */
+export async function webhookPaced(platform: Platform, fixture: WebhookFixture, rate: number, seconds: number): Promise<Measurement> {
+  const from = fixture.receiver.received.length;
+  const total = Math.round(rate * seconds);
+  const tickMs = 10;
+  const started = performance.now();
+  let issued = 0;
+  let failed = 0;
+  const pending: Promise<void>[] = [];
+  while (issued < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+    for (; issued < due; issued += 1) {
+      const next = nextRegistration(fixture);
+      pending.push(
+        fetch(`${platform.info.baseUrl}${next.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress(issued) },
+          body: next.body,
+        }).then(
+          async (res) => {
+            await res.arrayBuffer();
+            if (res.status !== 201) failed += 1;
+          },
+          () => {
+            failed += 1;
+          },
+        ),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, tickMs));
+  }
+  await Promise.all(pending);
+  return deliveries(fixture.receiver, from, total, failed);
+}

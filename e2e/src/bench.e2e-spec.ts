@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+interface BenchResults {
+  results: { id: string; rounds: { requests: number; errors: number }[]; summary: { requestsPerSecond: number } }[];
+  targets: { name: string; measured: number }[];
+  checks: { name: string; ok: boolean; detail: string }[];
+}
+
+const SCENARIOS = [
+  'hello', 'read-baseline', 'write-baseline', 'read-baseline-1', 'get-signup', 'get-signup-1', 'list-signups', 'register', 'contention', 'webhooks-burst', 'webhooks-paced',
+];
+
+/**
+ * `npm run bench` in its smoke mode: its own stack and baselines, every scenario once for a
+ * second (or a few events), so the harness keeps working. It measures nothing worth keeping.
+ */
+describe('the benchmark harness', () => {
+  let out: string;
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('runs every scenario without an error and writes the results', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/bench/src/main.js', '--smoke', '--out', out], { maxBuffer: 16 * 1024 * 1024 });
+    const [file] = readdirSync(out);
+    const report = JSON.parse(readFileSync(join(out, file!), 'utf8')) as BenchResults;
+
+    expect(report.results.map((r) => r.id)).toEqual(SCENARIOS);
+    for (const result of report.results) {
+      expect({ id: result.id, errors: result.rounds[0]!.errors }).toEqual({ id: result.id, errors: 0 });
+      expect(result.rounds[0]!.requests).toBeGreaterThan(0);
+      expect(result.summary.requestsPerSecond).toBeGreaterThan(0);
+    }
+    expect(report.checks).toEqual([{ name: 'contention', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' }]);
+    expect(report.targets.map((t) => t.name)).toHaveLength(6);
+    expect(stdout).toContain('| GET /signups/{id} (API key) |');
+    expect(stdout).toContain(`results: ${join(out, file!)}`);
+  }, 240_000);
+});
