@@ -1,11 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RELAXED_LIMITS_ENV, startReceiver, startServicesStack } from '#libs/testing';
 import { startBaselines } from './baselines.js';
 import { runHttp, type Measurement } from './load.js';
 import { Platform } from './platform.js';
+import { monotonicMicros, summarizeProfiles } from './profile.js';
 import { markdown, summarize, type Check, type ScenarioResult, type Target } from './report.js';
 import { nearlyFullSignup, registration, seed, takenPlaces, REGISTRATION_SLOTS } from './seed.js';
 import { seedWebhooks, webhookBurst, webhookPaced } from './webhooks.js';
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
     smoke: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string', default: 'bench/results' },
+    profile: { type: 'string' },
   },
 });
 
@@ -34,6 +37,8 @@ const settings = args.smoke
       pacedRate: 500,
       pacedSeconds: 10,
     };
+/** Preloaded into the apps by --profile. */
+const CPU_PROFILER = join(dirname(fileURLToPath(import.meta.url)), 'cpu-profiler.js');
 const CONTENDERS = 500;
 const LAST_PLACES = 10;
 const TAKEN_BEFORE = 40;
@@ -53,9 +58,18 @@ function clientAddress(n: number): string {
 }
 
 async function main(): Promise<void> {
+  const profileDir = args.profile === undefined ? undefined : resolve(args.profile);
+  let profileFrom = Number.MAX_SAFE_INTEGER;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const stack = await startServicesStack({
     label: 'bench',
-    env: { ...RELAXED_LIMITS_ENV, TRUST_PROXY: 'true', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+    env: {
+      ...RELAXED_LIMITS_ENV,
+      TRUST_PROXY: 'true',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      ...(profileDir && { NODE_OPTIONS: `--import=${CPU_PROFILER}`, BENCH_PROFILE_DIR: profileDir }),
+    },
   });
   const receiver = await startReceiver();
   let baselines: Awaited<ReturnType<typeof startBaselines>> | undefined;
@@ -152,6 +166,7 @@ async function main(): Promise<void> {
         await runHttpWarmup(scenario);
       }
     }
+    profileFrom = monotonicMicros();
     const measured = new Map<string, Measurement[]>(selected.map((s) => [s.id, []]));
     for (let r = 1; r <= settings.rounds; r += 1) {
       for (const scenario of selected) {
@@ -190,6 +205,10 @@ async function main(): Promise<void> {
     await baselines?.stop();
     await receiver.close();
     await stack.stop();
+  }
+  if (profileDir) {
+    summarizeProfiles(profileDir, profileFrom);
+    process.stdout.write(`profiles: ${profileDir}/summary.md\n`);
   }
 }
 

@@ -38,6 +38,35 @@ describe('NatsBus on the wire', () => {
     await nc.close();
   });
 
+  it('matches each of many concurrent requests to its own reply over one inbox', async () => {
+    const served = await bus.serve('auth', authHandlers(async ({ keyHash }) => principal(keyHash)));
+    try {
+      const keys = Array.from({ length: 200 }, (_, n) => `key-${n}`);
+      const answers = await Promise.all(keys.map((keyHash) => bus.request('auth.apikeys.verify', { keyHash })));
+      expect(answers.map((answer) => answer.userId)).toEqual(keys.map((key) => principal(key).userId));
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('tells a subject nobody serves (at once) from a reply that comes too late', async () => {
+    const started = Date.now();
+    await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).rejects.toThrow('The auth service is not available.');
+    expect(Date.now() - started).toBeLessThan(1000);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const served = await bus.serve('auth', authHandlers(async () => {
+      await gate;
+      return principal('late');
+    }));
+    try {
+      await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' }, { timeoutMs: 100 })).rejects.toThrow('The auth service did not answer within 100 ms.');
+    } finally {
+      release();
+      await served.stop();
+    }
+  });
+
   it('creates its stream on file storage with a 2-minute duplicate window and a 7-day max age', async () => {
     const { config } = await jsm.streams.info(target.streamName);
     expect(config).toMatchObject({ subjects: [`${target.prefix}events.>`], storage: 'file', duplicate_window: 120e9, max_age: 7 * 24 * 3600e9 });

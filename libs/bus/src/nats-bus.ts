@@ -1,4 +1,4 @@
-import { TimeoutError, RequestError, connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import {
   eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
@@ -14,6 +14,7 @@ import { handleEvent, messageHeaders, messagingAttributes, senderContext } from 
 import { parseJson } from './json.js';
 import { consumerFilter, ensureDurable, ensureStream } from './nats-stream.js';
 import { PullWorker } from './nats-pull-worker.js';
+import { NatsRequests, RequestFailure } from './nats-requests.js';
 
 export interface NatsBusOptions {
   url: string;
@@ -35,6 +36,7 @@ const PULL_BATCH = 64;
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<Subscription>();
   private readonly logger: BusLogger;
+  private readonly requests: NatsRequests;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -43,6 +45,7 @@ export class NatsBus implements Bus {
     private readonly options: NatsBusOptions & { streamName: string },
   ) {
     this.logger = options.logger;
+    this.requests = new NatsRequests(nc);
   }
 
   /** Connects (retrying for ever after a disconnect) and creates or updates the event stream. */
@@ -66,10 +69,10 @@ export class NatsBus implements Bus {
       const timeout = options.timeoutMs ?? this.options.defaultTimeoutMs;
       let reply: Msg;
       try {
-        reply = await this.nc.request(this.prefixed(subject), JSON.stringify(payload), { timeout, headers: messageHeaders() });
+        reply = await this.requests.request(this.prefixed(subject), JSON.stringify(payload), { timeoutMs: timeout, headers: messageHeaders() });
       } catch (err) {
-        if (err instanceof TimeoutError) throw timeoutProblem(subject, timeout);
-        if (!(err instanceof RequestError && err.isNoResponders())) this.logger.warn({ err, subject }, 'bus request failed');
+        if (err instanceof RequestFailure && err.reason === 'timeout') throw timeoutProblem(subject, timeout);
+        if (!(err instanceof RequestFailure && err.reason === 'no_responders')) this.logger.warn({ err, subject }, 'bus request failed');
         throw noResponderProblem(subject);
       }
       const envelope = parseJson(reply.data) as ReplyEnvelope | undefined;
@@ -135,6 +138,7 @@ export class NatsBus implements Bus {
   /** Stops every subscription (waiting for running handlers), then drains the connection. */
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.requests.close();
     if (!this.nc.isClosed() && !this.nc.isDraining()) await this.nc.drain();
   }
 

@@ -29,7 +29,13 @@ export function serializeError(err: unknown): unknown {
   return serialized;
 }
 
-/** JSON logs with redaction and the current request id and trace id on every line. */
+/**
+ * JSON logs with redaction and the current request id and trace id on every line, to stdout
+ * unless another destination is given. Stdout is written asynchronously: lines that come while
+ * a write is under way go out together in the next, instead of a blocking write per line (one
+ * system call per request was a measurable part of a request's cost); what is left is written
+ * synchronously when the process exits.
+ */
 export function createLogger(app: string, level = 'info', destination?: pino.DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
@@ -43,5 +49,5 @@ export function createLogger(app: string, level = 'info', destination?: pino.Des
     },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

@@ -53,6 +53,14 @@ describe('startTracing', () => {
     expect(seen.headers.traceparent).toMatch(new RegExp(`^00-${CALLER_TRACE_ID}-(?!${CALLER_SPAN_ID})[0-9a-f]{16}-01$`));
   });
 
+  it('records nothing of the traces it starts without an endpoint, yet gives them ids for the logs', async () => {
+    start({});
+    const seen = await inSpan('work', server, async (span) => ({ recording: span.isRecording(), traceId: currentTraceId(), headers: traceContextHeaders() }));
+    expect(seen.recording).toBe(false);
+    expect(seen.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+    expect(seen.headers.traceparent).toBe(`00-${seen.traceId}-${seen.headers.traceparent!.split('-')[2]}-00`);
+  });
+
   it.each([
     ['http/protobuf by default', {}, 'application/x-protobuf'],
     ['http/json when OTEL_EXPORTER_OTLP_PROTOCOL says so', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 'application/json'],

@@ -5,7 +5,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { ConfigOf, tracingSpec } from '#libs/config';
 import { withDeadline } from './deadline.js';
@@ -44,7 +44,14 @@ export function startTracing(service: string, config: TracingConfig): Tracing {
     .merge(resourceFromAttributes({ 'service.name': service, 'service.namespace': 'signup-platform' }))
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(config.serviceName === undefined ? null : resourceFromAttributes({ 'service.name': config.serviceName }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: exporter ? [new BatchSpanProcessor(exporter)] : [] });
+  // Without an exporter, traces this app starts are not recorded (recording spans only to drop
+  // them was a measurable part of each request), yet every span has its ids (logs carry the
+  // trace id); a caller's sampled trace goes on sampled, so apps that export still get it.
+  const provider = new NodeTracerProvider(
+    exporter
+      ? { resource, spanProcessors: [new BatchSpanProcessor(exporter)] }
+      : { resource, sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) },
+  );
   provider.register({ propagator: new W3CTraceContextPropagator() });
   return {
     exporting,

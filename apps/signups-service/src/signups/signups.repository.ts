@@ -6,6 +6,8 @@ import type { PendingEvent } from '../common/pending-event.js';
 import { rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
+import type { Contents } from './slot-item.js';
+import { contentsFromJson, contentsJsonSql } from './slots-items.repository.js';
 
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
 const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
@@ -145,6 +147,16 @@ export class SignupsRepository {
   async findById(id: string, db: EntityManager = this.dataSource.manager): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`, [id]);
     return row && fromRow(row);
+  }
+
+  /** A signup with its slots and items, read in one statement (one round trip: the single read is the hottest path). */
+  async findWithContents(id: string): Promise<{ signup: Signup; contents: Contents } | undefined> {
+    const [row] = await rowsOf<SignupRow & { slots: Record<string, unknown>[]; items: Record<string, unknown>[] }>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s WHERE s.id = $1`,
+      [id],
+    );
+    return row && { signup: fromRow(row), contents: contentsFromJson(row.slots, row.items) };
   }
 
   async findBySlug(slug: string): Promise<Signup | undefined> {

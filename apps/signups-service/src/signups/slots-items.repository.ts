@@ -39,6 +39,8 @@ interface KindTable<K extends Kind> {
   columns: string;
   total: string;
   used: string;
+  /** Its timestamp columns, which JSON carries as text. */
+  dates: string[];
   fromRow(row: Record<string, unknown>): TargetOf<K>;
 }
 
@@ -48,6 +50,7 @@ const TABLES: { [K in Kind]: KindTable<K> } = {
     columns: 'id, signup_id, title, description, start_time, end_time, capacity, taken, created_at, updated_at',
     total: 'capacity',
     used: 'taken',
+    dates: ['start_time', 'end_time', 'created_at', 'updated_at'],
     fromRow: (raw) => {
       const row = raw as unknown as SlotRow;
       return {
@@ -61,6 +64,7 @@ const TABLES: { [K in Kind]: KindTable<K> } = {
     columns: 'id, signup_id, name, notes, quantity_needed, quantity_claimed, created_at, updated_at',
     total: 'quantity_needed',
     used: 'quantity_claimed',
+    dates: ['created_at', 'updated_at'],
     fromRow: (raw) => {
       const row = raw as unknown as ItemRow;
       return {
@@ -70,6 +74,25 @@ const TABLES: { [K in Kind]: KindTable<K> } = {
     },
   },
 };
+
+/**
+ * A column expression for a signup read in one statement: the signup's rows of `kind` as one
+ * JSON array in creation order (empty when it has none); `signupId` is the SQL of its id.
+ */
+export function contentsJsonSql(kind: Kind, signupId: string): string {
+  const { table, columns } = TABLES[kind];
+  return `(SELECT COALESCE(json_agg(c ORDER BY c.created_at, c.id), '[]') FROM (SELECT ${columns} FROM ${table} WHERE signup_id = ${signupId}) c)`;
+}
+
+/** The contents from the two arrays of contentsJsonSql. */
+export function contentsFromJson(slots: Record<string, unknown>[], items: Record<string, unknown>[]): Contents {
+  const revive = <K extends Kind>(kind: K, raw: Record<string, unknown>): TargetOf<K> => {
+    const row = { ...raw };
+    for (const column of TABLES[kind].dates) if (typeof row[column] === 'string') row[column] = new Date(row[column]);
+    return TABLES[kind].fromRow(row);
+  };
+  return { slots: slots.map((row) => revive('slot', row)), items: items.map((row) => revive('item', row)) };
+}
 
 function qualifiedColumns(kind: Kind, alias: string): string {
   return TABLES[kind].columns.split(', ').map((c) => `${alias}.${c}`).join(', ');

@@ -3,7 +3,6 @@ import type { Owner, Signup } from '../signup.js';
 import { requireVisible } from '../signup.policy.js';
 import type { Contents } from '../slot-item.js';
 import { SignupsRepository } from '../signups.repository.js';
-import { SlotsItemsRepository } from '../slots-items.repository.js';
 
 export interface GetSignupQuery {
   owner: Owner;
@@ -13,13 +12,10 @@ export interface GetSignupQuery {
 /** One signup the caller owns, or another organization's published or closed one, with its slots and items. */
 @Injectable()
 export class GetSignupUseCase {
-  constructor(
-    private readonly signups: SignupsRepository,
-    private readonly contents: SlotsItemsRepository,
-  ) {}
+  constructor(private readonly signups: SignupsRepository) {}
 
   async execute({ owner, id }: GetSignupQuery): Promise<{ signup: Signup; contents: Contents }> {
-    const signup = requireVisible(await this.signups.findById(id), owner);
-    return { signup, contents: await this.contents.contentsOf(signup.id) };
+    const found = await this.signups.findWithContents(id);
+    return { signup: requireVisible(found?.signup, owner), contents: found!.contents };
   }
 }
