@@ -72,14 +72,23 @@ export async function runHttp(load: HttpLoad): Promise<Measurement> {
       if (!load.expectStatus.includes(status)) unexpected += 1;
     });
   });
-  const durationMs = performance.now() - started;
+  return measurement(latencies, latencies.length, performance.now() - started, unexpected + result.errors + result.timeouts);
+}
+
+/** A measurement of `count` operations over `durationMs`, with the latency percentiles of `latencies` (ms). */
+export function measurement(latencies: number[], count: number, durationMs: number, errors: number): Measurement {
   const sorted = sortedSamples(latencies);
   return {
-    requestsPerSecond: round(latencies.length / (durationMs / 1000), 0),
+    requestsPerSecond: round(count / (durationMs / 1000), 0),
     p50Ms: round(percentile(sorted, 0.5), 3),
     p99Ms: round(percentile(sorted, 0.99), 3),
-    requests: latencies.length,
-    errors: unexpected + result.errors + result.timeouts,
+    requests: count,
+    errors,
     durationMs: round(durationMs, 0),
   };
+}
+
+/** A client address of its own for connection or request `n` (TRUST_PROXY is on): each is its own anonymous caller. */
+export function clientAddress(n: number): string {
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RELAXED_LIMITS_ENV, startReceiver, startServicesStack } from '#libs/testing';
 import { startBaselines } from './baselines.js';
-import { runHttp, type Measurement } from './load.js';
+import { clientAddress, runHttp, type Measurement } from './load.js';
 import { Platform } from './platform.js';
 import { monotonicMicros, summarizeProfiles } from './profile.js';
 import { markdown, summarize, type Check, type ScenarioResult, type Target } from './report.js';
@@ -51,10 +51,6 @@ interface Scenario {
   /** Runs once before the first round, unmeasured, when the run has a warm-up. */
   warm?: boolean;
   measure(): Promise<Measurement>;
-}
-
-function clientAddress(n: number): string {
-  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
 
 async function main(): Promise<void> {

@@ -1,8 +1,7 @@
 import type { Receiver } from '#libs/testing';
-import { runHttp, type Measurement } from './load.js';
+import { clientAddress, measurement, runHttp, type Measurement } from './load.js';
 import type { Platform } from './platform.js';
 import { newTenant, publishedSignup, registration } from './seed.js';
-import { percentile, round, sortedSamples } from './stats.js';
 
 /** One organization with one endpoint: its registrations are its endpoint's events. */
 interface Source {
@@ -41,11 +40,6 @@ function nextRegistration(fixture: WebhookFixture): { path: string; body: string
   return { path: `/signups/${source.signupId}/participants`, body: registration([{ type: 'slot', id: source.slotId }]) };
 }
 
-/** A client address of its own for each request (TRUST_PROXY is on): each is its own anonymous caller. */
-function clientAddress(n: number): string {
-  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-}
-
 /**
  * Waits for the deliveries of the `expected` events committed since the receiver held `from`
  * requests, and measures them: deliveries per second from the first event's commit to the last
@@ -61,15 +55,8 @@ async function deliveries(receiver: Receiver, from: number, expected: number, fa
   const latencies = batch.map((delivery) => delivery.at - Date.parse((JSON.parse(delivery.body) as { timestamp: string }).timestamp));
   const firstCommit = Math.min(...batch.map((delivery, i) => delivery.at - latencies[i]!));
   const lastReceipt = Math.max(...batch.map((delivery) => delivery.at));
-  const durationMs = lastReceipt - firstCommit;
-  const sorted = sortedSamples(latencies);
   return {
-    requestsPerSecond: round(ids.size / (durationMs / 1000), 0),
-    p50Ms: round(percentile(sorted, 0.5), 1),
-    p99Ms: round(percentile(sorted, 0.99), 1),
-    requests: ids.size,
-    errors: failedEvents + Math.max(0, wanted - ids.size),
-    durationMs,
+    ...measurement(latencies, ids.size, lastReceipt - firstCommit, failedEvents + Math.max(0, wanted - ids.size)),
     extra: { duplicates: batch.length - ids.size },
   };
 }
