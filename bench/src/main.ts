@@ -138,7 +138,7 @@ async function main(): Promise<void> {
           });
           const taken = await takenPlaces(platform, key, signupId);
           const ok = confirmed === LAST_PLACES && taken === LAST_PLACES + TAKEN_BEFORE;
-          checks.push({ name: 'contention', ok, detail: `${confirmed} confirmed of ${LAST_PLACES} places; slot taken ${taken} of ${LAST_PLACES + TAKEN_BEFORE}` });
+          checks.push({ name: `contention, round ${checks.length + 1}`, ok, detail: `${confirmed} confirmed of ${LAST_PLACES} places; slot taken ${taken} of ${LAST_PLACES + TAKEN_BEFORE}` });
           return { ...measured, extra: { confirmed } };
         },
       },

@@ -36,7 +36,7 @@ describe('the benchmark harness', () => {
       expect(result.rounds[0]!.requests).toBeGreaterThan(0);
       expect(result.summary.requestsPerSecond).toBeGreaterThan(0);
     }
-    expect(report.checks).toEqual([{ name: 'contention', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' }]);
+    expect(report.checks).toEqual([{ name: 'contention, round 1', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' }]);
     expect(report.targets.map((t) => t.name)).toHaveLength(6);
     expect(stdout).toContain('| GET /signups/{id} (API key) |');
     expect(stdout).toContain(`results: ${join(out, file!)}`);

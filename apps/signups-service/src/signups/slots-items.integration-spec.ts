@@ -46,11 +46,13 @@ describe('adding slots and items', () => {
 
   it('returns the real slots and items with the signup, in creation order', async () => {
     const principal = caller();
-    const { signup, slots, items } = await h.signup(principal, { slots: [{ title: 'A', capacity: 1 }, { title: 'B', capacity: 1 }], items: [{ name: 'Cups', quantityNeeded: 5 }] });
+    const timed = { title: 'A', capacity: 1, startTime: '2027-06-01T09:00:00.000Z', endTime: '2027-06-01T11:30:00.000Z' };
+    const { signup, slots, items } = await h.signup(principal, { slots: [timed, { title: 'B', capacity: 1 }], items: [{ name: 'Cups', quantityNeeded: 5 }] });
     const later = await h.stack.bus.request('signups.slots.create', { principal, signupId: signup.id, input: [{ title: 'C', capacity: 1 }] });
     const read = await h.stack.bus.request('signups.get', { principal, id: signup.id });
     expect(read.slots).toEqual([...slots, ...later.data]);
     expect(read.slots!.map((s) => s.title)).toEqual(['A', 'B', 'C']);
+    expect(read.slots![0]).toMatchObject({ startTime: timed.startTime, endTime: timed.endTime });
     expect(read.items).toEqual(items);
     expect((await h.stack.bus.request('signups.slots.list', { principal, signupId: signup.id })).data).toEqual(read.slots);
     expect((await h.stack.bus.request('signups.items.list', { principal, signupId: signup.id })).data).toEqual(items);
