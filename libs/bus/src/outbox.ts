@@ -34,16 +34,21 @@ export function outboxMigrationSql(schema: string): { up: string[]; down: string
 }
 
 /**
- * Records an event in the caller's transaction, beside the state change it describes, with the
- * request id and the W3C trace context that caused it; the OutboxRelay publishes it once the
- * transaction commits.
+ * Records events in the caller's transaction, beside the state change they describe, in one
+ * statement, each with the request id and the W3C trace context that caused it; the OutboxRelay
+ * publishes them once the transaction commits.
  */
-export async function enqueueEvent(manager: EntityManager, schema: string, event: CloudEvent): Promise<void> {
-  if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside the transaction of the state change');
+export async function enqueueEvents(manager: EntityManager, schema: string, events: readonly CloudEvent[]): Promise<void> {
+  if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvents must run inside the transaction of the state change');
+  if (events.length === 0) return;
   const traceContext = traceContextHeaders();
   await manager.query(
-    `INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id", "trace_context") VALUES ($1, $2, $3, $4, $5)`,
-    [event.id, event.type, JSON.stringify(event), currentRequestId() ?? null, Object.keys(traceContext).length > 0 ? traceContext : null],
+    `INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id", "trace_context")
+     SELECT e.id, e.type, e.payload, $4::text, $5::jsonb FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS e(id, type, payload)`,
+    [
+      events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e)),
+      currentRequestId() ?? null, Object.keys(traceContext).length > 0 ? traceContext : null,
+    ],
   );
 }
 

@@ -1,5 +1,5 @@
 export { serving, type AppContext, type AppDefinition, type Serving } from './app-definition.js';
-export { Outbox, type Tx } from './outbox.js';
+export { Outbox, type EventInput, type Tx } from './outbox.js';
 export type { Infrastructure } from './infrastructure.js';
 export { bootApp, type RunningApp } from './boot.js';
 export { RuntimeModule } from './runtime.module.js';

@@ -1,12 +1,21 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { OutboxRelay, enqueueEvent, qualified, type Bus, type BusLogger } from '#libs/bus';
+import { OutboxRelay, enqueueEvents, qualified, type Bus, type BusLogger } from '#libs/bus';
 import { cloudEvent, type EventMap, type EventType } from '#libs/contracts';
 import { sharedRead, type Metrics } from '#libs/observability';
+
+/** What an event is made from: its type, its data and its CloudEvent attributes. */
+export interface EventInput<T extends EventType = EventType> {
+  type: T;
+  data: EventMap[T];
+  meta: { orgid: string; livemode: boolean; subject?: string };
+}
 
 /** One database transaction of a use case; the events it emits commit with it. */
 export interface Tx {
   readonly manager: EntityManager;
-  emit<T extends EventType>(type: T, data: EventMap[T], meta: { orgid: string; livemode: boolean; subject?: string }): Promise<void>;
+  emit<T extends EventType>(type: T, data: EventMap[T], meta: EventInput<T>['meta']): Promise<void>;
+  /** Several events in one statement, in order. */
+  emitAll(events: readonly EventInput[]): Promise<void>;
 }
 
 /**
@@ -59,15 +68,13 @@ export class Outbox {
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let emitted = false;
-    const result = await this.dataSource.transaction((manager) =>
-      work({
-        manager,
-        emit: async (type, data, meta) => {
-          await enqueueEvent(manager, this.schema, cloudEvent(this.source, type, data, meta));
-          emitted = true;
-        },
-      }),
-    );
+    const result = await this.dataSource.transaction((manager) => {
+      const emitAll = async (events: readonly EventInput[]) => {
+        await enqueueEvents(manager, this.schema, events.map(({ type, data, meta }) => cloudEvent(this.source, type, data, meta)));
+        emitted ||= events.length > 0;
+      };
+      return work({ manager, emit: (type, data, meta) => emitAll([{ type, data, meta } as EventInput]), emitAll });
+    });
     if (emitted) this.relay.kick();
     return result;
   }

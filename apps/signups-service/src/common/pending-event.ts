@@ -1,14 +1,7 @@
-import type { EventMap, EventType } from '#libs/contracts';
-import type { Tx } from '#libs/runtime';
+import type { EventType } from '#libs/contracts';
+import type { EventInput } from '#libs/runtime';
 
-/** An event to emit with a write: type, data and CloudEvent attributes. */
-export interface PendingEvent<T extends EventType = EventType> {
-  type: T;
-  data: EventMap[T];
+/** An event to emit with a write (Tx.emitAll records several in one statement), always about a subject. */
+export interface PendingEvent<T extends EventType = EventType> extends EventInput<T> {
   meta: { orgid: string; livemode: boolean; subject: string };
-}
-
-/** Records the events in the transaction of the change they describe, in order. */
-export async function emitAll(tx: Tx, events: readonly PendingEvent[]): Promise<void> {
-  for (const event of events) await tx.emit(event.type, event.data, event.meta);
 }

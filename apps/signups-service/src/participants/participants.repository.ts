@@ -4,7 +4,11 @@ import { DATA_SOURCE } from '#libs/runtime';
 import { rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
-import { lockOrder } from './selections.js';
+import { countOneMoreSql, signupFromRow, type SignupRow } from '../signups/signups.repository.js';
+import type { Signup } from '../signups/signup.js';
+import type { Target } from '../signups/slot-item.js';
+import { contentsFromJson, takeSql } from '../signups/slots-items.repository.js';
+import { keyOf, lockOrder } from './selections.js';
 
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const SELECTIONS = `"${SIGNUPS_SCHEMA}"."selections"`;
@@ -46,6 +50,21 @@ function fromRow(row: ParticipantRow, selections: Selection[] = row.selections ?
   };
 }
 
+/** A participant row as JSON carries it: timestamps as text. */
+type JsonRow<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+function revived(row: JsonRow<ParticipantRow>): ParticipantRow {
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return { ...row, created_at: date(row.created_at)!, updated_at: date(row.updated_at)!, reminded_at: date(row.reminded_at) };
+}
+
+/** What a registration's statement did (register): the signup row as it counted the participant, the slots and items it took, and the participant when stored. */
+export interface Registered {
+  signup: Signup;
+  taken: Target[];
+  participant?: StoredParticipant;
+}
+
 /** The sort key of participant lists: newest first, then id. */
 export interface ParticipantPosition {
   createdAt: Date;
@@ -63,24 +82,50 @@ const CONTACT_COLUMNS: Readonly<Record<keyof ContactChanges, string>> = { name: 
 export class ParticipantsRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
-  /** Stores a participant with its (already allocated) selections in one statement. */
-  async insert(db: EntityManager, participant: NewParticipant, selections: Selection[]): Promise<StoredParticipant> {
-    const [row] = await rowsOf<ParticipantRow>(
+  /**
+   * A registration as one statement, so that the signup row, which every registration to the
+   * signup queues on, is held for that statement, one insert of events and the commit:
+   * 1. counts one more participant of the signup (countOneMoreSql: locks its row, first);
+   * 2. takes each selection that has room enough in the signup (takeSql);
+   * 3. stores the participant with the selections taken, unless selections were asked and none
+   *    was taken.
+   * undefined when there is no such signup. The caller decides from the signup row whether the
+   * registration may stand, and rolls back when not.
+   */
+  async register(db: EntityManager, participant: NewParticipant, selections: Selection[]): Promise<Registered | undefined> {
+    const [row] = await rowsOf<SignupRow & { slots: Record<string, unknown>[] | null; items: Record<string, unknown>[] | null; participant: JsonRow<ParticipantRow> | null }>(
       db,
-      `WITH p AS (
-         INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash) VALUES ($1, $2, $3, $4, $5, $6)
+      `WITH s AS (${countOneMoreSql('$1::uuid')}),
+       w AS (SELECT * FROM unnest($7::text[], $8::uuid[], $9::integer[]) AS w(kind, target_id, quantity)),
+       ts AS (${takeSql('slot', 'w', '(SELECT id FROM s)')}),
+       ti AS (${takeSql('item', 'w', '(SELECT id FROM s)')}),
+       p AS (
+         INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash)
+         SELECT $2, s.id, $3, $4, $5, $6 FROM s
+         WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti)
          RETURNING ${COLUMNS}
-       ), s AS (
+       ), ps AS (
          INSERT INTO ${SELECTIONS} (participant_id, kind, target_id, quantity)
-         SELECT $1, x.kind, x.target_id, x.quantity FROM unnest($7::text[], $8::uuid[], $9::integer[]) AS x(kind, target_id, quantity)
+         SELECT p.id, w.kind, w.target_id, w.quantity FROM p, w
+         WHERE (w.kind, w.target_id) IN (SELECT 'slot', id FROM ts UNION ALL SELECT 'item', id FROM ti)
        )
-       SELECT ${COLUMNS} FROM p`,
+       SELECT s.*, (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant
+       FROM s`,
       [
-        participant.id, participant.signupId, participant.name, participant.email, participant.phone, participant.tokenHash,
+        participant.signupId, participant.id, participant.name, participant.email, participant.phone, participant.tokenHash,
         selections.map((s) => s.type), selections.map((s) => s.id), selections.map((s) => s.quantity),
       ],
     );
-    return fromRow(row!, [...selections].sort(lockOrder));
+    if (!row) return undefined;
+    const { slots, items, participant: stored, ...signup } = row;
+    const taken = contentsFromJson(slots ?? [], items ?? []);
+    const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
+    const confirmed = selections.filter((s) => takenKeys.has(keyOf(s))).sort(lockOrder);
+    return {
+      signup: signupFromRow(signup),
+      taken: [...taken.slots, ...taken.items],
+      ...(stored && { participant: fromRow(revived(stored), confirmed) }),
+    };
   }
 
   /** Locks a participant of the signup for the rest of the transaction and reads it with its selections. */

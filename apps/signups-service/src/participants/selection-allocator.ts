@@ -5,7 +5,7 @@ import { ProblemError } from '#libs/problem';
 import { isFull, notFoundMessage, shortageMessage, stockOf, transitionOf, type Target, type Transition } from '../signups/slot-item.js';
 import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
 import type { Selection } from './participant.js';
-import { deltasOf, lockOrder } from './selections.js';
+import { deltasOf, keyOf } from './selections.js';
 
 /** What became of one selection of a registration. */
 export type Allocation =
@@ -20,34 +20,32 @@ export interface TargetTransition {
 
 /**
  * Takes and gives back places of slots and quantities of items, always by a conditional UPDATE
- * of the slot's or item's own count (never read, then write), touching rows in lock order.
+ * of the slot's or item's own count (never read, then write): an edit touches rows in lock order;
+ * a registration takes them all in its one statement, while it holds its signup's row, which
+ * every other write of the signup's slots and items locks first.
  */
 @Injectable()
 export class SelectionAllocator {
   constructor(private readonly contents: SlotsItemsRepository) {}
 
   /**
-   * A registration: each selection on its own. One that does not fit is reported (full or
-   * not_found) and the others still apply. Answers in the order of the selections.
+   * A registration, each selection on its own, once its statement has taken what had room
+   * (ParticipantsRepository.register): a selection taken is confirmed ('filled' when it took the
+   * last of it); one not taken is full or not_found, read again for the message. Answers in the
+   * order of the selections.
    */
-  async allocateEach(db: EntityManager, signupId: string, selections: Selection[]): Promise<Allocation[]> {
-    const results = new Map<Selection, Allocation>();
-    for (const selection of [...selections].sort(lockOrder)) {
-      const adjusted = await this.contents.adjust(db, selection.type, signupId, selection.id, selection.quantity);
-      if (adjusted) {
-        const transition = isFull(stockOf(adjusted.target)) ? 'filled' : undefined;
-        results.set(selection, { selection, confirmed: true, target: adjusted.target, ...(transition && { transition }) });
-        continue;
-      }
-      const target = await this.contents.find(selection.type, signupId, selection.id, db);
-      results.set(
-        selection,
-        target
-          ? { selection, confirmed: false, reason: 'full', message: shortageMessage(selection.type, stockOf(target), selection.quantity) }
-          : { selection, confirmed: false, reason: 'not_found', message: notFoundMessage(selection.type) },
-      );
-    }
-    return selections.map((s) => results.get(s)!);
+  async outcomes(db: EntityManager, signupId: string, selections: Selection[], taken: Target[]): Promise<Allocation[]> {
+    const takenByKey = new Map(taken.map((target) => [keyOf({ type: target.kind, id: target.id }), target]));
+    return Promise.all(
+      selections.map(async (selection): Promise<Allocation> => {
+        const target = takenByKey.get(keyOf(selection));
+        if (target) return { selection, confirmed: true, target, ...(isFull(stockOf(target)) && { transition: 'filled' as const }) };
+        const found = await this.contents.find(selection.type, signupId, selection.id, db);
+        return found
+          ? { selection, confirmed: false, reason: 'full', message: shortageMessage(selection.type, stockOf(found), selection.quantity) }
+          : { selection, confirmed: false, reason: 'not_found', message: notFoundMessage(selection.type) };
+      }),
+    );
   }
 
   /**

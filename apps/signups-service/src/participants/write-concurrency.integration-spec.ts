@@ -340,3 +340,22 @@ describe('registration answering from the signup row it locked', () => {
     await expectConsistent(signup.id);
   });
 });
+
+describe('a registration waiting for its signup row', () => {
+  it('holds none of its slots yet: an edit that holds the signup row first can still take them (no deadlock)', async () => {
+    const owner = caller();
+    const { signup, slots: [slot] } = await h.signup(owner, { slots: [{ title: 'Setup', capacity: 2 }] });
+    // Like an edit of a registration: the signup row shared first, then the slot.
+    const held = await heldTransaction();
+    await held.runner.query('SELECT id FROM signups.signups WHERE id = $1 FOR SHARE', [signup.id]);
+    const registration = register(signup.id, [{ type: 'slot', id: slot!.id }]);
+    await untilWaiting(1);
+    await held.runner.query(`SET LOCAL lock_timeout = '2s'`);
+    await held.runner.query('UPDATE signups.slots SET taken = taken + 1 WHERE id = $1', [slot!.id]);
+    await held.release(true);
+
+    expect(await registration).toMatchObject({ success: true, failed: [] });
+    const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
+    expect(read.slots![0]).toMatchObject({ taken: 2 });
+  }, 30_000);
+});

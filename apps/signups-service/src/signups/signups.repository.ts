@@ -23,7 +23,7 @@ export class DailyCapReached extends Error {
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
 
-interface SignupRow {
+export interface SignupRow {
   id: string;
   organization_id: string;
   livemode: boolean;
@@ -43,7 +43,7 @@ interface SignupRow {
   closed_at: Date | null;
 }
 
-function fromRow(row: SignupRow): Signup {
+export function signupFromRow(row: SignupRow): Signup {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -63,6 +63,15 @@ function fromRow(row: SignupRow): Signup {
     publishedAt: row.published_at,
     closedAt: row.closed_at,
   };
+}
+
+/**
+ * SQL of a data-modifying CTE: counts one more participant of the signup whose id is the SQL
+ * `id`, and returns its row as that left it. The UPDATE locks the row (as lock 'update' does)
+ * and, when it had to wait, reads the row as the transaction it waited for committed it.
+ */
+export function countOneMoreSql(id: string): string {
+  return `UPDATE ${TABLE} SET participant_count = participant_count + 1 WHERE id = ${id} RETURNING ${COLUMNS}`;
 }
 
 export type NewSignup = Owner &
@@ -137,7 +146,7 @@ export class SignupsRepository {
         [signup.organizationId, dailyCap],
       );
       if (counted.length === 0) throw new DailyCapReached();
-      const written = fromRow(row);
+      const written = signupFromRow(row);
       const pending = event(written);
       await tx.emit(pending.type, pending.data, pending.meta);
       return written;
@@ -146,7 +155,7 @@ export class SignupsRepository {
 
   async findById(id: string, db: EntityManager = this.dataSource.manager): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`, [id]);
-    return row && fromRow(row);
+    return row && signupFromRow(row);
   }
 
   /** A signup with its slots and items, read in one statement (one round trip: the single read is the hottest path). */
@@ -156,12 +165,12 @@ export class SignupsRepository {
       `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s WHERE s.id = $1`,
       [id],
     );
-    return row && { signup: fromRow(row), contents: contentsFromJson(row.slots, row.items) };
+    return row && { signup: signupFromRow(row), contents: contentsFromJson(row.slots, row.items) };
   }
 
   async findBySlug(slug: string): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(this.dataSource.manager, `SELECT ${COLUMNS} FROM ${TABLE} WHERE slug = $1`, [slug]);
-    return row && fromRow(row);
+    return row && signupFromRow(row);
   }
 
   /**
@@ -180,7 +189,7 @@ export class SignupsRepository {
   async lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> {
     const clause = mode === 'share' ? 'FOR SHARE' : 'FOR NO KEY UPDATE';
     const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 ${clause}`, [id]);
-    return row && fromRow(row);
+    return row && signupFromRow(row);
   }
 
   /** Moves participant_count of a signup the transaction has locked ('update') by one participant more or less. */
@@ -190,7 +199,7 @@ export class SignupsRepository {
       `UPDATE ${TABLE} SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, delta],
     );
-    return fromRow(row!);
+    return signupFromRow(row!);
   }
 
   /** One page of the owner's signups, newest event first (keyset: stable under concurrent inserts). */
@@ -210,7 +219,7 @@ export class SignupsRepository {
       `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`,
       params,
     );
-    return rows.map(fromRow);
+    return rows.map(signupFromRow);
   }
 
   /** Applies changes to an owned signup in one of the given statuses; undefined when there is none. */
@@ -256,7 +265,7 @@ export class SignupsRepository {
       const result = await tx.manager.queryRunner!.query(sql, params, true);
       const row = (result.records as SignupRow[])[0];
       if (!row) return undefined;
-      const written = fromRow(row);
+      const written = signupFromRow(row);
       const pending = event(written);
       await tx.emit(pending.type, pending.data, pending.meta);
       return written;

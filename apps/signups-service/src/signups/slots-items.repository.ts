@@ -94,6 +94,21 @@ export function contentsFromJson(slots: Record<string, unknown>[], items: Record
   return { slots: slots.map((row) => revive('slot', row)), items: items.map((row) => revive('item', row)) };
 }
 
+/**
+ * SQL of a data-modifying CTE for a registration: takes, of every slot (or item) in `wanted` (a
+ * relation of kind, target_id and quantity) that belongs to the signup whose id is the SQL
+ * `signupId` and has that quantity left, that quantity, and returns the rows as it left them,
+ * in the columns of contentsJsonSql. A slot or item without room enough, or not in the
+ * signup, is left alone and not returned.
+ */
+export function takeSql(kind: Kind, wanted: string, signupId: string): string {
+  const { table, total, used } = TABLES[kind];
+  return `UPDATE ${table} t SET ${used} = t.${used} + w.quantity, updated_at = now()
+    FROM ${wanted} w
+    WHERE w.kind = '${kind}' AND t.id = w.target_id AND t.signup_id = ${signupId} AND t.${used} + w.quantity <= t.${total}
+    RETURNING ${qualifiedColumns(kind, 't')}`;
+}
+
 function qualifiedColumns(kind: Kind, alias: string): string {
   return TABLES[kind].columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
 }

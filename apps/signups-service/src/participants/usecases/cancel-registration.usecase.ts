@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
-import { emitAll } from '../../common/pending-event.js';
 import { lockForTokenChange } from '../../signups/registration-window.js';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
@@ -60,7 +59,7 @@ export class CancelRegistrationUseCase {
     const opened = await this.allocator.release(tx.manager, signup.id, participant.selections);
     await this.participants.delete(tx.manager, participant.id);
     const after = await this.signups.countParticipants(tx.manager, signup.id, -1);
-    await emitAll(tx, participantEvents('participant.canceled', participant, after, opened));
+    await tx.emitAll(participantEvents('participant.canceled', participant, after, opened));
     return participant;
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
-import { emitAll } from '../../common/pending-event.js';
 import { lockForTokenChange } from '../../signups/registration-window.js';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
@@ -73,7 +72,7 @@ export class ChangeRegistrationUseCase {
     const transitions = selections ? await this.allocator.reallocate(tx.manager, signup.id, participant.selections, selections) : [];
     if (selections) await this.participants.replaceSelections(tx.manager, participant.id, selections);
     const updated = await this.participants.update(tx.manager, participant.id, contact);
-    await emitAll(tx, participantEvents('participant.updated', updated, signup, transitions));
+    await tx.emitAll(participantEvents('participant.updated', updated, signup, transitions));
     return updated;
   }
 }

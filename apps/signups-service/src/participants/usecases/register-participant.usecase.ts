@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId, type RegistrationResultView } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
-import { emitAll } from '../../common/pending-event.js';
 import type { Owner } from '../../signups/signup.js';
-import { SignupsRepository } from '../../signups/signups.repository.js';
 import { newConfirmationToken } from '../confirmation-token.js';
 import type { Selection } from '../participant.js';
 import { participantEvents, registrationResult } from '../participant.presenter.js';
@@ -31,20 +29,21 @@ class NothingStored extends Error {
 }
 
 /**
- * Registers a participant in one transaction:
- * 1. locks the signup row (registrations to one signup queue there) and decides from that row,
- *    which nothing can change until the transaction ends, whether it admits one more
- *    participant (registrationRefusal: 404, 400 or 422 otherwise), then counts them;
- * 2. allocates each selection independently (SelectionAllocator.allocateEach);
+ * Registers a participant in one transaction, holding the signup row (which registrations to one
+ * signup queue on) for as few round trips as can be:
+ * 1. one statement (ParticipantsRepository.register) locks and counts the signup, takes each
+ *    selection that has room and stores the participant with what it took;
+ * 2. decides on the signup row as it was locked, which nothing can change until the transaction
+ *    ends, whether it admitted one more participant (registrationRefusal: 404, 400 or 422
+ *    otherwise), and rolls everything back when not;
  * 3. if selections were asked and none was confirmed, rolls everything back: nothing stored,
  *    no token, success false;
- * 4. otherwise stores the participant with its confirmed selections and the hash of a new
- *    confirmation token, and emits participant.registered and slot/item.filled for what it filled.
+ * 4. otherwise emits participant.registered and slot/item.filled for what it filled, in one
+ *    statement, and commits.
  */
 @Injectable()
 export class RegisterParticipantUseCase {
   constructor(
-    private readonly signups: SignupsRepository,
     private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
     private readonly outbox: Outbox,
@@ -60,22 +59,17 @@ export class RegisterParticipantUseCase {
   }
 
   private register({ caller, signupId, name, email, phone, selections }: RegisterCommand): Promise<RegistrationResultView> {
+    const { token, hash } = newConfirmationToken();
     return this.outbox.transaction(async (tx) => {
-      const locked = await this.signups.lock(tx.manager, signupId, 'update');
-      const refusal = registrationRefusal(locked, caller, phone !== null, new Date());
+      const registered = await this.participants.register(tx.manager, { id: newId(), signupId, name, email, phone, tokenHash: hash }, selections);
+      const before = registered && { ...registered.signup, participantCount: registered.signup.participantCount - 1 };
+      const refusal = registrationRefusal(before, caller, phone !== null, new Date());
       if (refusal) throw refusal;
-      const signup = await this.signups.countParticipants(tx.manager, locked!.id, 1);
-      const allocations = await this.allocator.allocateEach(tx.manager, signup.id, selections);
-      const confirmed = allocations.filter((a) => a.confirmed);
-      if (selections.length > 0 && confirmed.length === 0) throw new NothingStored(allocations);
-      const { token, hash } = newConfirmationToken();
-      const participant = await this.participants.insert(
-        tx.manager,
-        { id: newId(), signupId: signup.id, name, email, phone, tokenHash: hash },
-        confirmed.map((a) => a.selection),
-      );
-      const filled = confirmed.flatMap((a) => (a.transition ? [{ target: a.target, transition: a.transition }] : []));
-      await emitAll(tx, participantEvents('participant.registered', participant, signup, filled));
+      const { signup, taken, participant } = registered!;
+      const allocations = await this.allocator.outcomes(tx.manager, signup.id, selections, taken);
+      if (!participant) throw new NothingStored(allocations);
+      const filled = allocations.flatMap((a) => (a.confirmed && a.transition ? [{ target: a.target, transition: a.transition }] : []));
+      await tx.emitAll(participantEvents('participant.registered', participant, signup, filled));
       return registrationResult(allocations, { participant, token });
     });
   }

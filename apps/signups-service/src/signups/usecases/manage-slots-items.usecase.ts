@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { newId, type CreateItemInput, type CreateSlotInput, type UpdateItemInput, type UpdateSlotInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
-import { emitAll } from '../../common/pending-event.js';
 import type { Owner } from '../signup.js';
 import { requireActionable, requireOwned } from '../signup.policy.js';
 import { appliesFrom } from '../signup-state.js';
@@ -90,7 +89,7 @@ export class ManageSlotsItemsUseCase {
         if (result) {
           const after = stockOf(result.target);
           const transition = transitionOf({ total: result.previousTotal, used: after.used }, after);
-          if (transition) await emitAll(tx, [transitionEvent(result.target, transition, { id: signupId, ...owner })]);
+          if (transition) await tx.emitAll([transitionEvent(result.target, transition, { id: signupId, ...owner })]);
         }
         return result?.target;
       });
