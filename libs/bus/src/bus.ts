@@ -29,6 +29,12 @@ export interface ConsumeOptions {
   types: readonly EventType[];
   /** Deliveries of one event, the first included, before it is parked: logged and never delivered again. */
   maxDeliver?: number;
+  /**
+   * Events one member hands to its handler before the first of them is handled (default 1: one
+   * after the other). Each is still acked only when its own handler resolves; a handler given
+   * more than one must be safe to run concurrently (consumeOnce batches them).
+   */
+  concurrency?: number;
 }
 
 /**

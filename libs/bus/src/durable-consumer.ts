@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, EventType } from '#libs/contracts';
 import type { Bus, Subscription } from './bus.js';
@@ -18,28 +19,79 @@ export interface ConsumeOnceOptions {
   afterCommit?: (event: CloudEvent) => void;
 }
 
+/** Events handed to a member of the consumer at once, and so applied in one transaction at most. */
+const BATCH = 64;
+
+/** An event waiting for its batch, with the async context (request id, span) it was handed over in. */
+interface Queued {
+  event: CloudEvent;
+  apply: (manager: EntityManager) => Promise<void>;
+  settle: (outcome: { applied: boolean } | { error: unknown }) => void;
+}
+
 /**
  * Consumes durably and applies each event id once: one transaction records the id in
- * processed_events and, only if it was new, runs the handler with the same manager. The
- * event is acked after the commit; a redelivery or a duplicate publish is skipped.
+ * processed_events and, only if it was new, runs the handler with the same manager. Events that
+ * arrive while a transaction runs wait and then go in the next one together (in the order they
+ * arrived, at most BATCH), so a busy consumer pays one transaction and one commit for many
+ * events; each is acked after the commit. When a batch fails, each of its events is applied again
+ * in a transaction of its own, so only the failing one is redelivered. A redelivery or a duplicate
+ * publish is skipped.
  */
 export function consumeOnce(
   options: ConsumeOnceOptions,
   handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
 ): Promise<Subscription> {
   const { bus, dataSource, schema, consumer, types, logger, maxDeliver, afterCommit } = options;
-  const claim = `INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id") VALUES ($1, $2)
-    ON CONFLICT DO NOTHING RETURNING "event_id"`;
-  return bus.consume({ durable: consumer, types, maxDeliver }, async (event) => {
-    const applied = await dataSource.transaction(async (manager) => {
-      const claimed: unknown[] = await manager.query(claim, [consumer, event.id]);
-      if (claimed.length > 0) {
-        await handler(manager, event);
-        return true;
+  const claim = `INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
+    SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`;
+  const queue: Queued[] = [];
+  let draining = false;
+
+  /** Applies the events not applied before, in order, in one transaction; the ids it applied. */
+  const applyAll = (batch: Queued[]): Promise<Set<string>> =>
+    dataSource.transaction(async (manager) => {
+      const claimed: { event_id: string }[] = await manager.query(claim, [consumer, batch.map((q) => q.event.id)]);
+      const fresh = new Set(claimed.map((row) => row.event_id));
+      const applied = new Set<string>();
+      for (const queued of batch) {
+        if (!fresh.has(queued.event.id) || applied.has(queued.event.id)) continue;
+        await queued.apply(manager);
+        applied.add(queued.event.id);
       }
-      logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
-      return false;
+      return applied;
     });
-    if (applied) afterCommit?.(event);
+
+  const settleAll = (batch: Queued[], applied: Set<string>) => {
+    const first = new Set<string>();
+    for (const { event, settle } of batch) {
+      const isFirst = applied.has(event.id) && !first.has(event.id);
+      if (isFirst) first.add(event.id);
+      else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
+      settle({ applied: isFirst });
+    }
+  };
+
+  const drain = async () => {
+    draining = true;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, BATCH);
+      try {
+        settleAll(batch, await applyAll(batch));
+      } catch (err) {
+        if (batch.length === 1) batch[0]!.settle({ error: err });
+        else for (const queued of batch) await applyAll([queued]).then((applied) => settleAll([queued], applied), (error: unknown) => queued.settle({ error }));
+      }
+    }
+    draining = false;
+  };
+
+  return bus.consume({ durable: consumer, types, maxDeliver, concurrency: BATCH }, async (event) => {
+    const outcome = await new Promise<{ applied: boolean } | { error: unknown }>((settle) => {
+      queue.push({ event, apply: AsyncResource.bind((manager: EntityManager) => handler(manager, event)), settle });
+      if (!draining) void drain();
+    });
+    if ('error' in outcome) throw outcome.error;
+    if (outcome.applied) afterCommit?.(event);
   });
 }

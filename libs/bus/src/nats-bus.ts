@@ -101,7 +101,7 @@ export class NatsBus implements Bus {
   }
 
   async consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
-    const { durable, types, maxDeliver = DEFAULT_MAX_DELIVER } = options;
+    const { durable, types, maxDeliver = DEFAULT_MAX_DELIVER, concurrency = 1 } = options;
     const { streamName } = this.options;
     const subjects = types.map((type) => this.eventSubject(type));
     const filter = consumerFilter(subjects, `${this.options.prefix}events.>`, this.nc.info?.version ?? '0.0.0');
@@ -112,6 +112,7 @@ export class NatsBus implements Bus {
         open: async () => (await this.js.consumers.get(streamName, durable)).consume({ max_messages: PULL_BATCH }),
         subjects: new Set(subjects),
         maxDeliver,
+        concurrency,
         logger: this.logger,
       },
       handler,

@@ -22,12 +22,14 @@ export interface PullWorkerOptions {
   /** The subjects this member handles; anything else the server sends is acked unseen. */
   subjects: ReadonlySet<string>;
   maxDeliver: number;
+  /** Events handled at once, taken in the order they arrive. */
+  concurrency: number;
   logger: BusLogger;
 }
 
 /**
- * One member of a durable consumer: handles one event at a time, acks after the handler
- * resolves, naks with a growing delay when it throws, and parks (terms) the event once it
+ * One member of a durable consumer: hands up to `concurrency` events at once to the handler, in
+ * the order they arrive, acks each after its handler resolves, naks with a growing delay when it throws, and parks (terms) the event once it
  * has been delivered maxDeliver times. Resumes pulling if the message stream ever ends.
  */
 export class PullWorker {
@@ -42,7 +44,7 @@ export class PullWorker {
     this.done = this.run();
   }
 
-  /** Stops pulling, hands buffered events back to the server and waits for the running handler. */
+  /** Stops pulling, hands buffered events back to the server and waits for the running handlers. */
   async stop(): Promise<void> {
     this.stopping.abort();
     void this.messages?.close();
@@ -58,16 +60,39 @@ export class PullWorker {
       try {
         this.messages = await this.options.open();
         if (this.stopped) void this.messages.close();
-        for await (const msg of this.messages) {
-          if (this.stopped) msg.nak();
-          else await this.handle(msg);
-        }
+        await this.handleAll(this.messages);
       } catch (err) {
         if (err instanceof ClosedConnectionError) return;
         this.options.logger.warn({ err, durable: this.options.durable }, 'event consumer interrupted; resuming');
       }
       await delay(RESUME_DELAY_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
     }
+  }
+
+  /** Hands the messages to the handler, `concurrency` at once, until they end; then waits for the handlers still running. */
+  private async handleAll(messages: ConsumerMessages): Promise<void> {
+    const running = new Set<Promise<void>>();
+    try {
+      for await (const msg of messages) {
+        if (this.stopped) {
+          msg.nak();
+          continue;
+        }
+        const handling: Promise<void> = this.handle(msg)
+          .catch((err: unknown) => this.unanswered(err))
+          .finally(() => running.delete(handling));
+        running.add(handling);
+        if (running.size >= this.options.concurrency) await Promise.race(running);
+      }
+    } finally {
+      await Promise.allSettled(running);
+    }
+  }
+
+  /** An ack, nak or term that could not be sent: the server redelivers the event after its ack wait. */
+  private unanswered(err: unknown): void {
+    if (err instanceof ClosedConnectionError) return;
+    this.options.logger.warn({ err, durable: this.options.durable }, 'event left unacknowledged; it will be redelivered');
   }
 
   private async handle(msg: JsMsg): Promise<void> {

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
 import { loadConfig, tracingSpec } from '#libs/config';
 import { SpanKind, currentRequestId, currentTraceId, inSpan, runWithRequestId, startTracing } from '#libs/observability';
@@ -165,6 +165,56 @@ describe('outbox, relay and consumeOnce', () => {
     const event = testEvent();
     await bus.publish(event);
     await eventually(async () => expect([attempts.count(event.id), await appliedRows(consumer, event.id)]).toEqual([2, 1]));
+  });
+});
+
+describe('consumeOnce under a backlog', () => {
+  /** Starts a consumer and stops it, so that the events published next wait for it as a backlog. */
+  async function backlogFor(events: CloudEvent[], handler: (manager: EntityManager, event: CloudEvent) => Promise<void>): Promise<string> {
+    const consumer = uniqueName('backlog');
+    await (await consumeOnce({ bus, dataSource, schema, consumer, types, logger }, handler)).stop();
+    for (const event of events) await bus.publish(event);
+    running.push(await consumeOnce({ bus, dataSource, schema, consumer, types, logger }, handler));
+    return consumer;
+  }
+
+  async function transactionsOf(consumer: string, ids: string[]): Promise<number> {
+    const [{ count }] = (await dataSource.query(
+      `SELECT count(DISTINCT processed_at)::int AS count FROM "${schema}".processed_events WHERE consumer = $1 AND event_id = ANY($2::uuid[])`,
+      [consumer, ids],
+    )) as { count: number }[];
+    return count;
+  }
+
+  it('applies a burst in far fewer transactions than events, each event once and in the order it arrived', async () => {
+    const events = Array.from({ length: 100 }, testEvent);
+    const ids = events.map((e) => e.id);
+    const order: string[] = [];
+    const consumer = await backlogFor(events, async (manager, event) => {
+      order.push(event.id);
+      await manager.query(`INSERT INTO "${schema}".applied (consumer, event_id) VALUES ($1, $2)`, [consumer, event.id]);
+    });
+    await eventually(async () => {
+      for (const id of ids) expect(await appliedRows(consumer, id)).toBe(1);
+    }, 15_000);
+    expect(order.filter((id) => ids.includes(id))).toEqual(ids);
+    expect(await transactionsOf(consumer, ids)).toBeLessThan(events.length / 4);
+  });
+
+  it('applies the rest of a batch once when one event fails, and redelivers only that one', async () => {
+    const events = Array.from({ length: 30 }, testEvent);
+    const failing = events[10]!;
+    const attempts = new Seen();
+    const consumer = await backlogFor(events, async (manager, event) => {
+      attempts.add(event.id);
+      await manager.query(`INSERT INTO "${schema}".applied (consumer, event_id) VALUES ($1, $2)`, [consumer, event.id]);
+      if (event.id === failing.id && attempts.count(event.id) <= 2) throw new Error('fails in its batch and alone');
+    });
+    await eventually(async () => {
+      for (const { id } of events) expect(await appliedRows(consumer, id)).toBe(1);
+    }, 15_000);
+    expect(attempts.count(failing.id)).toBe(3);
+    expect(logger.entries).toContainEqual(expect.objectContaining({ msg: 'event handler failed; redelivering', obj: expect.objectContaining({ eventId: failing.id }) }));
   });
 });
 
