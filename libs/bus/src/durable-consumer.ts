@@ -36,7 +36,8 @@ interface Queued {
  * arrived, at most BATCH), so a busy consumer pays one transaction and one commit for many
  * events; each is acked after the commit. When a batch fails, each of its events is applied again
  * in a transaction of its own, so only the failing one is redelivered. A redelivery or a duplicate
- * publish is skipped.
+ * publish is skipped. A handler may so run again after a rollback: it writes only through the
+ * manager, and leaves effects outside the database to afterCommit.
  */
 export function consumeOnce(
   options: ConsumeOnceOptions,
