@@ -13,6 +13,8 @@ export interface Measurement {
   durationMs: number;
   /** Scenario-specific figures (confirmed places, deliveries per second…). */
   extra?: Record<string, number>;
+  /** CPU milliseconds per request (per delivery for webhooks), by process group (see CpuMeter). */
+  cpuMs?: Record<string, number>;
 }
 
 export interface HttpLoad {

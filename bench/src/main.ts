@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RELAXED_LIMITS_ENV, startReceiver, startServicesStack } from '#libs/testing';
 import { startBaselines } from './baselines.js';
+import { CpuMeter, cpuPerOperation } from './cpu.js';
 import { clientAddress, runHttp, type Measurement } from './load.js';
 import { Platform } from './platform.js';
 import { monotonicMicros, summarizeProfiles } from './profile.js';
@@ -68,8 +69,10 @@ async function main(): Promise<void> {
     },
   });
   const receiver = await startReceiver();
+  const cpu = new CpuMeter(new URL(stack.info.databaseUrl).pathname.slice(1), stack.info.databaseUrl);
   let baselines: Awaited<ReturnType<typeof startBaselines>> | undefined;
   try {
+    await cpu.start();
     baselines = await startBaselines(stack.info.databaseUrl, stack.info.natsUrl);
     const platform = new Platform(stack.info);
     const fixtures = await seed(platform);
@@ -167,7 +170,9 @@ async function main(): Promise<void> {
     for (let r = 1; r <= settings.rounds; r += 1) {
       for (const scenario of selected) {
         process.stderr.write(`round ${r}/${settings.rounds}: ${scenario.id}\n`);
-        measured.get(scenario.id)!.push(await scenario.measure());
+        const before = await cpu.snapshot();
+        const measurement = await scenario.measure();
+        measured.get(scenario.id)!.push({ ...measurement, cpuMs: cpuPerOperation(before, await cpu.snapshot(), measurement.requests) });
       }
     }
 
@@ -198,6 +203,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await cpu.stop();
     await baselines?.stop();
     await receiver.close();
     await stack.stop();

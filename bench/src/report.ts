@@ -26,9 +26,16 @@ export interface Check {
   detail: string;
 }
 
+/** The keys of a per-round record, medians taken over the rounds (0 where a round lacks one). */
+function medians(rounds: Measurement[], pick: (m: Measurement) => Record<string, number> | undefined): Record<string, number> | undefined {
+  const keys = [...new Set(rounds.flatMap((m) => Object.keys(pick(m) ?? {})))];
+  return keys.length > 0 ? Object.fromEntries(keys.map((key) => [key, median(rounds.map((m) => pick(m)?.[key] ?? 0))])) : undefined;
+}
+
 export function summarize(rounds: Measurement[]): Measurement {
   const mid = (pick: (m: Measurement) => number) => median(rounds.map(pick));
-  const extraKeys = [...new Set(rounds.flatMap((m) => Object.keys(m.extra ?? {})))];
+  const extra = medians(rounds, (m) => m.extra);
+  const cpuMs = medians(rounds, (m) => m.cpuMs);
   return {
     requestsPerSecond: mid((m) => m.requestsPerSecond),
     p50Ms: mid((m) => m.p50Ms),
@@ -36,7 +43,8 @@ export function summarize(rounds: Measurement[]): Measurement {
     requests: rounds.reduce((sum, m) => sum + m.requests, 0),
     errors: rounds.reduce((sum, m) => sum + m.errors, 0),
     durationMs: mid((m) => m.durationMs),
-    ...(extraKeys.length > 0 && { extra: Object.fromEntries(extraKeys.map((key) => [key, mid((m) => m.extra?.[key] ?? 0)])) }),
+    ...(extra && { extra }),
+    ...(cpuMs && { cpuMs }),
   };
 }
 
@@ -54,6 +62,7 @@ export function markdown(results: ScenarioResult[], targets: Target[], checks: C
       return `| ${r.title} | ${cell(r.summary.requestsPerSecond, 0)} | ${cell(r.summary.p50Ms)} | ${cell(r.summary.p99Ms)} | ${r.summary.errors} | ${ratio} | ${notes} |`;
     }),
   ];
+  lines.push(...cpuTable(results));
   if (targets.length > 0) {
     lines.push('', '| target | goal | measured | met |', '|---|---|---:|---|', ...targets.map((t) => `| ${t.name} | ${t.goal} | ${cell(t.measured)} | ${t.met ? 'yes' : 'NO'} |`));
   }
@@ -61,4 +70,25 @@ export function markdown(results: ScenarioResult[], targets: Target[], checks: C
     lines.push('', '| check | result |', '|---|---|', ...checks.map((c) => `| ${c.name} | ${c.ok ? 'ok' : 'FAILED'}: ${c.detail} |`));
   }
   return lines.join('\n');
+}
+
+/** Groups whose CPU per request is below this in every scenario are left out of the table. */
+const CPU_SHOWN_MS = 0.05;
+
+/** Where the CPU went: milliseconds per request (per delivery for webhooks) of each process group, and their sum. */
+function cpuTable(results: ScenarioResult[]): string[] {
+  const groups = [...new Set(results.flatMap((r) => Object.keys(r.summary.cpuMs ?? {})))]
+    .filter((group) => results.some((r) => (r.summary.cpuMs?.[group] ?? 0) >= CPU_SHOWN_MS))
+    .sort();
+  if (groups.length === 0) return [];
+  return [
+    '',
+    `| CPU ms per request | ${groups.join(' | ')} | total |`,
+    `|---|${groups.map(() => '---:|').join('')}---:|`,
+    ...results.map((r) => {
+      const cpu = r.summary.cpuMs ?? {};
+      const total = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
+      return `| ${r.title} | ${groups.map((g) => cell(cpu[g])).join(' | ')} | ${cell(total)} |`;
+    }),
+  ];
 }
