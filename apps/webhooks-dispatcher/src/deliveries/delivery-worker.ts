@@ -3,7 +3,7 @@ import type { Counter, Metrics } from '#libs/observability';
 import { type AppContext, APP_CONTEXT, METRICS } from '#libs/runtime';
 import { EndpointRules } from '../endpoints/endpoint-rules.js';
 import { webhookHeaders } from '../signing/index.js';
-import { postWebhook, type SendResult } from '../targets/index.js';
+import { closeWebhookConnections, postWebhook, type SendResult } from '../targets/index.js';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
 import { DeliveriesRepository, type ClaimedAttempt } from './deliveries.repository.js';
 import { errorMessageOf, isSuccess, outcomeOf, type AttemptOutcome } from './retry-policy.js';
@@ -69,8 +69,10 @@ export class DeliveryWorker implements OnApplicationShutdown {
     this.running = undefined;
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.stop();
+  /** Stops, then closes the connections kept to receivers (test sends are over by now: the app serves no more requests). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+    closeWebhookConnections();
   }
 
   kick(): void {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseRetryAfter, postWebhook, type PostWebhookOptions } from './webhook-sender.js';
+import { closeWebhookConnections, parseRetryAfter, postWebhook, type PostWebhookOptions } from './webhook-sender.js';
 
 interface Received {
   method: string | undefined;
@@ -13,9 +13,11 @@ interface TestServer {
   url: URL;
   received: Received[];
   server: Server;
+  /** One per TCP connection accepted, settled once it is closed. */
+  connections: Promise<void>[];
 }
 
-/** Starts an HTTP server on 127.0.0.1 that records each request body, then hands the request to `respond`. */
+/** Starts an HTTP server on 127.0.0.1 that tracks connections and records each request body, then hands the request to `respond`. */
 async function startServer(respond: (res: ServerResponse, req: IncomingMessage) => void): Promise<TestServer> {
   const received: Received[] = [];
   const listener: RequestListener = (req, res) => {
@@ -29,7 +31,9 @@ async function startServer(respond: (res: ServerResponse, req: IncomingMessage) 
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: new URL(`http://127.0.0.1:${port}/hook`), received, server };
+  const connections: Promise<void>[] = [];
+  server.on('connection', (socket) => connections.push(new Promise((resolve) => socket.once('close', () => resolve()))));
+  return { url: new URL(`http://127.0.0.1:${port}/hook`), received, server, connections };
 }
 
 /** Closes a test server, dropping any connections it still holds. */
@@ -50,6 +54,7 @@ describe('postWebhook', () => {
   };
 
   afterAll(async () => {
+    closeWebhookConnections();
     await Promise.all(servers.map(stopServer));
   });
 
@@ -163,6 +168,70 @@ describe('postWebhook', () => {
     const byName = new URL(target.url);
     byName.hostname = 'localhost';
     await expect(postWebhook(byName, {}, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok', error: null });
+  });
+
+  it('sends one after another to a receiver over one connection', async () => {
+    const target = await serve((res) => res.end('ok'));
+    for (const id of ['msg_1', 'msg_2', 'msg_3']) {
+      await expect(postWebhook(target.url, { 'webhook-id': id }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok' });
+    }
+    expect(target.received.map((request) => request.headers['webhook-id'])).toEqual(['msg_1', 'msg_2', 'msg_3']);
+    expect(target.connections).toHaveLength(1);
+  });
+
+  it('keeps a connection after a failure status whose body was read whole', async () => {
+    const target = await serve((res) => res.writeHead(500).end('boom'));
+    await postWebhook(target.url, {}, PAYLOAD, LOCAL);
+    await expect(postWebhook(target.url, {}, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 500, body: 'boom' });
+    expect(target.connections).toHaveLength(1);
+  });
+
+  it('closes the connection of a body cut off at maxResponseBytes and sends the next on a new one', async () => {
+    const target = await serve((res, req) => {
+      if (req.headers['webhook-id'] === 'big') res.write('x'.repeat(100_000));
+      else res.end('ok');
+    });
+    await expect(postWebhook(target.url, { 'webhook-id': 'big' }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'x'.repeat(1024) });
+    await expect(postWebhook(target.url, { 'webhook-id': 'small' }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok' });
+    expect(target.connections).toHaveLength(2);
+    await target.connections[0];
+  });
+
+  it('closes the connection of a timed-out answer and gets the next one whole on a new one', async () => {
+    const target = await serve((res, req) => {
+      res.writeHead(200);
+      if (req.headers['webhook-id'] === 'slow') res.write('partial');
+      else res.end('ok');
+    });
+    const slow = await postWebhook(target.url, { 'webhook-id': 'slow' }, PAYLOAD, { timeoutMs: 300, allowPrivate: true });
+    expect(slow).toMatchObject({ error: 'timeout after 300 ms' });
+    await expect(postWebhook(target.url, { 'webhook-id': 'fast' }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok', error: null });
+    expect(target.connections).toHaveLength(2);
+    await target.connections[0];
+  });
+
+  it('sends once more on a new connection when the receiver drops a kept one', async () => {
+    const requestsOn = new WeakMap<object, number>();
+    const target = await serve((res, req) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count > 1) req.socket.destroy();
+      else res.end('ok');
+    });
+    await postWebhook(target.url, {}, PAYLOAD, LOCAL);
+    await expect(postWebhook(target.url, {}, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok', error: null });
+    expect(target.received).toHaveLength(3);
+    expect(target.connections).toHaveLength(2);
+  });
+
+  it('does not reuse a connection opened while private targets were allowed once they are not', async () => {
+    const target = await serve((res) => res.end('ok'));
+    const byName = new URL(target.url);
+    byName.hostname = 'localhost';
+    await expect(postWebhook(byName, {}, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200 });
+    const result = await postWebhook(byName, {}, PAYLOAD, { timeoutMs: 2000, allowPrivate: false });
+    expect(result).toMatchObject({ status: null, error: 'url resolves to a private address' });
+    expect(target.received).toHaveLength(1);
   });
 
   it('refuses a non-http scheme', async () => {

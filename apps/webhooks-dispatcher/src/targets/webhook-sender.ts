@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { assertPublicAddresses, bareHostname, isForbiddenAddress, TargetRefused } from './target-policy.js';
@@ -16,7 +16,7 @@ export interface SendResult {
 
 /** Options of one webhook delivery attempt. */
 export interface PostWebhookOptions {
-  /** Deadline for the whole exchange, from connecting to the end of the response body. */
+  /** Deadline for the whole attempt, from waiting for a connection to the end of the response body, a resend included. */
   timeoutMs: number;
   /** Allow loopback/private/link-local targets (local development only). */
   allowPrivate: boolean;
@@ -28,6 +28,18 @@ const DEFAULT_MAX_RESPONSE_BYTES = 1024;
 const USER_AGENT = 'signup-platform-webhooks/1';
 /** Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a day name. */
 const HTTP_DATE_START = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/;
+/** Connections per host at most: the delivery worker's concurrency, so its attempts never wait for one. */
+const MAX_SOCKETS_PER_HOST = 16;
+/** Idle connections kept per host at most. */
+const MAX_FREE_SOCKETS_PER_HOST = 16;
+/**
+ * An idle connection is closed after this long: below common server keep-alive timeouts (Node's
+ * is 5 s), so a receiver seldom closes one just as it is reused. A shorter Keep-Alive hint wins.
+ */
+const FREE_SOCKET_TIMEOUT_MS = 4_000;
+
+/** Keep-alive agents by protocol and address policy, so a connection is reused only under the policy it was checked against. */
+const agents = new Map<string, HttpAgent>();
 
 /** A dns.lookup replacement that resolves the host itself and refuses forbidden addresses unless allowed. */
 function guardedLookup(allowPrivate: boolean): LookupFunction {
@@ -44,6 +56,38 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
       return callback(null, first.address, first.family);
     });
   };
+}
+
+/**
+ * The keep-alive agent of a protocol and address policy. Only a new connection looks its host up,
+ * so guardedLookup checks every connection once, before it is opened.
+ */
+function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
+  const key = `${protocol}${allowPrivate ? 'private' : 'public'}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options: AgentOptions = {
+      keepAlive: true,
+      maxSockets: MAX_SOCKETS_PER_HOST,
+      maxFreeSockets: MAX_FREE_SOCKETS_PER_HOST,
+      timeout: FREE_SOCKET_TIMEOUT_MS,
+      lookup: guardedLookup(allowPrivate),
+    };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Closes every kept connection (at shutdown, so none holds the process open); later sends open new ones. */
+export function closeWebhookConnections(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
+/** A pooled keep-alive connection, or a new one of the request's own with the same address check. */
+function connectionOf(url: URL, allowPrivate: boolean, pooled: boolean): Pick<RequestOptions, 'agent' | 'lookup'> {
+  return pooled ? { agent: agentFor(url.protocol, allowPrivate) } : { agent: false, lookup: guardedLookup(allowPrivate) };
 }
 
 /** The refusal reason when a URL must not be contacted before any connection is attempted, else null. */
@@ -75,27 +119,32 @@ function describeError(err: unknown): string {
 }
 
 /** POSTs a JSON webhook to a target, never following redirects and never throwing for network problems. */
-export function postWebhook(url: URL, headers: Record<string, string>, body: string, options: PostWebhookOptions): Promise<SendResult> {
+export async function postWebhook(url: URL, headers: Record<string, string>, body: string, options: PostWebhookOptions): Promise<SendResult> {
   const started = performance.now();
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const result = (fields: Partial<SendResult>): SendResult => ({
-    status: null,
-    body: null,
-    error: null,
-    retryAfterSeconds: null,
-    ...fields,
-    latencyMs: Math.round(performance.now() - started),
-  });
-
   const refusal = preflightRefusal(url, options.allowPrivate);
-  if (refusal !== null) return Promise.resolve(result({ error: refusal }));
+  const fields = refusal !== null ? { error: refusal } : await exchange(url, headers, body, options, { pooled: true, deadline: started + options.timeoutMs });
+  return { status: null, body: null, error: null, retryAfterSeconds: null, ...fields, latencyMs: Math.round(performance.now() - started) };
+}
 
-  return new Promise<SendResult>((resolve) => {
+/**
+ * One request, answered by `deadline`. Whatever ends it before the whole response is read (a
+ * timeout, an error, a body cut off at maxResponseBytes) destroys its connection, so none is
+ * reused half read. A kept connection the receiver closed while it was idle is no failure of the
+ * receiver: the request then goes once more on a new connection (which is never a reused one).
+ */
+function exchange(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  options: PostWebhookOptions,
+  { pooled, deadline }: { pooled: boolean; deadline: number },
+): Promise<Partial<SendResult>> {
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return new Promise<Partial<SendResult>>((resolve) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, {
       method: 'POST',
-      agent: false,
-      lookup: guardedLookup(options.allowPrivate),
+      ...connectionOf(url, options.allowPrivate, pooled),
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
@@ -104,14 +153,14 @@ export function postWebhook(url: URL, headers: Record<string, string>, body: str
       },
     });
     let settled = false;
-    const settle = (fields: Partial<SendResult>): void => {
+    const settle = (fields: Partial<SendResult> | Promise<Partial<SendResult>>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      resolve(result(fields));
+      resolve(fields);
     };
-    const timer = setTimeout(() => settle({ error: `timeout after ${options.timeoutMs} ms` }), options.timeoutMs);
+    const timer = setTimeout(() => settle({ error: `timeout after ${options.timeoutMs} ms` }), Math.max(0, deadline - performance.now()));
 
     const onResponse = (res: IncomingMessage): void => {
       const status = res.statusCode ?? null;
@@ -131,7 +180,14 @@ export function postWebhook(url: URL, headers: Record<string, string>, body: str
     };
 
     req.on('response', onResponse);
-    req.on('error', (err) => settle({ error: describeError(err) }));
+    req.on('error', (err) =>
+      settle(req.reusedSocket && isReset(err) ? exchange(url, headers, body, options, { pooled: false, deadline }) : { error: describeError(err) }),
+    );
     req.end(body);
   });
+}
+
+/** Whether an error is the connection being reset or closed under the request. */
+function isReset(err: Error): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ECONNRESET';
 }
