@@ -5,8 +5,23 @@ import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
 import { caller, problemOf } from '../testing/webhook-testing.js';
+import { DeliveriesRepository, type AttemptRecord, type ClaimedAttempt } from './deliveries.repository.js';
+import { DeliveryWorker } from './delivery-worker.js';
 
 const SCHEDULE = ['100ms', '100ms', '100ms'];
+const PAUSE_AFTER = 6;
+
+/** Appends `name` to `log` at every call of the object's method, which still runs as ever; returns the undo. */
+function logCalls<T extends object, K extends keyof T>(log: string[], target: T, method: K, name: string): () => void {
+  const original = target[method] as (...args: unknown[]) => unknown;
+  target[method] = ((...args: unknown[]) => {
+    log.push(name);
+    return original.apply(target, args);
+  }) as T[K];
+  return () => {
+    target[method] = original as T[K];
+  };
+}
 
 function signup(principal: Principal, title = 'Potluck'): SignupView {
   const now = new Date().toISOString();
@@ -31,7 +46,7 @@ describe('webhook deliveries', () => {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         WEBHOOK_TIMEOUT_MS: '2000',
         WEBHOOK_RETRY_SCHEDULE: SCHEDULE.join(','),
-        WEBHOOK_PAUSE_AFTER: '6',
+        WEBHOOK_PAUSE_AFTER: String(PAUSE_AFTER),
         WEBHOOK_POLL_MS: '50',
       },
     });
@@ -65,12 +80,59 @@ describe('webhook deliveries', () => {
       return latest!;
     }, 10_000);
 
+  /** The attempt a worker would hold on a delivery under `claimId` (record reads only the ids). */
+  const claimOn = (delivery: { id: string; claimId: string }, target: { endpoint: { id: string; url: string } }): ClaimedAttempt => ({
+    id: delivery.id, claimId: delivery.claimId, eventId: crypto.randomUUID(), payload: '{}', attempt: 1, endpointId: target.endpoint.id, url: target.endpoint.url,
+    sealedSecret: '', sealedPreviousSecret: null, previousSecretExpiresAt: null,
+  });
+
+  /** Pending deliveries to an endpoint that a worker holds right now (due in an hour, so none is claimed again). */
+  const heldDeliveries = async (endpointId: string, count: number): Promise<{ id: string; claimId: string }[]> =>
+    db.query(
+      `INSERT INTO "webhooks"."deliveries" (id, endpoint_id, event_id, event_type, payload, status, attempt_count, next_attempt_at, locked_until, claim_id)
+       SELECT gen_random_uuid(), $1, gen_random_uuid()::text, 'signup.created', '{}', 'pending', 1, now() + interval '1 hour', now() + interval '1 minute', gen_random_uuid()
+       FROM generate_series(1, $2)
+       RETURNING id, claim_id AS "claimId"`,
+      [endpointId, count],
+    );
+
   /** webhook_delivery_attempts_total by outcome, from the app's /metrics. */
   const attemptsByOutcome = async (): Promise<Record<string, number>> => {
     const text = await (await fetch(`${app.url}/metrics`)).text();
     const lines = text.matchAll(/^webhook_delivery_attempts_total\{.*outcome="(\w+)".*\} (\S+)$/gm);
     return Object.fromEntries([...lines].map(([, outcome, count]) => [outcome, Number(count)]));
   };
+
+  // These two come first: no attempt of another test may be in flight, as each ends with a kick.
+  it('wakes the worker once an event created a pending delivery, before its attempt', async () => {
+    const log: string[] = [];
+    const undo = [logCalls(log, app.app.get(DeliveryWorker), 'kick', 'kick'), logCalls(log, app.app.get(DeliveriesRepository), 'record', 'record')];
+    try {
+      const principal = caller();
+      const target = await endpoint(principal);
+      await emit(principal);
+      await settled(principal, target.endpoint.id, 'succeeded');
+      expect(log.slice(0, 2)).toEqual(['kick', 'record']);
+    } finally {
+      for (const restore of undo) restore();
+    }
+  });
+
+  it('does not wake the worker for an event no endpoint receives', async () => {
+    const log: string[] = [];
+    const restore = logCalls(log, app.app.get(DeliveryWorker), 'kick', 'kick');
+    try {
+      const event = await emit(caller());
+      await eventually(async () => {
+        const applied = await db.query(`SELECT 1 FROM "webhooks"."processed_events" WHERE consumer = 'webhooks-fan-out' AND event_id = $1`, [event.id]);
+        expect(applied).toHaveLength(1);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(log).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
 
   it('delivers an event to every matching endpoint of its organization and mode, signed, with the event id as webhook-id', async () => {
     const principal = caller();
@@ -193,6 +255,36 @@ describe('webhook deliveries', () => {
       expect((await deliveries(principal, target.endpoint.id)).find((d) => d.id === skipped.id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     }, 10_000);
     expect(target.received()).toHaveLength(9);
+  });
+
+  it('records nothing for an attempt whose claim is stale', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    const [held] = await heldDeliveries(target.endpoint.id, 1);
+    const gone: AttemptRecord = { status: 410, errorMessage: 'HTTP 410', next: { status: 'failed' }, gone: true };
+    await app.app.get(DeliveriesRepository).record(claimOn({ id: held!.id, claimId: crypto.randomUUID() }, target), gone, PAUSE_AFTER);
+    expect(await deliveries(principal, target.endpoint.id)).toMatchObject([{ id: held!.id, status: 'pending', lastResponseStatus: null, errorMessage: null }]);
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+      paused: false, consecutiveFailures: 0, lastFailureAt: null,
+    });
+
+    await app.app.get(DeliveriesRepository).record(claimOn(held!, target), gone, PAUSE_AFTER);
+    expect(await deliveries(principal, target.endpoint.id)).toMatchObject([{ status: 'failed', lastResponseStatus: 410, errorMessage: 'HTTP 410', nextAttemptAt: null }]);
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+      paused: true, pausedReason: 'gone', consecutiveFailures: 1, lastFailureAt: expect.any(String),
+    });
+  });
+
+  it('counts each of many failed attempts of one endpoint recorded at once, pausing it at WEBHOOK_PAUSE_AFTER', async () => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    const held = await heldDeliveries(target.endpoint.id, PAUSE_AFTER + 2);
+    const retry: AttemptRecord = { status: 500, errorMessage: 'HTTP 500', next: { status: 'pending', at: new Date(Date.now() + 3_600_000) } };
+    const repository = app.app.get(DeliveriesRepository);
+    await Promise.all(held.map((delivery) => repository.record(claimOn(delivery, target), retry, PAUSE_AFTER)));
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+      paused: true, pausedReason: 'consecutive_failures', pausedAt: expect.any(String), consecutiveFailures: PAUSE_AFTER + 2,
+    });
   });
 
   it('starts the five-day clock afresh on resume', async () => {

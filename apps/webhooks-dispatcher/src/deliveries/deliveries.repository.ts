@@ -11,6 +11,41 @@ const COLUMNS = 'd.id, d.event_id, d.event_type, d.status, d.attempt_count, d.la
 /** An endpoint failing without a success for this long is paused. */
 const FAILING_DAYS_BEFORE_PAUSE = 5;
 
+/**
+ * An attempt's outcome on its delivery, only under the claim it was sent with ($1 delivery, $2
+ * claim, $3 status, $4 next attempt, $5 response status, $6 error): no row when the claim is stale.
+ */
+const RECORD_ATTEMPT = `UPDATE ${DELIVERIES}
+  SET status = $3, next_attempt_at = $4, locked_until = NULL, claim_id = NULL, last_response_status = $5, error_message = $6,
+      delivered_at = CASE WHEN $3 = 'succeeded' THEN now() ELSE NULL END
+  WHERE id = $1 AND claim_id = $2 AND status = 'pending'
+  RETURNING endpoint_id`;
+
+/** A successful attempt, and its endpoint's run of failures ended. */
+const RECORD_SUCCESS = `WITH attempt AS (${RECORD_ATTEMPT})
+  UPDATE ${ENDPOINTS} e SET consecutive_failures = 0, failing_since = NULL, last_success_at = now(), updated_at = now()
+  FROM attempt WHERE e.id = attempt.endpoint_id`;
+
+/**
+ * Why a failed attempt pauses its endpoint ($7 gone, $8 pause after, $9 failing days), or NULL
+ * when it does not or the endpoint is paused already. It reads the endpoint's columns in the SET
+ * of the update itself: a concurrent update of the row makes Postgres wait and evaluate it again
+ * on the newest version, so no failure is lost without a lock taken beforehand.
+ */
+const PAUSE_REASON = `CASE WHEN e.paused THEN NULL
+    WHEN $7 THEN 'gone'
+    WHEN e.consecutive_failures + 1 >= $8 OR COALESCE(e.failing_since, now()) <= now() - make_interval(days => $9) THEN 'consecutive_failures'
+  END`;
+
+/** A failed attempt, counted on its endpoint, which it may pause. */
+const RECORD_FAILURE = `WITH attempt AS (${RECORD_ATTEMPT})
+  UPDATE ${ENDPOINTS} e
+  SET consecutive_failures = e.consecutive_failures + 1, failing_since = COALESCE(e.failing_since, now()), last_failure_at = now(), updated_at = now(),
+      paused = e.paused OR ${PAUSE_REASON} IS NOT NULL,
+      paused_reason = COALESCE(e.paused_reason, ${PAUSE_REASON}),
+      paused_at = CASE WHEN ${PAUSE_REASON} IS NOT NULL THEN now() ELSE e.paused_at END
+  FROM attempt WHERE e.id = attempt.endpoint_id`;
+
 interface DeliveryRow {
   id: string;
   event_id: string;
@@ -77,17 +112,20 @@ export class DeliveriesRepository {
 
   /**
    * One delivery per matching endpoint of the event's organization and mode, in the caller's
-   * transaction: pending and due now, or skipped when the endpoint is paused.
+   * transaction: pending and due now, or skipped when the endpoint is paused. Returns how many
+   * pending ones it created: only those are work for a worker.
    */
-  async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<void> {
-    await manager.query(
+  async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<number> {
+    const created: { status: DeliveryStatus }[] = await manager.query(
       `INSERT INTO ${DELIVERIES} (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at)
        SELECT gen_random_uuid(), e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
        FROM ${ENDPOINTS} e
        WHERE e.organization_id = $4 AND e.livemode = $5 AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[$2])
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING
+       RETURNING status`,
       [event.id, event.type, payload, event.orgid, event.livemode],
     );
+    return created.filter((delivery) => delivery.status === 'pending').length;
   }
 
   /**
@@ -127,48 +165,14 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Records an attempt and its effect on the endpoint in one transaction. Ignored when the
-   * claim is stale (a replay or a newer claim took the delivery since), so each attempt counts once.
+   * Records an attempt and its effect on the endpoint in one statement. Ignored when the claim is
+   * stale (a replay or a newer claim took the delivery since), so each attempt counts once.
    */
   async record(claim: ClaimedAttempt, record: AttemptRecord, pauseAfter: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const nextAt = record.next.status === 'pending' ? record.next.at : null;
-      const updated = (await manager.query(
-        `UPDATE ${DELIVERIES}
-         SET status = $3, next_attempt_at = $4, locked_until = NULL, claim_id = NULL, last_response_status = $5, error_message = $6,
-             delivered_at = CASE WHEN $3 = 'succeeded' THEN now() ELSE NULL END
-         WHERE id = $1 AND claim_id = $2 AND status = 'pending'
-         RETURNING id`,
-        [claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage],
-      )) as [unknown[], number];
-      if (updated[1] === 0) return;
-      if (record.next.status === 'succeeded') {
-        await manager.query(
-          `UPDATE ${ENDPOINTS} SET consecutive_failures = 0, failing_since = NULL, last_success_at = now(), updated_at = now() WHERE id = $1`,
-          [claim.endpointId],
-        );
-        return;
-      }
-      await manager.query(
-        `WITH failed AS (
-           SELECT id, paused, consecutive_failures + 1 AS failures, COALESCE(failing_since, now()) AS since FROM ${ENDPOINTS} WHERE id = $1 FOR UPDATE
-         ), verdict AS (
-           SELECT id, paused, failures, since,
-             CASE WHEN paused THEN NULL
-                  WHEN $2 THEN 'gone'
-                  WHEN failures >= $3 OR since <= now() - make_interval(days => $4) THEN 'consecutive_failures'
-             END AS reason
-           FROM failed
-         )
-         UPDATE ${ENDPOINTS} e
-         SET consecutive_failures = v.failures, failing_since = v.since, last_failure_at = now(), updated_at = now(),
-             paused = e.paused OR v.reason IS NOT NULL,
-             paused_reason = COALESCE(e.paused_reason, v.reason),
-             paused_at = CASE WHEN v.reason IS NOT NULL THEN now() ELSE e.paused_at END
-         FROM verdict v WHERE e.id = v.id`,
-        [claim.endpointId, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE],
-      );
-    });
+    const nextAt = record.next.status === 'pending' ? record.next.at : null;
+    const attempt = [claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage];
+    if (record.next.status === 'succeeded') await this.dataSource.query(RECORD_SUCCESS, attempt);
+    else await this.dataSource.query(RECORD_FAILURE, [...attempt, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE]);
   }
 
   /** The endpoint's deliveries, newest first; undefined when the owner has no such endpoint. */
