@@ -4,8 +4,6 @@ import { DATA_SOURCE } from '#libs/runtime';
 import { rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
-import { countOneMoreSql, signupFromRow, type SignupRow } from '../signups/signups.repository.js';
-import type { Signup } from '../signups/signup.js';
 import type { Target } from '../signups/slot-item.js';
 import { contentsFromJson, takeSql } from '../signups/slots-items.repository.js';
 import { keyOf, lockOrder } from './selections.js';
@@ -58,9 +56,8 @@ function revived(row: JsonRow<ParticipantRow>): ParticipantRow {
   return { ...row, created_at: date(row.created_at)!, updated_at: date(row.updated_at)!, reminded_at: date(row.reminded_at) };
 }
 
-/** What a registration's statement did (register): the signup row as it counted the participant, the slots and items it took, and the participant when stored. */
+/** What a registration's statement did (register): the slots and items it took, and the participant when stored. */
 export interface Registered {
-  signup: Signup;
   taken: Target[];
   participant?: StoredParticipant;
 }
@@ -83,25 +80,23 @@ export class ParticipantsRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   /**
-   * A registration as one statement, so that the signup row, which every registration to the
-   * signup queues on, is held for that statement, one insert of events and the commit:
-   * 1. counts one more participant of the signup (countOneMoreSql: locks its row, first);
-   * 2. takes each selection that has room enough in the signup (takeSql);
-   * 3. stores the participant with the selections taken, unless selections were asked and none
+   * Stores a registration in one statement, in a transaction that has counted it on its signup
+   * (SignupsRepository.countOneMore, which locks the signup row: every other write of the
+   * signup's slots and items holds a lock that conflicts with it, so this statement, whose
+   * snapshot is taken after that lock, sees them as they are until the commit):
+   * 1. takes each selection that has room enough in the signup (takeSql);
+   * 2. stores the participant with the selections taken, unless selections were asked and none
    *    was taken.
-   * undefined when there is no such signup. The caller decides from the signup row whether the
-   * registration may stand, and rolls back when not.
    */
-  async register(db: EntityManager, participant: NewParticipant, selections: Selection[]): Promise<Registered | undefined> {
-    const [row] = await rowsOf<SignupRow & { slots: Record<string, unknown>[] | null; items: Record<string, unknown>[] | null; participant: JsonRow<ParticipantRow> | null }>(
+  async register(db: EntityManager, participant: NewParticipant, selections: Selection[]): Promise<Registered> {
+    const [row] = await rowsOf<{ slots: Record<string, unknown>[] | null; items: Record<string, unknown>[] | null; participant: JsonRow<ParticipantRow> | null }>(
       db,
-      `WITH s AS (${countOneMoreSql('$1::uuid')}),
-       w AS (SELECT * FROM unnest($7::text[], $8::uuid[], $9::integer[]) AS w(kind, target_id, quantity)),
-       ts AS (${takeSql('slot', 'w', '(SELECT id FROM s)')}),
-       ti AS (${takeSql('item', 'w', '(SELECT id FROM s)')}),
+      `WITH w AS (SELECT * FROM unnest($7::text[], $8::uuid[], $9::integer[]) AS w(kind, target_id, quantity)),
+       ts AS (${takeSql('slot', 'w', '$1::uuid')}),
+       ti AS (${takeSql('item', 'w', '$1::uuid')}),
        p AS (
          INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash)
-         SELECT $2, s.id, $3, $4, $5, $6 FROM s
+         SELECT $2, $1, $3, $4, $5, $6
          WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti)
          RETURNING ${COLUMNS}
        ), ps AS (
@@ -109,23 +104,16 @@ export class ParticipantsRepository {
          SELECT p.id, w.kind, w.target_id, w.quantity FROM p, w
          WHERE (w.kind, w.target_id) IN (SELECT 'slot', id FROM ts UNION ALL SELECT 'item', id FROM ti)
        )
-       SELECT s.*, (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant
-       FROM s`,
+       SELECT (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant`,
       [
         participant.signupId, participant.id, participant.name, participant.email, participant.phone, participant.tokenHash,
         selections.map((s) => s.type), selections.map((s) => s.id), selections.map((s) => s.quantity),
       ],
     );
-    if (!row) return undefined;
-    const { slots, items, participant: stored, ...signup } = row;
-    const taken = contentsFromJson(slots ?? [], items ?? []);
+    const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
     const confirmed = selections.filter((s) => takenKeys.has(keyOf(s))).sort(lockOrder);
-    return {
-      signup: signupFromRow(signup),
-      taken: [...taken.slots, ...taken.items],
-      ...(stored && { participant: fromRow(revived(stored), confirmed) }),
-    };
+    return { taken: [...taken.slots, ...taken.items], ...(row!.participant && { participant: fromRow(revived(row!.participant), confirmed) }) };
   }
 
   /** Locks a participant of the signup for the rest of the transaction and reads it with its selections. */

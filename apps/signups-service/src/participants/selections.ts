@@ -26,8 +26,9 @@ export function duplicateErrors(selections: Selection[]): FieldError[] {
 
 /**
  * The order in which slot and item rows are locked: slots before items, each by id. Every
- * write that touches several takes them in this order, so two writes never wait for each other
- * in a cycle (a deadlock).
+ * write that touches several while others may (edits, removals) takes them in this order, so two
+ * writes never wait for each other in a cycle (a deadlock). A registration holds the one signup
+ * lock that excludes every other such write, so it takes its own in one statement.
  */
 export function lockOrder(a: { type: Kind; id: string }, b: { type: Kind; id: string }): number {
   if (a.type !== b.type) return a.type === 'slot' ? -1 : 1;

@@ -358,4 +358,20 @@ describe('a registration waiting for its signup row', () => {
     const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
     expect(read.slots![0]).toMatchObject({ taken: 2 });
   }, 30_000);
+
+  it('takes a place that was freed while it waited for the signup row', async () => {
+    const owner = caller();
+    const { signup, slots: [slot] } = await h.signup(owner, { slots: [{ title: 'Setup', capacity: 1 }] });
+    await registered(signup.id, [{ type: 'slot', id: slot!.id }]);
+    // Like an organizer raising the capacity of the full slot while the registration queues.
+    const held = await heldTransaction();
+    await held.runner.query('SELECT id FROM signups.signups WHERE id = $1 FOR SHARE', [signup.id]);
+    const registration = register(signup.id, [{ type: 'slot', id: slot!.id }]);
+    await untilWaiting(1);
+    await held.runner.query('UPDATE signups.slots SET capacity = 2 WHERE id = $1', [slot!.id]);
+    await held.release(true);
+
+    expect(await registration).toMatchObject({ success: true, failed: [] });
+    await expectConsistent(signup.id);
+  }, 30_000);
 });

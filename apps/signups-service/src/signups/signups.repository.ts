@@ -23,7 +23,7 @@ export class DailyCapReached extends Error {
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
 
-export interface SignupRow {
+interface SignupRow {
   id: string;
   organization_id: string;
   livemode: boolean;
@@ -43,7 +43,7 @@ export interface SignupRow {
   closed_at: Date | null;
 }
 
-export function signupFromRow(row: SignupRow): Signup {
+function signupFromRow(row: SignupRow): Signup {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -63,15 +63,6 @@ export function signupFromRow(row: SignupRow): Signup {
     publishedAt: row.published_at,
     closedAt: row.closed_at,
   };
-}
-
-/**
- * SQL of a data-modifying CTE: counts one more participant of the signup whose id is the SQL
- * `id`, and returns its row as that left it. The UPDATE locks the row (as lock 'update' does)
- * and, when it had to wait, reads the row as the transaction it waited for committed it.
- */
-export function countOneMoreSql(id: string): string {
-  return `UPDATE ${TABLE} SET participant_count = participant_count + 1 WHERE id = ${id} RETURNING ${COLUMNS}`;
 }
 
 export type NewSignup = Owner &
@@ -176,14 +167,14 @@ export class SignupsRepository {
   /**
    * Reads a signup and locks its row until the transaction ends: the first step of every write
    * that touches its participants, slots or items (lock order: signup, participant, slots by id,
-   * items by id), so such a write and the deletion of the signup (which locks the row first, then
+   * items by id; a registration takes this lock by counting itself, countParticipants), so such a write and the deletion of the signup (which locks the row first, then
    * its slots, items and participants) never wait for each other in a cycle, and its checks
    * (status, event date, ownership) hold until it commits.
    * - 'share' (FOR SHARE), for writes that leave the row alone (edits of a participant, of a slot
    *   or item): they run side by side, while a close, an edit or a deletion of the signup, and a
    *   write of participant_count, wait for them (and they for it);
    * - 'update' (FOR NO KEY UPDATE, what the UPDATE of participant_count takes anyway), for
-   *   registrations and removals: they queue on the row.
+   *   removals: they queue on the row, as registrations do.
    * undefined when there is no such signup (also when it was deleted while this waited).
    */
   async lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> {
@@ -192,14 +183,19 @@ export class SignupsRepository {
     return row && signupFromRow(row);
   }
 
-  /** Moves participant_count of a signup the transaction has locked ('update') by one participant more or less. */
-  async countParticipants(db: EntityManager, id: string, delta: 1 | -1): Promise<Signup> {
+  /**
+   * Moves participant_count of a signup by one participant more or less, and reads the row as
+   * that left it. Its UPDATE takes the lock that lock('update') takes (and, when it had to wait,
+   * reads the row as the write it waited for committed it), so a registration locks and counts
+   * in one statement. undefined when there is no such signup.
+   */
+  async countParticipants(db: EntityManager, id: string, delta: 1 | -1): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(
       db,
       `UPDATE ${TABLE} SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, delta],
     );
-    return signupFromRow(row!);
+    return row && signupFromRow(row);
   }
 
   /** One page of the owner's signups, newest event first (keyset: stable under concurrent inserts). */

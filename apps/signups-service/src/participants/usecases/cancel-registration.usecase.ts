@@ -58,7 +58,7 @@ export class CancelRegistrationUseCase {
     if (!participant) throw notFound();
     const opened = await this.allocator.release(tx.manager, signup.id, participant.selections);
     await this.participants.delete(tx.manager, participant.id);
-    const after = await this.signups.countParticipants(tx.manager, signup.id, -1);
+    const after = (await this.signups.countParticipants(tx.manager, signup.id, -1))!;
     await tx.emitAll(participantEvents('participant.canceled', participant, after, opened));
     return participant;
   }

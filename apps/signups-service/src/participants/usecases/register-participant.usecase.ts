@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newId, type RegistrationResultView } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import type { Owner } from '../../signups/signup.js';
+import { SignupsRepository } from '../../signups/signups.repository.js';
 import { newConfirmationToken } from '../confirmation-token.js';
 import type { Selection } from '../participant.js';
 import { participantEvents, registrationResult } from '../participant.presenter.js';
@@ -31,19 +32,22 @@ class NothingStored extends Error {
 /**
  * Registers a participant in one transaction, holding the signup row (which registrations to one
  * signup queue on) for as few round trips as can be:
- * 1. one statement (ParticipantsRepository.register) locks and counts the signup, takes each
- *    selection that has room and stores the participant with what it took;
- * 2. decides on the signup row as it was locked, which nothing can change until the transaction
- *    ends, whether it admitted one more participant (registrationRefusal: 404, 400 or 422
- *    otherwise), and rolls everything back when not;
- * 3. if selections were asked and none was confirmed, rolls everything back: nothing stored,
+ * 1. counts one more participant on the signup row, which locks it (countParticipants);
+ * 2. decides on that row as it was before this registration, which nothing can change until the
+ *    transaction ends, whether it admits one more participant (registrationRefusal: 404, 400 or
+ *    422 otherwise), and rolls back when not;
+ * 3. takes each selection that has room and stores the participant with what it took, in one
+ *    statement (ParticipantsRepository.register), then reads again each selection it could not
+ *    take, for the reason;
+ * 4. if selections were asked and none was confirmed, rolls everything back: nothing stored,
  *    no token, success false;
- * 4. otherwise emits participant.registered and slot/item.filled for what it filled, in one
+ * 5. otherwise emits participant.registered and slot/item.filled for what it filled, in one
  *    statement, and commits.
  */
 @Injectable()
 export class RegisterParticipantUseCase {
   constructor(
+    private readonly signups: SignupsRepository,
     private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
     private readonly outbox: Outbox,
@@ -61,11 +65,12 @@ export class RegisterParticipantUseCase {
   private register({ caller, signupId, name, email, phone, selections }: RegisterCommand): Promise<RegistrationResultView> {
     const { token, hash } = newConfirmationToken();
     return this.outbox.transaction(async (tx) => {
-      const registered = await this.participants.register(tx.manager, { id: newId(), signupId, name, email, phone, tokenHash: hash }, selections);
-      const before = registered && { ...registered.signup, participantCount: registered.signup.participantCount - 1 };
+      const counted = await this.signups.countParticipants(tx.manager, signupId, 1);
+      const before = counted && { ...counted, participantCount: counted.participantCount - 1 };
       const refusal = registrationRefusal(before, caller, phone !== null, new Date());
       if (refusal) throw refusal;
-      const { signup, taken, participant } = registered!;
+      const signup = counted!;
+      const { taken, participant } = await this.participants.register(tx.manager, { id: newId(), signupId: signup.id, name, email, phone, tokenHash: hash }, selections);
       const allocations = await this.allocator.outcomes(tx.manager, signup.id, selections, taken);
       if (!participant) throw new NothingStored(allocations);
       const filled = allocations.flatMap((a) => (a.confirmed && a.transition ? [{ target: a.target, transition: a.transition }] : []));
