@@ -54,9 +54,10 @@ export function consumeOnce(
     dataSource.transaction(async (manager) => {
       const claimed: { event_id: string }[] = await manager.query(claim, [consumer, batch.map((q) => q.event.id)]);
       const fresh = new Set(claimed.map((row) => row.event_id));
+      // Postgres answers ids in canonical (lowercase) form.
       const applied = new Set<string>();
       for (const queued of batch) {
-        if (!fresh.has(queued.event.id) || applied.has(queued.event.id)) continue;
+        if (!fresh.has(queued.event.id.toLowerCase()) || applied.has(queued.event.id)) continue;
         await queued.apply(manager);
         applied.add(queued.event.id);
       }
@@ -73,19 +74,25 @@ export function consumeOnce(
     }
   };
 
-  const drain = async () => {
+  // Bound where the consumer is made, so the transactions run in no event's request or span
+  // (each handler runs in its own event's, bound when it was queued).
+  const drain = AsyncResource.bind(async () => {
     draining = true;
     while (queue.length > 0) {
       const batch = queue.splice(0, BATCH);
       try {
         settleAll(batch, await applyAll(batch));
       } catch (err) {
-        if (batch.length === 1) batch[0]!.settle({ error: err });
-        else for (const queued of batch) await applyAll([queued]).then((applied) => settleAll([queued], applied), (error: unknown) => queued.settle({ error }));
+        if (batch.length === 1) {
+          batch[0]!.settle({ error: err });
+          continue;
+        }
+        logger.warn({ err, consumer, events: batch.length }, 'event batch failed; applying its events one by one');
+        for (const queued of batch) await applyAll([queued]).then((applied) => settleAll([queued], applied), (error: unknown) => queued.settle({ error }));
       }
     }
     draining = false;
-  };
+  });
 
   return bus.consume({ durable: consumer, types, maxDeliver, concurrency: BATCH }, async (event) => {
     const outcome = await new Promise<{ applied: boolean } | { error: unknown }>((settle) => {

@@ -13,8 +13,8 @@ function isSignupEvent(event: CloudEvent): event is CloudEvent<(typeof SIGNUP_EV
 
 /**
  * Keeps the contacts projection from the signups-service's events: a durable consumer shared by
- * the replicas, each event applied once (by id) in its own transaction. After a restart it goes
- * on from the last event applied.
+ * the replicas, each event applied once (by id), in the transaction of its batch (consumeOnce).
+ * After a restart it goes on from the last event applied.
  */
 @Injectable()
 export class ContactsProjection extends EventConsumer {
