@@ -18,18 +18,17 @@ export function webhookPayload(event: CloudEvent): string {
 
 /**
  * The durable consumer of the events endpoints can receive (shared by every replica): each
- * event id is applied once, as one delivery row per matching endpoint, in one transaction.
- * The worker is woken once that transaction commits, and only when it created a pending
- * delivery: most events match no endpoint, and a wake-up costs a claim query.
+ * event id is applied once, as one delivery row per matching endpoint, in the transaction of its
+ * batch (consumeOnce). The worker is woken once that transaction commits, and only when it
+ * created a pending delivery: most events match no endpoint, and a wake-up costs a claim query.
  */
 @Injectable()
 export class FanOut extends EventConsumer {
   /**
-   * Events whose transaction created pending deliveries and has yet to commit. Kept by event, so
-   * one event's commit never takes another's wake-up; an event whose transaction rolls back is
-   * applied again when redelivered.
+   * Whether an event applied since the last wake-up created a pending delivery. One of a batch
+   * that rolled back leaves it set, which costs at most one claim that finds nothing.
    */
-  private readonly withWork = new Set<string>();
+  private pendingWork = false;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
@@ -39,14 +38,15 @@ export class FanOut extends EventConsumer {
     super(context, {
       consumer: 'webhooks-fan-out',
       types: DELIVERABLE,
-      afterCommit: (event) => {
-        if (this.withWork.delete(event.id)) worker.kick();
+      afterCommit: () => {
+        if (!this.pendingWork) return;
+        this.pendingWork = false;
+        worker.kick();
       },
     });
   }
 
   protected async apply(manager: EntityManager, event: CloudEvent): Promise<void> {
-    const pending = await this.deliveries.fanOut(manager, event, webhookPayload(event));
-    if (pending > 0) this.withWork.add(event.id);
+    if ((await this.deliveries.fanOut(manager, event, webhookPayload(event))) > 0) this.pendingWork = true;
   }
 }

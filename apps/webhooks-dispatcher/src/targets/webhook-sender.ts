@@ -79,7 +79,7 @@ function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
   return agent;
 }
 
-/** Closes every kept connection (at shutdown, so none holds the process open); later sends open new ones. */
+/** Closes every kept connection (at shutdown); later sends open new ones. */
 export function closeWebhookConnections(): void {
   for (const agent of agents.values()) agent.destroy();
   agents.clear();
@@ -180,9 +180,11 @@ function exchange(
     };
 
     req.on('response', onResponse);
-    req.on('error', (err) =>
-      settle(req.reusedSocket && isReset(err) ? exchange(url, headers, body, options, { pooled: false, deadline }) : { error: describeError(err) }),
-    );
+    req.on('error', (err) => {
+      // A request this attempt already gave up on (its timeout destroys it) is not resent.
+      if (settled) return;
+      settle(req.reusedSocket && isReset(err) ? exchange(url, headers, body, options, { pooled: false, deadline }) : { error: describeError(err) });
+    });
     req.end(body);
   });
 }
