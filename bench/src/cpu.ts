@@ -78,7 +78,7 @@ export class CpuMeter {
     const add = ({ pid, seconds }: ProcStat, group: string) => snapshot.set(pid, { group, seconds });
     for (const stat of stats.values()) {
       if (stat.pid === process.pid) add(stat, 'bench');
-      else if (backends.has(stat.pid)) add(stat, 'postgres');
+      else if (backends.has(stat.pid) && stat.comm === 'postgres') add(stat, 'postgres');
       else if (stat.comm === 'nats-server' || stat.comm === 'redis-server') add(stat, stat.comm);
       else if (ours(stat)) {
         const command = commandLine(stat.pid);
