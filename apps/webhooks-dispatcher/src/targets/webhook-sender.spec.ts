@@ -179,6 +179,14 @@ describe('postWebhook', () => {
     expect(target.connections).toHaveLength(1);
   });
 
+  it('sends on a connection of its own when asked, leaving the kept ones alone', async () => {
+    const target = await serve((res) => res.end('ok'));
+    await postWebhook(target.url, {}, PAYLOAD, LOCAL);
+    await expect(postWebhook(target.url, {}, PAYLOAD, { ...LOCAL, ownConnection: true })).resolves.toMatchObject({ status: 200, body: 'ok' });
+    await postWebhook(target.url, {}, PAYLOAD, LOCAL);
+    expect(target.connections).toHaveLength(2);
+  });
+
   it('keeps a connection after a failure status whose body was read whole', async () => {
     const target = await serve((res) => res.writeHead(500).end('boom'));
     await postWebhook(target.url, {}, PAYLOAD, LOCAL);

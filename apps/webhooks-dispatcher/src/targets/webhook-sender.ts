@@ -22,6 +22,11 @@ export interface PostWebhookOptions {
   allowPrivate: boolean;
   /** How many bytes of the response body to keep (default 1024). */
   maxResponseBytes?: number;
+  /**
+   * On a new connection of its own rather than one of the kept ones (default false): a send
+   * that must not wait behind deliveries for a free connection to the same host.
+   */
+  ownConnection?: boolean;
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024;
@@ -122,7 +127,7 @@ function describeError(err: unknown): string {
 export async function postWebhook(url: URL, headers: Record<string, string>, body: string, options: PostWebhookOptions): Promise<SendResult> {
   const started = performance.now();
   const refusal = preflightRefusal(url, options.allowPrivate);
-  const fields = refusal !== null ? { error: refusal } : await exchange(url, headers, body, options, { pooled: true, deadline: started + options.timeoutMs });
+  const fields = refusal !== null ? { error: refusal } : await exchange(url, headers, body, options, { pooled: !options.ownConnection, deadline: started + options.timeoutMs });
   return { status: null, body: null, error: null, retryAfterSeconds: null, ...fields, latencyMs: Math.round(performance.now() - started) };
 }
 

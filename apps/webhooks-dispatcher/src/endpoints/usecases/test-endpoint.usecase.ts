@@ -35,6 +35,7 @@ export class TestEndpointUseCase {
     const result = await postWebhook(new URL(endpoint.url), { ...headers }, body, {
       timeoutMs: this.rules.timeoutMs,
       allowPrivate: this.rules.allowPrivateUrls,
+      ownConnection: true,
     });
     return {
       delivered: isSuccess(result),
