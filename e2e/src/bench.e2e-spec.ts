@@ -36,10 +36,13 @@ describe('the benchmark harness', () => {
       expect(result.rounds[0]!.requests).toBeGreaterThan(0);
       expect(result.summary.requestsPerSecond).toBeGreaterThan(0);
     }
-    const registration = report.results.find((r) => r.id === 'register')!.summary.cpuMs ?? {};
-    for (const group of ['api-gateway', 'signups-service', 'postgres']) expect({ group, used: (registration[group] ?? 0) > 0 }).toEqual({ group, used: true });
-    expect(report.results.find((r) => r.id === 'write-baseline')!.summary.cpuMs).toHaveProperty(['baseline responder']);
-    expect(stdout).toContain('| CPU ms per request |');
+    // CPU is read from /proc: elsewhere the bench runs without its CPU table.
+    if (process.platform === 'linux') {
+      const registration = report.results.find((r) => r.id === 'register')!.summary.cpuMs ?? {};
+      for (const group of ['api-gateway', 'signups-service', 'postgres']) expect({ group, used: (registration[group] ?? 0) > 0 }).toEqual({ group, used: true });
+      expect(report.results.find((r) => r.id === 'write-baseline')!.summary.cpuMs).toHaveProperty(['baseline responder']);
+      expect(stdout).toContain('| CPU ms per request |');
+    }
     expect(report.checks).toEqual([{ name: 'contention, round 1', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' }]);
     expect(report.targets.map((t) => t.name)).toHaveLength(6);
     expect(stdout).toContain('| GET /signups/{id} (API key) |');
