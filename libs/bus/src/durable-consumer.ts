@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, EventType } from '#libs/contracts';
+import { prepared, rowsOf } from '#libs/persistence';
 import type { Bus, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -44,15 +45,15 @@ export function consumeOnce(
   handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
 ): Promise<Subscription> {
   const { bus, dataSource, schema, consumer, types, logger, maxDeliver, afterCommit } = options;
-  const claim = `INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
-    SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`;
+  const claim = prepared(`INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
+    SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`);
   const queue: Queued[] = [];
   let draining = false;
 
   /** Applies the events not applied before, in order, in one transaction; the ids it applied. */
   const applyAll = (batch: Queued[]): Promise<Set<string>> =>
     dataSource.transaction(async (manager) => {
-      const claimed: { event_id: string }[] = await manager.query(claim, [consumer, batch.map((q) => q.event.id)]);
+      const claimed = await rowsOf<{ event_id: string }>(manager, claim, [consumer, batch.map((q) => q.event.id)]);
       const fresh = new Set(claimed.map((row) => row.event_id));
       // Postgres answers ids in canonical (lowercase) form.
       const applied = new Set<string>();

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
 import { contextFromHeaders, runInContext, runWithRequestId } from '#libs/observability';
+import { prepared, rowsOf, type Prepared } from '#libs/persistence';
 import type { Bus } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -42,10 +43,18 @@ export class OutboxRelay {
   private stopped = false;
   private kicked = false;
   private wake: () => void = () => undefined;
+  private readonly statements: { claim: Prepared; mark: Prepared };
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollMs = options.pollMs ?? 250;
     this.batchSize = options.batchSize ?? 100;
+    const outbox = qualified(options.schema, 'outbox');
+    this.statements = {
+      claim: prepared(
+        `SELECT "id", "payload", "request_id", "trace_context" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      ),
+      mark: prepared(`UPDATE ${outbox} SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`),
+    };
   }
 
   start(): void {
@@ -90,13 +99,9 @@ export class OutboxRelay {
   /** One claim-publish-mark transaction; returns how many rows went out. */
   private async round(): Promise<number> {
     const { dataSource, schema, bus, logger } = this.options;
-    const outbox = qualified(schema, 'outbox');
     try {
       return await dataSource.transaction(async (manager) => {
-        const rows: OutboxRow[] = await manager.query(
-          `SELECT "id", "payload", "request_id", "trace_context" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [this.batchSize],
-        );
+        const rows = await rowsOf<OutboxRow>(manager, this.statements.claim, [this.batchSize]);
         const results = await Promise.allSettled(
           rows.map(async (row) => {
             await publishInCause(bus, row);
@@ -107,7 +112,7 @@ export class OutboxRelay {
         const failure = results.find((r) => r.status === 'rejected');
         if (failure) logger.warn({ err: failure.reason, schema, unpublished: rows.length - published.length }, 'outbox publish failed; will retry');
         if (published.length > 0) {
-          await manager.query(`UPDATE ${outbox} SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [published]);
+          await rowsOf(manager, this.statements.mark, [published]);
         }
         return published.length;
       });

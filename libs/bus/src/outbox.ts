@@ -1,6 +1,7 @@
 import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
 import { currentRequestId, traceContextHeaders } from '#libs/observability';
+import { prepared, rowsOf } from '#libs/persistence';
 
 /** `"schema"."name"`, quoted for SQL. */
 export function qualified(schema: string, name: string): string {
@@ -42,9 +43,12 @@ export async function enqueueEvents(manager: EntityManager, schema: string, even
   if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvents must run inside the transaction of the state change');
   if (events.length === 0) return;
   const traceContext = traceContextHeaders();
-  await manager.query(
-    `INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id", "trace_context")
-     SELECT e.id, e.type, e.payload, $4::text, $5::jsonb FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS e(id, type, payload)`,
+  await rowsOf(
+    manager,
+    prepared(
+      `INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id", "trace_context")
+       SELECT e.id, e.type, e.payload, $4::text, $5::jsonb FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS e(id, type, payload)`,
+    ),
     [
       events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e)),
       currentRequestId() ?? null, Object.keys(traceContext).length > 0 ? traceContext : null,

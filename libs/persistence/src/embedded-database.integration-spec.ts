@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { createDataSource, migrate } from './data-source.js';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
+import { prepared, rowsOf } from './rows.js';
 
 function counterMigration(schema: string): new () => MigrationInterface {
   return class {
@@ -55,6 +56,28 @@ describe('embedded database (all-in-one mode)', () => {
     db = await openEmbeddedDatabase(dir);
     [a, b] = [await open(db, 'a'), await open(db, 'b')];
     expect(await a.query(`SELECT value FROM counter`)).toEqual([{ value: 30 }]);
+    await a.destroy();
+    await b.destroy();
+    await db.close();
+  });
+
+  it('runs the prepared statements of several apps on the shared connection, each with its own text', async () => {
+    const db = await openEmbeddedDatabase(dir);
+    const [a, b] = await Promise.all([open(db, 'a'), open(db, 'b')]);
+    await a.query(`UPDATE "a".counter SET value = 1`);
+    await b.query(`UPDATE "b".counter SET value = 2`);
+    const valueOf = (schema: string) => prepared(`SELECT value FROM "${schema}".counter WHERE name = $1`);
+    const shared = prepared(`SELECT $1::int + 1 AS next`);
+    const reads = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => [
+        rowsOf(a.manager, valueOf('a'), ['c']),
+        rowsOf(b.manager, valueOf('b'), ['c']),
+        rowsOf(i % 2 ? a.manager : b.manager, shared, [i]),
+      ]).flat(),
+    );
+    expect(reads.filter((_, i) => i % 3 === 2)).toEqual(Array.from({ length: 10 }, (_, i) => [{ next: i + 1 }]));
+    expect(reads.filter((_, i) => i % 3 === 0)).toEqual(Array(10).fill([{ value: 1 }]));
+    expect(reads.filter((_, i) => i % 3 === 1)).toEqual(Array(10).fill([{ value: 2 }]));
     await a.destroy();
     await b.destroy();
     await db.close();

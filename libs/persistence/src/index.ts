@@ -1,4 +1,4 @@
 export { createDataSource, migrate, postgresHealth, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
-export { rowsOf } from './rows.js';
+export { prepared, rowsOf, type Prepared } from './rows.js';

@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { rowsOf } from './rows.js';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { prepared, rowsOf } from './rows.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 describe('rowsOf', () => {
@@ -31,6 +31,41 @@ describe('rowsOf', () => {
     await dataSource.transaction(async (manager) => {
       await manager.query(`UPDATE t SET n = 0 WHERE id = 2`);
       expect(await rowsOf(manager, `SELECT n FROM t WHERE id = 2`)).toEqual([{ n: 0 }]);
+    });
+  });
+
+  describe('a prepared statement', () => {
+    const byId = prepared(`SELECT id, n FROM t WHERE id = $1`);
+    const preparedHere = `SELECT name, statement FROM pg_prepared_statements`;
+
+    it('is named by its text: equal texts share a name, different texts do not', () => {
+      expect(prepared(`SELECT id, n FROM t WHERE id = $1`)).toEqual(byId);
+      expect(prepared(`SELECT n FROM t WHERE id = $1`).name).not.toBe(byId.name);
+      expect(byId.name).toMatch(/^p_[0-9a-f]{32}$/);
+    });
+
+    it('answers the rows, and stays prepared on its connection for the next runs', async () => {
+      await dataSource.transaction(async (manager) => {
+        expect(await rowsOf(manager, byId, [1])).toEqual([{ id: 1, n: expect.any(Number) }]);
+        expect(await rowsOf(manager, byId, [2])).toEqual([{ id: 2, n: expect.any(Number) }]);
+        const statements = await rowsOf<{ name: string; statement: string }>(manager, preparedHere);
+        expect(statements.filter((s) => s.name === byId.name)).toEqual([{ name: byId.name, statement: byId.text }]);
+      });
+    });
+
+    it("runs on the transaction's connection, outside a transaction on a pooled one", async () => {
+      await dataSource.transaction(async (manager) => {
+        await manager.query(`UPDATE t SET n = 0 WHERE id = 2`);
+        expect(await rowsOf(manager, byId, [2])).toEqual([{ id: 2, n: 0 }]);
+      });
+      expect(await rowsOf(dataSource.manager, prepared(`UPDATE t SET n = n + 1 WHERE id = $1 RETURNING n`), [2])).toEqual([{ n: 1 }]);
+    });
+
+    it('fails as any statement does, with QueryFailedError and the driver error', async () => {
+      const insert = prepared(`INSERT INTO t (id, n) VALUES ($1, $2)`);
+      const failure = rowsOf(dataSource.manager, insert, [1, 1]);
+      await expect(failure).rejects.toBeInstanceOf(QueryFailedError);
+      await expect(failure).rejects.toMatchObject({ query: insert.text, driverError: { code: '23505' } });
     });
   });
 });

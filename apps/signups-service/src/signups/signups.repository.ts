@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { EventType, SignupStatus } from '#libs/contracts';
 import { DATA_SOURCE, Outbox } from '#libs/runtime';
 import type { PendingEvent } from '../common/pending-event.js';
-import { rowsOf } from '#libs/persistence';
+import { prepared, rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 import type { Contents } from './slot-item.js';
@@ -22,6 +22,18 @@ export class DailyCapReached extends Error {
 }
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
+
+/** The hot statements, prepared (parsed and planned once per connection). */
+const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`);
+const FIND_BY_SLUG = prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE slug = $1`);
+const FIND_WITH_CONTENTS = prepared(
+  `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s WHERE s.id = $1`,
+);
+const LOCK = {
+  share: prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 FOR SHARE`),
+  update: prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 FOR NO KEY UPDATE`),
+};
+const COUNT_PARTICIPANTS = prepared(`UPDATE ${TABLE} SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`);
 
 interface SignupRow {
   id: string;
@@ -145,7 +157,7 @@ export class SignupsRepository {
   }
 
   async findById(id: string, db: EntityManager = this.dataSource.manager): Promise<Signup | undefined> {
-    const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`, [id]);
+    const [row] = await rowsOf<SignupRow>(db, FIND_BY_ID, [id]);
     return row && signupFromRow(row);
   }
 
@@ -153,14 +165,14 @@ export class SignupsRepository {
   async findWithContents(id: string): Promise<{ signup: Signup; contents: Contents } | undefined> {
     const [row] = await rowsOf<SignupRow & { slots: Record<string, unknown>[]; items: Record<string, unknown>[] }>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s WHERE s.id = $1`,
+      FIND_WITH_CONTENTS,
       [id],
     );
     return row && { signup: signupFromRow(row), contents: contentsFromJson(row.slots, row.items) };
   }
 
   async findBySlug(slug: string): Promise<Signup | undefined> {
-    const [row] = await rowsOf<SignupRow>(this.dataSource.manager, `SELECT ${COLUMNS} FROM ${TABLE} WHERE slug = $1`, [slug]);
+    const [row] = await rowsOf<SignupRow>(this.dataSource.manager, FIND_BY_SLUG, [slug]);
     return row && signupFromRow(row);
   }
 
@@ -178,8 +190,7 @@ export class SignupsRepository {
    * undefined when there is no such signup (also when it was deleted while this waited).
    */
   async lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> {
-    const clause = mode === 'share' ? 'FOR SHARE' : 'FOR NO KEY UPDATE';
-    const [row] = await rowsOf<SignupRow>(db, `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 ${clause}`, [id]);
+    const [row] = await rowsOf<SignupRow>(db, LOCK[mode], [id]);
     return row && signupFromRow(row);
   }
 
@@ -190,11 +201,7 @@ export class SignupsRepository {
    * in one statement. undefined when there is no such signup.
    */
   async countParticipants(db: EntityManager, id: string, delta: 1 | -1): Promise<Signup | undefined> {
-    const [row] = await rowsOf<SignupRow>(
-      db,
-      `UPDATE ${TABLE} SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, delta],
-    );
+    const [row] = await rowsOf<SignupRow>(db, COUNT_PARTICIPANTS, [id, delta]);
     return row && signupFromRow(row);
   }
 
