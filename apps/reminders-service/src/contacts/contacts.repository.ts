@@ -1,10 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CloudEvent, EventMap } from '#libs/contracts';
+import { prepared, rowsOf } from '#libs/persistence';
 import { REMINDERS_SCHEMA } from '../schema.js';
 
 const SIGNUPS = `"${REMINDERS_SCHEMA}"."signups"`;
 const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
+
+/** The projection's statements, one per event, prepared: every registration runs one. */
+const APPLY_SIGNUP = prepared(
+  `INSERT INTO ${SIGNUPS} AS s (id, organization_id, livemode, title, event_date, status, public_url, deleted, as_of)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+   ON CONFLICT (id) DO UPDATE
+     SET title = EXCLUDED.title, event_date = EXCLUDED.event_date, status = EXCLUDED.status, public_url = EXCLUDED.public_url,
+         deleted = s.deleted OR EXCLUDED.deleted, as_of = EXCLUDED.as_of
+     WHERE s.as_of <= EXCLUDED.as_of`,
+);
+const APPLY_PARTICIPANT = prepared(
+  `INSERT INTO ${CONTACTS} AS c (participant_id, signup_id, organization_id, livemode, name, phone, active, as_of)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+   ON CONFLICT (participant_id) DO UPDATE
+     SET name = EXCLUDED.name, phone = EXCLUDED.phone, active = EXCLUDED.active, as_of = EXCLUDED.as_of
+     WHERE c.as_of <= EXCLUDED.as_of`,
+);
 
 /** The projection's writes, each applied only when its event is newer than what the row reflects. */
 @Injectable()
@@ -12,30 +30,17 @@ export class ContactsRepository {
   /** A signup as of a signup.* event; signup.deleted marks it deleted and deactivates its contacts. */
   async applySignup(manager: EntityManager, event: CloudEvent, signup: EventMap['signup.created']): Promise<void> {
     const deleted = event.type === 'signup.deleted';
-    await manager.query(
-      `INSERT INTO ${SIGNUPS} AS s (id, organization_id, livemode, title, event_date, status, public_url, deleted, as_of)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (id) DO UPDATE
-         SET title = EXCLUDED.title, event_date = EXCLUDED.event_date, status = EXCLUDED.status, public_url = EXCLUDED.public_url,
-             deleted = s.deleted OR EXCLUDED.deleted, as_of = EXCLUDED.as_of
-         WHERE s.as_of <= EXCLUDED.as_of`,
-      [signup.id, signup.organizationId, signup.livemode, signup.title, signup.eventDate, signup.status, signup.publicUrl, deleted, event.time],
-    );
+    await rowsOf(manager, APPLY_SIGNUP, [
+      signup.id, signup.organizationId, signup.livemode, signup.title, signup.eventDate, signup.status, signup.publicUrl, deleted, event.time,
+    ]);
     if (deleted) await manager.query(`UPDATE ${CONTACTS} SET active = false WHERE signup_id = $1`, [signup.id]);
   }
 
   /** A participant as of a participant.* event; participant.canceled deactivates the contact. */
   async applyParticipant(manager: EntityManager, event: CloudEvent, participant: EventMap['participant.registered']): Promise<void> {
-    await manager.query(
-      `INSERT INTO ${CONTACTS} AS c (participant_id, signup_id, organization_id, livemode, name, phone, active, as_of)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (participant_id) DO UPDATE
-         SET name = EXCLUDED.name, phone = EXCLUDED.phone, active = EXCLUDED.active, as_of = EXCLUDED.as_of
-         WHERE c.as_of <= EXCLUDED.as_of`,
-      [
-        participant.id, participant.signupId, participant.organizationId, participant.livemode, participant.name, participant.phone,
-        event.type !== 'participant.canceled', event.time,
-      ],
-    );
+    await rowsOf(manager, APPLY_PARTICIPANT, [
+      participant.id, participant.signupId, participant.organizationId, participant.livemode, participant.name, participant.phone,
+      event.type !== 'participant.canceled', event.time,
+    ]);
   }
 }

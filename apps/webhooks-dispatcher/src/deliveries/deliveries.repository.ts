@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, DeliveryStatus, DeliveryView } from '#libs/contracts';
+import { prepared, rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import type { Owner } from '../endpoints/endpoint.js';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
@@ -22,9 +23,9 @@ const RECORD_ATTEMPT = `UPDATE ${DELIVERIES}
   RETURNING endpoint_id`;
 
 /** A successful attempt, and its endpoint's run of failures ended. */
-const RECORD_SUCCESS = `WITH attempt AS (${RECORD_ATTEMPT})
+const RECORD_SUCCESS = prepared(`WITH attempt AS (${RECORD_ATTEMPT})
   UPDATE ${ENDPOINTS} e SET consecutive_failures = 0, failing_since = NULL, last_success_at = now(), updated_at = now()
-  FROM attempt WHERE e.id = attempt.endpoint_id`;
+  FROM attempt WHERE e.id = attempt.endpoint_id`);
 
 /**
  * Why a failed attempt pauses its endpoint ($7 gone, $8 pause after, $9 failing days), or NULL
@@ -38,13 +39,38 @@ const PAUSE_REASON = `CASE WHEN e.paused THEN NULL
   END`;
 
 /** A failed attempt, counted on its endpoint, which it may pause. */
-const RECORD_FAILURE = `WITH attempt AS (${RECORD_ATTEMPT})
+const RECORD_FAILURE = prepared(`WITH attempt AS (${RECORD_ATTEMPT})
   UPDATE ${ENDPOINTS} e
   SET consecutive_failures = e.consecutive_failures + 1, failing_since = COALESCE(e.failing_since, now()), last_failure_at = now(), updated_at = now(),
       paused = e.paused OR ${PAUSE_REASON} IS NOT NULL,
       paused_reason = COALESCE(e.paused_reason, ${PAUSE_REASON}),
       paused_at = CASE WHEN ${PAUSE_REASON} IS NOT NULL THEN now() ELSE e.paused_at END
-  FROM attempt WHERE e.id = attempt.endpoint_id`;
+  FROM attempt WHERE e.id = attempt.endpoint_id`);
+
+/** One delivery per matching endpoint of an event ($1 id, $2 type, $3 payload, $4 organization, $5 mode). */
+const FAN_OUT = prepared(
+  `INSERT INTO ${DELIVERIES} (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at)
+   SELECT gen_random_uuid(), e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
+   FROM ${ENDPOINTS} e
+   WHERE e.organization_id = $4 AND e.livemode = $5 AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[$2])
+   ON CONFLICT (endpoint_id, event_id) DO NOTHING
+   RETURNING status`,
+);
+
+/** Claims due attempts ($1 how many, $2 lease in seconds). */
+const CLAIM_DUE = prepared(
+  `WITH due AS (
+     SELECT d.id FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id
+     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now()) AND NOT e.paused
+     ORDER BY d.next_attempt_at
+     LIMIT $1
+     FOR UPDATE OF d SKIP LOCKED
+   )
+   UPDATE ${DELIVERIES} d SET locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1, claim_id = gen_random_uuid()
+   FROM due, ${ENDPOINTS} e
+   WHERE d.id = due.id AND e.id = d.endpoint_id
+   RETURNING d.id, d.claim_id, d.event_id, d.payload, d.attempt_count, d.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+);
 
 interface DeliveryRow {
   id: string;
@@ -116,15 +142,7 @@ export class DeliveriesRepository {
    * pending ones it created: only those are work for a worker.
    */
   async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<number> {
-    const created: { status: DeliveryStatus }[] = await manager.query(
-      `INSERT INTO ${DELIVERIES} (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at)
-       SELECT gen_random_uuid(), e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
-       FROM ${ENDPOINTS} e
-       WHERE e.organization_id = $4 AND e.livemode = $5 AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[$2])
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       RETURNING status`,
-      [event.id, event.type, payload, event.orgid, event.livemode],
-    );
+    const created = await rowsOf<{ status: DeliveryStatus }>(manager, FAN_OUT, [event.id, event.type, payload, event.orgid, event.livemode]);
     return created.filter((delivery) => delivery.status === 'pending').length;
   }
 
@@ -134,20 +152,9 @@ export class DeliveriesRepository {
    * dies leaves its claim to expire; the next claim counts a new attempt.
    */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
-    const [rows] = await this.dataSource.query<
-      [{ id: string; claim_id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }[], number]
-    >(
-      `WITH due AS (
-         SELECT d.id FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now()) AND NOT e.paused
-         ORDER BY d.next_attempt_at
-         LIMIT $1
-         FOR UPDATE OF d SKIP LOCKED
-       )
-       UPDATE ${DELIVERIES} d SET locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1, claim_id = gen_random_uuid()
-       FROM due, ${ENDPOINTS} e
-       WHERE d.id = due.id AND e.id = d.endpoint_id
-       RETURNING d.id, d.claim_id, d.event_id, d.payload, d.attempt_count, d.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+    const rows = await rowsOf<{ id: string; claim_id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }>(
+      this.dataSource.manager,
+      CLAIM_DUE,
       [limit, leaseSeconds],
     );
     return rows.map((r) => ({
@@ -171,8 +178,8 @@ export class DeliveriesRepository {
   async record(claim: ClaimedAttempt, record: AttemptRecord, pauseAfter: number): Promise<void> {
     const nextAt = record.next.status === 'pending' ? record.next.at : null;
     const attempt = [claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage];
-    if (record.next.status === 'succeeded') await this.dataSource.query(RECORD_SUCCESS, attempt);
-    else await this.dataSource.query(RECORD_FAILURE, [...attempt, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE]);
+    if (record.next.status === 'succeeded') await rowsOf(this.dataSource.manager, RECORD_SUCCESS, attempt);
+    else await rowsOf(this.dataSource.manager, RECORD_FAILURE, [...attempt, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE]);
   }
 
   /** The endpoint's deliveries, newest first; undefined when the owner has no such endpoint. */
