@@ -205,7 +205,11 @@ export class SignupsRepository {
     return row && signupFromRow(row);
   }
 
-  /** One page of the owner's signups, newest event first (keyset: stable under concurrent inserts). */
+  /**
+   * One page of the owner's signups, newest event first (keyset: stable under concurrent
+   * inserts). Prepared: its text is one of four (with or without a status, with or without a
+   * position), whatever the values.
+   */
   async list(owner: Owner, filter: ListFilter): Promise<Signup[]> {
     const params: unknown[] = [owner.organizationId, owner.livemode];
     let where = 'organization_id = $1 AND livemode = $2';
@@ -218,8 +222,9 @@ export class SignupsRepository {
       where += ` AND (event_date, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
     }
     params.push(filter.limit);
-    const rows = await this.dataSource.query<SignupRow[]>(
-      `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`,
+    const rows = await rowsOf<SignupRow>(
+      this.dataSource.manager,
+      prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`),
       params,
     );
     return rows.map(signupFromRow);
