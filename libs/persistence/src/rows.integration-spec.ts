@@ -1,4 +1,4 @@
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { prepared, rowsOf } from './rows.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -59,6 +59,13 @@ describe('rowsOf', () => {
         expect(await rowsOf(manager, byId, [2])).toEqual([{ id: 2, n: 0 }]);
       });
       expect(await rowsOf(dataSource.manager, prepared(`UPDATE t SET n = n + 1 WHERE id = $1 RETURNING n`), [2])).toEqual([{ n: 1 }]);
+    });
+
+    it('refuses a released runner, whose connection the pool may have lent to another', async () => {
+      const runner = dataSource.createQueryRunner();
+      await rowsOf(runner.manager, byId, [1]);
+      await runner.release();
+      await expect(rowsOf(runner.manager, byId, [1])).rejects.toBeInstanceOf(QueryRunnerAlreadyReleasedError);
     });
 
     it('fails as any statement does, with QueryFailedError and the driver error', async () => {

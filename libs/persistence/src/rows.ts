@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, type EntityManager } from 'typeorm';
 
 /**
  * A statement Postgres parses once per connection and, after a few runs, stops planning too
@@ -33,6 +33,8 @@ export async function rowsOf<T>(db: EntityManager, sql: string | Prepared, param
       const result = await runner.query(sql, params, true);
       return (result.records ?? []) as T[];
     }
+    // A released runner still holds its last connection, which the pool may have lent since.
+    if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
     const client = (await runner.connect()) as pg.ClientBase;
     try {
       return (await client.query<T & pg.QueryResultRow>({ name: sql.name, text: sql.text, values: params })).rows;
