@@ -5,9 +5,9 @@ import { QueryFailedError, QueryRunnerAlreadyReleasedError, type EntityManager }
 /**
  * A statement Postgres parses once per connection and, after a few runs, stops planning too
  * (a named prepared statement, with Postgres's plan cache): for the hot statements, whose
- * parsing and planning cost Postgres as much CPU as running them. Its text must be fixed:
- * values go in parameters, never in the text, since each distinct text stays prepared on every
- * connection of the pool. Named by a digest of the text, so equal texts share one statement and
+ * parsing and planning cost Postgres as much CPU as running them. Its text must come from a
+ * small fixed set: values go in parameters, never in the text, since each distinct text stays
+ * prepared on every connection of the pool. Named by a digest of the text, so equal texts share one statement and
  * apps that share a connection (the embedded database) never clash.
  */
 export interface Prepared {
