@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, EventType } from '#libs/contracts';
-import { prepared, rowsOf } from '#libs/persistence';
+import { Batches, prepared, rowsOf } from '#libs/persistence';
 import type { Bus, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -23,22 +23,21 @@ export interface ConsumeOnceOptions {
 /** Events handed to a member of the consumer at once, and so applied in one transaction at most. */
 const BATCH = 64;
 
-/** An event waiting for its batch, with the async context (request id, span) it was handed over in. */
+/** An event waiting for its batch, with its handler bound to the async context (request id, span) it was handed over in. */
 interface Queued {
   event: CloudEvent;
   apply: (manager: EntityManager) => Promise<void>;
-  settle: (outcome: { applied: boolean } | { error: unknown }) => void;
 }
 
 /**
  * Consumes durably and applies each event id once: one transaction records the id in
  * processed_events and, only if it was new, runs the handler with the same manager. Events that
- * arrive while a transaction runs wait and then go in the next one together (in the order they
- * arrived, at most BATCH), so a busy consumer pays one transaction and one commit for many
- * events; each is acked after the commit. When a batch fails, each of its events is applied again
- * in a transaction of its own, so only the failing one is redelivered. A redelivery or a duplicate
- * publish is skipped. A handler may so run again after a rollback: it writes only through the
- * manager, and leaves effects outside the database to afterCommit.
+ * arrive while a transaction runs wait and then go in the next one together (Batches, at most
+ * BATCH), so a busy consumer pays one transaction and one commit for many events; each is acked
+ * after the commit. When a batch fails, each of its events is applied again in a transaction of
+ * its own, so only the failing one is redelivered. A redelivery or a duplicate publish is
+ * skipped. A handler may so run again after a rollback: it writes only through the manager, and
+ * leaves effects outside the database to afterCommit.
  */
 export function consumeOnce(
   options: ConsumeOnceOptions,
@@ -47,60 +46,36 @@ export function consumeOnce(
   const { bus, dataSource, schema, consumer, types, logger, maxDeliver, afterCommit } = options;
   const claim = prepared(`INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
     SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`);
-  const queue: Queued[] = [];
-  let draining = false;
 
-  /** Applies the events not applied before, in order, in one transaction; the ids it applied. */
-  const applyAll = (batch: Queued[]): Promise<Set<string>> =>
+  /** Applies the events not applied before, in order, in one transaction; whether each was the one that applied its id. */
+  const applyAll = (batch: readonly Queued[]): Promise<boolean[]> =>
     dataSource.transaction(async (manager) => {
       const claimed = await rowsOf<{ event_id: string }>(manager, claim, [consumer, batch.map((q) => q.event.id)]);
       const fresh = new Set(claimed.map((row) => row.event_id));
       // Postgres answers ids in canonical (lowercase) form.
       const applied = new Set<string>();
-      for (const queued of batch) {
-        if (!fresh.has(queued.event.id.toLowerCase()) || applied.has(queued.event.id)) continue;
-        await queued.apply(manager);
-        applied.add(queued.event.id);
+      const outcomes: boolean[] = [];
+      for (const { event, apply } of batch) {
+        const first = fresh.has(event.id.toLowerCase()) && !applied.has(event.id);
+        if (first) {
+          await apply(manager);
+          applied.add(event.id);
+        } else {
+          logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
+        }
+        outcomes.push(first);
       }
-      return applied;
+      return outcomes;
     });
 
-  const settleAll = (batch: Queued[], applied: Set<string>) => {
-    const first = new Set<string>();
-    for (const { event, settle } of batch) {
-      const isFirst = applied.has(event.id) && !first.has(event.id);
-      if (isFirst) first.add(event.id);
-      else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
-      settle({ applied: isFirst });
-    }
-  };
-
-  // Bound where the consumer is made, so the transactions run in no event's request or span
-  // (each handler runs in its own event's, bound when it was queued).
-  const drain = AsyncResource.bind(async () => {
-    draining = true;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, BATCH);
-      try {
-        settleAll(batch, await applyAll(batch));
-      } catch (err) {
-        if (batch.length === 1) {
-          batch[0]!.settle({ error: err });
-          continue;
-        }
-        logger.warn({ err, consumer, events: batch.length }, 'event batch failed; applying its events one by one');
-        for (const queued of batch) await applyAll([queued]).then((applied) => settleAll([queued], applied), (error: unknown) => queued.settle({ error }));
-      }
-    }
-    draining = false;
+  const batches = new Batches<string, Queued, boolean>({
+    run: (_consumer, batch) => applyAll(batch),
+    max: BATCH,
+    onBatchFailed: (err, _consumer, events) => logger.warn({ err, consumer, events }, 'event batch failed; applying its events one by one'),
   });
 
   return bus.consume({ durable: consumer, types, maxDeliver, concurrency: BATCH }, async (event) => {
-    const outcome = await new Promise<{ applied: boolean } | { error: unknown }>((settle) => {
-      queue.push({ event, apply: AsyncResource.bind((manager: EntityManager) => handler(manager, event)), settle });
-      if (!draining) void drain();
-    });
-    if ('error' in outcome) throw outcome.error;
-    if (outcome.applied) afterCommit?.(event);
+    const applied = await batches.submit(consumer, { event, apply: AsyncResource.bind((manager: EntityManager) => handler(manager, event)) });
+    if (applied) afterCommit?.(event);
   });
 }

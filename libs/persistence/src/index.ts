@@ -2,3 +2,4 @@ export { createDataSource, migrate, postgresHealth, type DataSourceSpec, type Da
 export { createTestDatabase, testServerUrl, type TestDatabase } from './test-database.js';
 export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
 export { prepared, rowsOf, type Prepared } from './rows.js';
+export { Batches, type BatchesOptions } from './batches.js';

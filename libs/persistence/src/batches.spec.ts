@@ -1,0 +1,109 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Batches } from './batches.js';
+
+/** A batch run the test finishes by hand: its key, its items, and how to answer or fail it. */
+interface Run {
+  key: string;
+  items: readonly string[];
+  finish(outcomes?: string[]): void;
+  fail(err: Error): void;
+}
+
+function recorder(max = 3) {
+  const runs: Run[] = [];
+  const failures: { key: string; size: number }[] = [];
+  const batches = new Batches<string, string, string>({
+    run: (key, items) =>
+      new Promise<string[]>((resolve, reject) => {
+        runs.push({ key, items, finish: (outcomes = items.map((item) => `${item}!`)) => resolve(outcomes), fail: reject });
+      }),
+    max,
+    onBatchFailed: (_err, key, size) => failures.push({ key, size }),
+  });
+  return { batches, runs, failures };
+}
+
+/** Lets every queued promise callback run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Batches', () => {
+  it('runs a lone item at once, in a batch of its own', async () => {
+    const { batches, runs } = recorder();
+    const outcome = batches.submit('a', 'x');
+    expect(runs.map((r) => r.items)).toEqual([['x']]);
+    runs[0]!.finish();
+    await expect(outcome).resolves.toBe('x!');
+  });
+
+  it('runs the items that came during a batch together in the next one, in order, at most max', async () => {
+    const { batches, runs } = recorder(3);
+    const outcomes = ['1', '2', '3', '4', '5', '6'].map((item) => batches.submit('a', item));
+    expect(runs.map((r) => r.items)).toEqual([['1']]);
+    runs[0]!.finish();
+    await settle();
+    expect(runs.map((r) => r.items)).toEqual([['1'], ['2', '3', '4']]);
+    runs[1]!.finish();
+    await settle();
+    expect(runs.map((r) => r.items)).toEqual([['1'], ['2', '3', '4'], ['5', '6']]);
+    runs[2]!.finish();
+    await expect(Promise.all(outcomes)).resolves.toEqual(['1!', '2!', '3!', '4!', '5!', '6!']);
+  });
+
+  it('never puts items of different keys in one batch, and runs the keys side by side', async () => {
+    const { batches, runs } = recorder();
+    const outcomes = [batches.submit('a', '1'), batches.submit('b', '2'), batches.submit('a', '3')];
+    expect(runs.map((r) => [r.key, r.items])).toEqual([['a', ['1']], ['b', ['2']]]);
+    runs[1]!.finish();
+    runs[0]!.finish();
+    await settle();
+    expect(runs.map((r) => [r.key, r.items])).toEqual([['a', ['1']], ['b', ['2']], ['a', ['3']]]);
+    runs[2]!.finish();
+    await expect(Promise.all(outcomes)).resolves.toEqual(['1!', '2!', '3!']);
+  });
+
+  it('runs each item of a failed batch again alone, so only the failing item fails', async () => {
+    const { batches, runs, failures } = recorder();
+    const first = batches.submit('a', '1');
+    const rest = ['2', '3'].map((item) => batches.submit('a', item).then((value) => ({ value }), (err: Error) => ({ error: err.message })));
+    runs[0]!.finish();
+    await settle();
+    runs[1]!.fail(new Error('batch failed'));
+    await settle();
+    expect(failures).toEqual([{ key: 'a', size: 2 }]);
+    expect(runs.slice(2).map((r) => r.items)).toEqual([['2']]);
+    runs[2]!.fail(new Error('2 failed'));
+    await settle();
+    expect(runs.slice(3).map((r) => r.items)).toEqual([['3']]);
+    runs[3]!.finish();
+    await expect(first).resolves.toBe('1!');
+    await expect(Promise.all(rest)).resolves.toEqual([{ error: '2 failed' }, { value: '3!' }]);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('takes a key up again after its queue emptied', async () => {
+    const { batches, runs } = recorder();
+    const first = batches.submit('a', '1');
+    runs[0]!.finish();
+    await first;
+    const second = batches.submit('a', '2');
+    await settle();
+    expect(runs.map((r) => r.items)).toEqual([['1'], ['2']]);
+    runs[1]!.finish();
+    await expect(second).resolves.toBe('2!');
+  });
+
+  it('runs a batch outside the async context of the item that started it', async () => {
+    const context = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const batches = new Batches<string, string, string>({
+      run: async (_key, items) => {
+        seen.push(context.getStore());
+        return [...items];
+      },
+      max: 10,
+      onBatchFailed: () => undefined,
+    });
+    await context.run('request-1', () => batches.submit('a', 'x'));
+    expect(seen).toEqual([undefined]);
+  });
+});
