@@ -9,7 +9,7 @@ import type { Bus } from './bus.js';
 import { consumeOnce } from './durable-consumer.js';
 import { InProcessBus } from './in-process-bus.js';
 import { NatsBus } from './nats-bus.js';
-import { enqueueEvents, outboxMigrationSql, outboxTraceContextSql } from './outbox.js';
+import { caused, enqueueEvents, outboxMigrationSql, outboxTraceContextSql } from './outbox.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { Seen, SpyBus, deleteStream, eventually, natsTestTarget, recordingLogger, testEvent, uniqueName } from './test-support.js';
 
@@ -72,7 +72,7 @@ async function appliedRows(consumer: string, eventId: string): Promise<number> {
 
 async function commit(events: readonly CloudEvent[]): Promise<void> {
   await dataSource.transaction(async (manager) => {
-    await enqueueEvents(manager, schema, events);
+    await enqueueEvents(manager, schema, events.map(caused));
   });
 }
 
@@ -100,7 +100,7 @@ describe('outbox, relay and consumeOnce', () => {
     const [rolledBack, marker] = [testEvent(), testEvent()];
     await expect(
       dataSource.transaction(async (manager) => {
-        await enqueueEvents(manager, schema, [rolledBack]);
+        await enqueueEvents(manager, schema, [caused(rolledBack)]);
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -123,7 +123,7 @@ describe('outbox, relay and consumeOnce', () => {
   });
 
   it('refuses to enqueue outside a transaction', async () => {
-    await expect(enqueueEvents(dataSource.manager, schema, [testEvent()])).rejects.toThrow(/inside the transaction/);
+    await expect(enqueueEvents(dataSource.manager, schema, [caused(testEvent())])).rejects.toThrow(/inside the transaction/);
   });
 
   it('publishes 200 rows from two relays on one table with no duplicate reaching the handler', async () => {

@@ -34,24 +34,36 @@ export function outboxMigrationSql(schema: string): { up: string[]; down: string
   };
 }
 
+/** An event with what caused it: the request id and the W3C trace context it was emitted in. */
+export interface CausedEvent {
+  event: CloudEvent;
+  requestId: string | null;
+  traceContext: Record<string, string> | null;
+}
+
+/** The event with the request and trace it is emitted in (the current async context). */
+export function caused(event: CloudEvent): CausedEvent {
+  const traceContext = traceContextHeaders();
+  return { event, requestId: currentRequestId() ?? null, traceContext: Object.keys(traceContext).length > 0 ? traceContext : null };
+}
+
 /**
  * Records events in the caller's transaction, beside the state change they describe, in one
  * statement, each with the request id and the W3C trace context that caused it; the OutboxRelay
  * publishes them once the transaction commits.
  */
-export async function enqueueEvents(manager: EntityManager, schema: string, events: readonly CloudEvent[]): Promise<void> {
+export async function enqueueEvents(manager: EntityManager, schema: string, events: readonly CausedEvent[]): Promise<void> {
   if (!manager.queryRunner?.isTransactionActive) throw new Error('enqueueEvents must run inside the transaction of the state change');
   if (events.length === 0) return;
-  const traceContext = traceContextHeaders();
   await rowsOf(
     manager,
     prepared(
       `INSERT INTO ${qualified(schema, 'outbox')} ("id", "type", "payload", "request_id", "trace_context")
-       SELECT e.id, e.type, e.payload, $4::text, $5::jsonb FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS e(id, type, payload)`,
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::text[], $5::jsonb[])`,
     ),
     [
-      events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e)),
-      currentRequestId() ?? null, Object.keys(traceContext).length > 0 ? traceContext : null,
+      events.map((e) => e.event.id), events.map((e) => e.event.type), events.map((e) => JSON.stringify(e.event)),
+      events.map((e) => e.requestId), events.map((e) => e.traceContext && JSON.stringify(e.traceContext)),
     ],
   );
 }

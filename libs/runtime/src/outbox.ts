@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { OutboxRelay, enqueueEvents, qualified, type Bus, type BusLogger } from '#libs/bus';
+import { OutboxRelay, caused, enqueueEvents, qualified, type Bus, type BusLogger, type CausedEvent } from '#libs/bus';
 import { cloudEvent, type EventMap, type EventType } from '#libs/contracts';
 import { sharedRead, type Metrics } from '#libs/observability';
 
@@ -14,7 +14,7 @@ export interface EventInput<T extends EventType = EventType> {
 export interface Tx {
   readonly manager: EntityManager;
   emit<T extends EventType>(type: T, data: EventMap[T], meta: EventInput<T>['meta']): Promise<void>;
-  /** Several events in one statement, in order. */
+  /** Several events, in order (all the events of a transaction go in one statement before it commits). */
   emitAll(events: readonly EventInput[]): Promise<void>;
 }
 
@@ -66,16 +66,22 @@ export class Outbox {
     );
   }
 
+  /**
+   * Runs the work in one transaction. The events it emits are recorded as they are emitted (with
+   * the request and trace they are emitted in), inserted together in one statement once the work
+   * is done, and commit with it.
+   */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    let emitted = false;
-    const result = await this.dataSource.transaction((manager) => {
+    const emitted: CausedEvent[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
       const emitAll = async (events: readonly EventInput[]) => {
-        await enqueueEvents(manager, this.schema, events.map(({ type, data, meta }) => cloudEvent(this.source, type, data, meta)));
-        emitted ||= events.length > 0;
+        emitted.push(...events.map(({ type, data, meta }) => caused(cloudEvent(this.source, type, data, meta))));
       };
-      return work({ manager, emit: (type, data, meta) => emitAll([{ type, data, meta } as EventInput]), emitAll });
+      const answer = await work({ manager, emit: (type, data, meta) => emitAll([{ type, data, meta } as EventInput]), emitAll });
+      await enqueueEvents(manager, this.schema, emitted);
+      return answer;
     });
-    if (emitted) this.relay.kick();
+    if (emitted.length > 0) this.relay.kick();
     return result;
   }
 }
