@@ -195,12 +195,12 @@ export class SignupsRepository {
   }
 
   /**
-   * Moves participant_count of a signup by one participant more or less, and reads the row as
-   * that left it. Its UPDATE takes the lock that lock('update') takes (and, when it had to wait,
-   * reads the row as the write it waited for committed it), so a registration locks and counts
-   * in one statement. undefined when there is no such signup.
+   * Moves participant_count of a signup by `delta` participants, and reads the row as that left
+   * it. Its UPDATE takes the lock that lock('update') takes (and, when it had to wait, reads the
+   * row as the write it waited for committed it), so a registration locks and counts in one
+   * statement. undefined when there is no such signup.
    */
-  async countParticipants(db: EntityManager, id: string, delta: 1 | -1): Promise<Signup | undefined> {
+  async countParticipants(db: EntityManager, id: string, delta: number): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(db, COUNT_PARTICIPANTS, [id, delta]);
     return row && signupFromRow(row);
   }
