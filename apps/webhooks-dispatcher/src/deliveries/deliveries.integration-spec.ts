@@ -275,6 +275,33 @@ describe('webhook deliveries', () => {
     });
   });
 
+  it('records the successes that come together in one statement, each only under its own claim, and ends their endpoints\' runs of failures', async () => {
+    const principal = caller();
+    const [a, b] = [await endpoint(principal), await endpoint(principal)];
+    const [heldA, heldB] = [await heldDeliveries(a.endpoint.id, 5), await heldDeliveries(b.endpoint.id, 5)];
+    await db.query(`UPDATE "webhooks"."endpoints" SET consecutive_failures = 3, failing_since = now() WHERE id = ANY($1::uuid[])`, [[a.endpoint.id, b.endpoint.id]]);
+    const ok: AttemptRecord = { status: 200, errorMessage: null, next: { status: 'succeeded' } };
+    const repository = app.app.get(DeliveriesRepository);
+    const stale = { id: heldB[4]!.id, claimId: crypto.randomUUID() };
+    await Promise.all([
+      ...heldA.map((delivery) => repository.record(claimOn(delivery, a), ok, PAUSE_AFTER)),
+      ...heldB.slice(0, 4).map((delivery) => repository.record(claimOn(delivery, b), ok, PAUSE_AFTER)),
+      repository.record(claimOn(stale, b), ok, PAUSE_AFTER),
+    ]);
+
+    const rows = (await db.query(`SELECT id, status, last_response_status, delivered_at::text AS delivered_at FROM "webhooks"."deliveries" WHERE id = ANY($1::uuid[])`, [
+      [...heldA, ...heldB].map((d) => d.id),
+    ])) as { id: string; status: string; last_response_status: number | null; delivered_at: string | null }[];
+    const recorded = rows.filter((row) => row.id !== stale.id);
+    expect(recorded.map((row) => [row.status, row.last_response_status])).toEqual(Array(9).fill(['succeeded', 200]));
+    expect(rows.find((row) => row.id === stale.id)).toMatchObject({ status: 'pending', last_response_status: null, delivered_at: null });
+    // One statement's rows share its transaction's now() (to the microsecond): fewer times than successes means they went together.
+    expect(new Set(recorded.map((row) => row.delivered_at)).size).toBeLessThan(9);
+    for (const target of [a, b]) {
+      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ consecutiveFailures: 0, lastSuccessAt: expect.any(String) });
+    }
+  });
+
   it('counts each of many failed attempts of one endpoint recorded at once, pausing it at WEBHOOK_PAUSE_AFTER', async () => {
     const principal = caller();
     const target = await endpoint(principal);

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, DeliveryStatus, DeliveryView } from '#libs/contracts';
-import { prepared, rowsOf } from '#libs/persistence';
-import { DATA_SOURCE } from '#libs/runtime';
+import type { Logger } from '#libs/observability';
+import { Batches, prepared, rowsOf } from '#libs/persistence';
+import { DATA_SOURCE, LOGGER } from '#libs/runtime';
 import type { Owner } from '../endpoints/endpoint.js';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
 
@@ -13,19 +14,31 @@ const COLUMNS = 'd.id, d.event_id, d.event_type, d.status, d.attempt_count, d.la
 const FAILING_DAYS_BEFORE_PAUSE = 5;
 
 /**
- * An attempt's outcome on its delivery, only under the claim it was sent with ($1 delivery, $2
- * claim, $3 status, $4 next attempt, $5 response status, $6 error): no row when the claim is stale.
+ * A failed attempt's outcome on its delivery, only under the claim it was sent with ($1 delivery,
+ * $2 claim, $3 status: pending again or failed, $4 next attempt, $5 response status, $6 error):
+ * no row when the claim is stale.
  */
 const RECORD_ATTEMPT = `UPDATE ${DELIVERIES}
-  SET status = $3, next_attempt_at = $4, locked_until = NULL, claim_id = NULL, last_response_status = $5, error_message = $6,
-      delivered_at = CASE WHEN $3 = 'succeeded' THEN now() ELSE NULL END
+  SET status = $3, next_attempt_at = $4, locked_until = NULL, claim_id = NULL, last_response_status = $5, error_message = $6, delivered_at = NULL
   WHERE id = $1 AND claim_id = $2 AND status = 'pending'
   RETURNING endpoint_id`;
 
-/** A successful attempt, and its endpoint's run of failures ended. */
-const RECORD_SUCCESS = prepared(`WITH attempt AS (${RECORD_ATTEMPT})
+/**
+ * Successful attempts ($1 deliveries, $2 claims, $3 response statuses), each only under the claim
+ * it was sent with, and the run of failures of their endpoints ended. The endpoints are locked in
+ * id order first, so two of these (of two replicas) never wait for each other in a cycle.
+ */
+const RECORD_SUCCESSES = prepared(`WITH attempt AS (
+    UPDATE ${DELIVERIES} d
+    SET status = 'succeeded', next_attempt_at = NULL, locked_until = NULL, claim_id = NULL, last_response_status = a.status, error_message = NULL, delivered_at = now()
+    FROM unnest($1::uuid[], $2::uuid[], $3::integer[]) AS a(id, claim_id, status)
+    WHERE d.id = a.id AND d.claim_id = a.claim_id AND d.status = 'pending'
+    RETURNING d.endpoint_id
+  ), locked AS (
+    SELECT e.id FROM ${ENDPOINTS} e WHERE e.id IN (SELECT endpoint_id FROM attempt) ORDER BY e.id FOR NO KEY UPDATE
+  )
   UPDATE ${ENDPOINTS} e SET consecutive_failures = 0, failing_since = NULL, last_success_at = now(), updated_at = now()
-  FROM attempt WHERE e.id = attempt.endpoint_id`);
+  FROM locked WHERE e.id = locked.id`);
 
 /**
  * Why a failed attempt pauses its endpoint ($7 gone, $8 pause after, $9 failing days), or NULL
@@ -132,9 +145,30 @@ export interface DeliveryPosition {
 }
 
 /** Deliveries in Postgres: fan-out from events, claims of due attempts, their outcomes, the history. */
+/** A successful attempt waiting for its record (DeliveriesRepository.record). */
+interface SuccessfulAttempt {
+  id: string;
+  claimId: string;
+  status: number | null;
+}
+
+/** Successful attempts recorded in one statement at most. */
+const SUCCESSES_PER_RECORD = 64;
+
 @Injectable()
 export class DeliveriesRepository {
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+  private readonly successes: Batches<'succeeded', SuccessfulAttempt, void>;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.successes = new Batches({
+      run: (_succeeded, attempts) => this.recordSuccesses(attempts),
+      max: SUCCESSES_PER_RECORD,
+      onBatchFailed: (err, _succeeded, attempts) => logger.warn({ err, attempts }, 'webhook successes not recorded together; recording them one by one'),
+    });
+  }
 
   /**
    * One delivery per matching endpoint of the event's organization and mode, in the caller's
@@ -172,14 +206,22 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Records an attempt and its effect on the endpoint in one statement. Ignored when the claim is
-   * stale (a replay or a newer claim took the delivery since), so each attempt counts once.
+   * Records an attempt and its effect on the endpoint. Ignored when the claim is stale (a replay
+   * or a newer claim took the delivery since), so each attempt counts once. Successes recorded
+   * while others are being recorded go together in one statement (Batches); a failure is
+   * recorded alone, since each counts on its endpoint.
    */
   async record(claim: ClaimedAttempt, record: AttemptRecord, pauseAfter: number): Promise<void> {
+    if (record.next.status === 'succeeded') return this.successes.submit('succeeded', { id: claim.id, claimId: claim.claimId, status: record.status });
     const nextAt = record.next.status === 'pending' ? record.next.at : null;
-    const attempt = [claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage];
-    if (record.next.status === 'succeeded') await rowsOf(this.dataSource.manager, RECORD_SUCCESS, attempt);
-    else await rowsOf(this.dataSource.manager, RECORD_FAILURE, [...attempt, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE]);
+    await rowsOf(this.dataSource.manager, RECORD_FAILURE, [
+      claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE,
+    ]);
+  }
+
+  private async recordSuccesses(attempts: readonly SuccessfulAttempt[]): Promise<void[]> {
+    await rowsOf(this.dataSource.manager, RECORD_SUCCESSES, [attempts.map((a) => a.id), attempts.map((a) => a.claimId), attempts.map((a) => a.status)]);
+    return attempts.map(() => undefined);
   }
 
   /** The endpoint's deliveries, newest first; undefined when the owner has no such endpoint. */
