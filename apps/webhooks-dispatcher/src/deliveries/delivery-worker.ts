@@ -35,8 +35,9 @@ function labelOf(result: SendResult): AttemptLabel {
 /**
  * Sends due attempts: claims as many as it has free slots (no two workers, of this replica or
  * another, hold one attempt), signs each with the endpoint's current secrets, posts it and
- * records the outcome. Claims again as soon as a slot frees or a fan-out made work; otherwise
- * polls every WEBHOOK_POLL_MS, backing off while the database is unreachable.
+ * records the outcome. Claims again once half its slots are free after attempts or a fan-out
+ * made work, and on every poll (WEBHOOK_POLL_MS) whatever is free, backing off while the
+ * database is unreachable.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationShutdown {
@@ -82,15 +83,20 @@ export class DeliveryWorker implements OnApplicationShutdown {
   private async loop(): Promise<void> {
     const leaseSeconds = Math.ceil(this.config.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
     let failures = 0;
+    let polled = true;
     while (!this.stopped) {
       const free = CONCURRENCY - this.inFlight.size;
-      let claimed = 0;
-      if (free > 0) {
+      // Woken by an attempt done or a fan-out, it claims once half the slots are free, so one
+      // claim serves several attempts; a poll claims whatever is free.
+      if (free > 0 && (polled || free >= CONCURRENCY / 2)) {
         try {
           const claims = await this.deliveries.claimDue(free, leaseSeconds);
           failures = 0;
-          claimed = claims.length;
           for (const claim of claims) this.track(claim);
+          if (claims.length === free) {
+            polled = false;
+            continue;
+          }
         } catch (err) {
           failures += 1;
           if (failures === 1) this.context.logger.error({ err }, 'cannot claim webhook deliveries; backing off');
@@ -98,7 +104,7 @@ export class DeliveryWorker implements OnApplicationShutdown {
           continue;
         }
       }
-      if (claimed < free || free === 0) await this.idle(this.config.pollMs);
+      polled = await this.idle(this.config.pollMs);
     }
     await Promise.allSettled([...this.inFlight]);
   }
@@ -113,14 +119,16 @@ export class DeliveryWorker implements OnApplicationShutdown {
     this.inFlight.add(sending);
   }
 
-  private idle(ms: number): Promise<void> {
+  /** Waits until kicked (false) or `ms` passed (true). */
+  private idle(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.wake?.(), ms);
-      this.wake = () => {
+      const wake = (timedOut: boolean) => {
         clearTimeout(timer);
         this.wake = undefined;
-        resolve();
+        resolve(timedOut);
       };
+      const timer = setTimeout(() => wake(true), ms);
+      this.wake = () => wake(false);
     });
   }
 
