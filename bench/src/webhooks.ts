@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import type { Receiver } from '#libs/testing';
 import { clientAddress, measurement, runHttp, type Measurement } from './load.js';
 import type { Platform } from './platform.js';
@@ -80,6 +81,22 @@ export async function webhookBurst(platform: Platform, fixture: WebhookFixture, 
   return { ...measured, extra: { ...measured.extra, registrationsPerSecond: load.requestsPerSecond } };
 }
 
+/**
+ * POSTs a JSON body on a kept-alive connection and reads the answer; its status. Node's own
+ * client: the load generator shares the machine, and fetch cost it more than twice the CPU.
+ */
+function post(agent: Agent, url: string, body: string, forwardedFor: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor } }, (res) => {
+      res.on('error', reject);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.resume();
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Registrations at `rate` per second for `seconds`; the commit-to-receipt latency is the figure. */
 export async function webhookPaced(platform: Platform, fixture: WebhookFixture, rate: number, seconds: number): Promise<Measurement> {
   const from = fixture.receiver.received.length;
@@ -89,19 +106,15 @@ export async function webhookPaced(platform: Platform, fixture: WebhookFixture, 
   let issued = 0;
   let failed = 0;
   const pending: Promise<void>[] = [];
+  const agent = new Agent({ keepAlive: true });
   while (issued < total) {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
     for (; issued < due; issued += 1) {
       const next = nextRegistration(fixture);
       pending.push(
-        fetch(`${platform.info.baseUrl}${next.path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress(issued) },
-          body: next.body,
-        }).then(
-          async (res) => {
-            await res.arrayBuffer();
-            if (res.status !== 201) failed += 1;
+        post(agent, `${platform.info.baseUrl}${next.path}`, next.body, clientAddress(issued)).then(
+          (status) => {
+            if (status !== 201) failed += 1;
           },
           () => {
             failed += 1;
@@ -112,5 +125,6 @@ export async function webhookPaced(platform: Platform, fixture: WebhookFixture, 
     await new Promise((resolve) => setTimeout(resolve, tickMs));
   }
   await Promise.all(pending);
+  agent.destroy();
   return deliveries(fixture.receiver, from, total, failed);
 }
