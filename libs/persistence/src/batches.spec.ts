@@ -80,6 +80,39 @@ describe('Batches', () => {
     expect(failures).toHaveLength(1);
   });
 
+  it('still runs the items of a failed batch alone when its report throws', async () => {
+    const runs: string[][] = [];
+    const batches = new Batches<string, string, string>({
+      run: async (_key, items) => {
+        runs.push([...items]);
+        if (items.length > 1) throw new Error('batch failed');
+        return [...items];
+      },
+      max: 10,
+      onBatchFailed: () => {
+        throw new Error('report failed');
+      },
+    });
+    await expect(Promise.all(['1', '2', '3'].map((item) => batches.submit('a', item)))).resolves.toEqual(['1', '2', '3']);
+    expect(runs).toEqual([['1'], ['2', '3'], ['2'], ['3']]);
+  });
+
+  it('fails every item of a batch whose answer does not match it, without running any again', async () => {
+    const runs: string[][] = [];
+    const batches = new Batches<string, string, string>({
+      run: async (_key, items) => {
+        runs.push([...items]);
+        return items.length > 1 ? ['only one'] : [...items];
+      },
+      max: 10,
+      onBatchFailed: () => undefined,
+    });
+    const outcomes = await Promise.allSettled(['1', '2', '3'].map((item) => batches.submit('a', item)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(runs).toEqual([['1'], ['2', '3']]);
+    await expect(batches.submit('a', '4')).resolves.toBe('4');
+  });
+
   it('takes a key up again after its queue emptied', async () => {
     const { batches, runs } = recorder();
     const first = batches.submit('a', '1');

@@ -49,21 +49,42 @@ export class Batches<K, I, O> {
   }
 
   private async drainQueue(key: K, queue: Queued<I, O>[]): Promise<void> {
-    while (queue.length > 0) await this.runBatch(key, queue.splice(0, this.options.max));
-    this.queues.delete(key);
+    try {
+      while (queue.length > 0) await this.runBatch(key, queue.splice(0, this.options.max));
+    } finally {
+      this.queues.delete(key);
+    }
   }
 
+  /** Runs a batch and settles each of its items; never throws. */
   private async runBatch(key: K, batch: Queued<I, O>[]): Promise<void> {
+    let outcomes: O[];
     try {
-      const outcomes = await this.options.run(key, batch.map((queued) => queued.item));
-      batch.forEach((queued, i) => queued.settle({ value: outcomes[i]! }));
+      outcomes = await this.options.run(key, batch.map((queued) => queued.item));
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0]!.settle({ error: err });
-        return;
-      }
-      this.options.onBatchFailed(err, key, batch.length);
-      for (const queued of batch) await this.runBatch(key, [queued]);
+      await this.runAlone(key, batch, err);
+      return;
     }
+    // After a commit: a wrong answer fails every item rather than running any of them again.
+    if (outcomes.length !== batch.length) {
+      const error = new Error(`a batch of ${batch.length} items answered ${outcomes.length} outcomes`);
+      for (const queued of batch) queued.settle({ error });
+      return;
+    }
+    batch.forEach((queued, i) => queued.settle({ value: outcomes[i]! }));
+  }
+
+  /** A failed batch: a lone item fails; several run again, each alone. */
+  private async runAlone(key: K, batch: Queued<I, O>[], err: unknown): Promise<void> {
+    if (batch.length === 1) {
+      batch[0]!.settle({ error: err });
+      return;
+    }
+    try {
+      this.options.onBatchFailed(err, key, batch.length);
+    } catch {
+      // Only a report failed: the items still run again.
+    }
+    for (const queued of batch) await this.runBatch(key, [queued]);
   }
 }
