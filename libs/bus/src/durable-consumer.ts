@@ -60,8 +60,6 @@ export function consumeOnce(
         if (first) {
           await apply(manager);
           applied.add(event.id);
-        } else {
-          logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
         }
         outcomes.push(first);
       }
@@ -77,5 +75,6 @@ export function consumeOnce(
   return bus.consume({ durable: consumer, types, maxDeliver, concurrency: BATCH }, async (event) => {
     const applied = await batches.submit(consumer, { event, apply: AsyncResource.bind((manager: EntityManager) => handler(manager, event)) });
     if (applied) afterCommit?.(event);
+    else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
   });
 }
