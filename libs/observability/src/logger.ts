@@ -19,9 +19,9 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 }
 
 /** Error fields that carry the data a failed statement was given (names, e-mails, phones): never logged. */
-const ERROR_DATA_FIELDS = ['query', 'parameters', 'driverError', 'parameterValues'] as const;
+const ERROR_DATA_FIELDS = ['query', 'parameters', 'driverError', 'parameterValues', 'detail', 'where'] as const;
 
-/** pino's error serializer without the statement text and its bound values. */
+/** pino's error serializer without the statement text, its bound values, and Postgres's detail and where (which quote row values). */
 export function serializeError(err: unknown): unknown {
   const serialized = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
   if (typeof serialized !== 'object' || serialized === null) return serialized;

@@ -52,6 +52,9 @@ describe('logged errors', () => {
       query: 'INSERT INTO participants (name, email) VALUES ($1, $2)',
       parameters: ['Ana Lima', 'ana@example.com'],
       driverError: { detail: 'Key (email)=(ana@example.com) already exists.' },
+      // TypeORM's QueryFailedError copies the driver's fields onto itself.
+      detail: 'Failing row contains (Ana Lima, ana@example.com).',
+      where: 'PL/pgSQL function refuse(ana@example.com)',
     });
     logger.error({ err }, 'failed');
     const text = JSON.stringify(lines[0]);
