@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { InProcessBus, outboxMigrationSql, outboxTraceContextSql } from '#libs/bus';
 import { cloudEvent } from '#libs/contracts';
-import { createLogger, Metrics } from '#libs/observability';
+import { createLogger, Metrics, runWithRequestId } from '#libs/observability';
 import { createDataSource, createTestDatabase, type TestDatabase } from '#libs/persistence';
 import { instrumentBus } from './instrumented-bus.js';
 import { Outbox } from './outbox.js';
@@ -58,6 +58,36 @@ describe('outbox lag gauges', () => {
       await outbox.stop();
       await bus.close();
     }
+  });
+});
+
+describe('outbox transactions', () => {
+  const meta = { orgid: 'org_test', livemode: false };
+
+  it('record each event with the request it was emitted in, all in one commit', async () => {
+    const outbox = new Outbox(dataSource, schema, 'lag-test', new InProcessBus(logger), logger, new Metrics('lag-test', { defaultMetrics: false }));
+    const [first, second] = [revoked(), revoked()];
+    await outbox.transaction(async (tx) => {
+      await runWithRequestId('req-first', () => tx.emit('auth.apikey.revoked', first, meta));
+      await runWithRequestId('req-second', () => tx.emit('auth.apikey.revoked', second, meta));
+    });
+    const rows = (await dataSource.query(
+      `SELECT payload->'data'->>'apiKeyId' AS key, request_id, created_at::text AS created_at FROM "${schema}".outbox WHERE payload->'data'->>'apiKeyId' = ANY($1::text[])`,
+      [[first.apiKeyId, second.apiKeyId]],
+    )) as { key: string; request_id: string; created_at: string }[];
+    expect(Object.fromEntries(rows.map((row) => [row.key, row.request_id]))).toEqual({ [first.apiKeyId]: 'req-first', [second.apiKeyId]: 'req-second' });
+    expect(new Set(rows.map((row) => row.created_at)).size).toBe(1);
+  });
+
+  it('refuse an event emitted once the work has returned, rather than drop it', async () => {
+    const outbox = new Outbox(dataSource, schema, 'lag-test', new InProcessBus(logger), logger, new Metrics('lag-test', { defaultMetrics: false }));
+    let late: Promise<string> | undefined;
+    await outbox.transaction(async (tx) => {
+      late = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => tx.emit('auth.apikey.revoked', revoked(), meta))
+        .then(() => 'recorded', (err: Error) => err.message);
+    });
+    expect(await late).toMatch(/before its transaction's work returns/);
   });
 });
 

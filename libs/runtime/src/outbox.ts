@@ -73,11 +73,14 @@ export class Outbox {
    */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const emitted: CausedEvent[] = [];
+    let done = false;
     const result = await this.dataSource.transaction(async (manager) => {
       const emitAll = async (events: readonly EventInput[]) => {
+        if (done) throw new Error('an event must be emitted before its transaction\'s work returns');
         emitted.push(...events.map(({ type, data, meta }) => caused(cloudEvent(this.source, type, data, meta))));
       };
       const answer = await work({ manager, emit: (type, data, meta) => emitAll([{ type, data, meta } as EventInput]), emitAll });
+      done = true;
       await enqueueEvents(manager, this.schema, emitted);
       return answer;
     });
