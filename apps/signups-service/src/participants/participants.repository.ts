@@ -99,7 +99,7 @@ export class ParticipantsRepository {
 
   /**
    * Stores a registration in one statement, in a transaction that has counted it on its signup
-   * (SignupsRepository.countOneMore, which locks the signup row: every other write of the
+   * (SignupsRepository.countParticipants, which locks the signup row: every other write of the
    * signup's slots and items holds a lock that conflicts with it, so this statement, whose
    * snapshot is taken after that lock, sees them as they are until the commit):
    * 1. takes each selection that has room enough in the signup (takeSql);

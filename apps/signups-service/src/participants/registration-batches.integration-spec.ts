@@ -102,6 +102,13 @@ describe('registrations queued on one signup', () => {
       expect(result.failed).toEqual([expect.objectContaining({ id: slots[0]!.id, reason: 'full' })]);
     }
     expect(await stored(signup.id)).toMatchObject({ participants: 3, counted: 3 });
+
+    // Batches where nothing is stored roll back: the signup row is not written at all.
+    const version = async () => ((await db.query('SELECT xmin::text AS xmin FROM signups.signups WHERE id = $1', [signup.id])) as { xmin: string }[])[0]!.xmin;
+    const before = await version();
+    const late = await registerAll(signup.id, Array.from({ length: 8 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })));
+    expect(succeeded(late)).toHaveLength(0);
+    expect(await version()).toBe(before);
   });
 
   it('run again one by one when one registration fails its batch, so only that one fails', async () => {

@@ -197,8 +197,8 @@ export class SignupsRepository {
   /**
    * Moves participant_count of a signup by `delta` participants, and reads the row as that left
    * it. Its UPDATE takes the lock that lock('update') takes (and, when it had to wait, reads the
-   * row as the write it waited for committed it), so a registration locks and counts in one
-   * statement. undefined when there is no such signup.
+   * row as the write it waited for committed it), so a batch of registrations locks and counts
+   * in one statement. undefined when there is no such signup.
    */
   async countParticipants(db: EntityManager, id: string, delta: number): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(db, COUNT_PARTICIPANTS, [id, delta]);

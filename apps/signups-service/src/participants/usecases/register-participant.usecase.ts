@@ -26,14 +26,28 @@ export interface RegisterCommand {
   selections: Selection[];
 }
 
-/** A registration waiting for its signup's next batch, with a way to run code in the async context (request id, span) it came in. */
+/**
+ * A registration waiting for its signup's next batch: its participant id and confirmation token,
+ * made once (a registration run again after its batch failed keeps them, so one whose batch did
+ * commit after all cannot be stored twice), and a way to run code in the async context (request
+ * id, span) it came in.
+ */
 interface Pending {
   command: RegisterCommand;
+  participantId: string;
+  token: { token: string; hash: string };
   inContext<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/** What a registration came to: the answer, or why its signup refused it. */
-type Outcome = { result: RegistrationResultView } | { refusal: ProblemError };
+/** What a registration came to: the answer and whether a participant was stored, or why its signup refused it. */
+type Outcome = { result: RegistrationResultView; stored: boolean } | { refusal: ProblemError };
+
+/** No registration of the batch was stored: the transaction rolls back, and this carries the answers out of it. */
+class NothingStored extends Error {
+  constructor(readonly outcomes: Outcome[]) {
+    super('no registration of the batch was stored');
+  }
+}
 
 /** Registrations to one signup run in one transaction at most. */
 const BATCH = 64;
@@ -53,7 +67,7 @@ const BATCH = 64;
  *       stored: no token, success false;
  *    c. emits participant.registered and slot/item.filled for what it filled;
  * 3. gives back the count of the registrations not stored, and commits (with the events, in one
- *    statement).
+ *    statement); rolls back instead when none was stored.
  * When a batch fails, each of its registrations runs again in a transaction of its own, so only
  * a failing one fails.
  */
@@ -69,14 +83,16 @@ export class RegisterParticipantUseCase {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.batches = new Batches({
-      run: (signupId, batch) => this.registerAll(signupId, batch),
+      run: (signupId, batch) => this.registerAll(signupId, batch).catch((err: unknown) => (err instanceof NothingStored ? err.outcomes : Promise.reject(err))),
       max: BATCH,
       onBatchFailed: (err, signupId, registrations) => logger.warn({ err, signupId, registrations }, 'registration batch failed; registering one by one'),
     });
   }
 
   async execute(command: RegisterCommand): Promise<RegistrationResultView> {
-    const outcome = await this.batches.submit(command.signupId, { command, inContext: AsyncResource.bind((work) => work()) });
+    const outcome = await this.batches.submit(command.signupId, {
+      command, participantId: newId(), token: newConfirmationToken(), inContext: AsyncResource.bind((work) => work()),
+    });
     if ('refusal' in outcome) throw outcome.refusal;
     return outcome.result;
   }
@@ -84,30 +100,30 @@ export class RegisterParticipantUseCase {
   private registerAll(signupId: string, batch: readonly Pending[]): Promise<Outcome[]> {
     return this.outbox.transaction(async (tx) => {
       const counted = await this.signups.countParticipants(tx.manager, signupId, batch.length);
-      let participantCount = (counted?.participantCount ?? 0) - batch.length;
+      const countedBefore = (counted?.participantCount ?? 0) - batch.length;
+      let stored = 0;
       const outcomes: Outcome[] = [];
-      for (const { command, inContext } of batch) {
-        const before = counted && { ...counted, participantCount };
-        const outcome = await inContext(() => this.registerOne(tx, before, command));
-        if ('result' in outcome && outcome.result.confirmationToken) participantCount += 1;
+      for (const pending of batch) {
+        const before = counted && { ...counted, participantCount: countedBefore + stored };
+        const outcome = await pending.inContext(() => this.registerOne(tx, before, pending));
+        if ('stored' in outcome && outcome.stored) stored += 1;
         outcomes.push(outcome);
       }
-      if (counted && participantCount !== counted.participantCount) {
-        await this.signups.countParticipants(tx.manager, signupId, participantCount - counted.participantCount);
-      }
+      if (stored === 0) throw new NothingStored(outcomes);
+      if (stored < batch.length) await this.signups.countParticipants(tx.manager, signupId, stored - batch.length);
       return outcomes;
     });
   }
 
-  private async registerOne(tx: Tx, signup: Signup | undefined, { caller, name, email, phone, selections }: RegisterCommand): Promise<Outcome> {
+  private async registerOne(tx: Tx, signup: Signup | undefined, { command, participantId, token }: Pending): Promise<Outcome> {
+    const { caller, name, email, phone, selections } = command;
     const refusal = registrationRefusal(signup, caller, phone !== null, new Date());
     if (refusal) return { refusal };
-    const { token, hash } = newConfirmationToken();
-    const { taken, participant } = await this.participants.register(tx.manager, { id: newId(), signupId: signup!.id, name, email, phone, tokenHash: hash }, selections);
+    const { taken, participant } = await this.participants.register(tx.manager, { id: participantId, signupId: signup!.id, name, email, phone, tokenHash: token.hash }, selections);
     const allocations = await this.allocator.outcomes(tx.manager, signup!.id, selections, taken);
-    if (!participant) return { result: registrationResult(allocations) };
+    if (!participant) return { result: registrationResult(allocations), stored: false };
     const filled = allocations.flatMap((a) => (a.confirmed && a.transition ? [{ target: a.target, transition: a.transition }] : []));
     await tx.emitAll(participantEvents('participant.registered', participant, signup!, filled));
-    return { result: registrationResult(allocations, { participant, token }) };
+    return { result: registrationResult(allocations, { participant, token: token.token }), stored: true };
   }
 }
