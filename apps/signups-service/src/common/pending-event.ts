@@ -1,7 +1,7 @@
 import type { EventType } from '#libs/contracts';
 import type { EventInput } from '#libs/runtime';
 
-/** An event to emit with a write (Tx.emitAll records several in one statement), always about a subject. */
+/** An event to emit with a write (a transaction's events are recorded in one statement before it commits), always about a subject. */
 export interface PendingEvent<T extends EventType = EventType> extends EventInput<T> {
   meta: { orgid: string; livemode: boolean; subject: string };
 }
