@@ -32,7 +32,7 @@ export { AnalyticsView } from './analytics.js';
 export { jsonSchemaOf, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
-export { ACCESS_TOKEN_CLAIMS, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
+export { ACCESS_TOKEN_CLAIMS, accessTokenJwt, OAUTH_ARTIFACT_PREFIXES, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
 export {
   ALL_EVENT_TYPES, CreateWebhookDto, DEFAULT_DELIVERY_PAGE, DELIVERY_STATUSES, DeliveryPageQueryDto, DeliveryPageView, DeliveryView, MAX_DELIVERY_PAGE,

@@ -11,6 +11,23 @@ export function oauthIssuer(authUrl: string): string {
  */
 export const ACCESS_TOKEN_CLAIMS = { organization: 'org_id', grant: 'grant_id' } as const;
 
+/**
+ * The prefix every OAuth artifact carries on the wire, so a leaked one is recognised (by secret
+ * scanners too) and one kind is never taken for another. An access token is `oat_` and the
+ * signed JWT.
+ */
+export const OAUTH_ARTIFACT_PREFIXES = {
+  authorizationCode: 'ac_',
+  accessToken: 'oat_',
+  refreshToken: 'ort_',
+  deviceCode: 'dc_',
+} as const;
+
+/** The JWT behind an `oat_` access token; undefined for any other value. */
+export function accessTokenJwt(token: string): string | undefined {
+  return token.startsWith(OAUTH_ARTIFACT_PREFIXES.accessToken) ? token.slice(OAUTH_ARTIFACT_PREFIXES.accessToken.length) : undefined;
+}
+
 /** RFC 9728 protected-resource metadata for a resource that trusts tokens of the auth-server. */
 export function protectedResourceMetadata(resource: string, authorizationServer: string): Record<string, unknown> {
   return {

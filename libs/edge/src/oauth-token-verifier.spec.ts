@@ -58,7 +58,8 @@ class AuthDouble {
   }
 }
 
-function token(key: SigningKey, claims: Record<string, unknown> = {}, options: { audience?: string; issuer?: string; typ?: string; expiresIn?: string } = {}) {
+/** The signed JWT alone, as the auth-server signs it behind the `oat_` prefix. */
+function signedJwt(key: SigningKey, claims: Record<string, unknown> = {}, options: { audience?: string; issuer?: string; typ?: string; expiresIn?: string } = {}) {
   return new SignJWT({ org_id: 'org_1', grant_id: 'grant_1', client_id: 'cli_1', scope: 'signups:read unknown:scope', ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid, typ: options.typ ?? 'at+jwt' })
     .setSubject('usr_1')
@@ -67,6 +68,10 @@ function token(key: SigningKey, claims: Record<string, unknown> = {}, options: {
     .setIssuedAt()
     .setExpirationTime(options.expiresIn ?? '1h')
     .sign(key.privateKey);
+}
+
+async function token(...args: Parameters<typeof signedJwt>): Promise<string> {
+  return `oat_${await signedJwt(...args)}`;
 }
 
 /** A bus on which the auth double serves, with one signing key and org_1 on `tier`. */
@@ -146,6 +151,16 @@ describe('OAuthTokenVerifier', () => {
     expect(await codeOf(verifier.verify(await token(stranger)))).toBe('invalid_credentials');
     expect(await codeOf(verifier.verify('eyJhbGciOiJFUzI1NiJ9.e30.c2ln'))).toBe('invalid_credentials');
     expect(await codeOf(verifier.verify('not-a-jwt'))).toBe('invalid_credentials');
+    expect(await codeOf(verifier.verify('oat_not-a-jwt'))).toBe('invalid_credentials');
+  });
+
+  it('refuses a valid JWT without the oat_ prefix, or behind another prefix', async () => {
+    const verifier = new OAuthTokenVerifier(bus, { issuer: ISSUER, audience: REST });
+    const bare = await signedJwt(key);
+    expect((await verifier.verify(`oat_${bare}`)).kind).toBe('oauth');
+    for (const value of [bare, `ort_${bare}`, `ac_${bare}`, `OAT_${bare}`, `oat${bare}`]) {
+      expect(await codeOf(verifier.verify(value))).toBe('invalid_credentials');
+    }
   });
 
   it('fetches the key set again for a new kid, at most every 30 seconds', async () => {

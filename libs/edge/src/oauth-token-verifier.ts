@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Bus } from '#libs/bus';
 import type { Tier } from '#libs/config';
-import { ACCESS_TOKEN_CLAIMS, type Principal } from '#libs/contracts';
+import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { parseScopeString } from '#libs/scopes';
 
@@ -32,7 +32,7 @@ function claim(payload: JWTPayload, name: string): string {
 }
 
 /**
- * Verifies OAuth access tokens locally: a signed JWT (RFC 9068) from the auth-server whose key
+ * Verifies OAuth access tokens locally: `oat_` and a signed JWT (RFC 9068) from the auth-server whose key
  * set is fetched once over the bus and cached, bound to this surface's audience, of a grant
  * not revoked. Revocations arrive as auth.oauth.grant_revoked events (every replica hears
  * them); the ones before this replica started are loaded once. Organization tiers are cached
@@ -65,7 +65,9 @@ export class OAuthTokenVerifier {
   }
 
   async verify(token: string): Promise<Principal> {
-    const payload = await this.verifySignature(token);
+    const jwt = accessTokenJwt(token);
+    if (jwt === undefined) throw invalidToken();
+    const payload = await this.verifySignature(jwt);
     const audiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
     if (!audiences.includes(this.surface.audience)) {
       throw invalidToken(`The access token was issued for another resource; this one is ${this.surface.audience}.`);

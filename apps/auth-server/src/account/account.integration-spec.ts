@@ -128,10 +128,10 @@ describe('create account page', () => {
   });
 
   it.each([
-    'https://evil.example/oauth/interaction/abc',
-    '//evil.example/oauth/interaction/abc',
-    '/oauth/interaction/abc/../../../admin',
-    '/account/../oauth/interaction/abc',
+    'https://evil.example/oauth/authorize/abc/interaction',
+    '//evil.example/oauth/authorize/abc/interaction',
+    '/oauth/authorize/abc/interaction/../../../admin',
+    '/account/../oauth/authorize/abc/interaction',
     '/oauth/authorize',
   ])('ignores the return path %s and goes to the account page', async (returnTo) => {
     const browser = server.browser();

@@ -21,18 +21,21 @@ describe('signup form', () => {
 });
 
 describe('signup return path', () => {
-  it('keeps an OAuth interaction path', () => {
-    expect(safeReturnPath('/oauth/interaction/AbC-12_x')).toBe('/oauth/interaction/AbC-12_x');
+  it.each(['/oauth/authorize/AbC-12_x/interaction', '/oauth/device/AbC-12_x/interaction'])('keeps the OAuth interaction path %s', (value) => {
+    expect(safeReturnPath(value)).toBe(value);
   });
 
   it.each([
     '',
-    'https://evil.example/oauth/interaction/abc',
-    '//evil.example/oauth/interaction/abc',
-    '/\\evil.example/oauth/interaction/abc',
-    '/oauth/interaction/abc/login',
-    '/oauth/interaction/../../admin',
-    '/oauth/interaction/abc?next=https://evil.example',
+    'https://evil.example/oauth/authorize/abc/interaction',
+    '//evil.example/oauth/authorize/abc/interaction',
+    '/\\evil.example/oauth/authorize/abc/interaction',
+    '/oauth/authorize/abc/interaction/login',
+    '/oauth/authorize/abc/interaction/../../admin',
+    '/oauth/authorize/../interaction',
+    '/oauth/authorize/abc/interaction?next=https://evil.example',
+    '/oauth/elsewhere/abc/interaction',
+    '/oauth/interaction/abc',
     '/account',
   ])('drops %s', (value) => {
     expect(safeReturnPath(value)).toBeUndefined();

@@ -27,7 +27,7 @@ export function readSignup(email: string, password: string, organizationName: st
   return { ok: true, command: { email: trimmedEmail, password, organizationName: trimmedName } };
 }
 
-/** Where a signup started from an OAuth login page returns: only /oauth/interaction/<uid> on this origin. */
+/** Where a signup started from an OAuth login page returns: only an interaction's page (/oauth/authorize/<uid>/interaction, or device) on this origin. */
 export function safeReturnPath(value: string): string | undefined {
-  return /^\/oauth\/interaction\/[A-Za-z0-9_-]+$/.test(value) ? value : undefined;
+  return /^\/oauth\/(?:authorize|device)\/[A-Za-z0-9_-]+\/interaction$/.test(value) ? value : undefined;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SCOPES } from '#libs/scopes';
 import { approveConsent, bootAuthServer, hiddenField, jwtPayload, PUBLIC_BASE_URL, signIn, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
 
@@ -135,7 +136,7 @@ describe('device flow (RFC 8628) pages', () => {
     const dataSource = server.dataSource();
     await dataSource.query(
       `UPDATE "auth"."oauth_store" SET "payload" = jsonb_set("payload", '{exp}', to_jsonb(1)) WHERE "model" = 'DeviceCode' AND "id" = $1`,
-      [device.device_code],
+      [createHash('sha256').update(device.device_code).digest('hex')],
     );
     const expired = await enterCode(server.browser(), device.verification_uri_complete);
     expect(expired.status).toBe(400);

@@ -4,7 +4,8 @@ import type { InteractionDetails } from 'oidc-provider';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
 import { OAuthGrants } from '../oauth/oauth-grants.js';
-import { OAuthProvider } from '../oauth/oauth-provider.js';
+import { answerByProvider } from '../oauth/oauth.controller.js';
+import { interactionPath, OAuthProvider } from '../oauth/oauth-provider.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -29,12 +30,17 @@ function requestedScopes(details: InteractionDetails): Scope[] {
   return [...new Set(scope.split(' ').filter(isScope))];
 }
 
+/** The routes of an interaction's pages, under the resume path of the code flow and of the device flow. */
+function pages(action = ''): string[] {
+  return ['authorize', 'device'].map((flow) => `${flow}/:uid/interaction${action}`);
+}
+
 /**
  * The login and consent pages oidc-provider sends the browser to. Each POST must come with the
  * interaction's cookie (SameSite=Lax, scoped to this path, so not sent by a cross-site form
  * post) and the hidden csrf field, an HMAC of the interaction uid under a server-side key.
  */
-@Controller('oauth/interaction')
+@Controller('oauth')
 @Auth.public()
 export class InteractionsController {
   constructor(
@@ -45,18 +51,18 @@ export class InteractionsController {
     private readonly limiter: LoginLimiter,
   ) {}
 
-  @Get(':uid')
+  @Get(pages())
   async show(@Param('uid') uid: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const details = await this.details(uid, req, reply);
     if (!details) return;
     if (details.prompt.name === 'login') {
-      this.html(reply, 200, loginPage({ uid, csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details) }));
+      this.html(reply, 200, loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details) }));
       return;
     }
     await this.showConsent(details, reply, 200);
   }
 
-  @Post(':uid/login')
+  @Post(pages('/login'))
   async login(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
@@ -65,7 +71,8 @@ export class InteractionsController {
       return;
     }
     const email = field(form, 'email');
-    const again = async (error: string) => loginPage({ uid, csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error });
+    const again = async (error: string) =>
+      loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error });
     const allowance = await this.limiter.attempt(email, req.ip);
     if (!allowance.allowed) {
       reply.header('retry-after', String(allowance.retryAfterSeconds));
@@ -81,7 +88,7 @@ export class InteractionsController {
     await this.finish(req, reply, { login: { accountId: user.id } }, false);
   }
 
-  @Post(':uid/confirm')
+  @Post(pages('/confirm'))
   async confirm(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
@@ -127,7 +134,7 @@ export class InteractionsController {
     await this.finish(req, reply, { consent: { grantId } }, true);
   }
 
-  @Post(':uid/abort')
+  @Post(pages('/abort'))
   async abort(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
@@ -153,7 +160,7 @@ export class InteractionsController {
   private async showConsent(details: InteractionDetails, reply: FastifyReply, status: number, error?: string): Promise<void> {
     const accountId = details.session?.accountId ?? '';
     const page = consentPage({
-      uid: details.uid,
+      path: interactionPath(details.returnTo),
       csrf: this.oauth.csrfToken(details.uid),
       clientName: await this.clientName(details),
       scopes: requestedScopes(details),
@@ -178,9 +185,16 @@ export class InteractionsController {
     return client?.clientName ?? client?.clientId ?? 'An application';
   }
 
+  /**
+   * Records the result and resumes the authorization on this same request (the page lies under
+   * the resume path, so the resume cookie came with it): Approve and Deny answer the 302 to the
+   * client's redirect_uri themselves, and a sign-in answers the way on to consent.
+   */
   private async finish(req: FastifyRequest, reply: FastifyReply, result: Record<string, unknown>, merge: boolean): Promise<void> {
-    const location = await this.oauth.provider.interactionResult(req.raw, reply.raw, result, { mergeWithLastSubmission: merge });
-    await reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+    const returnTo = await this.oauth.provider.interactionResult(req.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    req.raw.method = 'GET';
+    req.raw.url = new URL(returnTo).pathname;
+    await answerByProvider(this.oauth, req, reply);
   }
 
   private html(reply: FastifyReply, status: number, body: string): void {

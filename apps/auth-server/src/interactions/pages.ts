@@ -24,9 +24,9 @@ function hidden(csrf: string): string {
   return `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
 }
 
-export function loginPage(input: { uid: string; csrf: string; clientName: string; email?: string; error?: string }): string {
-  const interaction = `/oauth/interaction/${encodeURIComponent(input.uid)}`;
-  const action = `${interaction}/login`;
+/** `path` is the interaction's page path (interactionPath), which the forms post under. */
+export function loginPage(input: { path: string; csrf: string; clientName: string; email?: string; error?: string }): string {
+  const action = `${input.path}/login`;
   const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
   return page(
     'Sign in',
@@ -37,7 +37,7 @@ ${hidden(input.csrf)}
 <p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
 <p><button type="submit">Sign in</button></p>
 </form>
-<p>No account yet? <a href="${escapeHtml(`/account/signup?return=${interaction}`)}">Create an account</a></p>`,
+<p>No account yet? <a href="${escapeHtml(`/account/signup?return=${input.path}`)}">Create an account</a></p>`,
   );
 }
 
@@ -46,8 +46,7 @@ export interface OrganizationChoice {
   name: string;
 }
 
-export function consentPage(input: { uid: string; csrf: string; clientName: string; scopes: Scope[]; organizations: OrganizationChoice[]; error?: string }): string {
-  const base = `/oauth/interaction/${encodeURIComponent(input.uid)}`;
+export function consentPage(input: { path: string; csrf: string; clientName: string; scopes: Scope[]; organizations: OrganizationChoice[]; error?: string }): string {
   const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
   const scopes = input.scopes
     .map(
@@ -64,7 +63,7 @@ ${input.organizations.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHt
   return page(
     'Authorize access',
     `<p><strong>${escapeHtml(input.clientName)}</strong> asks to act for you with these permissions.</p>
-${error}<form method="post" action="${escapeHtml(`${base}/confirm`)}">
+${error}<form method="post" action="${escapeHtml(`${input.path}/confirm`)}">
 ${hidden(input.csrf)}
 <fieldset><legend>Permissions</legend>
 <ul>
@@ -72,7 +71,7 @@ ${scopes}
 </ul>
 </fieldset>
 ${picker}
-<p><button type="submit">Approve</button> <button type="submit" formaction="${escapeHtml(`${base}/abort`)}" formnovalidate>Deny</button></p>
+<p><button type="submit">Approve</button> <button type="submit" formaction="${escapeHtml(`${input.path}/abort`)}" formnovalidate>Deny</button></p>
 </form>`,
   );
 }

@@ -41,7 +41,8 @@ describe('access tokens for resource servers', () => {
     const tokens = await tokensOfNewUser();
     const jwks = await server.bus.request('auth.oauth.jwks', {});
     expect(jwks.keys.every((key) => key.d === undefined)).toBe(true);
-    const { payload, protectedHeader } = await jwtVerify(tokens.accessToken, createLocalJWKSet(jwks), { issuer: server.url, audience: PUBLIC_BASE_URL });
+    expect(tokens.accessToken).toMatch(/^oat_ey/);
+    const { payload, protectedHeader } = await jwtVerify(tokens.accessToken.slice('oat_'.length), createLocalJWKSet(jwks), { issuer: server.url, audience: PUBLIC_BASE_URL });
     expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
     expect(payload).toMatchObject({ org_id: tokens.organizationId, grant_id: tokens.grantId, client_id: tokens.clientId });
   });

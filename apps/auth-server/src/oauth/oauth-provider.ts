@@ -4,7 +4,7 @@ import { importJWK, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type KoaContext, type OidcClient } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { loadConfig, publicUrlsSpec } from '#libs/config';
-import { ACCESS_TOKEN_CLAIMS, newPrefixedId, oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
+import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, newPrefixedId, oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { ALL_SCOPES } from '#libs/scopes';
 import { deviceCodePage, deviceDonePage, type DeviceCodeProblem } from '../interactions/pages.js';
@@ -12,6 +12,7 @@ import {
   ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
 } from './lifetimes.js';
 import type { OAuthGrants } from './oauth-grants.js';
+import { prefixAccessTokens, prefixStoredArtifacts, storeByValueAt } from './oauth-artifacts.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
 
@@ -35,8 +36,15 @@ export const OAUTH_ROUTES = {
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'];
 const CLIENT_AUTH_METHODS = ['none', 'client_secret_post'];
 
-/** Where the provider sends the browser for login and consent. */
-export const INTERACTION_PATH = '/oauth/interaction';
+/**
+ * Where the provider sends the browser for login and consent: a page under the interaction's
+ * resume path (/oauth/authorize/{uid}/interaction, or /oauth/device/{uid}/interaction), so its
+ * forms carry the resume cookie too and one POST finishes the authorization (see
+ * InteractionsController.finish).
+ */
+export function interactionPath(returnTo: string): string {
+  return `${new URL(returnTo).pathname}/interaction`;
+}
 
 /** RFC 8414 metadata: the contract's values, built from the same settings as the provider. */
 export function authorizationServerMetadata(issuer: string): Record<string, unknown> {
@@ -109,23 +117,30 @@ function slowDownFastPolling(dataSource: DataSource) {
 }
 
 const DISALLOWED_GRANT = 'requested grant type is not allowed for this client';
+const DEVICE_GRANT_NOT_ALLOWED = 'urn:ietf:params:oauth:grant-type:device_code is not allowed for this client';
 
 /**
- * Token endpoint errors as the contract's table names them, where oidc-provider says otherwise:
- * a grant the client was not registered for is unauthorized_client (oidc-provider:
- * invalid_request), and a code exchange without code_verifier misses a parameter, so
- * invalid_request (oidc-provider: invalid_grant).
+ * Token and device endpoint errors as the contract's table names them, where oidc-provider
+ * says otherwise: a grant the client was not registered for is unauthorized_client
+ * (oidc-provider: invalid_request), and a code exchange without code_verifier misses a
+ * parameter, so invalid_request (oidc-provider: invalid_grant).
  */
 async function contractTokenErrors(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   await next();
   const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
-  if (ctx.path !== OAUTH_ROUTES.token || !body?.error) return;
+  if (!body?.error || (ctx.path !== OAUTH_ROUTES.token && ctx.path !== OAUTH_ROUTES.device_authorization)) return;
   const params = ctx.oidc?.params ?? {};
-  if (body.error === 'invalid_request' && body.error_description === DISALLOWED_GRANT) {
+  if (body.error === 'invalid_request' && (body.error_description === DISALLOWED_GRANT || body.error_description === DEVICE_GRANT_NOT_ALLOWED)) {
     ctx.body = { ...body, error: 'unauthorized_client' };
   } else if (body.error === 'invalid_grant' && params.grant_type === 'authorization_code' && !params.code_verifier) {
     ctx.body = { error: 'invalid_request', error_description: 'missing required parameter \'code_verifier\'' };
   }
+}
+
+/** The end of an authorization (the redirect to the client with code and state, or error=access_denied) is a 302, as the contract's steps say; oidc-provider answers 303. */
+async function foundRedirects(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.oidc?.route === 'resume' && ctx.status === 303) ctx.status = 302;
 }
 
 const RECORD_ATTEMPTS = 3;
@@ -168,10 +183,10 @@ function announceRevokedGrants(provider: Provider, grants: OAuthGrants, logger: 
 }
 
 /**
- * Access tokens are JWTs the provider neither stores nor revokes (it answers
- * unsupported_token_type). A JWT it signed for the authenticated client revokes the token's
- * grant instead (RFC 7009 allows revoking the grant with the token); any other JWT gets the
- * 200 RFC 7009 prescribes for an invalid token.
+ * Access tokens are JWTs behind `oat_` that the provider neither stores nor finds, so it
+ * answers 200 as RFC 7009 prescribes for a token it does not know. One it signed for the
+ * authenticated client revokes the token's grant instead (RFC 7009 allows revoking the grant
+ * with the token); any other stays a 200 that revokes nothing.
  */
 function revokeJwtAccessTokens(issuer: string, signingKey: Record<string, unknown>, grants: OAuthGrants) {
   const key = importJWK(publicJwks(signingKey).keys[0]!, 'ES256');
@@ -179,13 +194,11 @@ function revokeJwtAccessTokens(issuer: string, signingKey: Record<string, unknow
     await next();
     const token = ctx.oidc?.params?.token;
     const clientId = ctx.oidc?.client?.clientId;
-    const body = ctx.body as { error?: unknown } | undefined;
-    if (ctx.path !== OAUTH_ROUTES.revocation || body?.error !== 'unsupported_token_type' || typeof token !== 'string' || !clientId) return;
-    ctx.status = 200;
-    ctx.body = '';
+    const jwt = typeof token === 'string' ? accessTokenJwt(token) : undefined;
+    if (ctx.path !== OAUTH_ROUTES.revocation || ctx.status !== 200 || jwt === undefined || !clientId) return;
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await jwtVerify(token, await key, { issuer, typ: 'at+jwt', algorithms: ['ES256'] }));
+      ({ payload: claims } = await jwtVerify(jwt, await key, { issuer, typ: 'at+jwt', algorithms: ['ES256'] }));
     } catch {
       return;
     }
@@ -263,7 +276,7 @@ export class OAuthProvider {
       rotateRefreshToken: true,
       // Tokens outlive the browser session they were approved in (oidc-provider ties them to it without offline_access).
       expiresWithSession: () => false,
-      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+      interactions: { url: (_ctx: unknown, interaction: { returnTo: string }) => interactionPath(interaction.returnTo) },
       // Resource servers build a Principal from sub (the user id), org_id and scope, and refuse revoked grant_ids.
       extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
         const organizationId = await grants.organizationOf(token.grantId);
@@ -314,7 +327,11 @@ export class OAuthProvider {
     provider.on('device_authorization.success', (_ctx: never, body: never) => {
       (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
     });
+    prefixStoredArtifacts(provider);
+    provider.use(storeByValueAt([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]));
+    provider.use(prefixAccessTokens(OAUTH_ROUTES.token));
     provider.use(contractTokenErrors);
+    provider.use(foundRedirects);
     provider.use(slowDownFastPolling(dataSource));
     provider.use(announceRevokedGrants(provider, grants, logger));
     provider.use(revokeJwtAccessTokens(issuer, keys.signingKey, grants));

@@ -1,56 +1,120 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource, EntityManager } from 'typeorm';
 
 interface StoreRow {
+  id: string;
   payload: AdapterPayload;
   consumed_at: Date | null;
 }
 
 /**
+ * Models whose id is a bearer secret (a code, a token, a session cookie's value) or is keyed by
+ * one (DevicePoll, by the device code): the row holds the value's SHA-256 as its id and the
+ * value nowhere else. 256 random bits need no salt or slow hash.
+ */
+const SECRET_MODELS = new Set([
+  'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken', 'AccessToken', 'ClientCredentials',
+  'InitialAccessToken', 'PushedAuthorizationRequest', 'BackchannelAuthenticationRequest', 'DevicePoll',
+]);
+
+/**
+ * A row found by something other than its value (a device code by its user code, a session by
+ * its uid) is handed to oidc-provider under a reference to its key, which later finds and saves
+ * reach the same row by; an interaction names its device code and session the same way.
+ */
+const REFERENCE = 'ref:';
+
+/**
+ * Requests whose parameters name stored artifacts by their value (the token and revocation
+ * endpoints): a reference sent there must never stand for the value it hides, or reading the
+ * table would be enough to use what it holds.
+ */
+const valuesOnly = new AsyncLocalStorage<true>();
+
+/** Runs `next` where the store resolves artifacts by their value only. */
+export function byValueOnly<T>(next: () => Promise<T>): Promise<T> {
+  return valuesOnly.run(true, next);
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+function referenceTo(key: string): string {
+  return `${REFERENCE}${key}`;
+}
+
+/** A secret payload value in a non-secret model's payload, replaced by its reference. */
+function referenced(value: unknown): unknown {
+  return typeof value === 'string' && !value.startsWith(REFERENCE) ? referenceTo(sha256(value)) : value;
+}
+
+/**
  * oidc-provider's storage in auth.oauth_store: one row per (model, id), with the grant id,
  * user code and uid copied out of the payload into indexed columns. Expired rows are never
- * returned (expires_at is indexed so they can be swept in bulk).
+ * returned (expires_at is indexed so they can be swept in bulk). Secrets are kept as their
+ * SHA-256 only (see SECRET_MODELS): the row id, a device code's user code, an interaction's
+ * device code and session cookie.
  */
 export class OAuthStoreAdapter implements Adapter {
+  private readonly secret: boolean;
+
   constructor(
     private readonly model: string,
     /** The data source, or the manager of a transaction the store's writes must join. */
     private readonly dataSource: DataSource | EntityManager,
-  ) {}
+  ) {
+    this.secret = SECRET_MODELS.has(model);
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const key = this.keyOf(id);
+    if (key === undefined) throw new Error(`A ${this.model} cannot be saved under a reference here.`);
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
+    const userCode = typeof payload.userCode === 'string' ? sha256(payload.userCode) : null;
     await this.dataSource.query(
       `INSERT INTO "auth"."oauth_store" ("model", "id", "payload", "grant_id", "user_code", "uid", "expires_at")
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT ("model", "id") DO UPDATE SET
-         "payload" = EXCLUDED."payload", "grant_id" = EXCLUDED."grant_id", "user_code" = EXCLUDED."user_code",
+         "payload" = EXCLUDED."payload", "grant_id" = EXCLUDED."grant_id",
+         "user_code" = COALESCE(EXCLUDED."user_code", "oauth_store"."user_code"),
          "uid" = EXCLUDED."uid", "expires_at" = EXCLUDED."expires_at"`,
-      [this.model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
+      [this.model, key, JSON.stringify(this.stored(payload)), payload.grantId ?? null, userCode, payload.uid ?? null, expiresAt],
     );
   }
 
-  find(id: string): Promise<AdapterPayload | undefined> {
-    return this.findBy('id', id);
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const key = this.keyOf(id);
+    if (key === undefined) return undefined;
+    const row = await this.findBy('id', key);
+    return row && this.restored(row, id);
   }
 
-  findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return this.findBy('uid', uid);
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const row = await this.findBy('uid', uid);
+    return row && this.restored(row, referenceTo(row.id));
   }
 
-  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    return this.findBy('user_code', userCode);
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    const row = await this.findBy('user_code', sha256(userCode));
+    return row && { ...this.restored(row, referenceTo(row.id)), userCode };
   }
 
   async consume(id: string): Promise<void> {
+    const key = this.keyOf(id);
+    if (key === undefined) return;
     await this.dataSource.query(
       `UPDATE "auth"."oauth_store" SET "consumed_at" = now() WHERE "model" = $1 AND "id" = $2 AND "consumed_at" IS NULL`,
-      [this.model, id],
+      [this.model, key],
     );
   }
 
   async destroy(id: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "model" = $1 AND "id" = $2`, [this.model, id]);
+    const key = this.keyOf(id);
+    if (key === undefined) return;
+    await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "model" = $1 AND "id" = $2`, [this.model, key]);
   }
 
   /** Every artifact of the grant, whatever its model (codes, tokens, device codes). */
@@ -58,8 +122,9 @@ export class OAuthStoreAdapter implements Adapter {
     await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "grant_id" = $1`, [grantId]);
   }
 
-  /** The ids of this model's unexpired rows. */
+  /** The ids of this model's unexpired rows (of a model whose ids are not secret). */
   async activeIds(): Promise<string[]> {
+    if (this.secret) throw new Error(`${this.model} rows are keyed by hashes, not ids.`);
     const rows = (await this.dataSource.query(
       `SELECT "id" FROM "auth"."oauth_store" WHERE "model" = $1 AND ("expires_at" IS NULL OR "expires_at" > now())`,
       [this.model],
@@ -67,16 +132,41 @@ export class OAuthStoreAdapter implements Adapter {
     return rows.map((row) => row.id);
   }
 
-  private async findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+  /** The row key of an id: the id itself, or for a secret model its hash; undefined for a reference where only values count. */
+  private keyOf(id: string): string | undefined {
+    if (!this.secret) return id;
+    if (!id.startsWith(REFERENCE)) return sha256(id);
+    return valuesOnly.getStore() ? undefined : id.slice(REFERENCE.length);
+  }
+
+  /** The payload as stored: no secret model keeps its own value (jti) or a user code; an interaction names its device code and session by reference. */
+  private stored(payload: AdapterPayload): AdapterPayload {
+    if (this.secret) {
+      const { jti: _jti, userCode: _userCode, ...rest } = payload;
+      return rest;
+    }
+    if (this.model !== 'Interaction') return payload;
+    const session = payload.session as Record<string, unknown> | undefined;
+    return {
+      ...payload,
+      ...(payload.deviceCode === undefined ? {} : { deviceCode: referenced(payload.deviceCode) }),
+      ...(session?.cookie === undefined ? {} : { session: { ...session, cookie: referenced(session.cookie) } }),
+    };
+  }
+
+  /** The payload as oidc-provider saved it, its value (jti) given back as the caller named it. */
+  private restored(row: StoreRow, jti: string): AdapterPayload {
+    const payload = this.secret ? { ...row.payload, jti } : row.payload;
+    return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
+  }
+
+  private async findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<StoreRow | undefined> {
     const rows = (await this.dataSource.query(
-      `SELECT "payload", "consumed_at" FROM "auth"."oauth_store"
+      `SELECT "id", "payload", "consumed_at" FROM "auth"."oauth_store"
        WHERE "model" = $1 AND "${column}" = $2 AND ("expires_at" IS NULL OR "expires_at" > now())
        LIMIT 1`,
       [this.model, value],
     )) as StoreRow[];
-    const row = rows[0];
-    if (!row) return undefined;
-    return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+    return rows[0];
   }
 }
-

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, type TestStack } from '#libs/testing';
 import { authServerApp } from '../index.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
-import { OAuthStoreAdapter } from './oauth-store.adapter.js';
+import { byValueOnly, OAuthStoreAdapter } from './oauth-store.adapter.js';
 
 let stack: TestStack;
 let running: RunningApp;
@@ -22,9 +23,13 @@ afterAll(async () => {
 let sequence = 0;
 const uniqueId = (label: string) => `${label}-${++sequence}-${Date.now()}`;
 
-/** Moves a row's expiry into the past, as if its lifetime had elapsed. */
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** Moves a row's expiry into the past, as if its lifetime had elapsed (the row of a secret is keyed by its hash). */
 async function expire(model: string, id: string): Promise<void> {
-  await dataSource.query(`UPDATE "auth"."oauth_store" SET "expires_at" = now() - interval '1 second' WHERE "model" = $1 AND "id" = $2`, [model, id]);
+  await dataSource.query(`UPDATE "auth"."oauth_store" SET "expires_at" = now() - interval '1 second' WHERE "model" = $1 AND "id" IN ($2, $3)`, [
+    model, id, sha256(id),
+  ]);
 }
 
 describe('OAuthStoreAdapter', () => {
@@ -32,7 +37,7 @@ describe('OAuthStoreAdapter', () => {
     const codes = new OAuthStoreAdapter('AuthorizationCode', dataSource);
     const id = uniqueId('code');
     await codes.upsert(id, { grantId: 'g1', scope: 'signups:read' }, 60);
-    expect(await codes.find(id)).toEqual({ grantId: 'g1', scope: 'signups:read' });
+    expect(await codes.find(id)).toEqual({ grantId: 'g1', scope: 'signups:read', jti: id });
     expect(await new OAuthStoreAdapter('RefreshToken', dataSource).find(id)).toBeUndefined();
   });
 
@@ -83,8 +88,8 @@ describe('OAuthStoreAdapter', () => {
     const uid = uniqueId('uid');
     await deviceCodes.upsert(deviceId, { userCode, grantId: 'g4' }, 600);
     await sessions.upsert(sessionId, { uid }, 3600);
-    expect(await deviceCodes.findByUserCode(userCode)).toEqual({ userCode, grantId: 'g4' });
-    expect(await sessions.findByUid(uid)).toEqual({ uid });
+    expect(await deviceCodes.findByUserCode(userCode)).toMatchObject({ userCode, grantId: 'g4' });
+    expect(await sessions.findByUid(uid)).toMatchObject({ uid });
     await expire('DeviceCode', deviceId);
     await expire('Session', sessionId);
     expect(await deviceCodes.findByUserCode(userCode)).toBeUndefined();
@@ -113,6 +118,71 @@ describe('OAuthStoreAdapter', () => {
     expect(await codes.find(codeId)).toBeUndefined();
     expect(await tokens.find(tokenId)).toBeUndefined();
     expect(await tokens.find(otherId)).toBeDefined();
+  });
+});
+
+describe('OAuthStoreAdapter secrets', () => {
+  const rowsOf = (model: string) =>
+    dataSource.query<{ id: string; payload: unknown; user_code: string | null }[]>(`SELECT "id", "payload", "user_code" FROM "auth"."oauth_store" WHERE "model" = $1`, [model]);
+
+  it('keeps a code, token or session under the SHA-256 of its value, the value nowhere in the row, and gives the value back as jti', async () => {
+    for (const model of ['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken', 'DevicePoll']) {
+      const store = new OAuthStoreAdapter(model, dataSource);
+      const value = uniqueId(`${model}_value`);
+      await store.upsert(value, { jti: value, grantId: 'g6', userCode: `${value}-user` }, 60);
+      const rows = await rowsOf(model);
+      expect(rows.map((row) => row.id)).toContain(sha256(value));
+      expect(JSON.stringify(rows)).not.toContain(value);
+      expect(await store.find(value)).toEqual({ jti: value, grantId: 'g6' });
+      expect(await store.find(sha256(value))).toBeUndefined();
+    }
+  });
+
+  it('keeps the ids of models that hold no secret (clients, grants) as they are', async () => {
+    const grants = new OAuthStoreAdapter('Grant', dataSource);
+    const id = uniqueId('grant');
+    await grants.upsert(id, { jti: id, accountId: 'usr_1' }, 60);
+    expect((await rowsOf('Grant')).map((row) => row.id)).toContain(id);
+    expect(await grants.find(id)).toEqual({ jti: id, accountId: 'usr_1' });
+  });
+
+  it('hands a device code found by its user code out under a reference that finds and saves the same row, except where only values count', async () => {
+    const deviceCodes = new OAuthStoreAdapter('DeviceCode', dataSource);
+    const value = uniqueId('dc_');
+    const userCode = uniqueId('WXYZ');
+    await deviceCodes.upsert(value, { jti: value, userCode, params: { scope: 'signups:read' } }, 600);
+    expect((await rowsOf('DeviceCode')).find((row) => row.id === sha256(value))?.user_code).toBe(sha256(userCode));
+
+    const found = await deviceCodes.findByUserCode(userCode);
+    const reference = found?.jti as string;
+    expect(reference).toBe(`ref:${sha256(value)}`);
+    expect(found).toMatchObject({ userCode, params: { scope: 'signups:read' } });
+    await deviceCodes.upsert(reference, { ...found, accountId: 'usr_2' }, 600);
+    expect(await deviceCodes.find(value)).toMatchObject({ jti: value, accountId: 'usr_2' });
+    expect(await deviceCodes.find(reference)).toMatchObject({ jti: reference, accountId: 'usr_2' });
+    expect(await deviceCodes.findByUserCode(userCode)).toMatchObject({ userCode, accountId: 'usr_2' });
+
+    await byValueOnly(async () => {
+      expect(await deviceCodes.find(reference)).toBeUndefined();
+      await deviceCodes.consume(reference);
+      await deviceCodes.destroy(reference);
+      await expect(deviceCodes.upsert(reference, { accountId: 'usr_3' }, 600)).rejects.toThrow();
+      expect(await deviceCodes.find(value)).toMatchObject({ accountId: 'usr_2' });
+    });
+    expect(await deviceCodes.find(value)).not.toHaveProperty('consumed');
+  });
+
+  it('stores an interaction with its device code and session cookie as references', async () => {
+    const interactions = new OAuthStoreAdapter('Interaction', dataSource);
+    const uid = uniqueId('interaction');
+    const deviceCode = uniqueId('dc_');
+    const cookie = uniqueId('session');
+    await interactions.upsert(uid, { jti: uid, deviceCode, session: { uid: 'su', accountId: 'usr_4', cookie } }, 600);
+    expect(JSON.stringify(await rowsOf('Interaction'))).not.toContain(deviceCode);
+    expect(JSON.stringify(await rowsOf('Interaction'))).not.toContain(cookie);
+    expect(await interactions.find(uid)).toEqual({
+      jti: uid, deviceCode: `ref:${sha256(deviceCode)}`, session: { uid: 'su', accountId: 'usr_4', cookie: `ref:${sha256(cookie)}` },
+    });
   });
 });
 

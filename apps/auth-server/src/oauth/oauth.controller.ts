@@ -53,11 +53,16 @@ export class OAuthController {
     await this.forward(req, reply);
   }
 
-  private async forward(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) reply.raw.setHeader(name, value);
-    }
-    reply.hijack();
-    await this.oauth.handle(req.raw, reply.raw);
+  private forward(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return answerByProvider(this.oauth, req, reply);
   }
+}
+
+/** Hands the request to oidc-provider, with the headers Fastify has set so far. */
+export async function answerByProvider(oauth: OAuthProvider, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value);
+  }
+  reply.hijack();
+  await oauth.handle(req.raw, reply.raw);
 }

@@ -30,7 +30,7 @@ declare module 'oidc-provider' {
     path: string;
     status: number;
     body: unknown;
-    oidc?: { params?: Record<string, unknown>; client?: { clientId: string } };
+    oidc?: { route?: string; params?: Record<string, unknown>; client?: { clientId: string } };
   }
 
   export type Configuration = Record<string, unknown>;
@@ -38,6 +38,8 @@ declare module 'oidc-provider' {
   /** What provider.interactionDetails answers about the pending interaction. */
   export interface InteractionDetails {
     uid: string;
+    /** The provider's resume URL of this interaction. */
+    returnTo: string;
     params: Record<string, unknown>;
     prompt: { name: string; details: Record<string, unknown> };
     session?: { accountId?: string };
@@ -61,6 +63,11 @@ declare module 'oidc-provider' {
     find(id: string): Promise<(OidcClient & { clientName?: string }) | undefined>;
   }
 
+  /** A model whose values oidc-provider makes with generateTokenId (codes and tokens). */
+  export interface TokenModel {
+    prototype: { generateTokenId(): string };
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     issuer: string;
@@ -69,6 +76,9 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: never[]) => void): this;
     Grant: GrantModel;
     Client: ClientModel;
+    AuthorizationCode: TokenModel;
+    RefreshToken: TokenModel;
+    DeviceCode: TokenModel;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;

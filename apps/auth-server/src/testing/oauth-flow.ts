@@ -58,6 +58,11 @@ export class Browser {
     return res;
   }
 
+  /** The value of a cookie this browser holds. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
   /** Follows redirects until a page or the client's redirect_uri. */
   async follow(res: Response): Promise<{ page?: Page; callback?: URL }> {
     let current = res;
