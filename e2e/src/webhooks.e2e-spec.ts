@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryView, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
-import { call, newTenant, setTier } from './support/api.js';
+import { call, newTenant, setTier, type ApiResponse } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
 
 describe('webhook endpoints over REST', () => {
@@ -43,6 +43,29 @@ describe('webhook endpoints over REST', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body.id).toBe(endpoint.id);
     expect((await call(`/webhooks/${endpoint.id}`, { key })).status).toBe(404);
+  });
+
+  it.each([
+    ['a sandbox key', 'test', false],
+    ['a live key', 'live', true],
+  ] as const)('answers every endpoint route of %s with the endpoint in its mode', async (_name, mode, livemode) => {
+    const tenant = await newTenant();
+    const key = mode === 'test' ? tenant.key : (await tenant.newKey({ mode })).key;
+    const created = await call<WebhookWithSecretView>('/webhooks', { key, body: { url } });
+    expect(created.status).toBe(200);
+    const path = `/webhooks/${created.body.endpoint.id}`;
+    const answers: Record<string, ApiResponse<WebhookEndpointView>> = {
+      create: { ...created, body: created.body.endpoint },
+      list: await call<{ data: WebhookEndpointView[] }>('/webhooks', { key }).then((res) => ({ ...res, body: res.body.data[0]! })),
+      get: await call<WebhookEndpointView>(path, { key }),
+      update: await call<WebhookEndpointView>(path, { key, method: 'PATCH', body: { description: 'Billing' } }),
+      pause: await call<WebhookEndpointView>(`${path}/pause`, { key, method: 'POST' }),
+      resume: await call<WebhookEndpointView>(`${path}/resume`, { key, method: 'POST' }),
+      rotate: await call<WebhookWithSecretView>(`${path}/rotate`, { key, method: 'POST' }).then((res) => ({ ...res, body: res.body.endpoint })),
+      delete: await call<WebhookEndpointView>(path, { key, method: 'DELETE' }),
+    };
+    const seen = Object.fromEntries(Object.entries(answers).map(([route, res]) => [route, [res.status, res.body.livemode]]));
+    expect(seen).toEqual(Object.fromEntries(Object.keys(answers).map((route) => [route, [200, livemode]])));
   });
 
   it('delivers the events of REST calls, signed, and keeps their history for replay', async () => {
