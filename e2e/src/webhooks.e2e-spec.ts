@@ -5,6 +5,9 @@ import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/t
 import { call, newTenant, setTier, type ApiResponse } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
 
+/** A path id: RFC 9562 version 7, variant 10. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('webhook endpoints over REST', () => {
   let receiver: Receiver;
   let url: string;
@@ -89,6 +92,7 @@ describe('webhook endpoints over REST', () => {
       expect(listed.body.data.map((d) => [d.status, d.attemptCount])).toEqual(listed.body.data.map(() => ['succeeded', 1]));
       return listed;
     });
+    expect(history.body.data.map((d) => d.id)).toEqual(history.body.data.map(() => expect.stringMatching(UUID_V7)));
     const replayed = await call<DeliveryView>(`/webhooks/deliveries/${history.body.data[0]!.id}/replay`, { key, method: 'POST' });
     expect(replayed.body).toMatchObject({ status: 'pending', attemptCount: 0 });
     await eventually(async () => {
