@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { DeliveryView, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
-import { call, newTenant, setTier } from './support/api.js';
+import { call, newTenant, setTier, type ApiResponse } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
+
+/** A path id: RFC 9562 version 7, variant 10. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('webhook endpoints over REST', () => {
   let receiver: Receiver;
@@ -45,6 +48,29 @@ describe('webhook endpoints over REST', () => {
     expect((await call(`/webhooks/${endpoint.id}`, { key })).status).toBe(404);
   });
 
+  it.each([
+    ['a sandbox key', 'test', false],
+    ['a live key', 'live', true],
+  ] as const)('answers every endpoint route of %s with the endpoint in its mode', async (_name, mode, livemode) => {
+    const tenant = await newTenant();
+    const key = mode === 'test' ? tenant.key : (await tenant.newKey({ mode })).key;
+    const created = await call<WebhookWithSecretView>('/webhooks', { key, body: { url } });
+    expect(created.status).toBe(200);
+    const path = `/webhooks/${created.body.endpoint.id}`;
+    const answers: Record<string, ApiResponse<WebhookEndpointView>> = {
+      create: { ...created, body: created.body.endpoint },
+      list: await call<{ data: WebhookEndpointView[] }>('/webhooks', { key }).then((res) => ({ ...res, body: res.body.data[0]! })),
+      get: await call<WebhookEndpointView>(path, { key }),
+      update: await call<WebhookEndpointView>(path, { key, method: 'PATCH', body: { description: 'Billing' } }),
+      pause: await call<WebhookEndpointView>(`${path}/pause`, { key, method: 'POST' }),
+      resume: await call<WebhookEndpointView>(`${path}/resume`, { key, method: 'POST' }),
+      rotate: await call<WebhookWithSecretView>(`${path}/rotate`, { key, method: 'POST' }).then((res) => ({ ...res, body: res.body.endpoint })),
+      delete: await call<WebhookEndpointView>(path, { key, method: 'DELETE' }),
+    };
+    const seen = Object.fromEntries(Object.entries(answers).map(([route, res]) => [route, [res.status, res.body.livemode]]));
+    expect(seen).toEqual(Object.fromEntries(Object.keys(answers).map((route) => [route, [200, livemode]])));
+  });
+
   it('delivers the events of REST calls, signed, and keeps their history for replay', async () => {
     const { key } = await newTenant();
     const { endpoint, signingSecret } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: receiver.url('/events') } })).body;
@@ -66,6 +92,7 @@ describe('webhook endpoints over REST', () => {
       expect(listed.body.data.map((d) => [d.status, d.attemptCount])).toEqual(listed.body.data.map(() => ['succeeded', 1]));
       return listed;
     });
+    expect(history.body.data.map((d) => d.id)).toEqual(history.body.data.map(() => expect.stringMatching(UUID_V7)));
     const replayed = await call<DeliveryView>(`/webhooks/deliveries/${history.body.data[0]!.id}/replay`, { key, method: 'POST' });
     expect(replayed.body).toMatchObject({ status: 'pending', attemptCount: 0 });
     await eventually(async () => {

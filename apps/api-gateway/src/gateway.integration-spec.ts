@@ -183,6 +183,11 @@ describe('api-gateway on its own', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Content-Type must be application/json' }] });
   });
 
+  it('documents livemode on webhook endpoints', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    expect(doc.components?.schemas?.WebhookEndpointView).toMatchObject({ required: expect.arrayContaining(['livemode']), properties: { livemode: { type: 'boolean' } } });
+  });
+
   it('documents path ids as uuids', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
     const params = (doc.paths['/api/v1/signups/{id}']!.get as { parameters: { name: string; schema: unknown }[] }).parameters;

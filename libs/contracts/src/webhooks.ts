@@ -54,6 +54,7 @@ export class WebhookEndpointView {
   @ApiProperty({ type: 'integer' }) consecutiveFailures!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastSuccessAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastFailureAt!: string | null;
+  @ApiProperty({ description: 'false for a sandbox endpoint, which only sandbox events reach.' }) livemode!: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }

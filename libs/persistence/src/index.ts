@@ -3,3 +3,4 @@ export { createTestDatabase, testServerUrl, type TestDatabase } from './test-dat
 export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
 export { prepared, rowsOf, type Prepared } from './rows.js';
 export { Batches, type BatchesOptions } from './batches.js';
+export { UUID_V7_SQL } from './uuid-v7.js';

@@ -9,6 +9,8 @@ import { DeliveriesRepository, type AttemptRecord, type ClaimedAttempt } from '.
 import { DeliveryWorker } from './delivery-worker.js';
 
 const SCHEDULE = ['100ms', '100ms', '100ms'];
+/** RFC 9562 version 7, variant 10. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PAUSE_AFTER = 6;
 
 /** Appends `name` to `log` at every call of the object's method, which still runs as ever; returns the undo. */
@@ -156,6 +158,22 @@ describe('webhook deliveries', () => {
     }
     expect(await stack.bus.request('webhooks.get', { principal, id: all.endpoint.id })).toMatchObject({ lastSuccessAt: expect.any(String), consecutiveFailures: 0 });
     for (const target of [other, otherMode, otherOrg]) expect(target.received()).toEqual([]);
+  });
+
+  it('gives each delivery of an event its own UUID v7 id, stamped with the time of the fan-out', async () => {
+    const principal = caller();
+    const targets = [await endpoint(principal), await endpoint(principal), await endpoint(principal)];
+    const before = Date.now();
+    await emit(principal);
+    const made = await Promise.all(targets.map((target) => settled(principal, target.endpoint.id, 'succeeded')));
+    const after = Date.now();
+    expect(new Set(made.map((delivery) => delivery.id)).size).toBe(3);
+    for (const { id } of made) {
+      expect(id).toMatch(UUID_V7);
+      const millis = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+      expect(millis).toBeGreaterThanOrEqual(before);
+      expect(millis).toBeLessThanOrEqual(after);
+    }
   });
 
   it('delivers one event once per endpoint, even when it is published twice', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, DeliveryStatus, DeliveryView } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
-import { Batches, prepared, rowsOf } from '#libs/persistence';
+import { Batches, prepared, rowsOf, UUID_V7_SQL } from '#libs/persistence';
 import { DATA_SOURCE, LOGGER } from '#libs/runtime';
 import type { Owner } from '../endpoints/endpoint.js';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
@@ -60,10 +60,13 @@ const RECORD_FAILURE = prepared(`WITH attempt AS (${RECORD_ATTEMPT})
       paused_at = CASE WHEN ${PAUSE_REASON} IS NOT NULL THEN now() ELSE e.paused_at END
   FROM attempt WHERE e.id = attempt.endpoint_id`);
 
-/** One delivery per matching endpoint of an event ($1 id, $2 type, $3 payload, $4 organization, $5 mode). */
+/**
+ * One delivery per matching endpoint of an event ($1 id, $2 type, $3 payload, $4 organization,
+ * $5 mode), each with a UUID v7 made in the statement: how many endpoints match is known only here.
+ */
 const FAN_OUT = prepared(
   `INSERT INTO ${DELIVERIES} (id, endpoint_id, event_id, event_type, payload, status, next_attempt_at)
-   SELECT gen_random_uuid(), e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
+   SELECT ${UUID_V7_SQL}, e.id, $1, $2, $3, CASE WHEN e.paused THEN 'skipped' ELSE 'pending' END, CASE WHEN e.paused THEN NULL ELSE now() END
    FROM ${ENDPOINTS} e
    WHERE e.organization_id = $4 AND e.livemode = $5 AND (e.event_types @> ARRAY['*'] OR e.event_types @> ARRAY[$2])
    ON CONFLICT (endpoint_id, event_id) DO NOTHING

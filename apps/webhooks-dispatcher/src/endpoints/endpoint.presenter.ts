@@ -16,6 +16,7 @@ export function endpointView(endpoint: Endpoint): WebhookEndpointView {
     consecutiveFailures: endpoint.consecutiveFailures,
     lastSuccessAt: iso(endpoint.lastSuccessAt),
     lastFailureAt: iso(endpoint.lastFailureAt),
+    livemode: endpoint.livemode,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
   };

@@ -36,12 +36,33 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(endpoint).toEqual({
       id: expect.any(String), url: hooks.url(), description: 'Orders', eventTypes: ['*'], paused: false, pausedReason: null, pausedAt: null,
-      consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
+      consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, livemode: false, createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     const read = await stack.bus.request('webhooks.get', { principal, id: endpoint.id });
     expect(JSON.stringify(read)).not.toContain(signingSecret);
     const rows = await db.query<{ row: string }[]>(`SELECT row_to_json(e)::text AS row FROM "webhooks"."endpoints" e WHERE id = $1`, [endpoint.id]);
     expect(rows[0]!.row).not.toContain(signingSecret.slice('whsec_'.length));
+  });
+
+  it.each([
+    ['a sandbox key', false],
+    ['a live key', true],
+  ])('answers every endpoint route of %s with the endpoint in that mode', async (_name, livemode) => {
+    const principal = caller({ livemode });
+    const created = await create(principal);
+    const target = { principal, id: created.endpoint.id };
+    const answers = {
+      create: created.endpoint,
+      list: (await stack.bus.request('webhooks.list', { principal, query: {} })).data[0]!,
+      get: await stack.bus.request('webhooks.get', target),
+      update: await stack.bus.request('webhooks.update', { ...target, input: { description: 'Renamed' } }),
+      pause: await stack.bus.request('webhooks.pause', target),
+      resume: await stack.bus.request('webhooks.resume', target),
+      rotate: (await stack.bus.request('webhooks.rotate', target)).endpoint,
+      delete: await stack.bus.request('webhooks.delete', target),
+    };
+    const modes = Object.fromEntries(Object.entries(answers).map(([route, endpoint]) => [route, endpoint.livemode]));
+    expect(modes).toEqual({ create: livemode, list: livemode, get: livemode, update: livemode, pause: livemode, resume: livemode, rotate: livemode, delete: livemode });
   });
 
   it('keeps the named event types once each, and refuses an unknown one naming it', async () => {
