@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localStack } from '#libs/testing';
 import { request } from './support/api.js';
+import { DEVICE_GRANT } from './support/oauth.js';
 
 interface Started {
   child: ChildProcess;
@@ -71,6 +72,18 @@ describe('npm start (all-in-one)', () => {
       });
       expect(tool.status).toBe(200);
       expect(tool.body.result.structuredContent.data.map((s) => s.title)).toEqual(['Smoke']);
+      const authUrl = stack.env.AUTH_URL!;
+      const registered = await request<{ client_id: string }>(`${authUrl}/oauth/register`, {
+        body: { client_name: 'Smoke CLI', grant_types: [DEVICE_GRANT], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'none', scope: 'signups:read' },
+      });
+      expect(registered.status).toBe(201);
+      const device = await request<{ device_code: string }>(`${authUrl}/oauth/device_authorization`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: registered.body.client_id, scope: 'signups:read' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(device.status).toBe(200);
+      expect(device.body.device_code).toMatch(/^dc_/);
     } finally {
       await stop(first.child);
     }

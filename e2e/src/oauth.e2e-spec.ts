@@ -328,10 +328,66 @@ describe('OAuth 2.1 for third-party apps', () => {
     });
   });
 
+  describe('credential prefixes and the redirect back to the app', () => {
+    it.each(['Approve', 'Deny'] as const)('answers %s with one 302 to redirect_uri and the state', async (decision) => {
+      const config = await registerPublicClient(redirectUri());
+      const { decided, state } = await authorizeInBrowser(browser, config, {
+        redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: baseUrl(), decision,
+      });
+      expect(decided.status).toBe(302);
+      const location = new URL(decided.location ?? '');
+      expect(`${location.origin}${location.pathname}`).toBe(redirectUri());
+      expect(location.searchParams.get('state')).toBe(state);
+      if (decision === 'Approve') expect(location.searchParams.get('code')).toMatch(/^ac_/);
+      else expect(location.searchParams.get('error')).toBe('access_denied');
+    });
+
+    it('issues ac_ codes, oat_ access tokens and ort_ refresh tokens, and refuses them without their prefix', async () => {
+      const config = await registerPublicClient(redirectUri());
+      const { callback, verifier, state } = await authorizeInBrowser(browser, config, {
+        redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: baseUrl(),
+      });
+      const code = callback.searchParams.get('code') ?? '';
+      expect(code).toMatch(/^ac_/);
+      const unprefixed = new URL(callback);
+      unprefixed.searchParams.set('code', code.slice('ac_'.length));
+      const checks = { pkceCodeVerifier: verifier, expectedState: state };
+      await expect(oauthError(client.authorizationCodeGrant(config, unprefixed, checks, { resource: baseUrl() }))).resolves.toMatchObject({ status: 400, error: 'invalid_grant' });
+
+      const tokens = await client.authorizationCodeGrant(config, callback, checks, { resource: baseUrl() });
+      expect(tokens.access_token).toMatch(/^oat_eyJ/);
+      expect(tokens.refresh_token).toMatch(/^ort_/);
+      expect((await me(tokens.access_token)).status).toBe(200);
+      const bare = await me(tokens.access_token.slice('oat_'.length));
+      expect(bare.status).toBe(401);
+      expect(bare.body).toMatchObject({ code: 'invalid_credentials' });
+
+      for (const forged of [tokens.refresh_token!.slice('ort_'.length), `ac_${tokens.refresh_token!.slice('ort_'.length)}`]) {
+        await expect(oauthError(client.refreshTokenGrant(config, forged))).resolves.toMatchObject({ status: 400, error: 'invalid_grant' });
+      }
+      expect((await client.refreshTokenGrant(config, tokens.refresh_token!)).refresh_token).toMatch(/^ort_/);
+    });
+
+    it('issues dc_ device codes, refuses one without its prefix, and answers unauthorized_client to a client without the device grant', async () => {
+      const device = await registerDeviceClient();
+      const started = await client.initiateDeviceAuthorization(device, { scope: 'signups:read', resource: baseUrl() });
+      expect(started.device_code).toMatch(/^dc_/);
+      const res = await oauthForm('/oauth/token', { grant_type: DEVICE_GRANT, client_id: device.clientMetadata().client_id, device_code: started.device_code.slice('dc_'.length) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+
+      const browserApp = await registerPublicClient(redirectUri());
+      await expect(oauthError(client.initiateDeviceAuthorization(browserApp, { scope: 'signups:read', resource: baseUrl() }))).resolves.toMatchObject({
+        status: 400,
+        error: 'unauthorized_client',
+      });
+    });
+  });
+
   it('answers a JWT-looking bearer the auth-server never signed with 401 invalid_credentials', async () => {
     const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const forged = `${part({ alg: 'ES256', typ: 'at+jwt' })}.${part({ sub: tenant.user.id, aud: baseUrl(), exp: 1 })}.${'A'.repeat(86)}`;
-    const res = await me(forged);
+    const res = await me(`oat_${forged}`);
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.body).toMatchObject({ code: 'invalid_credentials' });

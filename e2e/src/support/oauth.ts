@@ -98,6 +98,8 @@ export interface Authorized {
   callback: URL;
   verifier: string;
   state: string;
+  /** The answer to the Approve or Deny form post itself. */
+  decided: { status: number; location: string | null };
 }
 
 /** Sends a browser through /oauth/authorize (code + PKCE S256), sign-in and consent, to the redirect. */
@@ -112,14 +114,15 @@ export async function authorizeInBrowser(browser: Browser, config: client.Config
     code_challenge: await client.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
   });
-  const callback = await withPage(browser, async (page) => {
+  return withPage(browser, async (page) => {
     await page.goto(url.href);
     await signIn(page, options.email);
+    const decision = page.waitForResponse((res) => res.request().method() === 'POST' && /\/interaction\/(confirm|abort)$/.test(new URL(res.url()).pathname));
     await consent(page, options.decision ?? 'Approve', options.uncheck);
+    const decided = await decision;
     await page.waitForURL((at) => at.href.startsWith(`${options.redirectUri}?`));
-    return new URL(page.url());
+    return { callback: new URL(page.url()), verifier, state, decided: { status: decided.status(), location: await decided.headerValue('location') } };
   });
-  return { callback, verifier, state };
 }
 
 /** The code flow end to end: the browser part, then the exchange with the verifier for `resource`. */
