@@ -73,7 +73,7 @@ describe('OAuth login rate limit', () => {
     const browser = server.browser();
     const first = await startCodeFlow(server, browser);
     for (let i = 0; i < LOGIN_LIMITS.accountFailures - 1; i++) expect((await oauthLogin(browser, first.login.html, email, 'wrong password')).status).toBe(401);
-    expect((await oauthLogin(browser, first.login.html, email, PASSWORD)).status).toBe(302);
+    expect((await oauthLogin(browser, first.login.html, email, PASSWORD)).status).toBe(303);
 
     // The sign-in above left this browser signed in: the next flow starts in another.
     const other = server.browser();

@@ -5,7 +5,7 @@ import { Auth, isScope, type Scope } from '#libs/scopes';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
 import { OAuthGrants } from '../oauth/oauth-grants.js';
 import { answerByProvider } from '../oauth/oauth.controller.js';
-import { interactionPath, OAuthProvider } from '../oauth/oauth-provider.js';
+import { consentDecisions, interactionPath, OAuthProvider } from '../oauth/oauth-provider.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -131,6 +131,7 @@ export class InteractionsController {
     }
     const grantId = await grant.save();
     await this.grants.setOrganization(grantId, chosen.id);
+    consentDecisions.add(req.raw);
     await this.finish(req, reply, { consent: { grantId } }, true);
   }
 
@@ -138,6 +139,7 @@ export class InteractionsController {
   async abort(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
+    consentDecisions.add(req.raw);
     await this.finish(req, reply, { error: 'access_denied', error_description: 'The user denied the request.' }, false);
   }
 
@@ -188,13 +190,20 @@ export class InteractionsController {
   /**
    * Records the result and resumes the authorization on this same request (the page lies under
    * the resume path, so the resume cookie came with it): Approve and Deny answer the 302 to the
-   * client's redirect_uri themselves, and a sign-in answers the way on to consent.
+   * client's redirect_uri themselves, and a sign-in answers the way on to consent. The request
+   * is the provider's GET of the resume path while it answers, then the POST again for the logs.
    */
   private async finish(req: FastifyRequest, reply: FastifyReply, result: Record<string, unknown>, merge: boolean): Promise<void> {
     const returnTo = await this.oauth.provider.interactionResult(req.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    const { method, url } = req.raw;
     req.raw.method = 'GET';
     req.raw.url = new URL(returnTo).pathname;
-    await answerByProvider(this.oauth, req, reply);
+    try {
+      await answerByProvider(this.oauth, req, reply);
+    } finally {
+      req.raw.method = method;
+      req.raw.url = url;
+    }
   }
 
   private html(reply: FastifyReply, status: number, body: string): void {

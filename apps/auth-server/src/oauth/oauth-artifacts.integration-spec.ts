@@ -11,6 +11,14 @@ function token(form: Record<string, string>): Promise<FormResult> {
   return server.postForm('/oauth/token', form);
 }
 
+function revoke(form: Record<string, string>): Promise<Response> {
+  return fetch(`${server.url}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
 interface Consenting {
   browser: Browser;
   clientId: string;
@@ -82,6 +90,16 @@ describe('OAuth artifacts on the wire', () => {
     expect(refreshed.body.refresh_token).toMatch(/^ort_/);
   });
 
+  it('answers a sign-in with a 303 on to consent, the post having carried a password', async () => {
+    const { email } = await newUser();
+    const clientId = await server.registerClient({ client_name: 'Artifacts app', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code'] });
+    const browser = server.browser(REDIRECT_URI);
+    const login = await browser.page(await browser.request(authorizeUrl(clientId, pkce().challenge)));
+    const res = await signIn(browser, login.html, email);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/oauth\/authorize\/[\w-]+\/interaction$/);
+  });
+
   it('answers Deny with one 302 to redirect_uri carrying error=access_denied and the state', async () => {
     const flow = await toConsent();
     const res = await flow.browser.post(formAction(flow.consent, 'Deny'), [['csrf', csrf(flow.consent)]]);
@@ -149,11 +167,7 @@ describe('OAuth artifacts on the wire', () => {
 
   it('revokes the grant of an oat_ access token at /oauth/revoke', async () => {
     const { flow, accessToken, refreshToken } = await codeFlowTokens();
-    const res = await fetch(`${server.url}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: flow.clientId, token: accessToken }).toString(),
-    });
+    const res = await revoke({ client_id: flow.clientId, token: accessToken });
     expect(res.status).toBe(200);
     const after = await token({ grant_type: 'refresh_token', client_id: flow.clientId, refresh_token: refreshToken });
     expect(after.body.error).toBe('invalid_grant');
@@ -161,6 +175,23 @@ describe('OAuth artifacts on the wire', () => {
 });
 
 describe('OAuth artifacts at rest', () => {
+  it('keeps a confidential client secret only as its hash, and still authenticates the client with it', async () => {
+    const res = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Confidential', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_post', scope: 'signups:read' }),
+    });
+    expect(res.status).toBe(201);
+    const { client_id: clientId, client_secret: secret } = (await res.json()) as { client_id: string; client_secret: string };
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(await storeText()).not.toContain(secret);
+
+    expect((await revoke({ client_id: clientId, client_secret: secret, token: 'ort_unknown' })).status).toBe(200);
+    const wrong = await revoke({ client_id: clientId, client_secret: `${secret}x`, token: 'ort_unknown' });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: string }).error).toBe('invalid_client');
+  });
+
   it('keeps none of the values a code flow and a device flow issued, prefixed or not, anywhere in the store', async () => {
     const { flow, code, accessToken, refreshToken } = await codeFlowTokens();
     const sessionCookie = flow.browser.cookie('_session');

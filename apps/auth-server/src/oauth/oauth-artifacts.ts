@@ -1,7 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { KoaContext } from 'oidc-provider';
 import { OAUTH_ARTIFACT_PREFIXES, randomBase62 } from '#libs/contracts';
-import { byValueOnly } from './oauth-store.adapter.js';
+import { byValueOnly, secretHash } from './oauth-store.adapter.js';
 
 /** 256 random bits behind each prefix, as many as oidc-provider's own opaque values carry. */
 const RANDOM_CHARACTERS = 43;
@@ -22,6 +23,19 @@ export function prefixStoredArtifacts(provider: Provider): void {
   for (const [model, prefix] of Object.entries(PREFIXED_MODELS)) {
     provider[model as keyof typeof PREFIXED_MODELS].prototype.generateTokenId = () => `${prefix}${randomBase62(RANDOM_CHARACTERS)}`;
   }
+}
+
+/**
+ * A confidential client's secret is stored as its SHA-256 (the store hashes it when the client
+ * is registered), so the secret a client presents is hashed before the constant-time
+ * comparison. No symmetric algorithm is enabled, so nothing else reads the secret.
+ */
+export function hashClientSecrets(provider: Provider): void {
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string): boolean {
+    const stored = Buffer.from(this.clientSecret ?? '');
+    const given = Buffer.from(secretHash(actual));
+    return stored.length === given.length && timingSafeEqual(stored, given);
+  };
 }
 
 /** The token endpoint's access token leaves as `oat_` and the JWT; resource servers strip the prefix before verifying. */

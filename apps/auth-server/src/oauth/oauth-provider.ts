@@ -12,7 +12,7 @@ import {
   ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
 } from './lifetimes.js';
 import type { OAuthGrants } from './oauth-grants.js';
-import { prefixAccessTokens, prefixStoredArtifacts, storeByValueAt } from './oauth-artifacts.js';
+import { hashClientSecrets, prefixAccessTokens, prefixStoredArtifacts, storeByValueAt } from './oauth-artifacts.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
 
@@ -137,10 +137,17 @@ async function contractTokenErrors(ctx: KoaContext, next: () => Promise<void>): 
   }
 }
 
-/** The end of an authorization (the redirect to the client with code and state, or error=access_denied) is a 302, as the contract's steps say; oidc-provider answers 303. */
+/** The consent form posts (Approve and Deny) that resume the authorization on their own request. */
+export const consentDecisions = new WeakSet<IncomingMessage>();
+
+/**
+ * Approve and Deny answer the redirect to the client (code and state, or error=access_denied)
+ * as a 302, as the contract's steps say; oidc-provider answers 303. A sign-in keeps the 303
+ * RFC 9700 asks for after a post that carried a password.
+ */
 async function foundRedirects(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   await next();
-  if (ctx.oidc?.route === 'resume' && ctx.status === 303) ctx.status = 302;
+  if (ctx.oidc?.route === 'resume' && ctx.status === 303 && consentDecisions.has(ctx.req)) ctx.status = 302;
 }
 
 const RECORD_ATTEMPTS = 3;
@@ -328,6 +335,7 @@ export class OAuthProvider {
       (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
     });
     prefixStoredArtifacts(provider);
+    hashClientSecrets(provider);
     provider.use(storeByValueAt([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]));
     provider.use(prefixAccessTokens(OAUTH_ROUTES.token));
     provider.use(contractTokenErrors);

@@ -21,10 +21,12 @@ const SECRET_MODELS = new Set([
 
 /**
  * A row found by something other than its value (a device code by its user code, a session by
- * its uid) is handed to oidc-provider under a reference to its key, which later finds and saves
- * reach the same row by; an interaction names its device code and session the same way.
+ * its uid) is handed to oidc-provider under a reference to its key; an interaction names its
+ * device code and session cookie the same way. Only a device code is found and saved again by
+ * its reference (the device flow's later steps); every other reference stands for nothing.
  */
 const REFERENCE = 'ref:';
+const FOUND_BY_REFERENCE = 'DeviceCode';
 
 /**
  * Requests whose parameters name stored artifacts by their value (the token and revocation
@@ -38,7 +40,8 @@ export function byValueOnly<T>(next: () => Promise<T>): Promise<T> {
   return valuesOnly.run(true, next);
 }
 
-function sha256(value: string): string {
+/** How every OAuth secret is kept: the hex SHA-256 of its value. */
+export function secretHash(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
@@ -48,7 +51,7 @@ function referenceTo(key: string): string {
 
 /** A secret payload value in a non-secret model's payload, replaced by its reference. */
 function referenced(value: unknown): unknown {
-  return typeof value === 'string' && !value.startsWith(REFERENCE) ? referenceTo(sha256(value)) : value;
+  return typeof value === 'string' && !value.startsWith(REFERENCE) ? referenceTo(secretHash(value)) : value;
 }
 
 /**
@@ -56,7 +59,7 @@ function referenced(value: unknown): unknown {
  * user code and uid copied out of the payload into indexed columns. Expired rows are never
  * returned (expires_at is indexed so they can be swept in bulk). Secrets are kept as their
  * SHA-256 only (see SECRET_MODELS): the row id, a device code's user code, an interaction's
- * device code and session cookie.
+ * device code and session cookie, a confidential client's secret (see hashClientSecrets).
  */
 export class OAuthStoreAdapter implements Adapter {
   private readonly secret: boolean;
@@ -73,7 +76,7 @@ export class OAuthStoreAdapter implements Adapter {
     const key = this.keyOf(id);
     if (key === undefined) throw new Error(`A ${this.model} cannot be saved under a reference here.`);
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
-    const userCode = typeof payload.userCode === 'string' ? sha256(payload.userCode) : null;
+    const userCode = typeof payload.userCode === 'string' ? secretHash(payload.userCode) : null;
     await this.dataSource.query(
       `INSERT INTO "auth"."oauth_store" ("model", "id", "payload", "grant_id", "user_code", "uid", "expires_at")
        VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -98,7 +101,7 @@ export class OAuthStoreAdapter implements Adapter {
   }
 
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    const row = await this.findBy('user_code', sha256(userCode));
+    const row = await this.findBy('user_code', secretHash(userCode));
     return row && { ...this.restored(row, referenceTo(row.id)), userCode };
   }
 
@@ -132,11 +135,11 @@ export class OAuthStoreAdapter implements Adapter {
     return rows.map((row) => row.id);
   }
 
-  /** The row key of an id: the id itself, or for a secret model its hash; undefined for a reference where only values count. */
+  /** The row key of an id: the id itself, or for a secret model its hash; undefined for a reference that may not stand for a value here. */
   private keyOf(id: string): string | undefined {
     if (!this.secret) return id;
-    if (!id.startsWith(REFERENCE)) return sha256(id);
-    return valuesOnly.getStore() ? undefined : id.slice(REFERENCE.length);
+    if (!id.startsWith(REFERENCE)) return secretHash(id);
+    return this.model === FOUND_BY_REFERENCE && !valuesOnly.getStore() ? id.slice(REFERENCE.length) : undefined;
   }
 
   /** The payload as stored: no secret model keeps its own value (jti) or a user code; an interaction names its device code and session by reference. */
@@ -145,6 +148,7 @@ export class OAuthStoreAdapter implements Adapter {
       const { jti: _jti, userCode: _userCode, ...rest } = payload;
       return rest;
     }
+    if (this.model === 'Client' && typeof payload.client_secret === 'string') return { ...payload, client_secret: secretHash(payload.client_secret) };
     if (this.model !== 'Interaction') return payload;
     const session = payload.session as Record<string, unknown> | undefined;
     return {

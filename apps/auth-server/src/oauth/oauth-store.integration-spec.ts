@@ -172,6 +172,18 @@ describe('OAuthStoreAdapter secrets', () => {
     expect(await deviceCodes.find(value)).not.toHaveProperty('consumed');
   });
 
+  it('hands a session found by its uid out under a reference that stands for nothing', async () => {
+    const sessions = new OAuthStoreAdapter('Session', dataSource);
+    const value = uniqueId('session');
+    const uid = uniqueId('uid');
+    await sessions.upsert(value, { jti: value, uid, accountId: 'usr_5' }, 600);
+    const reference = (await sessions.findByUid(uid))?.jti as string;
+    expect(reference).toBe(`ref:${sha256(value)}`);
+    expect(await sessions.find(reference)).toBeUndefined();
+    await sessions.destroy(reference);
+    expect(await sessions.find(value)).toMatchObject({ accountId: 'usr_5' });
+  });
+
   it('stores an interaction with its device code and session cookie as references', async () => {
     const interactions = new OAuthStoreAdapter('Interaction', dataSource);
     const uid = uniqueId('interaction');

@@ -27,6 +27,7 @@ declare module 'oidc-provider' {
 
   /** The parts of Koa's context the auth-server's middleware reads. */
   export interface KoaContext {
+    req: IncomingMessage;
     path: string;
     status: number;
     body: unknown;
@@ -61,6 +62,7 @@ declare module 'oidc-provider' {
 
   export interface ClientModel {
     find(id: string): Promise<(OidcClient & { clientName?: string }) | undefined>;
+    prototype: { compareClientSecret(actual: string): boolean | Promise<boolean> };
   }
 
   /** A model whose values oidc-provider makes with generateTokenId (codes and tokens). */
