@@ -4,18 +4,6 @@ import { escapeHtml, page } from '../interactions/pages.js';
 import type { ConnectedAppView, MyOrganization, OrganizationDetails } from './account.service.js';
 import { PASSWORD_MIN_LENGTH } from './signup-form.js';
 
-/**
- * Headers of every account page: nothing loads or runs (there is no script or stylesheet),
- * forms post to this origin only, no framing, no referrer, never cached.
- */
-export const ACCOUNT_PAGE_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-};
-
 function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 }

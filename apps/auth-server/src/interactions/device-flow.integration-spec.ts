@@ -77,6 +77,35 @@ describe('device flow (RFC 8628) pages', () => {
     expect(escaped.html).toContain('value="&#34;&#62;&#60;b&#62;"');
   });
 
+  it('sends the device pages, the interaction pages and the provider\'s error pages with framing refused and nothing cached', async () => {
+    const expectPageHeaders = (res: Response, csp: string) => {
+      expect(res.headers.get('content-security-policy')).toBe(csp);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    };
+    const page = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+    const browser = server.browser();
+    const device = await startDevice();
+    const form = await browser.request('/oauth/device');
+    expectPageHeaders(form, page);
+    const entry = await form.text();
+    const login = await browser.request('/oauth/device', {
+      method: 'POST',
+      form: new URLSearchParams([['xsrf', hiddenField(entry, 'xsrf')], ['confirm', 'yes'], ['user_code', device.user_code]]),
+    });
+    const loginPage = await browser.request(login.headers.get('location') ?? '');
+    expect(await loginPage.text()).toContain('Sign in');
+    expectPageHeaders(loginPage, page);
+    const unknown = await browser.request('/oauth/device', {
+      method: 'POST',
+      form: new URLSearchParams([['xsrf', hiddenField(entry, 'xsrf')], ['confirm', 'yes'], ['user_code', 'BCDF-GHJK']]),
+    });
+    expect(unknown.status).toBe(400);
+    expectPageHeaders(unknown, page);
+    expectPageHeaders(await browser.request('/oauth/authorize?client_id=cli_unknown&response_type=code'), "frame-ancestors 'none'");
+  });
+
   it('signs in, narrows the grant at consent, and hands the polling device a narrowed JWT and a refresh token', async () => {
     const { user, org, email } = await createUser();
     const device = await startDevice();

@@ -7,23 +7,13 @@ import { OAuthGrants } from '../oauth/oauth-grants.js';
 import { answerByProvider } from '../oauth/oauth.controller.js';
 import { consentDecisions, interactionPath, OAuthProvider } from '../oauth/oauth-provider.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
+import { PAGE_HEADERS } from '../shared/page-headers.js';
 import { passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { field, fields, type Form } from './form.js';
 import { consentPage, loginPage, problemPage, type OrganizationChoice } from './pages.js';
 
 export const WRONG_CREDENTIALS = 'The email or password is incorrect.';
-
-/**
- * No script, style or other resource loads and no framing. No form-action: the consent form's
- * redirects end at the client's redirect_uri, which browsers check against form-action.
- */
-const PAGE_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
 
 function requestedScopes(details: InteractionDetails): Scope[] {
   const scope = typeof details.params.scope === 'string' ? details.params.scope : '';

@@ -8,6 +8,7 @@ import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, newPrefixedId, oauthIssuer, protec
 import type { Logger } from '#libs/observability';
 import { ALL_SCOPES } from '#libs/scopes';
 import { deviceCodePage, deviceDonePage, type DeviceCodeProblem } from '../interactions/pages.js';
+import { PAGE_HEADERS } from '../shared/page-headers.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
 } from './lifetimes.js';
@@ -148,6 +149,23 @@ export const consentDecisions = new WeakSet<IncomingMessage>();
 async function foundRedirects(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   await next();
   if (ctx.oidc?.route === 'resume' && ctx.status === 303 && consentDecisions.has(ctx.req)) ctx.status = 302;
+}
+
+/** The device pages are ours (rendered through oidc-provider): they carry every page's headers. */
+const DEVICE_PAGE_ROUTES = new Set(['code_verification', 'device_resume']);
+
+/** Headers that keep any other HTML of the provider (its error pages, a form_post) out of frames, unsniffed and unstored. */
+const PROVIDER_HTML_HEADERS = {
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': PAGE_HEADERS['x-frame-options']!,
+  'x-content-type-options': PAGE_HEADERS['x-content-type-options']!,
+  'cache-control': PAGE_HEADERS['cache-control']!,
+};
+
+async function pageHeaders(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.type !== 'text/html') return;
+  ctx.set(DEVICE_PAGE_ROUTES.has(ctx.oidc?.route ?? '') ? { ...PAGE_HEADERS } : PROVIDER_HTML_HEADERS);
 }
 
 const RECORD_ATTEMPTS = 3;
@@ -340,6 +358,7 @@ export class OAuthProvider {
     provider.use(prefixAccessTokens(OAUTH_ROUTES.token));
     provider.use(contractTokenErrors);
     provider.use(foundRedirects);
+    provider.use(pageHeaders);
     provider.use(slowDownFastPolling(dataSource));
     provider.use(announceRevokedGrants(provider, grants, logger));
     provider.use(revokeJwtAccessTokens(issuer, keys.signingKey, grants));

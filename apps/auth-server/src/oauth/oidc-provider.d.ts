@@ -29,6 +29,9 @@ declare module 'oidc-provider' {
   export interface KoaContext {
     req: IncomingMessage;
     path: string;
+    /** The response's media type, without parameters. */
+    type: string;
+    set(headers: Record<string, string>): void;
     status: number;
     body: unknown;
     oidc?: { route?: string; params?: Record<string, unknown>; client?: { clientId: string } };
