@@ -213,10 +213,29 @@ describe('webhook endpoint targets (production: private targets refused)', () =>
     ['a private address', 'https://10.1.2.3/hooks', 'url points to a private address (10.1.2.3)'],
     ['the metadata address', 'https://169.254.169.254/latest', 'url points to a private address (169.254.169.254)'],
     ['localhost', 'https://localhost/hooks', 'url host is not public (localhost)'],
+    ['an IPv4-compatible loopback', 'https://[::7f00:1]/hooks', 'url points to a private address (::7f00:1)'],
+    ['an IPv4-compatible loopback, dotted', 'https://[::127.0.0.1]/hooks', 'url points to a private address (::7f00:1)'],
+    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks', 'url points to a private address (::ffff:7f00:1)'],
+    ['a 6to4 address', 'https://[2002:7f00:1::1]/hooks', 'url points to a private address (2002:7f00:1::1)'],
+    ['a NAT64 loopback', 'https://[64:ff9b::127.0.0.1]/hooks', 'url points to a private address (64:ff9b::7f00:1)'],
+    ['a local-use NAT64 address', 'https://[64:ff9b:1::a00:1]/hooks', 'url points to a private address (64:ff9b:1::a00:1)'],
+    ['a Teredo address', 'https://[2001::1]/hooks', 'url points to a private address (2001::1)'],
+    ['a site-local address', 'https://[fec0::1]/hooks', 'url points to a private address (fec0::1)'],
+    ['a shared (CGNAT) address', 'https://100.64.0.1/hooks', 'url points to a private address (100.64.0.1)'],
+    ['a benchmarking address', 'https://198.18.0.1/hooks', 'url points to a private address (198.18.0.1)'],
   ])('refuses %s at creation with 422 on url', async (_name, url, message) => {
     const problem = await problemOf(stack.bus.request('webhooks.create', { principal: caller(), input: { url } }));
+    expect(problem.status).toBe(422);
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors).toEqual([{ path: 'url', message }]);
+  });
+
+  it('refuses a special-purpose IPv6 address when a url is changed', async () => {
+    const principal = caller();
+    const { endpoint } = await stack.bus.request('webhooks.create', { principal, input: { url: 'http://93.184.215.14/hooks' } });
+    const problem = await problemOf(stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'https://[2002:a00:1::1]/hooks' } }));
+    expect(problem.status).toBe(422);
+    expect(problem.errors).toEqual([{ path: 'url', message: 'url points to a private address (2002:a00:1::1)' }]);
   });
 
   it('requires https for a live endpoint and allows http in sandbox', async () => {

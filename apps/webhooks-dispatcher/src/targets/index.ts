@@ -1,9 +1,9 @@
+export { isForbiddenAddress } from './special-addresses.js';
 export {
   TargetRefused,
   checkTarget,
   checkUrlForm,
   defaultResolve,
-  isForbiddenAddress,
   type Resolver,
   type TargetPolicy,
 } from './target-policy.js';

@@ -3,7 +3,8 @@ import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type Inc
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { assertPublicAddresses, bareHostname, isForbiddenAddress, TargetRefused } from './target-policy.js';
+import { isForbiddenAddress } from './special-addresses.js';
+import { assertPublicAddresses, bareHostname, TargetRefused } from './target-policy.js';
 
 /** Outcome of one webhook delivery attempt; `error` is set when no usable HTTP response was obtained. */
 export interface SendResult {
