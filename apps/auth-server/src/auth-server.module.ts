@@ -53,7 +53,7 @@ export class AuthServerModule {
           useFactory: async (app: AppContext, dataSource: DataSource) => {
             const key = (await loadOrCreateOAuthKeys(dataSource)).cookieKeys[0];
             if (!key) throw new Error('The OAuth cookie keys are missing.');
-            return new AccountSessions(key, new URL(loadConfig(publicUrlsSpec, app.env).authUrl).protocol === 'https:');
+            return new AccountSessions(key, new URL(loadConfig(publicUrlsSpec, app.env).authUrl).protocol === 'https:', dataSource);
           },
           inject: [APP_CONTEXT, DATA_SOURCE],
         },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
 import { ProblemError } from '#libs/problem';
 
@@ -25,6 +25,11 @@ export type IdPrefix = 'usr' | 'org' | 'cli' | 'ac' | 'oat' | 'ort' | 'dc' | 'cn
 /** Principal and credential ids: `org_` followed by 24 base62 characters. */
 export function newPrefixedId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;
+}
+
+/** How a secret with 256 random bits (a token, a key, a session) is kept and looked up: its SHA-256, hex. */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
 export function isUuid(value: unknown): value is string {

@@ -1,11 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { sha256Hex } from '#libs/contracts';
 
 export const SESSION_COOKIE = 'account_session';
 /** The double-submit cookie of the forms shown before sign-in (login, signup). */
 export const FORM_COOKIE = 'account_form';
 export const SESSION_LIFETIME_SECONDS = 12 * 3600;
 const COOKIE_PATH = '/account';
-const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** A session value or form nonce: 32 random bytes, base64url. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function sameText(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -27,11 +30,12 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 }
 
 /**
- * The account pages' session and anti-CSRF tokens, all HMAC-SHA256 under the provider's
- * persisted cookie key and compared in constant time.
- * - Session cookie: `<userId>.<expiry, epoch seconds>.<mac>`, 12 h, HttpOnly, SameSite=Lax,
- *   Path=/account, Secure when AUTH_URL is https.
- * - Signed-in forms carry an HMAC of the session cookie value.
+ * The account pages' sessions and anti-CSRF tokens.
+ * - Session cookie: 256 random bits, kept server-side as their SHA-256 in auth.account_sessions
+ *   for 12 h, so signing out ends the session everywhere the cookie was copied; HttpOnly,
+ *   SameSite=Lax, Path=/account, Secure when AUTH_URL is https.
+ * - Signed-in forms carry an HMAC of the session cookie value, under the provider's persisted
+ *   cookie key, compared in constant time.
  * - Login and signup forms (no session yet) carry an HMAC of a random nonce that is also in
  *   the `account_form` cookie (double submit).
  */
@@ -39,28 +43,36 @@ export class AccountSessions {
   constructor(
     private readonly key: string,
     private readonly secure: boolean,
+    private readonly dataSource: DataSource,
   ) {}
 
   private mac(purpose: string, value: string): string {
     return createHmac('sha256', this.key).update(`${purpose}:${value}`).digest('base64url');
   }
 
-  /** A new session value for the user. */
-  issue(userId: string, now = Date.now()): string {
-    const body = `${userId}.${Math.floor(now / 1000) + SESSION_LIFETIME_SECONDS}`;
-    return `${body}.${this.mac('account-session', body)}`;
+  /** A new session for the user: the cookie's value. */
+  async issue(userId: string): Promise<string> {
+    const value = randomBytes(32).toString('base64url');
+    await this.dataSource.query(
+      `INSERT INTO "auth"."account_sessions" ("id", "user_id", "expires_at") VALUES ($1, $2, now() + make_interval(secs => $3))`,
+      [sha256Hex(value), userId, SESSION_LIFETIME_SECONDS],
+    );
+    return value;
   }
 
-  /** The user id of a valid, unexpired session value. */
-  userIdOf(value: string | undefined, now = Date.now()): string | undefined {
-    if (!value) return undefined;
-    const dot = value.lastIndexOf('.');
-    const body = value.slice(0, dot);
-    if (dot < 0 || !sameText(value.slice(dot + 1), this.mac('account-session', body))) return undefined;
-    const split = body.lastIndexOf('.');
-    const expiry = Number(body.slice(split + 1));
-    if (split < 1 || !Number.isInteger(expiry) || expiry * 1000 <= now) return undefined;
-    return body.slice(0, split);
+  /** The user of a session that has neither expired nor ended. */
+  async userIdOf(value: string | undefined): Promise<string | undefined> {
+    if (!value || !TOKEN_PATTERN.test(value)) return undefined;
+    const rows = await this.dataSource.query<{ user_id: string }[]>(
+      `SELECT "user_id" FROM "auth"."account_sessions" WHERE "id" = $1 AND "expires_at" > now()`,
+      [sha256Hex(value)],
+    );
+    return rows[0]?.user_id;
+  }
+
+  /** Ends a session: its cookie is refused from now on, wherever it was copied. */
+  async end(value: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM "auth"."account_sessions" WHERE "id" = $1`, [sha256Hex(value)]);
   }
 
   sessionCookie(value: string): string {
@@ -81,7 +93,7 @@ export class AccountSessions {
 
   /** The request's form nonce when it has a well-formed one, else a new one (to be set as a cookie). */
   formNonce(existing: string | undefined): { nonce: string; fresh: boolean } {
-    if (existing && NONCE_PATTERN.test(existing)) return { nonce: existing, fresh: false };
+    if (existing && TOKEN_PATTERN.test(existing)) return { nonce: existing, fresh: false };
     return { nonce: randomBytes(32).toString('base64url'), fresh: true };
   }
 
@@ -94,7 +106,7 @@ export class AccountSessions {
   }
 
   csrfValidForForm(nonce: string | undefined, token: string): boolean {
-    return nonce !== undefined && NONCE_PATTERN.test(nonce) && sameText(token, this.csrfForForm(nonce));
+    return nonce !== undefined && TOKEN_PATTERN.test(nonce) && sameText(token, this.csrfForForm(nonce));
   }
 
   private cookie(name: string, value: string, maxAge: number): string {

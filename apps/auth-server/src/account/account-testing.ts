@@ -1,5 +1,6 @@
 /** Shared helpers for the account pages' integration specs: a server behind a trusted proxy, and a browser with its own client IP. */
 import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import type { CloudEvent, EventType, OrganizationView, UserView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { authorizeUrl, bootAuthServer, PASSWORD, pkce, REDIRECT_URI, type Field, type FormResult } from '../testing/oauth-flow.js';
@@ -84,6 +85,7 @@ export interface AccountServer {
   /** Every event of these types the app publishes from now on. */
   collect(types: EventType[]): CloudEvent[];
   admin<T>(path: string, body: Record<string, unknown>): Promise<T>;
+  dataSource(): DataSource;
   createUser(orgName: string, role?: 'owner' | 'admin' | 'member', organizationId?: string): Promise<{ user: UserView; orgId: string; email: string }>;
   registerClient(): Promise<string>;
   token(form: Record<string, string>): Promise<FormResult>;
@@ -109,6 +111,7 @@ export function bootAccountServer(label: string): AccountServer {
     },
     collect: (types) => server.collect(types),
     admin: (path, body) => server.admin(path, body),
+    dataSource: () => server.dataSource(),
     async createUser(orgName, role, organizationId) {
       const orgId = organizationId ?? (await server.admin<OrganizationView>('/admin/organizations', { name: orgName })).id;
       const email = `account${++emails}-${randomBytes(4).toString('hex')}@example.test`;

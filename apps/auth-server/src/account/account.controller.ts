@@ -79,7 +79,7 @@ export class AccountController {
       if (err instanceof AccountError) return again(statusOf(err.code), err.message);
       throw err;
     }
-    this.signInAs(reply, userId, returnTo ?? '/account');
+    await this.signInAs(reply, userId, returnTo ?? '/account');
   }
 
   @Get('login')
@@ -102,13 +102,14 @@ export class AccountController {
       return again(401, WRONG_CREDENTIALS);
     }
     await this.limiter.succeeded(email, req.ip);
-    this.signInAs(reply, user.id, '/account');
+    await this.signInAs(reply, user.id, '/account');
   }
 
   @Post('logout')
   async logout(@Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const session = await this.signedIn(req, reply, form);
     if (!session) return;
+    await this.sessions.end(session.value);
     this.redirect(reply.header('set-cookie', this.sessions.clearedSessionCookie()), '/account/login');
   }
 
@@ -186,7 +187,7 @@ export class AccountController {
    */
   private async signedIn(req: FastifyRequest, reply: FastifyReply, form?: Form): Promise<Session | undefined> {
     const value = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
-    const userId = this.sessions.userIdOf(value);
+    const userId = await this.sessions.userIdOf(value);
     if (!value || !userId || !(await this.account.email(userId))) {
       this.redirect(reply, '/account/login');
       return undefined;
@@ -209,8 +210,8 @@ export class AccountController {
     return this.sessions.csrfValidForForm(parseCookies(req.headers.cookie).get(FORM_COOKIE), field(form, 'csrf'));
   }
 
-  private signInAs(reply: FastifyReply, userId: string, location: string): void {
-    this.redirect(reply.header('set-cookie', this.sessions.sessionCookie(this.sessions.issue(userId))), location);
+  private async signInAs(reply: FastifyReply, userId: string, location: string): Promise<void> {
+    this.redirect(reply.header('set-cookie', this.sessions.sessionCookie(await this.sessions.issue(userId))), location);
   }
 
   /** Runs a page's work, turning an AccountError into its error page. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_CLAIMS, type OrganizationView, type Principal } from '#libs/contracts';
 import { eventually } from '#libs/testing';
 import { hashApiKey } from '../api-keys/api-key-secret.js';
@@ -186,14 +187,39 @@ describe('account sign-in', () => {
     expect(res.headers.get('location')).toBe('/account/login');
   });
 
-  it('does not accept a session cookie whose user id was changed', async () => {
+  it('ends the session on sign-out: a copy of the old cookie no longer works', async () => {
     const { browser } = await signedIn();
-    const other = await server.createUser('Other Choir');
     const value = browser.cookies.get('account_session') ?? '';
-    browser.cookies.set('account_session', value.replace(/^usr_[A-Za-z0-9]+/, other.user.id));
-    const res = await browser.request('/account');
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/account/login');
+    const copy = server.browser();
+    copy.cookies.set('account_session', value);
+    expect((await copy.request('/account')).status).toBe(200);
+
+    await browser.submit((await browser.page('/account')).html, 'Sign out');
+    const after = await copy.request('/account');
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe('/account/login');
+  });
+
+  it('keeps a session only as the SHA-256 of its cookie, for 12 hours', async () => {
+    const { browser, user } = await signedIn();
+    const value = browser.cookies.get('account_session') ?? '';
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const rows = await server.dataSource().query<{ id: string; lifetime: number }[]>(
+      `SELECT "id", extract(epoch FROM "expires_at" - "created_at")::int AS "lifetime" FROM "auth"."account_sessions" WHERE "user_id" = $1`,
+      [user.id],
+    );
+    expect(rows).toEqual([{ id: createHash('sha256').update(value).digest('hex'), lifetime: 12 * 3600 }]);
+  });
+
+  it('does not accept a session cookie it never issued, or one whose session expired', async () => {
+    const { browser, user } = await signedIn();
+    const value = browser.cookies.get('account_session') ?? '';
+    browser.cookies.set('account_session', `${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`);
+    expect((await browser.request('/account')).status).toBe(303);
+    browser.cookies.set('account_session', value);
+    expect((await browser.request('/account')).status).toBe(200);
+    await server.dataSource().query(`UPDATE "auth"."account_sessions" SET "expires_at" = now() - interval '1 second' WHERE "user_id" = $1`, [user.id]);
+    expect((await browser.request('/account')).status).toBe(303);
   });
 
   it('refuses form posts without a valid csrf token and changes nothing', async () => {

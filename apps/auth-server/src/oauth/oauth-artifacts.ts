@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { KoaContext } from 'oidc-provider';
-import { OAUTH_ARTIFACT_PREFIXES, randomBase62 } from '#libs/contracts';
-import { byValueOnly, secretHash } from './oauth-store.adapter.js';
+import { OAUTH_ARTIFACT_PREFIXES, randomBase62, sha256Hex } from '#libs/contracts';
+import { byValueOnly } from './oauth-store.adapter.js';
 
 /** 256 random bits behind each prefix, as many as oidc-provider's own opaque values carry. */
 const RANDOM_CHARACTERS = 43;
@@ -33,7 +33,7 @@ export function prefixStoredArtifacts(provider: Provider): void {
 export function hashClientSecrets(provider: Provider): void {
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string): boolean {
     const stored = Buffer.from(this.clientSecret ?? '');
-    const given = Buffer.from(secretHash(actual));
+    const given = Buffer.from(sha256Hex(actual));
     return stored.length === given.length && timingSafeEqual(stored, given);
   };
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource, EntityManager } from 'typeorm';
+import { sha256Hex } from '#libs/contracts';
 
 interface StoreRow {
   id: string;
@@ -40,10 +40,6 @@ export function byValueOnly<T>(next: () => Promise<T>): Promise<T> {
   return valuesOnly.run(true, next);
 }
 
-/** How every OAuth secret is kept: the hex SHA-256 of its value. */
-export function secretHash(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
 
 function referenceTo(key: string): string {
   return `${REFERENCE}${key}`;
@@ -51,7 +47,7 @@ function referenceTo(key: string): string {
 
 /** A secret payload value in a non-secret model's payload, replaced by its reference. */
 function referenced(value: unknown): unknown {
-  return typeof value === 'string' && !value.startsWith(REFERENCE) ? referenceTo(secretHash(value)) : value;
+  return typeof value === 'string' && !value.startsWith(REFERENCE) ? referenceTo(sha256Hex(value)) : value;
 }
 
 /**
@@ -76,7 +72,7 @@ export class OAuthStoreAdapter implements Adapter {
     const key = this.keyOf(id);
     if (key === undefined) throw new Error(`A ${this.model} cannot be saved under a reference here.`);
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
-    const userCode = typeof payload.userCode === 'string' ? secretHash(payload.userCode) : null;
+    const userCode = typeof payload.userCode === 'string' ? sha256Hex(payload.userCode) : null;
     await this.dataSource.query(
       `INSERT INTO "auth"."oauth_store" ("model", "id", "payload", "grant_id", "user_code", "uid", "expires_at")
        VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -101,7 +97,7 @@ export class OAuthStoreAdapter implements Adapter {
   }
 
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    const row = await this.findBy('user_code', secretHash(userCode));
+    const row = await this.findBy('user_code', sha256Hex(userCode));
     return row && { ...this.restored(row, referenceTo(row.id)), userCode };
   }
 
@@ -138,7 +134,7 @@ export class OAuthStoreAdapter implements Adapter {
   /** The row key of an id: the id itself, or for a secret model its hash; undefined for a reference that may not stand for a value here. */
   private keyOf(id: string): string | undefined {
     if (!this.secret) return id;
-    if (!id.startsWith(REFERENCE)) return secretHash(id);
+    if (!id.startsWith(REFERENCE)) return sha256Hex(id);
     return this.model === FOUND_BY_REFERENCE && !valuesOnly.getStore() ? id.slice(REFERENCE.length) : undefined;
   }
 
@@ -148,7 +144,7 @@ export class OAuthStoreAdapter implements Adapter {
       const { jti: _jti, userCode: _userCode, ...rest } = payload;
       return rest;
     }
-    if (this.model === 'Client' && typeof payload.client_secret === 'string') return { ...payload, client_secret: secretHash(payload.client_secret) };
+    if (this.model === 'Client' && typeof payload.client_secret === 'string') return { ...payload, client_secret: sha256Hex(payload.client_secret) };
     if (this.model !== 'Interaction') return payload;
     const session = payload.session as Record<string, unknown> | undefined;
     return {
