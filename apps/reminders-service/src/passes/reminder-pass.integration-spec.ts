@@ -65,7 +65,9 @@ describe('reminder passes', () => {
    * A published signup with participants as the signups-service's events describe them (one
    * phone each unless given), applied by the projection.
    */
-  async function seed(options: { phones?: (string | null)[]; livemode?: boolean; tier?: Tier; organizationId?: string } = {}): Promise<Seeded> {
+  async function seed(
+    options: { phones?: (string | null)[]; names?: string[]; livemode?: boolean; tier?: Tier; organizationId?: string } = {},
+  ): Promise<Seeded> {
     const organizationId = options.organizationId ?? newPrefixedId('org');
     const livemode = options.livemode ?? true;
     const id = randomUUID();
@@ -81,7 +83,7 @@ describe('reminder passes', () => {
     const participantIds: string[] = [];
     for (const [i, phone] of phones.entries()) {
       const participant: EventMap['participant.registered'] = {
-        id: randomUUID(), signupId: id, name: `Guest${i} Example`, email: `guest${i}@example.com`, phone, selections: [],
+        id: randomUUID(), signupId: id, name: options.names?.[i] ?? `Guest${i} Example`, email: `guest${i}@example.com`, phone, selections: [],
         createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', remindedAt: null, organizationId, livemode,
       };
       participantIds.push(participant.id);
@@ -104,7 +106,7 @@ describe('reminder passes', () => {
     expect(texts.map((m) => m.to).sort()).toEqual([...phones].sort());
     for (const text of texts) {
       expect(text.from).toBe(FROM);
-      expect(text.body).toMatch(/^Hi Guest\d, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC\. /);
+      expect(text.body).toMatch(/^Hi Guest, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC\. /);
       expect(text.body).toContain(target.publicUrl);
       expect(text.body).toMatch(/Reply STOP to opt out\.$/);
     }
@@ -283,6 +285,19 @@ describe('reminder passes', () => {
     expect(Object.fromEntries(['sent', 'rejected', 'sandbox', 'timeout', 'unavailable', 'opted_out'].map((o) => [o, added(o)]))).toEqual({
       sent: 1, rejected: 1, sandbox: 2, timeout: 0, unavailable: 0, opted_out: 0,
     });
+  });
+
+  it('greets by the first name only, without the links, email addresses and phone numbers participants wrote, in either pass', async () => {
+    const [linked, mixed, numbered, automatic] = [newPhone(), newPhone(), newPhone(), newPhone()];
+    const manual = await seed({ phones: [linked, mixed, numbered], names: ['evil.example/win', 'Ana www.evil.example', '+1 900 234 5678 ana@evil.example'] });
+    await pass.run(manual.target, 'manual');
+    await pass.run((await seed({ phones: [automatic], names: ['http://x Bo'] })).target, 'automatic');
+    const bodyTo = (phone: string) => textsTo([phone])[0]!.body;
+    expect(bodyTo(linked)).toBe(`Hi there, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${manual.target.publicUrl} Reply STOP to opt out.`);
+    expect(bodyTo(mixed)).toMatch(/^Hi Ana, a reminder: Winter potluck is on /);
+    expect(bodyTo(numbered)).toMatch(/^Hi there, a reminder: Winter potluck is on /);
+    expect(bodyTo(automatic)).toMatch(/^Hi Bo, a reminder: Winter potluck is on /);
+    for (const phone of [mixed, numbered, automatic]) expect(bodyTo(phone)).not.toMatch(/evil|http:\/\/x|900|@/);
   });
 
   it('answers 402 upgrade_required (feature) on the free tier', async () => {
