@@ -379,7 +379,7 @@ describe('the MCP surface', () => {
     });
 
     it('send_reminder texts the participant with a phone, and refuses a draft signup', async () => {
-      expect(await use(agent, 'send_reminder', { signupId: signup.id })).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect(await use(agent, 'send_reminder', { signupId: signup.id })).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
       const draft = await use<SignupView>(agent, 'create_signup', { title: 'Not yet', eventDate: '2027-07-02T17:00:00Z' });
       expect((await fails(agent, 'send_reminder', { signupId: draft.id })).code).toBe('bad_request');
     });

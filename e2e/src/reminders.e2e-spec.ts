@@ -7,6 +7,8 @@ import { stackInfo } from './support/stack-env.js';
 import { newSignup, person } from './support/signups.js';
 
 const HOUR_MS = 3_600_000;
+/** A US premium-rate number: valid, so a registration stores it, but never texted. */
+const PREMIUM_RATE = '+19002345678';
 let phoneSeq = 0;
 const newPhone = () => `+1415555${String(2000 + (phoneSeq++ % 7000)).padStart(4, '0')}`;
 
@@ -17,8 +19,8 @@ describe('SMS reminders', () => {
     tenant = await newTenant('pro');
   });
 
-  const register = (signupId: string, phone?: string) =>
-    call(`/signups/${signupId}/participants`, { body: person([], phone ? { phone } : {}) }).then((res) => {
+  const register = (signupId: string, phone?: string, name?: string) =>
+    call(`/signups/${signupId}/participants`, { body: person([], { ...(phone && { phone }), ...(name && { name }) }) }).then((res) => {
       if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
     });
   const send = (signupId: string, key = tenant.key) => call<ReminderPassView & ProblemBody>(`/signups/${signupId}/reminders/send`, { key, method: 'POST' });
@@ -42,7 +44,7 @@ describe('SMS reminders', () => {
       for (const phone of [...phones, undefined]) await register(signup.id, phone);
       const res = await send(signup.id);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ eligible: 2, sent: 2, failed: 0 });
+      expect(res.body).toEqual({ eligible: 2, sent: 2, failed: 0, notEligible: [] });
 
       const box = await outbox(signup.id);
       expect(box.status).toBe(200);
@@ -53,7 +55,7 @@ describe('SMS reminders', () => {
         expect(message.body).toContain(signup.publicUrl);
         expect(message.body).toMatch(/Reply STOP to opt out\.$/);
       }
-      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0 });
+      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [] });
       await eventually(async () => {
         const list = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
         expect(list.body.data.filter((p) => p.remindedAt !== null).map((p) => p.phone).sort()).toEqual([...phones].sort());
@@ -64,8 +66,32 @@ describe('SMS reminders', () => {
       const live = await tenant.newKey({ mode: 'live' });
       const { signup } = await newSignup(live.key);
       await register(signup.id, newPhone());
-      expect((await send(signup.id, live.key)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await send(signup.id, live.key)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
       expect((await outbox(signup.id, live.key)).body).toEqual({ data: [] });
+    });
+
+    it('stores a premium-rate number but never texts it, counting it as not eligible with the reason', async () => {
+      const { signup } = await newSignup(tenant.key);
+      const mobile = newPhone();
+      await register(signup.id, PREMIUM_RATE);
+      await register(signup.id, mobile);
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] });
+      expect((await outbox(signup.id)).body.data.map((m) => m.to)).toEqual([mobile]);
+      const list = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
+      expect(list.body.data.map((p) => p.phone).sort()).toEqual([PREMIUM_RATE, mobile].sort());
+      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] });
+    });
+
+    it('greets by a first name without the links, email addresses and phone numbers a participant wrote', async () => {
+      const { signup } = await newSignup(tenant.key);
+      const [linked, mixed] = [newPhone(), newPhone()];
+      await register(signup.id, linked, 'evil.example/win');
+      await register(signup.id, mixed, 'Ana www.evil.example +1 900 234 5678');
+      expect((await send(signup.id)).body).toMatchObject({ sent: 2 });
+      const bodies = Object.fromEntries((await outbox(signup.id)).body.data.map((m) => [m.to, m.body]));
+      expect(bodies[linked]).toBe(`Hi there, a reminder: Neighbourhood potluck is on Tue, Jun 1, 2027, 6:00 PM UTC. Details: ${signup.publicUrl} Reply STOP to opt out.`);
+      expect(bodies[mixed]).toMatch(/^Hi Ana, a reminder: Neighbourhood potluck is on /);
+      expect(bodies[mixed]).not.toMatch(/evil|900/);
     });
 
     it('answers 402 upgrade_required (feature) on the free tier', async () => {
@@ -130,13 +156,13 @@ describe('SMS reminders', () => {
       const { signup } = await newSignup(tenant.key);
       await register(signup.id, phone);
       await register(signup.id, newPhone());
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).not.toContain(phone);
 
       const help = await inbound({ From: phone, Body: 'help' });
       expect(await help.text()).toMatch(/<Response><Message>Signup reminders: .*Reply STOP to opt out, START to opt back in\..*<\/Message><\/Response>$/);
       await inbound({ From: phone, Body: 'START' });
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).toContain(phone);
     });
 
@@ -151,16 +177,18 @@ describe('SMS reminders', () => {
 
       const { signup } = await newSignup(tenant.key);
       await register(signup.id, phone);
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
     });
   });
 
   describe('the automatic pass', () => {
-    it('texts the participants of a published signup once its event is 24 h away, once, and not those of a later event', async () => {
+    it('texts the participants of a published signup once its event is 24 h away, once, and not those of a later event nor a premium-rate number', async () => {
       const { signup } = await newSignup(tenant.key, { fields: { eventDate: new Date(Date.now() + 72 * HOUR_MS).toISOString() } });
       const { signup: later } = await newSignup(tenant.key, { fields: { eventDate: new Date(Date.now() + 72 * HOUR_MS).toISOString() } });
       const phones = [newPhone(), newPhone()];
-      for (const phone of phones) await register(signup.id, phone);
+      await register(signup.id, phones[0], 'evil.example/win');
+      await register(signup.id, phones[1]);
+      await register(signup.id, PREMIUM_RATE);
       await register(later.id, newPhone());
 
       // Time passes: the event is now 12 h away (moving the date does what the clock would).
@@ -170,14 +198,16 @@ describe('SMS reminders', () => {
         const box = await outbox(signup.id);
         expect(box.body.data.map((m) => m.to).sort()).toEqual([...phones].sort());
       }, 15_000);
-      expect((await outbox(signup.id)).body.data.every((m) => m.trigger === 'automatic')).toBe(true);
+      const texts = (await outbox(signup.id)).body.data;
+      expect(texts.every((m) => m.trigger === 'automatic')).toBe(true);
+      expect(texts.find((m) => m.to === phones[0])!.body).toMatch(/^Hi there, a reminder: /);
 
       // Once: someone registering now waits for the organizer's pass (several polls go by).
       await register(signup.id, newPhone());
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect((await outbox(signup.id)).body.data).toHaveLength(2);
       expect((await outbox(later.id)).body.data).toEqual([]);
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0 });
+      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] });
     });
   });
 

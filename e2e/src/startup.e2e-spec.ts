@@ -55,6 +55,12 @@ describe('starting and migrating', () => {
     expect(res.stderr).toContain('TRUST_PROXY must be true or false');
   });
 
+  it('stops the reminders-service at boot on an SMS country list that is not one, naming the entry', async () => {
+    const res = await node(['dist/apps/reminders-service/src/main.js'], { SMS_ALLOWED_COUNTRIES: 'US,XX' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('SMS_ALLOWED_COUNTRIES has "XX", which is not a country code with a phone numbering plan');
+  });
+
   it('fails the run in CI when a service is unreachable, naming it', async () => {
     const res = await node(['tools/check-services.mjs'], { CI: 'true', REDIS_URL: 'redis://127.0.0.1:1' });
     expect(res.code).toBe(1);

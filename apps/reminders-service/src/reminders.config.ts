@@ -1,3 +1,4 @@
+import { getCountries } from 'libphonenumber-js/max';
 import { env, tierLimitsField, type ConfigOf } from '#libs/config';
 
 export const remindersSpec = {
@@ -8,6 +9,8 @@ export const remindersSpec = {
   twilioAuthToken: env.optionalString('TWILIO_AUTH_TOKEN'),
   /** The sender: an E.164 number, or a Messaging Service SID (MG…). */
   twilioFrom: env.optionalString('TWILIO_FROM'),
+  /** The countries whose numbers get texts (ISO 3166 alpha-2); unset: every country. */
+  smsAllowedCountries: env.optionalCountries('SMS_ALLOWED_COUNTRIES', getCountries()),
   /** A text with no answer within this time has failed (and may still arrive). */
   smsTimeoutMs: env.int('SMS_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
   /** How often a replica looks for signups due for their automatic pass. */

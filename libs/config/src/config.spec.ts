@@ -81,3 +81,27 @@ describe('SIGNUPS_PER_DAY', () => {
     expect(() => loadConfig({ cap: signupsPerDayField() }, { SIGNUPS_PER_DAY: '-1' })).toThrow(/SIGNUPS_PER_DAY must be an integer/);
   });
 });
+
+describe('optional country lists', () => {
+  const KNOWN = ['CA', 'FR', 'GB', 'US'];
+  const read = (value?: string) => loadConfig({ countries: env.optionalCountries('COUNTRIES', KNOWN) }, { COUNTRIES: value }).countries;
+
+  it('is no list when unset or empty', () => {
+    expect(read()).toBeUndefined();
+    expect(read('  ')).toBeUndefined();
+  });
+
+  it('reads comma-separated codes in any case, upper-case and once each', () => {
+    expect(read('us, ca,US')).toEqual(['US', 'CA']);
+  });
+
+  it('refuses an entry that is not an alpha-2 code, naming it', () => {
+    expect(() => read('US,USA')).toThrow(/COUNTRIES must be comma-separated ISO 3166 alpha-2 country codes, e.g. US,CA \(got "USA" in "US,USA"\)/);
+    expect(() => read('US,')).toThrow(/\(got "" in "US,"\)/);
+    expect(() => read('U1')).toThrow(/got "U1"/);
+  });
+
+  it('refuses a code outside the known ones, naming it', () => {
+    expect(() => read('US,ZZ')).toThrow(/COUNTRIES has "ZZ", which is not a country code with a phone numbering plan/);
+  });
+});

@@ -88,6 +88,24 @@ export const env = {
   optionalOneOf<const T extends string>(name: string, values: readonly T[]): Field<T | undefined> {
     return field(name, (raw) => (present(raw) ? env.oneOf(name, values, values[0]!).read(raw) : undefined));
   },
+  /**
+   * A comma-separated list of ISO 3166 alpha-2 country codes, any case (`US,ca`), each one of
+   * `known`; answers them upper-case, once each. Unset or empty: undefined (no list).
+   */
+  optionalCountries(name: string, known: readonly string[]): Field<readonly string[] | undefined> {
+    const knownCodes = new Set(known);
+    return field(name, (raw) => {
+      if (!present(raw)) return undefined;
+      const codes = raw.split(',').map((part) => part.trim().toUpperCase());
+      const malformed = codes.find((code) => !/^[A-Z]{2}$/.test(code));
+      if (malformed !== undefined) {
+        throw new FieldProblem(`${name} must be comma-separated ISO 3166 alpha-2 country codes, e.g. US,CA (got "${malformed}" in "${raw}")`);
+      }
+      const unknown = codes.find((code) => !knownCodes.has(code));
+      if (unknown !== undefined) throw new FieldProblem(`${name} has "${unknown}", which is not a country code with a phone numbering plan`);
+      return [...new Set(codes)];
+    });
+  },
   json<T>(name: string, fallback: T, validate: (value: unknown) => string | undefined): Field<T> {
     return field(name, (raw) => {
       if (!present(raw)) return fallback;

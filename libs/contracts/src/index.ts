@@ -41,5 +41,6 @@ export {
 } from './webhooks.js';
 export { DraftFromDescriptionDto, DraftItemDto, DraftSlotDto, SignupDraftDto, SignupDraftView, type SignupDraft } from './drafts.js';
 export {
-  OutboxListView, OutboxMessageView, REMINDER_TRIGGERS, ReminderPassView, type InboundSms, type ReminderSentData, type ReminderTrigger,
+  NOT_ELIGIBLE_REASONS, NotEligibleView, OutboxListView, OutboxMessageView, REMINDER_TRIGGERS, ReminderPassView, type InboundSms, type NotEligibleReason,
+  type ReminderSentData, type ReminderTrigger,
 } from './reminders.js';

@@ -4,9 +4,25 @@ import { ApiProperty } from '@nestjs/swagger';
 export const REMINDER_TRIGGERS = ['manual', 'automatic'] as const;
 export type ReminderTrigger = (typeof REMINDER_TRIGGERS)[number];
 
+/** Why a participant with a phone is left out of every pass (SMS number policy, docs/decisions.md "Reminders"). */
+export const NOT_ELIGIBLE_REASONS = ['not_mobile', 'country_not_allowed'] as const;
+export type NotEligibleReason = (typeof NOT_ELIGIBLE_REASONS)[number];
+
+export class NotEligibleView {
+  @ApiProperty({
+    enum: NOT_ELIGIBLE_REASONS,
+    description: 'not_mobile: the number is not a mobile (premium rate, shared cost, toll free, VoIP, personal number, fixed line…); ' +
+      'country_not_allowed: its country is not among those the platform texts',
+  })
+  reason!: NotEligibleReason;
+
+  @ApiProperty({ type: 'integer', description: 'Phone numbers left out for this reason (one per number, like eligible)' })
+  count!: number;
+}
+
 /** The outcome of one reminder pass (contract: "Reminder pass result"). */
 export class ReminderPassView {
-  @ApiProperty({ type: 'integer', description: 'Participants with a phone, not opted out and not reminded yet for this signup' })
+  @ApiProperty({ type: 'integer', description: 'Participants with a phone the platform texts (see notEligible), not opted out and not reminded yet for this signup, one per phone number' })
   eligible!: number;
 
   @ApiProperty({ type: 'integer', description: 'Texts accepted by the SMS provider (sandbox: stored in the outbox)' })
@@ -14,6 +30,13 @@ export class ReminderPassView {
 
   @ApiProperty({ type: 'integer', description: 'Texts the provider refused or did not answer; those participants stay eligible, unless the provider reports the number opted out' })
   failed!: number;
+
+  @ApiProperty({
+    type: () => NotEligibleView,
+    isArray: true,
+    description: 'Participants with a phone that no pass texts, by reason (not counted in eligible; empty when none). Their registration stands',
+  })
+  notEligible!: NotEligibleView[];
 }
 
 /** A text of a sandbox pass: stored, never sent. */

@@ -21,6 +21,8 @@ export class RemindersController {
     description:
       'Texts each participant with a phone who has not opted out (STOP) and was not reminded of this signup yet, up to what remains of the ' +
       "organization's daily SMS ceiling. sent + failed ≤ eligible; participants not texted stay eligible for the next pass. " +
+      'A number that is not a mobile (premium rate, shared cost, toll free, VoIP, fixed line…) or whose country the platform does not text ' +
+      'is never texted: notEligible counts those by reason, and their registrations stand. ' +
       'Sandbox keys never reach the SMS provider: their texts count as sent, use no ceiling, and are listed at GET /signups/{id}/reminders/outbox. ' +
       'When the provider fails every text of the pass: 502 upstream_unavailable, or 504 when every text timed out; everyone stays eligible.',
   })

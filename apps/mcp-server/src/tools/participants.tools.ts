@@ -86,7 +86,9 @@ export const PARTICIPANT_TOOLS = [
     description:
       'Texts a reminder of a published signup to each participant with a phone who has not opted out and was not reminded of it yet, within ' +
       "the organization's daily SMS allowance (pro and org tiers). Answers eligible, sent and failed; those not texted stay eligible, so calling " +
-      'again later reaches them and texts nobody twice. Sandbox connections store the texts instead of sending them. A large pass may take ' +
+      'again later reaches them and texts nobody twice. notEligible counts, by reason, the numbers that are never texted (not a mobile, or a ' +
+      'country the platform does not text): tell the organizer to ask those participants for a mobile number. ' +
+      'Sandbox connections store the texts instead of sending them. A large pass may take ' +
       'a few minutes.',
     scope: 'reminders:send',
     input: SignupRef,

@@ -29,7 +29,7 @@ export class ManualPassUseCase {
       throw new ProblemError('bad_request', `Reminders go out for published signups only; this one is ${signup.status}.`);
     }
     await this.catchUp(signup);
-    const { eligible, sent, failed } = await this.pass.run(
+    const { eligible, sent, failed, notEligible } = await this.pass.run(
       {
         signupId: signup.id,
         organizationId: signup.organizationId,
@@ -41,7 +41,7 @@ export class ManualPassUseCase {
       },
       'manual',
     );
-    return { eligible, sent, failed };
+    return { eligible, sent, failed, notEligible };
   }
 
   /**

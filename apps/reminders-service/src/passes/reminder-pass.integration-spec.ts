@@ -25,19 +25,22 @@ describe('reminder passes', () => {
   let pass: ReminderPass;
   let db: DataSource;
   const sent: CloudEvent<'reminder.sent'>[] = [];
+  /** The app's environment: texts through the fake Twilio, a small ceiling for pro. */
+  const appEnv = (more: Record<string, string> = {}) => ({
+    SMS_PROVIDER: 'twilio',
+    TWILIO_API_BASE: twilio.baseUrl,
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: TOKEN,
+    TWILIO_FROM: FROM,
+    SMS_TIMEOUT_MS: '300',
+    TIER_LIMITS: JSON.stringify({ pro: { smsPerDay: CEILING } }),
+    ...more,
+  });
 
   beforeAll(async () => {
     twilio = await startFakeTwilio({ accountSid: SID, authToken: TOKEN });
     stack = await createTestStack('reminders_passes', { transport: 'nats' });
-    app = await stack.boot(remindersServiceApp, {
-      SMS_PROVIDER: 'twilio',
-      TWILIO_API_BASE: twilio.baseUrl,
-      TWILIO_ACCOUNT_SID: SID,
-      TWILIO_AUTH_TOKEN: TOKEN,
-      TWILIO_FROM: FROM,
-      SMS_TIMEOUT_MS: '300',
-      TIER_LIMITS: JSON.stringify({ pro: { smsPerDay: CEILING } }),
-    });
+    app = await stack.boot(remindersServiceApp, appEnv());
     pass = app.app.get(ReminderPass);
     db = app.context.dataSource!;
     await stack.bus.broadcast(['reminder.sent'], async (event) => {
@@ -65,7 +68,9 @@ describe('reminder passes', () => {
    * A published signup with participants as the signups-service's events describe them (one
    * phone each unless given), applied by the projection.
    */
-  async function seed(options: { phones?: (string | null)[]; livemode?: boolean; tier?: Tier; organizationId?: string } = {}): Promise<Seeded> {
+  async function seed(
+    options: { phones?: (string | null)[]; names?: string[]; livemode?: boolean; tier?: Tier; organizationId?: string } = {},
+  ): Promise<Seeded> {
     const organizationId = options.organizationId ?? newPrefixedId('org');
     const livemode = options.livemode ?? true;
     const id = randomUUID();
@@ -81,7 +86,7 @@ describe('reminder passes', () => {
     const participantIds: string[] = [];
     for (const [i, phone] of phones.entries()) {
       const participant: EventMap['participant.registered'] = {
-        id: randomUUID(), signupId: id, name: `Guest${i} Example`, email: `guest${i}@example.com`, phone, selections: [],
+        id: randomUUID(), signupId: id, name: options.names?.[i] ?? `Guest${i} Example`, email: `guest${i}@example.com`, phone, selections: [],
         createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', remindedAt: null, organizationId, livemode,
       };
       participantIds.push(participant.id);
@@ -104,7 +109,7 @@ describe('reminder passes', () => {
     expect(texts.map((m) => m.to).sort()).toEqual([...phones].sort());
     for (const text of texts) {
       expect(text.from).toBe(FROM);
-      expect(text.body).toMatch(/^Hi Guest\d, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC\. /);
+      expect(text.body).toMatch(/^Hi Guest, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC\. /);
       expect(text.body).toContain(target.publicUrl);
       expect(text.body).toMatch(/Reply STOP to opt out\.$/);
     }
@@ -134,7 +139,7 @@ describe('reminder passes', () => {
   it('stops at the daily ceiling, leaves the rest eligible, and answers 429 once nothing remains', async () => {
     const organizationId = newPrefixedId('org');
     const first = await seed({ organizationId, phones: Array.from({ length: CEILING + 2 }, newPhone) });
-    expect(await pass.run(first.target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING, failed: 0, complete: false });
+    expect(await pass.run(first.target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING, failed: 0, notEligible: [], complete: false });
     expect(textsTo(first.phones)).toHaveLength(CEILING);
     expect(await sentToday(organizationId)).toBe(CEILING);
 
@@ -282,6 +287,57 @@ describe('reminder passes', () => {
     const added = (outcome: string) => (after[outcome] ?? 0) - (before[outcome] ?? 0);
     expect(Object.fromEntries(['sent', 'rejected', 'sandbox', 'timeout', 'unavailable', 'opted_out'].map((o) => [o, added(o)]))).toEqual({
       sent: 1, rejected: 1, sandbox: 2, timeout: 0, unavailable: 0, opted_out: 0,
+    });
+  });
+
+  it('greets by the first name only, without the links, email addresses and phone numbers participants wrote, in either pass', async () => {
+    const [linked, mixed, numbered, automatic] = [newPhone(), newPhone(), newPhone(), newPhone()];
+    const manual = await seed({ phones: [linked, mixed, numbered], names: ['evil.example/win', 'Ana www.evil.example', '+1 900 234 5678 ana@evil.example'] });
+    await pass.run(manual.target, 'manual');
+    await pass.run((await seed({ phones: [automatic], names: ['http://x Bo'] })).target, 'automatic');
+    const bodyTo = (phone: string) => textsTo([phone])[0]!.body;
+    expect(bodyTo(linked)).toBe(`Hi there, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${manual.target.publicUrl} Reply STOP to opt out.`);
+    expect(bodyTo(mixed)).toMatch(/^Hi Ana, a reminder: Winter potluck is on /);
+    expect(bodyTo(numbered)).toMatch(/^Hi there, a reminder: Winter potluck is on /);
+    expect(bodyTo(automatic)).toMatch(/^Hi Bo, a reminder: Winter potluck is on /);
+    for (const phone of [mixed, numbered, automatic]) expect(bodyTo(phone)).not.toMatch(/evil|http:\/\/x|900|@/);
+  });
+
+  describe('the SMS number policy', () => {
+    const PREMIUM_RATE = '+19002345678';
+    const TOLL_FREE = '+18002345678';
+    const MOBILE_FR = '+33612345678';
+
+    it('counts premium-rate and toll-free numbers as not eligible, with the reason, and texts the mobiles', async () => {
+      const mobiles = [newPhone(), newPhone()];
+      const { target } = await seed({ phones: [...mobiles, PREMIUM_RATE, TOLL_FREE] });
+      const before = twilio.requestCount;
+      expect(await pass.run(target, 'manual')).toEqual({ eligible: 2, sent: 2, failed: 0, notEligible: [{ reason: 'not_mobile', count: 2 }], complete: true });
+      expect(twilio.requestCount - before).toBe(2);
+      expect(textsTo(mobiles)).toHaveLength(2);
+      expect(await sentToday(target.organizationId)).toBe(2);
+      expect(await pass.run(target, 'manual')).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [{ reason: 'not_mobile', count: 2 }], complete: true });
+    });
+
+    it('leaves them out of the automatic pass too, which is then done', async () => {
+      const mobile = newPhone();
+      const { target } = await seed({ phones: [PREMIUM_RATE, mobile] });
+      expect(await pass.run(target, 'automatic')).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }], complete: true });
+      expect(textsTo([mobile])).toHaveLength(1);
+    });
+
+    it('texts only the countries of SMS_ALLOWED_COUNTRIES when it is set, on every replica that has it', async () => {
+      const northAmerica = await stack.boot(remindersServiceApp, appEnv({ SMS_ALLOWED_COUNTRIES: 'us,CA' }));
+      const us = newPhone();
+      const { target } = await seed({ phones: [us, MOBILE_FR, PREMIUM_RATE] });
+      expect(await northAmerica.app.get(ReminderPass).run(target, 'manual')).toEqual({
+        eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }, { reason: 'country_not_allowed', count: 1 }], complete: true,
+      });
+      expect(textsTo([us, MOBILE_FR, PREMIUM_RATE]).map((m) => m.to)).toEqual([us]);
+    });
+
+    it('refuses to boot on a country list that is not one, naming the variable', async () => {
+      await expect(stack.boot(remindersServiceApp, appEnv({ SMS_ALLOWED_COUNTRIES: 'US,USA' }))).rejects.toThrow(/SMS_ALLOWED_COUNTRIES must be comma-separated ISO 3166 alpha-2 country codes/);
     });
   });
 

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Tier } from '#libs/config';
-import { newId, utcDay, type ReminderPassView, type ReminderTrigger } from '#libs/contracts';
+import { NOT_ELIGIBLE_REASONS, newId, utcDay, type NotEligibleReason, type NotEligibleView, type ReminderPassView, type ReminderTrigger } from '#libs/contracts';
 import type { Counter, Logger, Metrics } from '#libs/observability';
 import { ProblemError, upgradeRequired } from '#libs/problem';
 import { DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
 import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
 import { REMINDERS_CONFIG, type RemindersConfig } from '../reminders.config.js';
+import { SmsNumberPolicy } from '../sms/sms-number-policy.js';
 import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
-import { PassesRepository, type ClaimedMessage } from './passes.repository.js';
+import { PassesRepository, type Candidate, type ClaimedMessage } from './passes.repository.js';
 import { reminderText, type ReminderSubject } from './reminder-text.js';
 
 /** The signup a pass is for, and whose organization pays for it. */
@@ -43,6 +44,17 @@ interface Sending {
   unattempted: string[];
 }
 
+/** The candidates a pass may text, and how many of the others' numbers the SMS number policy refused, by reason. */
+function screenNumbers(candidates: Candidate[], numbers: SmsNumberPolicy): { textable: Candidate[]; notEligible: NotEligibleView[] } {
+  const refused = new Map<NotEligibleReason, number>();
+  const textable = candidates.filter((candidate) => {
+    const reason = numbers.refusal(candidate.phone);
+    if (reason) refused.set(reason, (refused.get(reason) ?? 0) + 1);
+    return reason === undefined;
+  });
+  return { textable, notEligible: NOT_ELIGIBLE_REASONS.flatMap((reason) => (refused.has(reason) ? [{ reason, count: refused.get(reason)! }] : [])) };
+}
+
 /** A pass's result, and whether it reached everyone eligible (the automatic pass runs again when not). */
 export interface PassOutcome extends ReminderPassView {
   complete: boolean;
@@ -51,7 +63,8 @@ export interface PassOutcome extends ReminderPassView {
 /**
  * One reminder pass over a signup (API decisions, "Reminders"):
  * 1. in one transaction, under a lock on the organization's count of the day (live only),
- *    count the eligible participants and claim up to the ceiling's remainder of them;
+ *    count the eligible participants (those whose number the SMS number policy accepts; the
+ *    others are counted by reason) and claim up to the ceiling's remainder of them;
  * 2. text the claims, a few at once: each claim goes to 'sending' just before the provider is
  *    called (unless the number opted out meanwhile); each text sent is marked and emits
  *    reminder.sent in one transaction; failed ones are given back (still eligible). After
@@ -64,6 +77,7 @@ export interface PassOutcome extends ReminderPassView {
 @Injectable()
 export class ReminderPass {
   private readonly smsMessages: Counter<'outcome'>;
+  private readonly numbers: SmsNumberPolicy;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
@@ -76,6 +90,7 @@ export class ReminderPass {
     @Inject(METRICS) metrics: Metrics,
   ) {
     this.smsMessages = metrics.counter('sms_messages_total', 'Texts handed to the SMS provider, by outcome', ['outcome']);
+    this.numbers = new SmsNumberPolicy(config.smsAllowedCountries);
   }
 
   /** 402 when the organization's tier has no SMS reminders. */
@@ -88,7 +103,8 @@ export class ReminderPass {
   async run(target: PassTarget, trigger: ReminderTrigger): Promise<PassOutcome> {
     this.assertFeature(target.tier);
     const day = utcDay();
-    const { eligible, claimed } = await this.claim(target, trigger, day);
+    const { eligible, notEligible, claimed } = await this.claim(target, trigger, day);
+    if (notEligible.length > 0) this.logger.info({ signupId: target.signupId, trigger, notEligible }, 'phone numbers not texted (SMS number policy)');
     const outcome = await this.send(claimed, target, trigger);
     if (target.livemode) await this.passes.countSent(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
     await this.passes.release(outcome.unattempted);
@@ -102,7 +118,7 @@ export class ReminderPass {
       );
     }
     const complete = claimed.length === eligible && outcome.unattempted.length === 0 && !outcome.failures.some(isUpstream);
-    return { eligible, sent: outcome.sent, failed, complete };
+    return { eligible, sent: outcome.sent, failed, notEligible, complete };
   }
 
   private ceiling(tier: Tier): number {
@@ -121,10 +137,10 @@ export class ReminderPass {
           });
         }
       }
-      const candidates = await this.passes.candidates(manager, target.signupId);
+      const { textable, notEligible } = screenNumbers(await this.passes.candidates(manager, target.signupId), this.numbers);
       const claimed = await this.passes.claim(
         manager,
-        candidates.slice(0, room).map((c) => ({
+        textable.slice(0, room).map((c) => ({
           id: newId(),
           signupId: target.signupId,
           participantId: c.participantId,
@@ -136,7 +152,7 @@ export class ReminderPass {
         })),
       );
       if (target.livemode) await this.passes.countSent(manager, target.organizationId, day.day, claimed.length);
-      return { eligible: candidates.length, claimed };
+      return { eligible: textable.length, notEligible, claimed };
     });
   }
 
