@@ -4,7 +4,7 @@ import { KEY_MODES, type KeyMode } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { field, fields, type Form } from '../interactions/form.js';
 import { WRONG_CREDENTIALS } from '../interactions/interactions.controller.js';
-import { passwordMatches } from '../users/password.js';
+import { busy, passwordMatches, PasswordHashingBusy } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { ACCOUNT_PAGE_HEADERS } from '../shared/page-headers.js';
 import { accountLoginPage, accountProblemPage, apiKeysPage, connectedAppsPage, overviewPage, signupPage } from './account.pages.js';
@@ -72,11 +72,17 @@ export class AccountController {
       this.html(reply, status, signupPage({ csrf: this.formCsrf(req, reply), returnTo, email, organizationName, error }));
     const input = readSignup(email, field(form, 'password'), organizationName);
     if (!input.ok) return again(400, input.error);
+    const allowance = await this.limiter.signup(input.command.email, req.ip);
+    if (!allowance.allowed) {
+      reply.header('retry-after', String(allowance.retryAfterSeconds));
+      return again(429, tooManyAttemptsMessage(allowance.retryAfterSeconds, 'accounts created from here'));
+    }
     let userId: string;
     try {
       userId = await this.account.signUp(input.command);
     } catch (err) {
       if (err instanceof AccountError) return again(statusOf(err.code), err.message);
+      if (err instanceof PasswordHashingBusy) return again(429, busy(reply, err));
       throw err;
     }
     await this.signInAs(reply, userId, returnTo ?? '/account');
@@ -98,9 +104,14 @@ export class AccountController {
       return again(429, tooManyAttemptsMessage(allowance.retryAfterSeconds));
     }
     const user = email ? await this.users.findByEmail(email) : null;
-    if (!(await passwordMatches(user?.passwordHash, field(form, 'password'))) || !user) {
-      return again(401, WRONG_CREDENTIALS);
+    let matches: boolean;
+    try {
+      matches = await passwordMatches(user?.passwordHash, field(form, 'password'));
+    } catch (err) {
+      if (err instanceof PasswordHashingBusy) return again(429, busy(reply, err));
+      throw err;
     }
+    if (!matches || !user) return again(401, WRONG_CREDENTIALS);
     await this.limiter.succeeded(email, req.ip);
     await this.signInAs(reply, user.id, '/account');
   }

@@ -5,6 +5,7 @@ import { hashApiKey } from '../api-keys/api-key-secret.js';
 import { jwtPayload, PASSWORD } from '../testing/oauth-flow.js';
 import { MembershipEntity } from '../users/membership.entity.js';
 import { bootAccountServer, formsWithButton, REDIRECT_URI, startCodeFlow, type PageBrowser } from './account-testing.js';
+import { SIGNUP_LIMITS } from './login-limiter.js';
 
 const server = bootAccountServer('account_pages');
 const events = server.collect(['auth.apikey.revoked', 'auth.oauth.grant_revoked']);
@@ -97,6 +98,28 @@ describe('create account page', () => {
     const html = await res.text();
     expect(html).toContain(`<p role="alert">${message}</p>`);
     expect(html).toContain('<button type="submit">Create account</button>');
+  });
+
+  it('lets one IP create 5 accounts an hour: of 12 parallel signups, 5 make an account and the rest answer 429 with Retry-After', async () => {
+    const browser = server.browser();
+    const form = await browser.page('/account/signup');
+    const emails = Array.from({ length: 12 }, () => newEmail());
+    const answers = await Promise.all(
+      emails.map((email) => browser.submit(form.html, 'Create account', [['email', email], ['password', NEW_PASSWORD], ['organization', 'Burst Choir']])),
+    );
+    expect(answers.filter((res) => res.status === 303)).toHaveLength(SIGNUP_LIMITS.perIp);
+    const refused = answers.filter((res) => res.status === 429);
+    expect(refused).toHaveLength(12 - SIGNUP_LIMITS.perIp);
+    expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(SIGNUP_LIMITS.windowSeconds - 60);
+    expect(await refused[0]?.text()).toContain('Too many accounts created from here. Try again in 60 minutes.');
+    const created = await server.dataSource().query<{ count: number }[]>(`SELECT count(*)::int AS "count" FROM "auth"."users" WHERE "email" = ANY($1)`, [emails]);
+    expect(created[0]?.count).toBe(SIGNUP_LIMITS.perIp);
+  });
+
+  it('lets one email be tried for signup 3 times an hour, from any IP', async () => {
+    const { email } = await server.createUser('Probed Choir');
+    for (let i = 0; i < SIGNUP_LIMITS.perEmail; i++) expect((await signUp(server.browser(), { email })).status).toBe(409);
+    expect((await signUp(server.browser(), { email })).status).toBe(429);
   });
 
   it('refuses an email that already has an account, in any case', async () => {

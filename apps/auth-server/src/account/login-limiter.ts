@@ -2,75 +2,134 @@ import type { OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
-/** Failed sign-ins allowed per account (e-mail, lower-case) and per client IP within the window. */
-export const LOGIN_LIMITS = { accountFailures: 5, ipFailures: 20, windowSeconds: 15 * 60 } as const;
+/**
+ * Failed sign-ins allowed within the window: per account and client IP pair, and per client IP
+ * whichever accounts it names. An account past `accountFailures` from all IPs together is
+ * slowed, not locked: one attempt every `slowedAccountSeconds` from anywhere, so nobody can
+ * keep its owner out by guessing wrong on purpose.
+ */
+export const LOGIN_LIMITS = { pairFailures: 5, ipFailures: 20, accountFailures: 20, slowedAccountSeconds: 5, windowSeconds: 15 * 60 } as const;
 
-/** Whether a sign-in may be tried now; when not, how long until it may. */
+/** Account creations tried per client IP and per email within the window, whether they succeed or not. */
+export const SIGNUP_LIMITS = { perIp: 5, perEmail: 3, windowSeconds: 3600 } as const;
+
+/** Whether a sign-in or signup may be tried now; when not, how long until it may. */
 export type LoginAllowance = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+type Counted = [RateLimiterAbstract, string][];
 
 function accountKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
+function refusal(res: RateLimiterRes): LoginAllowance {
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+}
+
+/** Takes a point of each (limiter, key) at once; when any refuses, the others' are given back and the longest wait answered. */
+async function consumeAll(counted: Counted): Promise<LoginAllowance> {
+  const results = await Promise.allSettled(counted.map(([limiter, key]) => limiter.consume(key)));
+  const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (refused.length === 0) return { allowed: true };
+  const failure = refused.find((reason) => !(reason instanceof RateLimiterRes));
+  if (failure) throw failure;
+  await giveBack(counted.filter((_, i) => results[i]?.status === 'fulfilled'));
+  const longest = refused.reduce((a, b) => ((a as RateLimiterRes).msBeforeNext >= (b as RateLimiterRes).msBeforeNext ? a : b));
+  return refusal(longest as RateLimiterRes);
+}
+
+async function giveBack(counted: Counted): Promise<void> {
+  await Promise.all(counted.map(([limiter, key]) => limiter.reward(key)));
+}
+
+/** Takes a point, answering the refusal instead of throwing it. */
+async function take(limiter: RateLimiterAbstract, key: string): Promise<LoginAllowance> {
+  try {
+    await limiter.consume(key);
+    return { allowed: true };
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return refusal(err);
+    throw err;
+  }
+}
+
 /**
- * Counts failed sign-ins on every login page (OAuth interaction and account pages share it):
- * per account and per client IP, in Redis when the app has one (shared by replicas), in
- * memory otherwise. A blocked attempt is refused before its password is checked.
+ * Counts sign-ins on every login page (OAuth interaction and account pages share it) and
+ * account creations, in Redis when the app has one (shared by replicas), in memory otherwise.
+ * A refused attempt is answered before any password is hashed or checked.
  */
 export class LoginLimiter implements OnModuleDestroy {
   private constructor(
-    private readonly byAccount: RateLimiterAbstract,
-    private readonly byIp: RateLimiterAbstract,
+    private readonly limiters: Record<'byPair' | 'byIp' | 'byAccount' | 'slowedAccount' | 'signupByIp' | 'signupByEmail', RateLimiterAbstract>,
     private readonly redis?: Redis,
   ) {}
 
-  /** `prefix` namespaces the Redis keys (`<prefix>:account:…`, `<prefix>:ip:…`). */
+  /** `prefix` namespaces the Redis keys (`<prefix>:pair:…`, `<prefix>:ip:…` and so on). */
   static create(redisUrl: string | undefined, prefix: string): LoginLimiter {
-    const duration = LOGIN_LIMITS.windowSeconds;
-    if (!redisUrl) {
-      return new LoginLimiter(
-        new RateLimiterMemory({ keyPrefix: `${prefix}:account`, points: LOGIN_LIMITS.accountFailures, duration }),
-        new RateLimiterMemory({ keyPrefix: `${prefix}:ip`, points: LOGIN_LIMITS.ipFailures, duration }),
-      );
-    }
-    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+    const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
+      const keyPrefix = `${prefix}:${name}`;
+      return redis ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration }) : new RateLimiterMemory({ keyPrefix, points, duration });
+    };
+    const window = LOGIN_LIMITS.windowSeconds;
     return new LoginLimiter(
-      new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:account`, points: LOGIN_LIMITS.accountFailures, duration }),
-      new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:ip`, points: LOGIN_LIMITS.ipFailures, duration }),
+      {
+        byPair: limiter('pair', LOGIN_LIMITS.pairFailures, window),
+        byIp: limiter('ip', LOGIN_LIMITS.ipFailures, window),
+        byAccount: limiter('account', LOGIN_LIMITS.accountFailures, window),
+        slowedAccount: limiter('slowed', 1, LOGIN_LIMITS.slowedAccountSeconds),
+        signupByIp: limiter('signup-ip', SIGNUP_LIMITS.perIp, SIGNUP_LIMITS.windowSeconds),
+        signupByEmail: limiter('signup-email', SIGNUP_LIMITS.perEmail, SIGNUP_LIMITS.windowSeconds),
+      },
       redis,
     );
   }
 
   /**
-   * Counts this attempt as a failure before its password is checked, atomically, so parallel
-   * attempts cannot slip past the limit; `succeeded` takes it back. Refused when the account
-   * or the IP has no attempt left (the other's count is then given back).
+   * Counts this sign-in as a failure before its password is checked, atomically, so parallel
+   * attempts cannot slip past a limit; `succeeded` takes it back. Refused when the pair or the
+   * IP has no attempt left, or the account is slowed and its next slot is not yet due (nothing
+   * is then counted).
    */
   async attempt(email: string, ip: string): Promise<LoginAllowance> {
-    const counted: [RateLimiterAbstract, string][] = [[this.byIp, ip]];
-    if (email.trim()) counted.push([this.byAccount, accountKey(email)]);
-    const results = await Promise.allSettled(counted.map(([limiter, key]) => limiter.consume(key)));
-    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-    if (refused.length === 0) return { allowed: true };
-    const failure = refused.find((reason) => !(reason instanceof RateLimiterRes));
-    if (failure) throw failure;
-    await Promise.all(counted.filter((_, i) => results[i]?.status === 'fulfilled').map(([limiter, key]) => limiter.reward(key)));
-    const wait = Math.max(...refused.map((reason) => (reason as RateLimiterRes).msBeforeNext));
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    const account = accountKey(email);
+    const counted: Counted = [[this.limiters.byIp, ip]];
+    if (account) counted.push([this.limiters.byPair, this.pair(account, ip)]);
+    const allowance = await consumeAll(counted);
+    if (!allowance.allowed || !account) return allowance;
+    if ((await take(this.limiters.byAccount, account)).allowed) return allowance;
+    const slowed = await take(this.limiters.slowedAccount, account);
+    if (!slowed.allowed) await giveBack(counted);
+    return slowed;
   }
 
-  /** A successful sign-in: the account's failures are forgotten, and this attempt is not the IP's failure. */
+  /** A successful sign-in: the pair's failures are forgotten, and this attempt is no failure of the IP or the account. */
   async succeeded(email: string, ip: string): Promise<void> {
-    await Promise.all([this.byAccount.delete(accountKey(email)), this.byIp.reward(ip)]);
+    const account = accountKey(email);
+    const { byPair, byIp, byAccount } = this.limiters;
+    await Promise.all([byPair.delete(this.pair(account, ip)), byIp.reward(ip), byAccount.reward(account)]);
+  }
+
+  /** Counts an account creation for the client IP and the email, before the password is hashed. */
+  signup(email: string, ip: string): Promise<LoginAllowance> {
+    return consumeAll([
+      [this.limiters.signupByIp, ip],
+      [this.limiters.signupByEmail, accountKey(email)],
+    ]);
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.redis?.quit();
   }
+
+  private pair(account: string, ip: string): string {
+    return `${ip} ${account}`;
+  }
 }
 
-/** "Try again in N minutes." for a wait in seconds. */
-export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Too many failed sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+/** "Try again in N minutes." (or seconds, under a minute) for a wait in seconds. */
+export function tooManyAttemptsMessage(retryAfterSeconds: number, what = 'failed sign-in attempts'): string {
+  if (retryAfterSeconds < 60) return `Too many ${what}. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`;
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Too many ${what}. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 }

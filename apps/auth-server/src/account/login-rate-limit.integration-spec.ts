@@ -1,3 +1,4 @@
+import { eventually } from '#libs/testing';
 import { PASSWORD } from '../testing/oauth-flow.js';
 import { bootAccountServer, startCodeFlow, type Page, type PageBrowser } from './account-testing.js';
 import { LOGIN_LIMITS } from './login-limiter.js';
@@ -29,22 +30,34 @@ function expectBlocked(page: Page): void {
 }
 
 describe('account login rate limit', () => {
-  it('blocks an account after 5 failures, from any IP, without checking the password', async () => {
+  it('blocks an account and IP pair after 5 failures without checking the password, while the account still signs in from elsewhere', async () => {
     const { email } = await server.createUser('Limited Choir');
     const browser = server.browser();
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
 
     expectBlocked(await accountLogin(browser, email.toUpperCase(), PASSWORD));
-    expectBlocked(await accountLogin(server.browser(), email, PASSWORD));
     expect(browser.cookies.has('account_session')).toBe(false);
+    expect((await accountLogin(server.browser(), email, PASSWORD)).status).toBe(303);
   });
 
-  it('clears the account count on a successful sign-in', async () => {
+  it('slows an account guessed at from many IPs to one attempt every few seconds, and lets its owner in at the next slot', async () => {
+    const { email } = await server.createUser('Besieged Choir');
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await accountLogin(server.browser(), email, 'wrong password')).status).toBe(401);
+    expect((await accountLogin(server.browser(), email, 'wrong password')).status).toBe(401);
+    const slowed = await accountLogin(server.browser(), email, PASSWORD);
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get('retry-after'))).toBeLessThanOrEqual(LOGIN_LIMITS.slowedAccountSeconds);
+    expect(slowed.html).toMatch(/Try again in \d seconds?\./);
+    const owner = server.browser();
+    await eventually(async () => expect((await accountLogin(owner, email, PASSWORD)).status).toBe(303), (LOGIN_LIMITS.slowedAccountSeconds + 2) * 1000);
+  });
+
+  it('forgets the pair\'s failures on a successful sign-in', async () => {
     const { email } = await server.createUser('Forgetful Choir');
     const browser = server.browser();
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures - 1; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures - 1; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
     expect((await accountLogin(browser, email, PASSWORD)).status).toBe(303);
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
     expectBlocked(await accountLogin(browser, email, PASSWORD));
   });
 
@@ -59,27 +72,27 @@ describe('account login rate limit', () => {
 });
 
 describe('OAuth login rate limit', () => {
-  it('blocks an account after 5 failures on the OAuth login page without checking the password', async () => {
+  it('blocks an account and IP pair after 5 failures on the OAuth login page without checking the password', async () => {
     const { email } = await server.createUser('Oauth Limited Choir');
     const browser = server.browser();
     const { login } = await startCodeFlow(server, browser);
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await oauthLogin(browser, login.html, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await oauthLogin(browser, login.html, email, 'wrong password')).status).toBe(401);
 
     expectBlocked(await oauthLogin(browser, login.html, email, PASSWORD));
   });
 
-  it('clears the account count on a successful OAuth sign-in', async () => {
+  it("forgets the pair's failures on a successful OAuth sign-in", async () => {
     const { email } = await server.createUser('Oauth Forgetful Choir');
     const browser = server.browser();
     const first = await startCodeFlow(server, browser);
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures - 1; i++) expect((await oauthLogin(browser, first.login.html, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures - 1; i++) expect((await oauthLogin(browser, first.login.html, email, 'wrong password')).status).toBe(401);
     expect((await oauthLogin(browser, first.login.html, email, PASSWORD)).status).toBe(303);
 
-    // The sign-in above left this browser signed in: the next flow starts in another.
-    const other = server.browser();
-    const second = await startCodeFlow(server, other);
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await oauthLogin(other, second.login.html, email, 'wrong password')).status).toBe(401);
-    expectBlocked(await oauthLogin(other, second.login.html, email, PASSWORD));
+    // The sign-in above left this browser signed in: the next flow starts from the same IP without its cookies.
+    browser.cookies.clear();
+    const second = await startCodeFlow(server, browser);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await oauthLogin(browser, second.login.html, email, 'wrong password')).status).toBe(401);
+    expectBlocked(await oauthLogin(browser, second.login.html, email, PASSWORD));
   });
 
   it('blocks a client IP after 20 failures on the OAuth login page', async () => {

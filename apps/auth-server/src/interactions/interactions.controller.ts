@@ -8,7 +8,7 @@ import { answerByProvider } from '../oauth/oauth.controller.js';
 import { consentDecisions, interactionPath, OAuthProvider } from '../oauth/oauth-provider.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { PAGE_HEADERS } from '../shared/page-headers.js';
-import { passwordMatches } from '../users/password.js';
+import { busy, passwordMatches, PasswordHashingBusy } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { field, fields, type Form } from './form.js';
 import { consentPage, loginPage, problemPage, type OrganizationChoice } from './pages.js';
@@ -70,7 +70,15 @@ export class InteractionsController {
       return;
     }
     const user = email ? await this.users.findByEmail(email) : null;
-    if (!(await passwordMatches(user?.passwordHash, field(form, 'password'))) || !user) {
+    let matches: boolean;
+    try {
+      matches = await passwordMatches(user?.passwordHash, field(form, 'password'));
+    } catch (err) {
+      if (!(err instanceof PasswordHashingBusy)) throw err;
+      this.html(reply, 429, await again(busy(reply, err)));
+      return;
+    }
+    if (!matches || !user) {
       this.html(reply, 401, await again(WRONG_CREDENTIALS));
       return;
     }
