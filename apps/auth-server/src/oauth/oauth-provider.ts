@@ -168,6 +168,22 @@ async function pageHeaders(ctx: KoaContext, next: () => Promise<void>): Promise<
   ctx.set(DEVICE_PAGE_ROUTES.has(ctx.oidc?.route ?? '') ? { ...PAGE_HEADERS } : PROVIDER_HTML_HEADERS);
 }
 
+/** Requests that came over https as Fastify judges it: its own TLS, or X-Forwarded-Proto from a proxy TRUST_PROXY trusts. */
+export const httpsRequests = new WeakSet<IncomingMessage>();
+
+/**
+ * The provider's cookies are Secure on a request that came over https (TRUST_PROXY honoured as
+ * everywhere else), and on every request when the public URL is https, even where TLS ends at
+ * an ingress that does not say so: the request then counts as secure, which is what
+ * oidc-provider and Koa's cookies decide Secure by.
+ */
+function secureCookies(httpsIssuer: boolean) {
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    if (httpsIssuer || httpsRequests.has(ctx.req)) Object.defineProperty(ctx.request, 'secure', { value: true });
+    await next();
+  };
+}
+
 const RECORD_ATTEMPTS = 3;
 
 /** Records a revoked grant, trying again on a transient failure: the provider has already deleted it, so nothing else would. */
@@ -352,6 +368,7 @@ export class OAuthProvider {
     provider.on('device_authorization.success', (_ctx: never, body: never) => {
       (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
     });
+    provider.use(secureCookies(new URL(issuer).protocol === 'https:'));
     prefixStoredArtifacts(provider);
     hashClientSecrets(provider);
     provider.use(storeByValueAt([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]));

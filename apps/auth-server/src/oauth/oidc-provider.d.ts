@@ -28,6 +28,8 @@ declare module 'oidc-provider' {
   /** The parts of Koa's context the auth-server's middleware reads. */
   export interface KoaContext {
     req: IncomingMessage;
+    /** Koa's request; `secure` is whether it came over https. */
+    request: object;
     path: string;
     /** The response's media type, without parameters. */
     type: string;
