@@ -5,6 +5,19 @@ import { EnumField, PatternField, StringField } from './validation.js';
 
 export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/**
+ * The scopes a user may hand an app for an organization, by their role there. Owners and admins
+ * run the organization: every scope. A member may read its signups and their numbers and sign
+ * themselves up, but not read participants' contact details or change anything. The consent
+ * page offers only these, and the edges drop any other scope of a token at every request, so a
+ * role taken down takes its tokens down with it.
+ */
+export const ROLE_SCOPES: Readonly<Record<MemberRole, readonly Scope[]>> = {
+  owner: ALL_SCOPES,
+  admin: ALL_SCOPES,
+  member: ['signups:read', 'analytics:read', 'register:write'],
+};
 export const KEY_MODES = ['test', 'live'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 

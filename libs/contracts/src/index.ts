@@ -10,7 +10,7 @@ export {
 } from './signups.js';
 export {
   API_KEY_PATTERN, AdminCreateApiKeyDto, AdminCreateOrgDto, AdminCreateUserDto, AdminSetTierDto, CredentialView, KEY_MODES, MEMBER_ROLES,
-  MeView, OrganizationSummary, OrganizationView, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, type UserView,
+  MeView, OrganizationSummary, OrganizationView, ROLE_SCOPES, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, type UserView,
 } from './auth.js';
 export {
   SLOW_SUBJECT_TIMEOUT_MS, SUBJECTS, subjectsOf, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName, type Subject, type SubjectsOf,

@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import type { Tier } from '#libs/config';
 import type { Principal } from './principal.js';
-import type { MeView, OrganizationView } from './auth.js';
+import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { Page } from './pagination.js';
 import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
@@ -39,6 +39,8 @@ export interface RequestMap {
   'auth.orgs.get': { req: ById; res: OrganizationView };
   /** What a resource server needs beside a verified token: the organization's tier (cached at the edge). */
   'auth.orgs.tier': { req: { organizationId: string }; res: { tier: Tier } };
+  /** The user's role in the organization, which bounds an access token's scopes (cached briefly at the edge); invalid_credentials when not a member. */
+  'auth.members.role': { req: { organizationId: string; userId: string }; res: { role: MemberRole } };
   /** The public keys that sign access tokens (a JWK Set), for local verification at the edges. */
   'auth.oauth.jwks': { req: Record<string, never>; res: { keys: JWK[] } };
   /** Grants revoked within an access token's lifetime: an edge loads them once, then follows auth.oauth.grant_revoked. */
@@ -117,6 +119,7 @@ const SUBJECT_LIST = {
   'auth.me': true,
   'auth.orgs.get': true,
   'auth.orgs.tier': true,
+  'auth.members.role': true,
   'auth.oauth.jwks': true,
   'auth.oauth.revocations': true,
   'signups.list': true,

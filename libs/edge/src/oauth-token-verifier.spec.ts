@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { InProcessBus } from '#libs/bus';
 import type { Tier } from '#libs/config';
-import { cloudEvent, type HandlersOf } from '#libs/contracts';
+import { cloudEvent, type HandlersOf, type MemberRole } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { eventually } from '#libs/testing';
 import { CredentialVerifier } from './credential-verifier.js';
@@ -28,8 +28,10 @@ class AuthDouble {
   keys: JWK[] = [];
   revoked: string[] = [];
   tiers = new Map<string, Tier>();
+  /** Roles by `<organizationId> <userId>`; a user not here is no member. */
+  roles = new Map<string, MemberRole>();
   revocationsDown = false;
-  readonly calls = { jwks: 0, revocations: 0, tier: 0 };
+  readonly calls = { jwks: 0, revocations: 0, tier: 0, role: 0 };
 
   handlers(): HandlersOf<'auth'> {
     const unused = async (): Promise<never> => {
@@ -45,6 +47,12 @@ class AuthDouble {
         if (!tier) throw new ProblemError('invalid_credentials');
         return { tier };
       },
+      'auth.members.role': async ({ organizationId, userId }) => {
+        this.calls.role++;
+        const role = this.roles.get(`${organizationId} ${userId}`);
+        if (!role) throw new ProblemError('invalid_credentials');
+        return { role };
+      },
       'auth.oauth.jwks': async () => {
         this.calls.jwks++;
         return { keys: this.keys };
@@ -59,10 +67,10 @@ class AuthDouble {
 }
 
 /** The signed JWT alone, as the auth-server signs it behind the `oat_` prefix. */
-function signedJwt(key: SigningKey, claims: Record<string, unknown> = {}, options: { audience?: string; issuer?: string; typ?: string; expiresIn?: string } = {}) {
+function signedJwt(key: SigningKey, claims: Record<string, unknown> = {}, options: { audience?: string; issuer?: string; typ?: string; expiresIn?: string; subject?: string } = {}) {
   return new SignJWT({ org_id: 'org_1', grant_id: 'grant_1', client_id: 'cli_1', scope: 'signups:read unknown:scope', ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid, typ: options.typ ?? 'at+jwt' })
-    .setSubject('usr_1')
+    .setSubject(options.subject ?? 'usr_1')
     .setIssuer(options.issuer ?? ISSUER)
     .setAudience(options.audience ?? REST)
     .setIssuedAt()
@@ -81,6 +89,7 @@ async function authOnBus(tier: Tier): Promise<{ bus: InProcessBus; auth: AuthDou
   const key = await signingKey('k1');
   auth.keys = [key.jwk];
   auth.tiers.set('org_1', tier);
+  auth.roles.set('org_1 usr_1', 'owner');
   await bus.serve('auth', auth.handlers());
   return { bus, auth, key };
 }
@@ -123,7 +132,19 @@ describe('OAuthTokenVerifier', () => {
     const verifier = new OAuthTokenVerifier(bus, { issuer: ISSUER, audience: REST });
     const jwt = await token(key);
     for (let i = 0; i < 5; i++) await verifier.verify(jwt);
-    expect(auth.calls).toEqual({ jwks: 1, revocations: 1, tier: 1 });
+    expect(auth.calls).toEqual({ jwks: 1, revocations: 1, tier: 1, role: 1 });
+  });
+
+  it("bounds the token's scopes by what the user's role allows now, and refuses the token of a user who is no member", async () => {
+    const verifier = new OAuthTokenVerifier(bus, { issuer: ISSUER, audience: REST });
+    const everything = 'signups:read signups:write participants:read participants:write register:write analytics:read ai:draft reminders:send';
+    expect((await verifier.verify(await token(key, { scope: everything }))).scopes).toHaveLength(8);
+
+    auth.roles.set('org_1 usr_2', 'member');
+    const member = await verifier.verify(await token(key, { scope: everything }, { subject: 'usr_2' }));
+    expect(member.scopes).toEqual(['signups:read', 'register:write', 'analytics:read']);
+
+    expect(await codeOf(verifier.verify(await token(key, { scope: everything }, { subject: 'usr_3' })))).toBe('invalid_credentials');
   });
 
   it('refuses a token of another audience, either way round', async () => {

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Bus } from '#libs/bus';
 import type { Tier } from '#libs/config';
-import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, type Principal } from '#libs/contracts';
+import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, ROLE_SCOPES, type MemberRole, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { parseScopeString } from '#libs/scopes';
 
@@ -14,6 +14,8 @@ export interface TokenAudience {
 /** How long a revoked grant is refused: past the longest access token lifetime, with room for skew. */
 const REVOKED_GRANT_MEMORY_MS = (3600 + 300) * 1000;
 const TIER_TTL_MS = 60_000;
+/** How long a user's role in an organization is trusted before it is asked again. */
+const ROLE_TTL_MS = 60_000;
 const REVOCATIONS_REFRESH_MS = 60_000;
 /** A token signed by a key we do not know refetches the key set, at most this often. */
 const JWKS_REFETCH_INTERVAL_MS = 30_000;
@@ -36,7 +38,9 @@ function claim(payload: JWTPayload, name: string): string {
  * set is fetched once over the bus and cached, bound to this surface's audience, of a grant
  * not revoked. Revocations arrive as auth.oauth.grant_revoked events (every replica hears
  * them); the ones before this replica started are loaded once. Organization tiers are cached
- * briefly and evicted on auth.organization.tier_changed.
+ * briefly and evicted on auth.organization.tier_changed. The token's scopes are bounded by
+ * what the user's current role in the organization allows (ROLE_SCOPES), the role cached for
+ * a minute at most.
  */
 export class OAuthTokenVerifier {
   private keySet?: { getKey: JWTVerifyGetKey; fetchedAt: number };
@@ -44,6 +48,7 @@ export class OAuthTokenVerifier {
   private revocationsLoaded?: Promise<void>;
   private revocationsLoadedAt = 0;
   private readonly tiers = new Map<string, { tier: Tier; expiresAt: number }>();
+  private readonly roles = new Map<string, { role: MemberRole; expiresAt: number }>();
   /** Counts tier evictions: a lookup that started before one must not cache its answer. */
   private tierEvictions = 0;
 
@@ -75,12 +80,15 @@ export class OAuthTokenVerifier {
     const grantId = claim(payload, ACCESS_TOKEN_CLAIMS.grant);
     const organizationId = claim(payload, ACCESS_TOKEN_CLAIMS.organization);
     if (await this.isRevoked(grantId)) throw new ProblemError('revoked_credentials', 'The access token\'s grant was revoked.');
+    const userId = claim(payload, 'sub');
+    const [tier, role] = await Promise.all([this.tierOf(organizationId), this.roleOf(organizationId, userId)]);
+    const allowed = ROLE_SCOPES[role];
     return {
-      userId: claim(payload, 'sub'),
+      userId,
       organizationId,
-      tier: await this.tierOf(organizationId),
+      tier,
       livemode: true,
-      scopes: parseScopeString(typeof payload.scope === 'string' ? payload.scope : '').scopes,
+      scopes: parseScopeString(typeof payload.scope === 'string' ? payload.scope : '').scopes.filter((scope) => allowed.includes(scope)),
       credentialId: grantId,
       kind: 'oauth',
       clientId: claim(payload, 'client_id'),
@@ -151,6 +159,16 @@ export class OAuthTokenVerifier {
     this.revocationsLoadedAt = this.now();
     const { grantIds } = await this.bus.request('auth.oauth.revocations', {});
     for (const id of grantIds) if (!this.revokedGrants.has(id)) this.grantRevoked(id);
+  }
+
+  private async roleOf(organizationId: string, userId: string): Promise<MemberRole> {
+    const key = `${organizationId} ${userId}`;
+    const cached = this.roles.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.role;
+    const { role } = await this.bus.request('auth.members.role', { organizationId, userId });
+    if (this.roles.size >= PURGE_AT) for (const [k, entry] of this.roles) if (entry.expiresAt <= this.now()) this.roles.delete(k);
+    this.roles.set(key, { role, expiresAt: this.now() + ROLE_TTL_MS });
+    return role;
   }
 
   private async tierOf(organizationId: string): Promise<Tier> {

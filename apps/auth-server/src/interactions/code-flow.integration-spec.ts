@@ -178,7 +178,7 @@ describe('authorization code flow with PKCE', () => {
   it('keeps an earlier grant on its organization when the user consents again for another one', async () => {
     const { user, org, email } = await createUser('Grant org');
     const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Other org' });
-    await server.dataSource().manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'member', createdAt: new Date() });
+    await server.dataSource().manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'admin', createdAt: new Date() });
     const first = await startFlow({ scope: 'signups:read' });
     const firstConsent = await signIn(first, email);
     const firstTokens = await exchange(first, (await approve(first, firstConsent.html, ['signups:read'], org.id)).searchParams.get('code') ?? '');
@@ -208,9 +208,28 @@ describe('authorization code flow with PKCE', () => {
     const consent = await signIn(started, email);
     expect(consent.html).toContain('<label for="organization">Organization</label>');
     expect(consent.html).toContain(`<option value="${other.id}">Second &#60;org&#62;</option>`);
+    expect(consent.html).toContain('Permissions your role in the chosen organization does not allow are left out.');
     const code = (await approve(started, consent.html, ['signups:read', 'signups:write'], other.id)).searchParams.get('code') ?? '';
     const issued = await exchange(started, code);
     expect(issued.status).toBe(200);
-    expect(jwtPayload(issued.body.access_token as string)).toMatchObject({ sub: user.id, org_id: other.id });
+    expect(issued.body.scope).toBe('signups:read');
+    expect(jwtPayload(issued.body.access_token as string)).toMatchObject({ sub: user.id, org_id: other.id, scope: 'signups:read' });
+  });
+
+  it("offers a member only the scopes of a member's role, and grants no other even when the form names it", async () => {
+    const org = await server.admin<OrganizationView>('/admin/organizations', { name: 'Member org' });
+    const email = `member${++emails}@example.test`;
+    await server.admin('/admin/users', { email, password: PASSWORD, organizationId: org.id, role: 'member' });
+    const started = await startFlow();
+    const consent = await signIn(started, email);
+    expect(consent.html.match(/type="checkbox"/g)).toHaveLength(1);
+    expect(consent.html).toContain(SCOPES['signups:read']);
+    expect(consent.html).not.toContain('value="signups:write"');
+    expect(consent.html).toContain('Your role does not allow <code>signups:write</code>: the app will not get it.');
+
+    const code = (await approve(started, consent.html, ['signups:read', 'signups:write'])).searchParams.get('code') ?? '';
+    const issued = await exchange(started, code);
+    expect(issued.status).toBe(200);
+    expect(issued.body.scope).toBe('signups:read');
   });
 });

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionDetails } from 'oidc-provider';
+import { ROLE_SCOPES, type MemberRole } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
 import { OAuthGrants } from '../oauth/oauth-grants.js';
@@ -102,7 +103,8 @@ export class InteractionsController {
       return;
     }
     const requested = requestedScopes(details);
-    const kept = new Set(fields(form, 'scope').filter((s) => requested.includes(s as Scope)));
+    const allowed = ROLE_SCOPES[chosen.role];
+    const kept = new Set(fields(form, 'scope').filter((s) => requested.includes(s as Scope) && allowed.includes(s as Scope)));
     if (kept.size === 0) {
       await this.showConsent(details, reply, 400, 'Keep at least one permission, or choose Deny.');
       return;
@@ -157,25 +159,30 @@ export class InteractionsController {
     return details;
   }
 
+  /** The consent page offers the requested scopes some role of the user allows; the chosen organization's role bounds what is granted. */
   private async showConsent(details: InteractionDetails, reply: FastifyReply, status: number, error?: string): Promise<void> {
-    const accountId = details.session?.accountId ?? '';
+    const organizations = await this.organizationsOf(details.session?.accountId ?? '');
+    const requested = requestedScopes(details);
+    const offered = requested.filter((scope) => organizations.some((o) => ROLE_SCOPES[o.role].includes(scope)));
     const page = consentPage({
       path: interactionPath(details.returnTo),
       csrf: this.oauth.csrfToken(details.uid),
       clientName: await this.clientName(details),
-      scopes: requestedScopes(details),
-      organizations: await this.organizationsOf(accountId),
+      scopes: offered,
+      unavailable: requested.filter((scope) => !offered.includes(scope)),
+      narrowedByOrganization: organizations.some((o) => offered.some((scope) => !ROLE_SCOPES[o.role].includes(scope))),
+      organizations,
       error,
     });
     this.html(reply, status, page);
   }
 
-  private async organizationsOf(userId: string): Promise<OrganizationChoice[]> {
+  private async organizationsOf(userId: string): Promise<(OrganizationChoice & { role: MemberRole })[]> {
     const memberships = await this.users.memberships(userId);
-    const choices: OrganizationChoice[] = [];
+    const choices: (OrganizationChoice & { role: MemberRole })[] = [];
     for (const m of memberships) {
       const org = await this.organizations.findById(m.organizationId);
-      if (org) choices.push({ id: org.id, name: org.name });
+      if (org) choices.push({ id: org.id, name: org.name, role: m.role });
     }
     return choices;
   }

@@ -46,7 +46,21 @@ export interface OrganizationChoice {
   name: string;
 }
 
-export function consentPage(input: { path: string; csrf: string; clientName: string; scopes: Scope[]; organizations: OrganizationChoice[]; error?: string }): string {
+/**
+ * `scopes` are those offered (checked boxes); `unavailable` those the app asked for that no role
+ * of the user allows; `narrowedByOrganization` says that the user's role in some organization
+ * allows fewer than are offered.
+ */
+export function consentPage(input: {
+  path: string;
+  csrf: string;
+  clientName: string;
+  scopes: Scope[];
+  unavailable: Scope[];
+  narrowedByOrganization: boolean;
+  organizations: OrganizationChoice[];
+  error?: string;
+}): string {
   const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
   const scopes = input.scopes
     .map(
@@ -60,10 +74,16 @@ export function consentPage(input: { path: string; csrf: string; clientName: str
 ${input.organizations.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHtml(o.name)}</option>`).join('\n')}
 </select></p>`
       : input.organizations.map((o) => `<p>Organization: ${escapeHtml(o.name)}</p>`).join('');
+  const notAllowed = input.unavailable.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(', ');
+  const roleNotes = [
+    ...(input.unavailable.length ? [`Your role does not allow ${notAllowed}: the app will not get ${input.unavailable.length === 1 ? 'it' : 'them'}.`] : []),
+    ...(input.narrowedByOrganization ? ['Permissions your role in the chosen organization does not allow are left out.'] : []),
+  ];
+  const unavailable = roleNotes.map((note) => `<p>${note}</p>\n`).join('');
   return page(
     'Authorize access',
     `<p><strong>${escapeHtml(input.clientName)}</strong> asks to act for you with these permissions.</p>
-${error}<form method="post" action="${escapeHtml(`${input.path}/confirm`)}">
+${unavailable}${error}<form method="post" action="${escapeHtml(`${input.path}/confirm`)}">
 ${hidden(input.csrf)}
 <fieldset><legend>Permissions</legend>
 <ul>

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { AdminCreateOrgDto, AdminSetTierDto, OrganizationView, Principal } from '#libs/contracts';
+import type { AdminCreateOrgDto, AdminSetTierDto, MemberRole, OrganizationView, Principal } from '#libs/contracts';
 import { newPrefixedId, newSlug } from '#libs/contracts';
 import type { Tier } from '#libs/config';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { isUniqueViolation } from '../shared/pg-errors.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { organizationNotFound } from './organization.errors.js';
 import { toOrganizationView } from './organization.view.js';
 import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from './organizations.repository.js';
@@ -16,6 +17,7 @@ export class OrganizationsService {
   constructor(
     private readonly outbox: Outbox,
     private readonly organizations: OrganizationsRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   /** Creates an organization with a unique slug derived from its name. */
@@ -43,6 +45,13 @@ export class OrganizationsService {
     const org = typeof id === 'string' ? await this.organizations.findById(id) : null;
     if (!org) throw new ProblemError('invalid_credentials', 'The access token\'s organization no longer exists.');
     return { tier: org.tier };
+  }
+
+  /** The user's role in the organization, for a resource server bounding a token's scopes; invalid_credentials once they are no member. */
+  async roleForToken(organizationId: unknown, userId: unknown): Promise<{ role: MemberRole }> {
+    const membership = typeof organizationId === 'string' && typeof userId === 'string' ? await this.users.findMembership(userId, organizationId) : null;
+    if (!membership) throw new ProblemError('invalid_credentials', 'The access token\'s user is no longer a member of its organization.');
+    return { role: membership.role };
   }
 
   /** The caller's own organization; any other is not found (no existence leak). */
