@@ -59,6 +59,8 @@ describe('npm start (all-in-one)', () => {
       expect(key).toBeDefined();
       expect(first.output).toContain('tier pro');
       expect((await request(`${gatewayOrigin}/healthz`)).status).toBe(200);
+      // Every listener of the process has the HTTP timeouts, and announces its keep-alive one.
+      for (const origin of Object.values(stack.origins)) expect((await fetch(`${origin}/healthz`)).headers.get('keep-alive')).toBe('timeout=65');
       const me = await request<{ organization: { tier: string } }>(`${base}/me`, { key });
       expect(me.status).toBe(200);
       expect(me.body.organization.tier).toBe('pro');

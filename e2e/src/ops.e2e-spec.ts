@@ -20,6 +20,11 @@ describe('operations surface of every app', () => {
     if (APPS_WITH_DATABASE.includes(app) && app !== 'api-gateway') expect(res.body.checks.postgres).toEqual({ status: 'up' });
   });
 
+  it.each(apps)('%s keeps an idle connection open for HTTP_KEEP_ALIVE_TIMEOUT_MS (65 s) and announces it', async (_app, url) => {
+    const res = await fetch(`${url}/healthz`);
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it.each(apps)('%s serves Prometheus metrics', async (app, url) => {
     const res = await fetch(`${url}/metrics`);
     expect(res.status).toBe(200);

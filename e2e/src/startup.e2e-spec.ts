@@ -48,11 +48,12 @@ describe('starting and migrating', () => {
   });
 
   it('fails fast at boot naming every bad variable', async () => {
-    const res = await node(['dist/apps/api-gateway/src/main.js'], { API_GATEWAY_PORT: 'eighty', TRUST_PROXY: 'maybe', NATS_URL: 'not a url' });
+    const res = await node(['dist/apps/api-gateway/src/main.js'], { API_GATEWAY_PORT: 'eighty', TRUST_PROXY: 'maybe', NATS_URL: 'not a url', HTTP_REQUEST_TIMEOUT_MS: '0' });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('NATS_URL must be an absolute URL');
     expect(res.stderr).toContain('API_GATEWAY_PORT must be an integer');
     expect(res.stderr).toContain('TRUST_PROXY must be true or false');
+    expect(res.stderr).toContain('HTTP_REQUEST_TIMEOUT_MS must be an integer between 100 and 300000 (got "0")');
   });
 
   it('stops the reminders-service at boot on an SMS country list that is not one, naming the entry', async () => {

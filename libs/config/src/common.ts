@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { FieldProblem, env, type Field } from './env.js';
+import { ConfigError, FieldProblem, env, loadConfig, type ConfigOf, type Env, type Field } from './env.js';
 
 /** Where the shared infrastructure lives. Unset DATABASE_URL / NATS_URL / REDIS_URL select the embedded adapters in all-in-one mode. */
 export const infrastructureSpec = {
@@ -57,6 +57,35 @@ export function listenSpec(app: AppName) {
     port: env.int(`${prefix}_PORT`, DEFAULT_PORTS[app], { min: 0, max: 65535 }),
     host: env.string('HOST', '127.0.0.1'),
   } as const;
+}
+
+/**
+ * The timeouts of every HTTP listener, against clients that send slowly or not at all (see
+ * docs/decisions.md, "Slow clients"). As Node's HTTP server counts them:
+ * - headers: from a request's first byte (a connection's opening, for its first request) until
+ *   its headers are in;
+ * - request: from the same start until its body is in; the answer may take as long as it needs;
+ * - keep-alive: how long a connection may stay idle between requests, above the idle timeout of
+ *   the proxies in front (60 s for ingress-nginx's upstream connections and AWS load balancers).
+ * None can be turned off: 0 is refused.
+ */
+export const httpTimeoutsSpec = {
+  headersTimeoutMs: env.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+  requestTimeoutMs: env.int('HTTP_REQUEST_TIMEOUT_MS', 30_000, { min: 100, max: 300_000 }),
+  keepAliveTimeoutMs: env.int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, { min: 1_000, max: 900_000 }),
+} as const;
+
+export type HttpTimeouts = ConfigOf<typeof httpTimeoutsSpec>;
+
+/** Reads httpTimeoutsSpec and checks that the headers timeout fits in the request timeout, which counts the headers too. */
+export function loadHttpTimeouts(source: Env): HttpTimeouts {
+  const timeouts = loadConfig(httpTimeoutsSpec, source);
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new ConfigError([
+      `HTTP_HEADERS_TIMEOUT_MS (${timeouts.headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${timeouts.requestTimeoutMs}), which counts the headers too`,
+    ]);
+  }
+  return timeouts;
 }
 
 /** What the edges hand to Fastify's trustProxy: trust no proxy, every proxy, or the proxies at these addresses. */

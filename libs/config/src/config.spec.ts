@@ -1,6 +1,17 @@
 import { ConfigError, env, loadConfig } from './env.js';
 import { DEFAULT_TIER_LIMITS, anonLimitsField, signupsPerDayField, tierLimitsField } from './tiers.js';
-import { listenSpec, trustProxyField } from './common.js';
+import { listenSpec, loadHttpTimeouts, trustProxyField } from './common.js';
+
+/** The problems of the ConfigError `load` throws; fails when it throws none. */
+function problemsOf(load: () => unknown): string[] {
+  try {
+    load();
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
 
 describe('loadConfig', () => {
   it('reads typed values and applies defaults', () => {
@@ -10,16 +21,11 @@ describe('loadConfig', () => {
 
   it('fails fast naming every bad variable', () => {
     const spec = { port: env.int('PORT', 3000, { min: 1, max: 65535 }), url: env.url('AUTH_URL'), mode: env.oneOf('MODE', ['a', 'b'], 'a') };
-    expect(() => loadConfig(spec, { PORT: 'abc', MODE: 'c' })).toThrow(ConfigError);
-    try {
-      loadConfig(spec, { PORT: 'abc', MODE: 'c' });
-    } catch (err) {
-      expect((err as ConfigError).problems).toEqual([
-        'PORT must be an integer between 1 and 65535 (got "abc")',
-        'AUTH_URL is required',
-        'MODE must be one of a, b (got "c")',
-      ]);
-    }
+    expect(problemsOf(() => loadConfig(spec, { PORT: 'abc', MODE: 'c' }))).toEqual([
+      'PORT must be an integer between 1 and 65535 (got "abc")',
+      'AUTH_URL is required',
+      'MODE must be one of a, b (got "c")',
+    ]);
   });
 
   it('reads the per-app port variable', () => {
@@ -45,6 +51,33 @@ describe('tier limits', () => {
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"gold":{}}' })).toThrow(/TIER_LIMITS has unknown key "gold"/);
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"pro":{"x":1}}' })).toThrow(/TIER_LIMITS .pro has unknown key "x"/);
     expect(() => loadConfig({ anon: anonLimitsField() }, { ANON_LIMITS: '[' })).toThrow(/ANON_LIMITS must be valid JSON/);
+  });
+});
+
+describe('HTTP timeouts', () => {
+  it('defaults to 10 s for headers, 30 s for the whole request and 65 s of keep-alive', () => {
+    expect(loadHttpTimeouts({})).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
+  });
+
+  it('reads each from its variable', () => {
+    const env = { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000' };
+    expect(loadHttpTimeouts(env)).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 1500, keepAliveTimeoutMs: 75_000 });
+  });
+
+  it('refuses 0, which would turn a timeout off, and values that are not whole milliseconds in range, naming each', () => {
+    const env = { HTTP_HEADERS_TIMEOUT_MS: '0', HTTP_REQUEST_TIMEOUT_MS: '30s', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65' };
+    expect(problemsOf(() => loadHttpTimeouts(env))).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS must be an integer between 100 and 60000 (got "0")',
+      'HTTP_REQUEST_TIMEOUT_MS must be an integer between 100 and 300000 (got "30s")',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS must be an integer between 1000 and 900000 (got "65")',
+    ]);
+  });
+
+  it('refuses a headers timeout longer than the request timeout, which counts the headers too', () => {
+    expect(() => loadHttpTimeouts({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '15000' })).toThrow(
+      'HTTP_HEADERS_TIMEOUT_MS (20000) must not exceed HTTP_REQUEST_TIMEOUT_MS (15000), which counts the headers too',
+    );
+    expect(loadHttpTimeouts({ HTTP_HEADERS_TIMEOUT_MS: '15000', HTTP_REQUEST_TIMEOUT_MS: '15000' }).headersTimeoutMs).toBe(15_000);
   });
 });
 

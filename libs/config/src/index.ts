@@ -4,5 +4,6 @@ export {
   type AnonLimits, type Tier, type TierLimits,
 } from './tiers.js';
 export {
-  APP_NAMES, DEFAULT_PORTS, infrastructureSpec, listenSpec, publicUrlsSpec, tracingSpec, trustProxyField, type AppName, type TrustProxy,
+  APP_NAMES, DEFAULT_PORTS, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadHttpTimeouts, publicUrlsSpec, tracingSpec, trustProxyField,
+  type AppName, type HttpTimeouts, type TrustProxy,
 } from './common.js';

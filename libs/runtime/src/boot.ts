@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { listenSpec, loadConfig, publicUrlsSpec } from '#libs/config';
+import { listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec, type HttpTimeouts } from '#libs/config';
 import { Metrics, REQUEST_ID_HEADER, createLogger, installHttpObservability, requestIdOptions } from '#libs/observability';
 import { migrate } from '#libs/persistence';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
@@ -44,6 +44,28 @@ const BODY_LIMIT_BYTES = 1_048_576;
 const MAX_PARAM_LENGTH = 512;
 /** While the HTTP server closes, how often connections that went idle since are closed. */
 const IDLE_SWEEP_MS = 100;
+/** The longest Node may go between two looks for requests past their timeouts (its own default is 30 s). */
+const TIMEOUT_CHECK_MAX_MS = 1_000;
+
+/**
+ * The listener's timeouts (docs/decisions.md, "Slow clients"). Node looks for late requests every
+ * tenth of the headers timeout (every second at most), so a slow client is cut soon after its time.
+ * No idle-socket timeout (Fastify's connectionTimeout): a request whose answer takes minutes (an AI
+ * draft, a reminder pass) sends nothing while it waits, and the request timeout already bounds the
+ * client's side.
+ */
+function timeoutOptions({ headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }: HttpTimeouts) {
+  return {
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    connectionTimeout: 0,
+    http: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MAX_MS, Math.ceil(headersTimeoutMs / 10)),
+    },
+  };
+}
 
 /**
  * Once shutdown began, every response closes its connection: clients reconnect (through the load
@@ -58,8 +80,8 @@ function closeConnectionsWhenShuttingDown(fastify: FastifyInstance, shutdown: Sh
 
 /**
  * Stops accepting connections and waits for the requests in flight. A keep-alive connection whose
- * request ends during the close would otherwise stay open until its keep-alive timeout (72 s) and
- * hold the close: those are closed as soon as they are idle.
+ * request ends during the close would otherwise stay open until its keep-alive timeout
+ * (HTTP_KEEP_ALIVE_TIMEOUT_MS) and hold the close: those are closed as soon as they are idle.
  */
 async function closeHttp(fastify: FastifyInstance): Promise<void> {
   const sweep = setInterval(() => fastify.server.closeIdleConnections(), IDLE_SWEEP_MS);
@@ -78,6 +100,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   if (definition.config) loadConfig(definition.config, env);
   const { problemBase } = loadConfig(publicUrlsSpec, env);
   const { port, host } = loadConfig(listenSpec(definition.name), env);
+  const timeouts = loadHttpTimeouts(env);
 
   let dataSource: DataSource | undefined;
   if (definition.database) {
@@ -102,6 +125,8 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
       sendProblem(reply, toProblem(error), problemBase, request.id);
     },
     ...definition.fastify?.(context),
+    // Every listener, whatever the app asks.
+    ...timeoutOptions(timeouts),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     { module: AppRoot, imports: [RuntimeModule.forApp(context, shutdown), definition.module(context)] },

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigError, infrastructureSpec, listenSpec, loadConfig, publicUrlsSpec, tracingSpec } from '#libs/config';
+import { ConfigError, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec, tracingSpec } from '#libs/config';
 import { startTracing } from '#libs/observability';
 import type { AppDefinition } from './app-definition.js';
 import { bootApp } from './boot.js';
@@ -15,7 +15,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function runStandalone(definition: AppDefinition): Promise<void> {
   try {
-    loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...shutdownSpec, ...definition.config }, process.env);
+    loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...httpTimeoutsSpec, ...shutdownSpec, ...definition.config }, process.env);
+    loadHttpTimeouts(process.env);
     const { shutdownDelayMs } = loadConfig(shutdownSpec, process.env);
     const tracing = startTracing(definition.name, loadConfig(tracingSpec, process.env));
     const infrastructure = await servicesInfrastructure(definition.name, process.env);

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_NAMES, type AppName } from '#libs/config';
+import { APP_NAMES, loadHttpTimeouts, type AppName } from '#libs/config';
 import { composeEnvironment } from './compose.js';
 import { named, ofKind, type Container, type KubernetesObject } from './kubernetes-objects.js';
 import { DEPLOY, rendered } from './manifests.js';
 import { OVERLAYS } from './platform.js';
 
 const SECRET_NAME = 'signup-platform-secrets';
+/** How long ingress-nginx keeps an idle connection to an app (its upstream-keepalive-timeout, 60 s by default). */
+const INGRESS_UPSTREAM_KEEPALIVE_MS = 60_000;
 
 /** Who reads each key of the Secret; no one else gets it. */
 const SECRET_READERS: Record<string, readonly AppName[]> = {
@@ -98,9 +100,16 @@ describe.each(OVERLAYS)('configuration of the %s overlay', (overlay) => {
     expect(keys.filter((key) => key in SECRET_READERS)).toEqual([]);
   });
 
+  const platformConfig = () => ofKind(objects, 'ConfigMap').find((map) => map.metadata.name.startsWith('signup-platform-config-'));
+
   it(`logs at ${overlay === 'dev' ? 'debug' : 'info'} level`, () => {
-    const config = ofKind(objects, 'ConfigMap').find((map) => map.metadata.name.startsWith('signup-platform-config-'));
-    expect(config?.data?.LOG_LEVEL).toBe(overlay === 'dev' ? 'debug' : 'info');
+    expect(platformConfig()?.data?.LOG_LEVEL).toBe(overlay === 'dev' ? 'debug' : 'info');
+  });
+
+  it('sets HTTP timeouts the apps accept, keeping idle connections open longer than the ingress controller does', () => {
+    const data = platformConfig()?.data ?? {};
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS']));
+    expect(loadHttpTimeouts(data).keepAliveTimeoutMs).toBeGreaterThan(INGRESS_UPSTREAM_KEEPALIVE_MS);
   });
 
   it('builds the Secret, from secrets.env.example, with exactly the keys the workloads read', () => {
