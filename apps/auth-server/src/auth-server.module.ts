@@ -47,7 +47,11 @@ export class AuthServerModule {
         AuthHandlers,
         OAuthGrants,
         AccountService,
-        { provide: LoginLimiter, useFactory: (app: AppContext) => LoginLimiter.create(app.redisUrl, config.loginRateLimitPrefix), inject: [APP_CONTEXT] },
+        {
+          provide: LoginLimiter,
+          useFactory: (app: AppContext) => LoginLimiter.create(app.redisUrl, config.loginRateLimitPrefix, config.oauthRegistrationsPerHour),
+          inject: [APP_CONTEXT],
+        },
         {
           provide: AccountSessions,
           useFactory: async (app: AppContext, dataSource: DataSource) => {
@@ -59,8 +63,9 @@ export class AuthServerModule {
         },
         {
           provide: OAuthProvider,
-          useFactory: (app: AppContext, dataSource: DataSource, grants: OAuthGrants, logger: Logger) => OAuthProvider.create(app.env, dataSource, grants, logger),
-          inject: [APP_CONTEXT, DATA_SOURCE, OAuthGrants, LOGGER],
+          useFactory: (app: AppContext, dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger) =>
+            OAuthProvider.create(app.env, dataSource, grants, limiter, logger),
+          inject: [APP_CONTEXT, DATA_SOURCE, OAuthGrants, LoginLimiter, LOGGER],
         },
       ],
     };

@@ -7,6 +7,8 @@ export const authConfigSpec = {
   trustProxy: trustProxyField(),
   /** Namespace of the login rate limit's Redis keys (lets test runs share one Redis). */
   loginRateLimitPrefix: env.string('LOGIN_RATE_LIMIT_PREFIX', 'auth-login'),
+  /** OAuth clients one IP may register (RFC 7591, anonymous) within an hour. */
+  oauthRegistrationsPerHour: env.int('OAUTH_REGISTRATIONS_PER_HOUR', 20, { min: 1, max: 1_000_000 }),
 };
 
 export type AuthConfig = ConfigOf<typeof authConfigSpec>;

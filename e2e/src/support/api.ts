@@ -20,14 +20,28 @@ export async function call<T = Record<string, unknown>>(path: string, options: C
   return request<T>(`${stackInfo().baseUrl}${path}`, options);
 }
 
+/**
+ * Whether fetch failed because the app closed a kept-alive connection before answering: its
+ * keep-alive ran out as the request left on it (a race of the two idle timers when the machine
+ * is loaded). Nothing reached the app; any HTTP client sends such a request again.
+ */
+function closedWhileIdle(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  return err instanceof TypeError && cause?.code === 'UND_ERR_SOCKET';
+}
+
 export async function request<T = Record<string, unknown>>(url: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(url, {
+  const init = {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers,
     body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  };
+  const res = await fetch(url, init).catch((err: unknown) => {
+    if (closedWhileIdle(err)) return fetch(url, init);
+    throw err;
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };

@@ -66,6 +66,8 @@ export async function startServicesStack(options: ServicesStackOptions): Promise
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
     SHUTDOWN_DELAY_MS: '0',
+    // The suites register their OAuth clients from 127.0.0.1: the per-IP limit is tested on its own.
+    OAUTH_REGISTRATIONS_PER_HOUR: '100000',
     DATA_DIR: workDir,
     ...options.env,
   };

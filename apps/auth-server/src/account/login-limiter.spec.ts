@@ -11,7 +11,7 @@ function ips(count: number, base = '198.51.100'): string[] {
 
 describe('login limiter in memory', () => {
   it('blocks an account and IP pair, whatever the case of its email, once it used its 5 attempts within 15 minutes', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     await fail(limiter, LOGIN_LIMITS.pairFailures - 1, 'Ann@Example.test', '192.0.2.1');
     await fail(limiter, 1, 'ANN@example.test ', '192.0.2.1');
     const blocked = await limiter.attempt('ann@example.test', '192.0.2.1');
@@ -20,14 +20,14 @@ describe('login limiter in memory', () => {
   });
 
   it('keeps letting the account in from another IP while one IP is blocked on it', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     await fail(limiter, LOGIN_LIMITS.pairFailures, 'owner@example.test', '192.0.2.2');
     expect(await limiter.attempt('owner@example.test', '192.0.2.2')).toMatchObject({ allowed: false });
     expect(await limiter.attempt('owner@example.test', '192.0.2.3')).toEqual({ allowed: true });
   });
 
   it('slows, not locks, an account guessed at from many IPs: past 20 failures, one attempt per slot from anywhere', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (const ip of ips(LOGIN_LIMITS.accountFailures)) await fail(limiter, 1, 'gina@example.test', ip);
     expect(await limiter.attempt('gina@example.test', '203.0.113.1')).toEqual({ allowed: true });
     const slowed = await limiter.attempt('gina@example.test', '203.0.113.2');
@@ -36,7 +36,7 @@ describe('login limiter in memory', () => {
   });
 
   it('lets exactly 5 of 30 parallel attempts of one pair through, and one slot of 30 parallel attempts on a slowed account', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     const pair = await Promise.all(Array.from({ length: 30 }, () => limiter.attempt('eve@example.test', '192.0.2.50')));
     expect(pair.filter((r) => r.allowed)).toHaveLength(LOGIN_LIMITS.pairFailures);
 
@@ -46,21 +46,21 @@ describe('login limiter in memory', () => {
   });
 
   it('blocks a client IP once it used its 20 attempts, whichever accounts they named', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) await fail(limiter, 1, `guess${i}@example.test`, '192.0.2.9');
     expect(await limiter.attempt('someone@example.test', '192.0.2.9')).toMatchObject({ allowed: false });
     expect(await limiter.attempt('someone@example.test', '192.0.2.10')).toEqual({ allowed: true });
   });
 
   it("does not count a blocked IP's attempt against the account it named", async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) await fail(limiter, 1, `guess${i}@example.test`, '192.0.2.40');
     for (let i = 0; i < 10; i++) expect(await limiter.attempt('frank@example.test', '192.0.2.40')).toMatchObject({ allowed: false });
     await fail(limiter, LOGIN_LIMITS.pairFailures, 'frank@example.test', '192.0.2.41');
   });
 
   it("forgets a pair's failures after a successful sign-in, and does not count the success against the IP", async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     await fail(limiter, LOGIN_LIMITS.pairFailures, 'bob@example.test', '192.0.2.20');
     await limiter.succeeded('Bob@example.test', '192.0.2.20');
     await fail(limiter, LOGIN_LIMITS.pairFailures - 1, 'bob@example.test', '192.0.2.20');
@@ -69,7 +69,7 @@ describe('login limiter in memory', () => {
   });
 
   it('counts only the IP when no email was given', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     await fail(limiter, LOGIN_LIMITS.pairFailures, '', '192.0.2.30');
     expect(await limiter.attempt('', '192.0.2.31')).toEqual({ allowed: true });
   });
@@ -77,7 +77,7 @@ describe('login limiter in memory', () => {
 
 describe('signup limiter in memory', () => {
   it('lets an IP create 5 accounts an hour, counted whatever their email', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (let i = 0; i < SIGNUP_LIMITS.perIp; i++) expect(await limiter.signup(`new${i}@example.test`, '192.0.2.60')).toEqual({ allowed: true });
     const refused = await limiter.signup('another@example.test', '192.0.2.60');
     expect(refused).toMatchObject({ allowed: false });
@@ -86,16 +86,25 @@ describe('signup limiter in memory', () => {
   });
 
   it('lets one email be tried 3 times an hour, from any IP and in any case, and gives the IP its count back when refused', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (const ip of ips(SIGNUP_LIMITS.perEmail)) expect(await limiter.signup('Taken@Example.test', ip)).toEqual({ allowed: true });
     expect(await limiter.signup('taken@example.test', '192.0.2.70')).toMatchObject({ allowed: false });
     for (let i = 0; i < SIGNUP_LIMITS.perIp; i++) expect(await limiter.signup(`fresh${i}@example.test`, '192.0.2.70')).toEqual({ allowed: true });
   });
 
   it('lets exactly 5 of 40 parallel signups from one IP through', async () => {
-    const limiter = LoginLimiter.create(undefined, 'spec');
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => limiter.signup(`burst${i}@example.test`, '192.0.2.80')));
     expect(results.filter((r) => r.allowed)).toHaveLength(SIGNUP_LIMITS.perIp);
+  });
+});
+
+describe('registration limiter in memory', () => {
+  it('lets an IP register as many clients an hour as configured, whatever other IPs do', async () => {
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
+    for (let i = 0; i < 3; i++) expect(await limiter.registration('192.0.2.90')).toEqual({ allowed: true });
+    expect(await limiter.registration('192.0.2.90')).toMatchObject({ allowed: false });
+    expect(await limiter.registration('192.0.2.91')).toEqual({ allowed: true });
   });
 });
 

@@ -13,6 +13,9 @@ export const LOGIN_LIMITS = { pairFailures: 5, ipFailures: 20, accountFailures: 
 /** Account creations tried per client IP and per email within the window, whether they succeed or not. */
 export const SIGNUP_LIMITS = { perIp: 5, perEmail: 3, windowSeconds: 3600 } as const;
 
+/** The window of OAuth client registrations per client IP (their number is OAUTH_REGISTRATIONS_PER_HOUR). */
+export const REGISTRATION_WINDOW_SECONDS = 3600;
+
 /** Whether a sign-in or signup may be tried now; when not, how long until it may. */
 export type LoginAllowance = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -54,18 +57,18 @@ async function take(limiter: RateLimiterAbstract, key: string): Promise<LoginAll
 }
 
 /**
- * Counts sign-ins on every login page (OAuth interaction and account pages share it) and
- * account creations, in Redis when the app has one (shared by replicas), in memory otherwise.
+ * Counts sign-ins on every login page (OAuth interaction and account pages share it), account
+ * creations and OAuth client registrations, in Redis when the app has one (shared by replicas), in memory otherwise.
  * A refused attempt is answered before any password is hashed or checked.
  */
 export class LoginLimiter implements OnModuleDestroy {
   private constructor(
-    private readonly limiters: Record<'byPair' | 'byIp' | 'byAccount' | 'slowedAccount' | 'signupByIp' | 'signupByEmail', RateLimiterAbstract>,
+    private readonly limiters: Record<'byPair' | 'byIp' | 'byAccount' | 'slowedAccount' | 'signupByIp' | 'signupByEmail' | 'registrations', RateLimiterAbstract>,
     private readonly redis?: Redis,
   ) {}
 
   /** `prefix` namespaces the Redis keys (`<prefix>:pair:…`, `<prefix>:ip:…` and so on). */
-  static create(redisUrl: string | undefined, prefix: string): LoginLimiter {
+  static create(redisUrl: string | undefined, prefix: string, registrationsPerHour: number): LoginLimiter {
     const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
     const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
       const keyPrefix = `${prefix}:${name}`;
@@ -80,6 +83,7 @@ export class LoginLimiter implements OnModuleDestroy {
         slowedAccount: limiter('slowed', 1, LOGIN_LIMITS.slowedAccountSeconds),
         signupByIp: limiter('signup-ip', SIGNUP_LIMITS.perIp, SIGNUP_LIMITS.windowSeconds),
         signupByEmail: limiter('signup-email', SIGNUP_LIMITS.perEmail, SIGNUP_LIMITS.windowSeconds),
+        registrations: limiter('registration', registrationsPerHour, REGISTRATION_WINDOW_SECONDS),
       },
       redis,
     );
@@ -116,6 +120,11 @@ export class LoginLimiter implements OnModuleDestroy {
       [this.limiters.signupByIp, ip],
       [this.limiters.signupByEmail, accountKey(email)],
     ]);
+  }
+
+  /** Counts an OAuth client registration (RFC 7591, anonymous) for the client IP. */
+  registration(ip: string): Promise<LoginAllowance> {
+    return take(this.limiters.registrations, ip);
   }
 
   async onModuleDestroy(): Promise<void> {

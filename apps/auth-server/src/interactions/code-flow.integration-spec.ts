@@ -159,20 +159,25 @@ describe('authorization code flow with PKCE', () => {
     expect(wrong.body.error).toBe('invalid_grant');
   });
 
-  it('refuses the plain code_challenge_method', async () => {
-    const browser = server.browser(REDIRECT_URI);
-    const url = authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain' });
-    const { callback, page } = await browser.follow(await browser.request(url));
-    expect(page).toBeUndefined();
-    expect(callback?.searchParams.get('error')).toBe('invalid_request');
-    expect(callback?.searchParams.get('state')).toBe('st');
+  /** An error of the authorization request itself: a page of ours, never a redirect to the client's claimed redirect_uri. */
+  async function refusedOnAPage(url: string, error: string): Promise<void> {
+    const res = await server.browser(REDIRECT_URI).request(url);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(await res.text()).toContain(`The application&#39;s request is not valid (${error})`);
+  }
+
+  it('refuses the plain code_challenge_method on a page', async () => {
+    await refusedOnAPage(authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain' }), 'invalid_request');
   });
 
-  it('refuses a resource other than the REST API or MCP', async () => {
-    const browser = server.browser(REDIRECT_URI);
-    const url = authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read', resource: 'https://elsewhere.example.test/' });
-    const { callback } = await browser.follow(await browser.request(url));
-    expect(callback?.searchParams.get('error')).toBe('invalid_target');
+  it('refuses a resource other than the REST API or MCP on a page', async () => {
+    await refusedOnAPage(authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read', resource: 'https://elsewhere.example.test/' }), 'invalid_target');
+  });
+
+  it('refuses a scope the client was not registered for on a page, so no registered redirect_uri serves as an open redirect', async () => {
+    await refusedOnAPage(authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read analytics:read' }), 'invalid_scope');
   });
 
   it('keeps an earlier grant on its organization when the user consents again for another one', async () => {

@@ -7,12 +7,14 @@ import { loadConfig, publicUrlsSpec } from '#libs/config';
 import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, newPrefixedId, oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { ALL_SCOPES } from '#libs/scopes';
-import { deviceCodePage, deviceDonePage, type DeviceCodeProblem } from '../interactions/pages.js';
+import { tooManyAttemptsMessage, type LoginLimiter } from '../account/login-limiter.js';
+import { deviceCodePage, deviceDonePage, problemPage, type DeviceCodeProblem } from '../interactions/pages.js';
 import { PAGE_HEADERS } from '../shared/page-headers.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
 } from './lifetimes.js';
 import type { OAuthGrants } from './oauth-grants.js';
+import { checkClientMetadata } from './client-policy.js';
 import { hashClientSecrets, prefixAccessTokens, prefixStoredArtifacts, storeByValueAt } from './oauth-artifacts.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
@@ -165,11 +167,54 @@ const PROVIDER_HTML_HEADERS = {
 async function pageHeaders(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   await next();
   if (ctx.type !== 'text/html') return;
-  ctx.set(DEVICE_PAGE_ROUTES.has(ctx.oidc?.route ?? '') ? { ...PAGE_HEADERS } : PROVIDER_HTML_HEADERS);
+  ctx.set(DEVICE_PAGE_ROUTES.has(ctx.oidc?.route ?? '') || ctx.state.ourPage === true ? { ...PAGE_HEADERS } : PROVIDER_HTML_HEADERS);
 }
 
 /** Requests that came over https as Fastify judges it: its own TLS, or X-Forwarded-Proto from a proxy TRUST_PROXY trusts. */
 export const httpsRequests = new WeakSet<IncomingMessage>();
+
+/** The client address of each request as Fastify judges it (TRUST_PROXY honoured), for the provider's limits. */
+export const clientAddresses = new WeakMap<IncomingMessage, string>();
+
+/** Anonymous client registration (RFC 7591) is limited per client IP: 429 with Retry-After past the limit. */
+function limitRegistrations(limiter: LoginLimiter) {
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    if (ctx.path !== OAUTH_ROUTES.registration || ctx.method !== 'POST') return next();
+    const allowance = await limiter.registration(clientAddresses.get(ctx.req) ?? 'unknown');
+    if (allowance.allowed) return next();
+    ctx.status = 429;
+    ctx.set({ 'retry-after': String(allowance.retryAfterSeconds), 'cache-control': 'no-store' });
+    ctx.body = { error: 'temporarily_unavailable', error_description: tooManyAttemptsMessage(allowance.retryAfterSeconds, 'client registrations from this address') };
+  };
+}
+
+/**
+ * An error of the authorization endpoint itself (a bad scope, a missing PKCE challenge) is shown
+ * on a page, not sent to the redirect_uri: until the user has approved the client, its
+ * redirect_uri is only what an anonymous registration claimed, and a redirect there would make
+ * this server an open redirector. Errors after sign-in and consent (access_denied) redirect.
+ */
+async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.oidc?.route !== 'authorization' || ctx.status < 300 || ctx.status >= 400) return;
+  const location = new URL(ctx.response.get('location') || '/', 'http://unused');
+  const error = location.searchParams.get('error');
+  if (!error) return;
+  ctx.response.remove('location');
+  ctx.status = 400;
+  ctx.state.ourPage = true;
+  ctx.body = problemPage(`The application's request is not valid (${error}): ${location.searchParams.get('error_description') ?? 'no details given'}. Go back to the application and start again.`);
+}
+
+/** Every successful use of a client keeps it from being swept as unused (see OAuthStoreAdapter.touchClient). */
+function touchClients(dataSource: DataSource) {
+  const clients = new OAuthStoreAdapter('Client', dataSource);
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    await next();
+    const clientId = ctx.oidc?.client?.clientId;
+    if (clientId && ctx.status < 400) await clients.touchClient(clientId);
+  };
+}
 
 /**
  * The provider's cookies are Secure on a request that came over https (TRUST_PROXY honoured as
@@ -281,7 +326,7 @@ export class OAuthProvider {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  static async create(env: Record<string, string | undefined>, dataSource: DataSource, grants: OAuthGrants, logger: Logger): Promise<OAuthProvider> {
+  static async create(env: Record<string, string | undefined>, dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger): Promise<OAuthProvider> {
     const { authUrl, publicBaseUrl, mcpUrl } = loadConfig(publicUrlsSpec, env);
     const issuer = oauthIssuer(authUrl);
     const resources = new Set([publicBaseUrl, mcpUrl]);
@@ -327,6 +372,7 @@ export class OAuthProvider {
       revokeGrantPolicy: () => true,
       findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
       routes: OAUTH_ROUTES,
+      extraClientMetadata: { properties: ['client_name'], validator: checkClientMetadata },
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true, initialAccessToken: false, idFactory: () => newPrefixedId('cli') },
@@ -376,6 +422,9 @@ export class OAuthProvider {
     provider.use(contractTokenErrors);
     provider.use(foundRedirects);
     provider.use(pageHeaders);
+    provider.use(limitRegistrations(limiter));
+    provider.use(untrustedErrorsOnAPage);
+    provider.use(touchClients(dataSource));
     provider.use(slowDownFastPolling(dataSource));
     provider.use(announceRevokedGrants(provider, grants, logger));
     provider.use(revokeJwtAccessTokens(issuer, keys.signingKey, grants));

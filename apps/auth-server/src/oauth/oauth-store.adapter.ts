@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource, EntityManager } from 'typeorm';
 import { sha256Hex } from '#libs/contracts';
+import { CLIENT_TOUCH_INTERVAL_SECONDS, UNUSED_CLIENT_TTL_SECONDS } from './lifetimes.js';
 
 interface StoreRow {
   id: string;
@@ -71,7 +72,8 @@ export class OAuthStoreAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const key = this.keyOf(id);
     if (key === undefined) throw new Error(`A ${this.model} cannot be saved under a reference here.`);
-    const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
+    const lifetime = expiresIn ?? (this.model === 'Client' ? UNUSED_CLIENT_TTL_SECONDS : undefined);
+    const expiresAt = typeof lifetime === 'number' ? new Date(Date.now() + lifetime * 1000) : null;
     const userCode = typeof payload.userCode === 'string' ? sha256Hex(payload.userCode) : null;
     await this.dataSource.query(
       `INSERT INTO "auth"."oauth_store" ("model", "id", "payload", "grant_id", "user_code", "uid", "expires_at")
@@ -114,6 +116,18 @@ export class OAuthStoreAdapter implements Adapter {
     const key = this.keyOf(id);
     if (key === undefined) return;
     await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "model" = $1 AND "id" = $2`, [this.model, key]);
+  }
+
+  /**
+   * A client was used: it lives UNUSED_CLIENT_TTL_SECONDS from now (written at most once per
+   * CLIENT_TOUCH_INTERVAL_SECONDS), so only clients nobody uses expire and are swept.
+   */
+  async touchClient(clientId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE "auth"."oauth_store" SET "expires_at" = now() + make_interval(secs => $2)
+       WHERE "model" = 'Client' AND "id" = $1 AND "expires_at" > now() AND "expires_at" < now() + make_interval(secs => $3)`,
+      [clientId, UNUSED_CLIENT_TTL_SECONDS, UNUSED_CLIENT_TTL_SECONDS - CLIENT_TOUCH_INTERVAL_SECONDS],
+    );
   }
 
   /** Every artifact of the grant, whatever its model (codes, tokens, device codes). */

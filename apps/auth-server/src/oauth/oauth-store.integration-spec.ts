@@ -58,12 +58,27 @@ describe('OAuthStoreAdapter', () => {
   });
 
   it('keeps a payload stored without an expiry', async () => {
-    const clients = new OAuthStoreAdapter('Client', dataSource);
-    const id = uniqueId('client');
-    await clients.upsert(id, { client_name: 'forever' });
-    const [row] = (await dataSource.query(`SELECT "expires_at" FROM "auth"."oauth_store" WHERE "model" = 'Client' AND "id" = $1`, [id])) as { expires_at: Date | null }[];
+    const grants = new OAuthStoreAdapter('GrantOrganization', dataSource);
+    const id = uniqueId('grant');
+    await grants.upsert(id, { organizationId: 'org_1' });
+    const [row] = (await dataSource.query(`SELECT "expires_at" FROM "auth"."oauth_store" WHERE "model" = 'GrantOrganization' AND "id" = $1`, [id])) as { expires_at: Date | null }[];
     expect(row?.expires_at).toBeNull();
-    expect(await clients.find(id)).toEqual({ client_name: 'forever' });
+    expect(await grants.find(id)).toEqual({ organizationId: 'org_1' });
+  });
+
+  it('keeps a client for 30 days from its registration or its last use, and then no longer finds it', async () => {
+    const clients = new OAuthStoreAdapter('Client', dataSource);
+    const id = uniqueId('cli');
+    await clients.upsert(id, { client_name: 'soon unused' });
+    const lifetime = async () =>
+      (await dataSource.query<{ days: number }[]>(`SELECT round(extract(epoch FROM "expires_at" - now()) / 86400)::int AS "days" FROM "auth"."oauth_store" WHERE "model" = 'Client' AND "id" = $1`, [id]))[0]?.days;
+    expect(await lifetime()).toBe(30);
+    await dataSource.query(`UPDATE "auth"."oauth_store" SET "expires_at" = now() + interval '2 days' WHERE "model" = 'Client' AND "id" = $1`, [id]);
+    await clients.touchClient(id);
+    expect(await lifetime()).toBe(30);
+    await expire('Client', id);
+    await clients.touchClient(id);
+    expect(await clients.find(id)).toBeUndefined();
   });
 
   it('marks a consumed payload with the time of its first consumption', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth } from '#libs/scopes';
-import { deviceCodePrefill, httpsRequests, OAuthProvider } from './oauth-provider.js';
+import { clientAddresses, deviceCodePrefill, httpsRequests, OAuthProvider } from './oauth-provider.js';
 
 /**
  * The provider's routes, answered by oidc-provider on the raw request and response. Their
@@ -64,6 +64,7 @@ export async function answerByProvider(oauth: OAuthProvider, req: FastifyRequest
     if (value !== undefined) reply.raw.setHeader(name, value);
   }
   if (req.protocol === 'https') httpsRequests.add(req.raw);
+  clientAddresses.set(req.raw, req.ip);
   reply.hijack();
   await oauth.handle(req.raw, reply.raw);
 }

@@ -30,6 +30,10 @@ declare module 'oidc-provider' {
     req: IncomingMessage;
     /** Koa's request; `secure` is whether it came over https. */
     request: object;
+    response: { get(field: string): string; remove(field: string): void };
+    method: string;
+    /** Per-request state shared by the middleware. */
+    state: Record<string, unknown>;
     path: string;
     /** The response's media type, without parameters. */
     type: string;
@@ -93,5 +97,6 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidTarget: new (description?: string) => Error;
+    InvalidClientMetadata: new (description: string) => Error;
   };
 }

@@ -179,6 +179,8 @@ export function bootAuthServer(label: string, adminToken: string, options: BootO
       AUTH_SERVER_PORT: String(port),
       AUTH_URL: `http://127.0.0.1:${port}`,
       PUBLIC_BASE_URL,
+      // Every spec registers its clients from 127.0.0.1: the per-IP limit is tested on its own.
+      OAUTH_REGISTRATIONS_PER_HOUR: '100000',
       ...options.env,
     });
   });
