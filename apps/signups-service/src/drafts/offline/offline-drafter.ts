@@ -95,7 +95,8 @@ const STREET_WORDS = String.raw`(?:st|street|ave|avenue|rd|road|blvd|boulevard|l
 const SLOT_NAME_WORDS = String.raw`(?:morning|afternoon|evening|night|overnight|early|late|midday|lunch|breakfast|dinner|first|second|third|fourth|final|last|setup|set-up|teardown|tear-down|cleanup|clean-up|opening|closing|kitchen|registration|check-in)`;
 const GENERIC_SLOT_WORDS = /\b(?:shifts?|slots?|sessions?|times?|hours?|from|between|volunteers?|helpers?|open|this|next|tomorrow|tonight|today|the|and|or)\b/i;
 const SLOT_KEYWORDS = /\b(?:shifts?|slots?|sessions?|volunteers?|helpers?)\b/i;
-const COMPOUND_ITEMS = ['mac and cheese', 'chips and salsa', 'chips and dip', 'salt and pepper', 'bread and butter', 'fish and chips', 'rice and beans', 'cookies and cream', 'peanut butter and jelly', 'cups and lids'];
+const COMPOUND_ITEMS = ['mac and cheese', 'chips and salsa', 'chips and dip', 'salt and pepper', 'bread and butter', 'fish and chips', 'rice and beans', 'cookies and cream', 'peanut butter and jelly', 'cups and lids']
+  .map((compound) => new RegExp(`\\b${compound}\\b`, 'gi'));
 const ITEM_STOP_WORDS = /^(?:you|your|yourself|yourselves|us|we|them|everyone|everybody|someone|somebody|anyone|anybody|help|it|this|that|what|all|to|more|any|our|their|a|an|the|and|or|kids|children|family|families|friends|neighbors|neighbours|welcome|appreciated|accepted|encouraged|wanted|needed)$/i;
 
 /** Builds a signup-sheet draft from a free-text description, offline and deterministically. */
@@ -106,11 +107,12 @@ export function draftFromDescription(description: string, options: DraftOptions)
   const canDate = reference instanceof Date && !Number.isNaN(reference.getTime());
   const results = canDate ? parseDates(text, reference, timeZone) : [];
   const dateSpans = dateMentionSpans(text, results);
+  const mentions = new SpanIndex(dateSpans);
   const ranges = findTimeRanges(text);
   const moment = canDate ? findEventMoment(text, results, ranges, reference, timeZone) : undefined;
-  const location = findLocation(text, dateSpans);
-  const findings = findItems(text, maskSpans(text, dateSpans));
-  const title = findTitle(text, [...dateSpans, ...(location ? [location.span] : [])]);
+  const location = findLocation(text, mentions);
+  const findings = findItems(text, maskSpans(text, mentions));
+  const title = findTitle(text, location ? new SpanIndex([...dateSpans, location.span]) : mentions);
   const slots = buildSlots(text, ranges, moment, timeZone, findings.helpers);
   const draft: SignupDraft = { title, items: findings.items, slots };
   if (text && comparable(text) !== comparable(title)) draft.description = text;
@@ -197,7 +199,8 @@ function findEventMoment(text: string, results: chrono.ParsedResult[], ranges: T
   const day = dated && (dated.start.isCertain('day') || !ordinal) ? componentsOf(dated) : ordinal;
   if (!day) return undefined;
   if (dated?.start.isCertain('hour')) return { local: { ...day, hour: dated.start.get('hour') ?? 12, minute: dated.start.get('minute') ?? 0 }, timeKnown: true };
-  const lone = results.find((result) => !namesDay(result) && result.start.isCertain('hour') && !inSpans(result.index, ranges));
+  const inRanges = new SpanIndex(ranges);
+  const lone = results.find((result) => !namesDay(result) && result.start.isCertain('hour') && !inRanges.covers(result.index));
   if (lone) return { local: { ...day, hour: lone.start.get('hour') ?? 12, minute: lone.start.get('minute') ?? 0 }, timeKnown: true };
   if (ranges.length > 0) return { local: { ...day, hour: Math.floor(ranges[0].startMinute / 60), minute: ranges[0].startMinute % 60 }, timeKnown: true };
   const dayPart = dated ? dayPartMinutes(dated.text) : undefined;
@@ -285,18 +288,20 @@ function bareHoursAllowed(from: number, to: number): boolean {
   return to > 12 && to <= 24 && from < to;
 }
 
+const TIME = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\bnoon\b|\bmidnight\b)`;
+const TIME_RANGE = new RegExp(String.raw`(?<![\d/:.$\w-])(${TIME})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b)\s*(${TIME})(?![\d/:]|-\d|\w)`, 'gi');
+const MONTH_BEFORE = new RegExp(String.raw`\b${MONTH_WORD}\s*$`, 'i');
+
 /** Finds time ranges ("9-11", "9am-12pm", "from 8 to noon"), skipping dates, prices and counts. */
 function findTimeRanges(text: string): TimeRange[] {
-  const time = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\bnoon\b|\bmidnight\b)`;
-  const pattern = new RegExp(String.raw`(?<![\d/:.$\w-])(${time})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b)\s*(${time})(?![\d/:]|-\d|\w)`, 'gi');
   const ranges: TimeRange[] = [];
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(TIME_RANGE)) {
     const from = readTime(match[1]);
     const to = readTime(match[2]);
     const start = match.index;
     const end = start + match[0].length;
     const before = text.slice(Math.max(0, start - 12), start);
-    if (!from || !to || new RegExp(String.raw`\b${MONTH_WORD}\s*$`, 'i').test(before)) continue;
+    if (!from || !to || MONTH_BEFORE.test(before)) continue;
     if (!from.explicit && !to.explicit && !bareRangeAllowed(before, text.slice(end))) continue;
     if (!from.explicit && !to.explicit && !bareHoursAllowed(from.hour, to.hour)) continue;
     const [startMinute, endMinute] = resolveRange(from, to, ranges.at(-1)?.endMinute);
@@ -320,24 +325,28 @@ function readCount(word: string): number | undefined {
   return NUMBER_WORDS[normalized];
 }
 
+const SHARED_CAPACITY = new RegExp(String.raw`\b(${NUMBER})\s+(?:${HELPER_WORD}\s+)?(?:each|per\s+(?:shift|slot|session|time\s*slot|block))\b`, 'i');
+
 /** Rule: a capacity for every slot from "N people each", "N per shift", "N volunteers per slot". */
 function sharedCapacity(text: string): number | undefined {
-  const pattern = new RegExp(String.raw`\b(${NUMBER})\s+(?:${HELPER_WORD}\s+)?(?:each|per\s+(?:shift|slot|session|time\s*slot|block))\b`, 'i');
-  const match = pattern.exec(text);
+  const match = SHARED_CAPACITY.exec(text);
   return match ? readCount(match[1]) : undefined;
 }
 
+const OWN_CAPACITY = new RegExp(String.raw`^\s*[(:,–-]?\s*(?:needs?\s+)?(${NUMBER})\s+${HELPER_WORD}\b(?!\s+(?:each|per)\b)`, 'i');
+
 /** Rule: a capacity right after one range ("9-12 (4 people)", "9-12: 3 volunteers"). */
 function ownCapacity(after: string): number | undefined {
-  const pattern = new RegExp(String.raw`^\s*[(:,–-]?\s*(?:needs?\s+)?(${NUMBER})\s+${HELPER_WORD}\b(?!\s+(?:each|per)\b)`, 'i');
-  const match = pattern.exec(after);
+  const match = OWN_CAPACITY.exec(after);
   return match ? readCount(match[1]) : undefined;
 }
+
+const NAMED_SLOT = new RegExp(String.raw`\b(${SLOT_NAME_WORDS}(?:\s+(?:shift|slot|session|crew|block))?)\s*(?::|-|–|\(|from)?\s*$`, 'i');
 
 /** Rule: a slot is named by a qualifier just before its range ("morning shift 9-12"), or by its bullet label. */
 function slotName(text: string, range: TimeRange): string | undefined {
   const before = text.slice(Math.max(0, range.start - 60), range.start);
-  const named = new RegExp(String.raw`\b(${SLOT_NAME_WORDS}(?:\s+(?:shift|slot|session|crew|block))?)\s*(?::|-|–|\(|from)?\s*$`, 'i').exec(before);
+  const named = NAMED_SLOT.exec(before);
   if (named) return capitalize(named[1].toLowerCase());
   const bullet = /(?:^|\n)\s*(?:[-*•]|\d+[.)])\s+([A-Za-z][A-Za-z' -]{0,40}?)\s*(?::|-|–|from)?\s*$/.exec(before);
   const label = bullet?.[1].trim() ?? /(?:^|[,;:\n(]|\band)\s*([A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(?::|from)?\s*$/.exec(before)?.[1];
@@ -369,25 +378,59 @@ function buildSlots(text: string, ranges: TimeRange[], moment: EventMoment | und
   });
 }
 
-/** Whether an index falls inside one of the spans. */
-function inSpans(index: number, spans: Span[]): boolean {
-  return spans.some((span) => index >= span.start && index < span.end);
-}
+/**
+ * Spans of the text, sorted once, so that whether an index is inside one and where the next one
+ * starts take a binary search: the text may hold thousands of dates and each character is asked.
+ */
+class SpanIndex {
+  private readonly starts: number[];
+  /** The furthest end among the spans up to each one (spans may overlap). */
+  private readonly reach: number[];
 
-/** The first span start after an index, if any. */
-function nextSpanStart(index: number, spans: Span[]): number | undefined {
-  const starts = spans.map((span) => span.start).filter((start) => start > index);
-  return starts.length > 0 ? Math.min(...starts) : undefined;
+  constructor(spans: Span[]) {
+    const sorted = [...spans].sort((a, b) => a.start - b.start);
+    this.starts = sorted.map((span) => span.start);
+    let furthest = 0;
+    this.reach = sorted.map((span) => (furthest = Math.max(furthest, span.end)));
+  }
+
+  /** Whether an index falls inside one of the spans. */
+  covers(index: number): boolean {
+    const last = this.startsUpTo(index) - 1;
+    return last >= 0 && this.reach[last] > index;
+  }
+
+  /** Whether a span starts at the index. */
+  startsAt(index: number): boolean {
+    return this.starts[this.startsUpTo(index) - 1] === index;
+  }
+
+  /** The first span start after an index, if any. */
+  nextStart(index: number): number | undefined {
+    return this.starts[this.startsUpTo(index)];
+  }
+
+  /** How many spans start at or before the index. */
+  private startsUpTo(index: number): number {
+    let low = 0;
+    let high = this.starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.starts[middle] <= index) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 /** Rule: a place after "at"/"in"/"@"/"location:" is a capitalized phrase, an address, or "the/my ... park/hall/house". */
-function findLocation(text: string, dateSpans: Span[]): { name: string; span: Span } | undefined {
+function findLocation(text: string, dateSpans: SpanIndex): { name: string; span: Span } | undefined {
   const marker = /(?:\b(?:at|in)\s+|@\s*|\b(?:location|where|venue|place|address)\s*:\s*)/gi;
   for (const match of text.matchAll(marker)) {
     const start = match.index + match[0].length;
-    if (inSpans(start, dateSpans)) continue;
+    if (dateSpans.covers(start)) continue;
     const labeled = match[0].includes(':');
-    const name = labeled ? labeledPlace(text.slice(start)) : placePhrase(text.slice(start), nextSpanStart(start, dateSpans), start);
+    const name = labeled ? labeledPlace(text.slice(start)) : placePhrase(text.slice(start), dateSpans.nextStart(start), start);
     if (name) return { name: capitalize(name.slice(0, MAX_LOCATION).trim()), span: { start: match.index, end: start + name.length } };
   }
   return undefined;
@@ -399,13 +442,14 @@ function labeledPlace(rest: string): string | undefined {
   return place || undefined;
 }
 
+const LOWER_PLACE = new RegExp(String.raw`^(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+){0,2}${PLACE_NOUNS}\b`);
+const ADDRESS = new RegExp(String.raw`^\d{1,6}\s+(?:[A-Za-z0-9.'-]+\s+){0,3}${STREET_WORDS}\b\.?`, 'i');
+
 /** The place phrase at the start of the rest of the text, or undefined when it is no place. */
 function placePhrase(rest: string, nextDate: number | undefined, offset: number): string | undefined {
-  const lowerPlace = new RegExp(String.raw`^(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+){0,2}${PLACE_NOUNS}\b`);
-  const address = new RegExp(String.raw`^\d{1,6}\s+(?:[A-Za-z0-9.'-]+\s+){0,3}${STREET_WORDS}\b\.?`, 'i');
   const body = rest.replace(/^the\s+(?=[A-Z])/, '');
   const isProper = /^[A-Z]/.test(body) && !CALENDAR_WORDS.test(body);
-  if (!isProper && !address.test(rest) && !lowerPlace.test(rest)) return undefined;
+  if (!isProper && !ADDRESS.test(rest) && !LOWER_PLACE.test(rest)) return undefined;
   const skip = rest.length - body.length + (/^(?:St|Mt|Ft)\.\s/.test(body) ? 4 : 0);
   const stop = /,|\.(?:\s|$)|;|!|\?|\n|\(|\s[-–—]\s|\s(?:on|from|at|in|this|next|tomorrow|tonight|today|to|for|and|with|we|please|starting|between|until|till|by|where|when|who)\b|\s\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|-)/i;
   const stopAt = stop.exec(rest.slice(skip));
@@ -466,7 +510,7 @@ function cutAtWord(value: string, max: number): string {
 }
 
 /** Rule: the title is the event noun phrase opening the text, without filler, date, time or place; else the first sentence. */
-function findTitle(text: string, cutSpans: Span[]): string {
+function findTitle(text: string, cutSpans: SpanIndex): string {
   const sentence = /[^\n.!?:]+(?:[.!?:]+|(?=\n)|$)/g;
   const stop = /\s(?:at|in|on|this|next|tomorrow|tonight|today|from|between|starting|beginning|is|are|will|we|we're|please|bring|need|needs|needed|who|where|when|with|to\s+(?:raise|support|benefit|help|celebrate))\b|[,;—–(]|\s-\s|\s\d+(?![a-z\d])/i;
   for (const match of protectAbbreviations(text).matchAll(sentence)) {
@@ -474,7 +518,7 @@ function findTitle(text: string, cutSpans: Span[]): string {
     const raw = match[0].replace(/[.!?:]+$/, '');
     const body = stripFiller(raw);
     const bodyStart = match.index + raw.length - body.length;
-    const dateCut = nextSpanStart(bodyStart - 1, cutSpans);
+    const dateCut = cutSpans.nextStart(bodyStart - 1);
     let end = stop.exec(body)?.index ?? body.length;
     if (dateCut !== undefined) end = Math.min(end, dateCut - bodyStart);
     const title = body.slice(0, Math.max(0, end)).replace(/[\s,.;:!?-]+$/, '').replace(/\s+(?:and|the|a|an|our)$/i, '').trim();
@@ -485,14 +529,14 @@ function findTitle(text: string, cutSpans: Span[]): string {
 }
 
 /** Blanks out date mentions (a comma, then spaces) so lists stop there; keeps line breaks and length. */
-function maskSpans(text: string, spans: Span[]): string {
+function maskSpans(text: string, spans: SpanIndex): string {
   const chars = [...text];
   let index = 0;
   const masked = chars.map((char) => {
     const position = index;
     index += char.length;
-    if (char === '\n' || !inSpans(position, spans)) return char;
-    return spans.some((span) => span.start === position) ? ',' : ' '.repeat(char.length);
+    if (char === '\n' || !spans.covers(position)) return char;
+    return spans.startsAt(position) ? ',' : ' '.repeat(char.length);
   });
   return masked.join('');
 }
@@ -537,10 +581,11 @@ function addSentenceItems(line: string, findings: ItemFindings): void {
   }
 }
 
+const HELPER_COUNT = new RegExp(String.raw`(?<!\b(?:for|serves|feeds|of)\s)\b(${NUMBER})\s+(?:more\s+)?(volunteers|helpers|people|adults|workers)\b(?!\s+(?:each|per)\b)`, 'i');
+
 /** Rule: "20 volunteers" anywhere is a head count, unless per shift ("4 people each") or a serving size ("for 10 people"). */
 function helperCount(text: string): ItemFindings['helpers'] {
-  const pattern = new RegExp(String.raw`(?<!\b(?:for|serves|feeds|of)\s)\b(${NUMBER})\s+(?:more\s+)?(volunteers|helpers|people|adults|workers)\b(?!\s+(?:each|per)\b)`, 'i');
-  const match = pattern.exec(text);
+  const match = HELPER_COUNT.exec(text);
   const count = match ? readCount(match[1]) : undefined;
   return match && count !== undefined ? { noun: match[2].toLowerCase(), count } : undefined;
 }
@@ -548,7 +593,7 @@ function helperCount(text: string): ItemFindings['helpers'] {
 /** Splits a list on commas, semicolons, "and", "&", "/" and "+", keeping known dishes like "mac and cheese" whole. */
 function splitList(list: string): string[] {
   let protectedList = list;
-  for (const compound of COMPOUND_ITEMS) protectedList = protectedList.replace(new RegExp(`\\b${compound}\\b`, 'gi'), (found) => found.replace(/ and /i, ' \u0001 '));
+  for (const compound of COMPOUND_ITEMS) protectedList = protectedList.replace(compound, (found) => found.replace(/ and /i, ' \u0001 '));
   return protectedList
     .split(/,|;|\s+and\s+|\s*&\s*|\s\+\s|\/(?!\d)/i)
     .map((piece) => piece.replace(/\u0001/g, 'and').trim())
@@ -569,6 +614,8 @@ function addList(list: string, findings: ItemFindings): void {
   }
 }
 
+const COUNT_PREFIX = new RegExp(String.raw`^(?:(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+dozen|(\d{1,4})\s*[x×]?|(${NUMBER}|an?))\s+(.*)$`, 'i');
+
 /** Rule: one item: a count as "2 pies", "two pies", "a dozen rolls", "chips x4", "4x chips" or "chips (4)"; notes from parentheses or "for ..."/"with ...". */
 function parseItem(piece: string): DraftItem | undefined {
   const notes: string[] = [];
@@ -582,7 +629,7 @@ function parseItem(piece: string): DraftItem | undefined {
   rest = rest.replace(/^(?:please\s+)?(?:also\s+)?(?:some|any|extra|more|additional|plenty of|lots of|a lot of|a few|several)\s+/i, '');
   if (/^(?:the|your|their|his|her)\s/i.test(rest)) return undefined;
   const suffix = /^(.*?)(?:\s+[x×]\s*|\s*[×*:]\s*)(\d{1,4})$/i.exec(rest);
-  const prefix = new RegExp(String.raw`^(?:(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+dozen|(\d{1,4})\s*[x×]?|(${NUMBER}|an?))\s+(.*)$`, 'i').exec(rest);
+  const prefix = COUNT_PREFIX.exec(rest);
   if (suffix) { quantity ??= Number(suffix[2]); rest = suffix[1]; }
   else if (prefix) {
     const dozens = prefix[1] ? (readCount(prefix[1]) ?? 1) * 12 : undefined;
