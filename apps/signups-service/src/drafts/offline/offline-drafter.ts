@@ -48,6 +48,13 @@ interface Span {
   end: number;
 }
 
+/** A date or time chrono found, placed in the original text. */
+interface DateMention {
+  index: number;
+  text: string;
+  start: chrono.ParsedComponents;
+}
+
 /** The event's day, with whether the written text gave its time of day. */
 interface EventMoment {
   local: LocalDateTime;
@@ -78,6 +85,10 @@ const FALLBACK_TITLE = 'Untitled signup sheet';
 const MAX_TITLE = 80;
 const ABBREVIATION_DOT = '\u2024';
 const MAX_LOCATION = 80;
+/** How far after its "at" or "in" a place phrase may end (it is cut to MAX_LOCATION anyway). */
+const PLACE_REACH = 200;
+/** The longest run of whitespace chrono reads. */
+const MAX_WHITESPACE_RUN = 8;
 const NOON = 12 * 60;
 const DAY_MINUTES = 24 * 60;
 
@@ -97,6 +108,7 @@ const GENERIC_SLOT_WORDS = /\b(?:shifts?|slots?|sessions?|times?|hours?|from|bet
 const SLOT_KEYWORDS = /\b(?:shifts?|slots?|sessions?|volunteers?|helpers?)\b/i;
 const COMPOUND_ITEMS = ['mac and cheese', 'chips and salsa', 'chips and dip', 'salt and pepper', 'bread and butter', 'fish and chips', 'rice and beans', 'cookies and cream', 'peanut butter and jelly', 'cups and lids']
   .map((compound) => new RegExp(`\\b${compound}\\b`, 'gi'));
+const WHITESPACE = /\s/;
 const ITEM_STOP_WORDS = /^(?:you|your|yourself|yourselves|us|we|them|everyone|everybody|someone|somebody|anyone|anybody|help|it|this|that|what|all|to|more|any|our|their|a|an|the|and|or|kids|children|family|families|friends|neighbors|neighbours|welcome|appreciated|accepted|encouraged|wanted|needed)$/i;
 
 /** Builds a signup-sheet draft from a free-text description, offline and deterministically. */
@@ -156,21 +168,55 @@ function localReference(reference: Date, timeZone: string): LocalDateTime {
   return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate(), hour: shifted.getUTCHours(), minute: shifted.getUTCMinutes() };
 }
 
-/** Runs chrono with the zone's offset at the reference date, preferring future dates. */
-function parseDates(text: string, reference: Date, timeZone: string): chrono.ParsedResult[] {
-  const results = chrono.parse(text, { instant: reference, timezone: zoneOffsetMinutes(timeZone, reference) }, { forwardDate: true });
-  return results.filter((result) => !isWeekdayCompound(text, result));
+/**
+ * Runs chrono with the zone's offset at the reference date, preferring future dates. chrono reads the
+ * text with long runs of whitespace cut short (some of its patterns take time quadratic in the
+ * length of a run), and what it finds is placed back in the text.
+ */
+function parseDates(text: string, reference: Date, timeZone: string): DateMention[] {
+  const { shortened, origin } = shortenWhitespaceRuns(text);
+  const results = chrono.parse(shortened, { instant: reference, timezone: zoneOffsetMinutes(timeZone, reference) }, { forwardDate: true });
+  return results
+    .map((result): DateMention => {
+      const index = origin[result.index];
+      const end = origin[result.index + result.text.length - 1] + 1;
+      return { index, text: text.slice(index, end), start: result.start };
+    })
+    .filter((mention) => !isWeekdayCompound(text, mention));
+}
+
+/**
+ * The text with each run of whitespace longer than MAX_WHITESPACE_RUN cut to its last characters
+ * (the first of them a line break if the part left out had one), and for each character kept its
+ * index in the text. Text with no such run reaches chrono unchanged.
+ */
+function shortenWhitespaceRuns(text: string): { shortened: string; origin: number[] } {
+  const kept: string[] = [];
+  const origin: number[] = [];
+  for (let index = 0; index < text.length;) {
+    let end = index;
+    while (end < text.length && WHITESPACE.test(text[end])) end++;
+    if (end === index) end = index + 1;
+    const from = Math.max(index, end - MAX_WHITESPACE_RUN);
+    const leftOutLineBreak = text.slice(index, from).includes('\n');
+    for (let at = from; at < end; at++) {
+      kept.push(at === from && leftOutLineBreak ? '\n' : text[at]);
+      origin.push(at);
+    }
+    index = end;
+  }
+  return { shortened: kept.join(''), origin };
 }
 
 /** Rule: a bare weekday that starts a compound noun ("Sunday school", "Saturday market") is no date. */
-function isWeekdayCompound(text: string, result: chrono.ParsedResult): boolean {
+function isWeekdayCompound(text: string, result: DateMention): boolean {
   const onlyWeekday = result.start.isCertain('weekday') && !result.start.isCertain('day') && !result.start.isCertain('hour');
   const next = text.slice(result.index + result.text.length);
   return onlyWeekday && /^\s+(?:school|service|services|worship|mass|market|league|club|paper|special)\b/i.test(next);
 }
 
 /** Whether a chrono result names a day (not just a time of day). */
-function namesDay(result: chrono.ParsedResult): boolean {
+function namesDay(result: DateMention): boolean {
   return result.start.isCertain('day') || result.start.isCertain('weekday') || result.start.isCertain('month');
 }
 
@@ -183,7 +229,7 @@ function findOrdinalDay(text: string): { day: number; span: Span } | undefined {
 }
 
 /** The stretches of text that are dates or times, so title and location rules skip them. */
-function dateMentionSpans(text: string, results: chrono.ParsedResult[]): Span[] {
+function dateMentionSpans(text: string, results: DateMention[]): Span[] {
   const spans = results.map((result) => ({ start: result.index, end: result.index + result.text.length }));
   const ordinal = findOrdinalDay(text);
   return ordinal ? [...spans, ordinal.span] : spans;
@@ -193,7 +239,7 @@ function dateMentionSpans(text: string, results: chrono.ParsedResult[]): Span[] 
  * Rule: the event is the first day mentioned with a time, else the first day (an "on the 18th" beats a bare weekday);
  * its time comes from that mention, a lone time outside ranges, the first range, a day part, else 12:00.
  */
-function findEventMoment(text: string, results: chrono.ParsedResult[], ranges: TimeRange[], reference: Date, timeZone: string): EventMoment | undefined {
+function findEventMoment(text: string, results: DateMention[], ranges: TimeRange[], reference: Date, timeZone: string): EventMoment | undefined {
   const dated = results.find((result) => namesDay(result) && result.start.isCertain('hour')) ?? results.find(namesDay);
   const ordinal = ordinalDate(text, localReference(reference, timeZone));
   const day = dated && (dated.start.isCertain('day') || !ordinal) ? componentsOf(dated) : ordinal;
@@ -216,7 +262,7 @@ function dayPartMinutes(mention: string): number | undefined {
 }
 
 /** The wall-clock components chrono resolved for a result's start. */
-function componentsOf(result: chrono.ParsedResult): LocalDateTime {
+function componentsOf(result: DateMention): LocalDateTime {
   const get = (component: chrono.Component, fallback: number): number => result.start.get(component) ?? fallback;
   return { year: get('year', 1970), month: get('month', 1), day: get('day', 1), hour: get('hour', 12), minute: get('minute', 0) };
 }
@@ -333,7 +379,11 @@ function sharedCapacity(text: string): number | undefined {
   return match ? readCount(match[1]) : undefined;
 }
 
-const OWN_CAPACITY = new RegExp(String.raw`^\s*[(:,–-]?\s*(?:needs?\s+)?(${NUMBER})\s+${HELPER_WORD}\b(?!\s+(?:each|per)\b)`, 'i');
+/**
+ * The spaces around the optional mark are one run unless the mark is there: `\s*[(:,–-]?\s*`
+ * would try every split of a long run of spaces.
+ */
+const OWN_CAPACITY = new RegExp(String.raw`^\s*(?:[(:,–-]\s*)?(?:needs?\s+)?(${NUMBER})\s+${HELPER_WORD}\b(?!\s+(?:each|per)\b)`, 'i');
 
 /** Rule: a capacity right after one range ("9-12 (4 people)", "9-12: 3 volunteers"). */
 function ownCapacity(after: string): number | undefined {
@@ -438,24 +488,30 @@ function findLocation(text: string, dateSpans: SpanIndex): { name: string; span:
 
 /** The place after a "Location:" label: the rest of the line or sentence. */
 function labeledPlace(rest: string): string | undefined {
-  const place = rest.split(/\n|\.(?:\s|$)/)[0].trim().replace(/[.,;:!?]+$/, '');
+  const end = rest.search(/\n|\.(?:\s|$)/);
+  const place = trimEndOf(rest.slice(0, end < 0 ? rest.length : end).trim(), /[.,;:!?]/);
   return place || undefined;
 }
 
 const LOWER_PLACE = new RegExp(String.raw`^(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+){0,2}${PLACE_NOUNS}\b`);
 const ADDRESS = new RegExp(String.raw`^\d{1,6}\s+(?:[A-Za-z0-9.'-]+\s+){0,3}${STREET_WORDS}\b\.?`, 'i');
 
-/** The place phrase at the start of the rest of the text, or undefined when it is no place. */
+/**
+ * The place phrase at the start of the rest of the text, or undefined when it is no place. It ends
+ * within PLACE_REACH characters: each "at" or "in" of the text looks that far at most, not to its end.
+ */
 function placePhrase(rest: string, nextDate: number | undefined, offset: number): string | undefined {
-  const body = rest.replace(/^the\s+(?=[A-Z])/, '');
+  const bodyStart = /^the\s+(?=[A-Z])/.exec(rest)?.[0].length ?? 0;
+  const body = rest.slice(bodyStart);
   const isProper = /^[A-Z]/.test(body) && !CALENDAR_WORDS.test(body);
   if (!isProper && !ADDRESS.test(rest) && !LOWER_PLACE.test(rest)) return undefined;
-  const skip = rest.length - body.length + (/^(?:St|Mt|Ft)\.\s/.test(body) ? 4 : 0);
+  const skip = bodyStart + (/^(?:St|Mt|Ft)\.\s/.test(body) ? 4 : 0);
+  const reach = Math.min(rest.length, bodyStart + PLACE_REACH);
   const stop = /,|\.(?:\s|$)|;|!|\?|\n|\(|\s[-–—]\s|\s(?:on|from|at|in|this|next|tomorrow|tonight|today|to|for|and|with|we|please|starting|between|until|till|by|where|when|who)\b|\s\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|-)/i;
-  const stopAt = stop.exec(rest.slice(skip));
-  let end = stopAt ? skip + stopAt.index : rest.length;
+  const stopAt = stop.exec(rest.slice(skip, reach));
+  let end = stopAt ? skip + stopAt.index : reach;
   if (nextDate !== undefined) end = Math.min(end, nextDate - offset);
-  const place = rest.slice(rest.length - body.length, end).trim();
+  const place = rest.slice(bodyStart, end).trim();
   return place && place.split(/\s+/).length <= 8 ? place : undefined;
 }
 
@@ -466,30 +522,57 @@ function capitalize(value: string): string {
 
 /** Lower-cased text without trailing punctuation, to compare title and description. */
 function comparable(value: string): string {
-  return value.toLowerCase().replace(/[\s.!?]+$/, '');
+  return trimEndOf(value.toLowerCase(), /[\s.!?]/);
 }
 
-/** Rule: leading filler ("Hi all!", "Let's have a", "We're organizing a", "Sign up for the") is not part of the title. */
+/**
+ * The value without the characters at its end that `char` (a one-character class) matches. A loop,
+ * because V8 tries /[…]+$/ from every start in a long run of such characters: quadratic time.
+ */
+function trimEndOf(value: string, char: RegExp): string {
+  let end = value.length;
+  while (end > 0 && char.test(value[end - 1])) end--;
+  return value.slice(0, end);
+}
+
+/** The value without the characters at its start that `char` (a one-character class) matches. */
+function trimStartOf(value: string, char: RegExp): string {
+  let start = 0;
+  while (start < value.length && char.test(value[start])) start++;
+  return value.slice(start);
+}
+
+/** Leading filler of a title, each matched where the title so far starts (sticky). */
+const FILLERS = [
+  /(?:hi|hello|hey|dear|greetings)(?:\s+(?:all|everyone|everybody|folks|friends|team|neighbors|neighbours|parents|families|y'all|there))*\s*[,!.:-]*\s*/iy,
+  /(?:let's|let’s|lets|let us)\s+(?:have|host|do|throw|organi[sz]e|hold|plan)\s+/iy,
+  /(?:we're|we’re|we are|i'm|i’m|i am|we'll|we will|we'll be|we will be|i'll be|i will be)\s+(?:organi[sz]ing|hosting|having|holding|planning|throwing|running|putting on|doing|starting|have|host|hold|run)\s+/iy,
+  /(?:please\s+)?(?:sign(?:\s|-)?up|register|volunteer|rsvp)\s+(?:for|to help (?:with|at)|to)\s+/iy,
+  /(?:we|i)(?:'re|’re| are| am)?\s+(?:need|needs|looking for|seeking|recruiting)\s+/iy,
+  /(?:please\s+)?(?:come\s+)?join\s+us\s+(?:for|at)\s+/iy,
+  /(?:come\s+(?:to|out\s+(?:to|for))|you(?:'re|’re| are)\s+invited\s+to|there(?:'s|’s| is| will be)|it(?:'s|’s| is) time for|reminder:?|save the date(?:\s+for)?:?|announcing)\s+/iy,
+  /(?:a|an|the|our|my|this year's|this year’s)\s+/iy,
+];
+
+/**
+ * Rule: leading filler ("Hi all!", "Let's have a", "We're organizing a", "Sign up for the") is not part of the title.
+ * The fillers move a start index, so a long run of them ("a a a …") costs no copy of the rest per filler.
+ */
 function stripFiller(sentence: string): string {
-  const fillers = [
-    /^(?:hi|hello|hey|dear|greetings)(?:\s+(?:all|everyone|everybody|folks|friends|team|neighbors|neighbours|parents|families|y'all|there))*\s*[,!.:-]*\s*/i,
-    /^(?:let's|let’s|lets|let us)\s+(?:have|host|do|throw|organi[sz]e|hold|plan)\s+/i,
-    /^(?:we're|we’re|we are|i'm|i’m|i am|we'll|we will|we'll be|we will be|i'll be|i will be)\s+(?:organi[sz]ing|hosting|having|holding|planning|throwing|running|putting on|doing|starting|have|host|hold|run)\s+/i,
-    /^(?:please\s+)?(?:sign(?:\s|-)?up|register|volunteer|rsvp)\s+(?:for|to help (?:with|at)|to)\s+/i,
-    /^(?:we|i)(?:'re|’re| are| am)?\s+(?:need|needs|looking for|seeking|recruiting)\s+/i,
-    /^(?:please\s+)?(?:come\s+)?join\s+us\s+(?:for|at)\s+/i,
-    /^(?:come\s+(?:to|out\s+(?:to|for))|you(?:'re|’re| are)\s+invited\s+to|there(?:'s|’s| is| will be)|it(?:'s|’s| is) time for|reminder:?|save the date(?:\s+for)?:?|announcing)\s+/i,
-    /^(?:a|an|the|our|my|this year's|this year’s)\s+/i,
-  ];
-  let current = sentence.trim();
+  const text = sentence.trimEnd();
+  let start = text.length - text.trimStart().length;
   for (let changed = true; changed;) {
     changed = false;
-    for (const filler of fillers) {
-      const next = current.replace(filler, '');
-      if (next !== current) { current = next.trim(); changed = true; }
+    for (const filler of FILLERS) {
+      filler.lastIndex = start;
+      const found = filler.exec(text);
+      if (!found?.[0]) continue;
+      start += found[0].length;
+      while (start < text.length && WHITESPACE.test(text[start])) start++;
+      changed = true;
     }
   }
-  return current;
+  return text.slice(start);
 }
 
 /** Replaces the dot of "Ms.", "St." and the like by a look-alike so sentences do not end there (same length). */
@@ -515,13 +598,13 @@ function findTitle(text: string, cutSpans: SpanIndex): string {
   const stop = /\s(?:at|in|on|this|next|tomorrow|tonight|today|from|between|starting|beginning|is|are|will|we|we're|please|bring|need|needs|needed|who|where|when|with|to\s+(?:raise|support|benefit|help|celebrate))\b|[,;—–(]|\s-\s|\s\d+(?![a-z\d])/i;
   for (const match of protectAbbreviations(text).matchAll(sentence)) {
     if (/^\s*(?:[-*•]|\d+[.)])\s/.test(match[0])) continue;
-    const raw = match[0].replace(/[.!?:]+$/, '');
+    const raw = trimEndOf(match[0], /[.!?:]/);
     const body = stripFiller(raw);
     const bodyStart = match.index + raw.length - body.length;
     const dateCut = cutSpans.nextStart(bodyStart - 1);
     let end = stop.exec(body)?.index ?? body.length;
     if (dateCut !== undefined) end = Math.min(end, dateCut - bodyStart);
-    const title = body.slice(0, Math.max(0, end)).replace(/[\s,.;:!?-]+$/, '').replace(/\s+(?:and|the|a|an|our)$/i, '').trim();
+    const title = trimEndOf(body.slice(0, Math.max(0, end)), /[\s,.;:!?-]/).replace(/(?<=\s)(?:and|the|a|an|our)$/i, '').trim();
     if (/\p{L}/u.test(title)) return capitalize(cutAtWord(restoreAbbreviations(title), MAX_TITLE));
   }
   const first = text.split(/\n|(?<=[.!?])\s/).find((part) => part.trim())?.trim() ?? '';
@@ -590,19 +673,23 @@ function helperCount(text: string): ItemFindings['helpers'] {
   return match && count !== undefined ? { noun: match[2].toLowerCase(), count } : undefined;
 }
 
-/** Splits a list on commas, semicolons, "and", "&", "/" and "+", keeping known dishes like "mac and cheese" whole. */
+/**
+ * Splits a list on commas, semicolons, "and", "&", "/" and "+", keeping known dishes like "mac and cheese" whole.
+ * A separator that starts with spaces starts where they start (`(?<!\s)`): `\s+and\s+` or `\s*&\s*`
+ * alone would scan a long run of spaces from each of its characters.
+ */
 function splitList(list: string): string[] {
   let protectedList = list;
   for (const compound of COMPOUND_ITEMS) protectedList = protectedList.replace(compound, (found) => found.replace(/ and /i, ' \u0001 '));
   return protectedList
-    .split(/,|;|\s+and\s+|\s*&\s*|\s\+\s|\/(?!\d)/i)
+    .split(/,|;|(?<!\s)\s+and\s+|(?<!\s)\s+&\s*|&\s*|\s\+\s|\/(?!\d)/i)
     .map((piece) => piece.replace(/\u0001/g, 'and').trim())
     .filter((piece) => piece.length > 0);
 }
 
 /** Adds the items of a list, routing "N volunteers" to the helper count. */
 function addList(list: string, findings: ItemFindings): void {
-  if (findTimeRanges(list).length > 0 && !/\d+\s*x\b/i.test(list)) list = list.slice(0, findTimeRanges(list)[0].start);
+  if (findTimeRanges(list).length > 0 && !/\d\s*x\b/i.test(list)) list = list.slice(0, findTimeRanges(list)[0].start);
   for (const piece of splitList(list)) {
     const item = parseItem(piece);
     if (!item) continue;
@@ -647,7 +734,7 @@ function parseItem(piece: string): DraftItem | undefined {
     if (/^(?:for|with|without)$/i.test(tail[1]) && tail[2].trim()) notes.push(`${tail[1].toLowerCase()}${tail[2]}`.trim());
     rest = rest.slice(0, tail.index);
   }
-  const name = rest.replace(/^(?:of\s+)/i, '').replace(/[\s.,;:!?*-]+$/, '').replace(/^[\s"'“-]+|["'”]+$/g, '').trim();
+  const name = trimEndOf(trimStartOf(trimEndOf(rest.replace(/^(?:of\s+)/i, ''), /[\s.,;:!?*-]/), /[\s"'“-]/), /["'”]/).trim();
   if (!name || /^\d/.test(name) || name.split(/\s+/).length > 5 || ITEM_STOP_WORDS.test(name.split(/\s+/)[0]) || CALENDAR_WORDS.test(name)) return undefined;
   if (/\d\s*(?:[ap]\.?m)\b|\b(?:shifts?|slots?|sessions?)\b/i.test(name) || !/\p{L}/u.test(name)) return undefined;
   const item: DraftItem = { name: capitalize(name) };
