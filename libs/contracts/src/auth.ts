@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TIERS, type Tier } from '#libs/config';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';
-import { EnumField, PatternField, StringField } from './validation.js';
+import { EMAIL_MAX_LENGTH, EnumField, PatternField, StringField } from './validation.js';
 
 export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
@@ -87,7 +87,7 @@ export class AdminSetTierDto {
 }
 
 export class AdminCreateUserDto {
-  @StringField({ required: true, format: 'email', max: 320 }) email!: string;
+  @StringField({ required: true, format: 'email', max: EMAIL_MAX_LENGTH }) email!: string;
   @StringField({ required: true, min: 8, max: 200 }) password!: string;
   @StringField({ required: true, max: 64 }) organizationId!: string;
   @EnumField(MEMBER_ROLES) role?: MemberRole;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayField, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
+import { ArrayField, EMAIL_MAX_LENGTH, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
 import { PageMetaDto } from './pagination.js';
 import { ItemView, SlotView } from './slots-items.js';
 import type { SignupStatus } from './signups.js';
@@ -18,7 +18,7 @@ export class SelectionDto {
 /** POST /signups/{id}/participants */
 export class RegistrationDto {
   @StringField({ required: true, min: 1, max: 200, example: 'Ana Lima' }) name!: string;
-  @StringField({ required: true, format: 'email', max: 320, example: 'ana@example.com' }) email!: string;
+  @StringField({ required: true, format: 'email', max: EMAIL_MAX_LENGTH, example: 'ana@example.com' }) email!: string;
   @PhoneField({ description: 'Required when the signup has requiresPhone.' }) phone?: string;
   @ArrayField(() => SelectionDto, { required: true, max: 50, description: 'May be empty.' }) selections!: SelectionDto[];
 }
@@ -32,7 +32,7 @@ export class UpdateRegistrationDto {
 
 /** PATCH /signups/{id}/participants/{participantId}: the organizer edits a registration. */
 export class UpdateParticipantDto extends UpdateRegistrationDto {
-  @StringField({ format: 'email', max: 320 }) email?: string;
+  @StringField({ format: 'email', max: EMAIL_MAX_LENGTH }) email?: string;
 }
 
 export type SelectionInput = { type: SelectionType; id: string; quantity?: number };

@@ -1,5 +1,5 @@
 import { ProblemError } from '#libs/problem';
-import { ArrayField, IntField, StringField, UuidField, isPhoneNumber, toE164, validateInput } from './validation.js';
+import { ArrayField, EMAIL_MAX_LENGTH, IntField, StringField, UuidField, isEmailAddress, isPhoneNumber, toE164, validateInput } from './validation.js';
 import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import { requireUuid } from './ids.js';
@@ -101,6 +101,20 @@ describe('phone numbers', () => {
 
   it.each(['+1 415 555 0123 ext. 7', '4155550123', '+999123', '', 'call me'])('refuses %j', (phone) => {
     expect(isPhoneNumber(phone)).toBe(false);
+  });
+});
+
+describe('email addresses', () => {
+  it.each(['ana@example.com', 'ana.lima+signups@mail.example.co.uk'])('accepts %s', (email) => {
+    expect(isEmailAddress(email)).toBe(true);
+  });
+
+  it.each(['ana@', 'ana lima@example.com', 'ana@example..com', 'ana@example.c'])('refuses %s', (email) => {
+    expect(isEmailAddress(email)).toBe(false);
+  });
+
+  it(`refuses an address over ${EMAIL_MAX_LENGTH} characters`, () => {
+    expect(isEmailAddress(`ana@${'b'.repeat(EMAIL_MAX_LENGTH)}.com`)).toBe(false);
   });
 });
 

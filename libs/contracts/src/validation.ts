@@ -3,8 +3,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type, plainToInstance } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID,
-  Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, validate, type ValidationError,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID,
+  Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, isEmail, validate, type ValidationError,
 } from 'class-validator';
 import { isValidPhoneNumber, parsePhoneNumberFromString, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { ProblemError, type FieldError } from '#libs/problem';
@@ -41,6 +41,17 @@ function doc(opts: Presence, extra: ApiPropertyOptions): PropertyDecorator {
 /** NUL and the other C0 controls except tab, newline and carriage return: never text. */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+/** The longest e-mail address any form or body accepts. */
+export const EMAIL_MAX_LENGTH = 320;
+
+/**
+ * The one e-mail check of every body and form: validator.js's isEmail (what class-validator's
+ * IsEmail runs), after the length bound, so no pattern ever sees a longer string.
+ */
+export function isEmailAddress(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= EMAIL_MAX_LENGTH && isEmail(value);
+}
+
 export function StringField(opts: Presence & { min?: number; max?: number; format?: 'email' | 'uri' } = {}): PropertyDecorator {
   const { min, max = 10_000 } = opts;
   const decorators: PropertyDecorator[] = [
@@ -52,7 +63,7 @@ export function StringField(opts: Presence & { min?: number; max?: number; forma
     decorators.push(MinLength(min, { message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters` }));
   }
   decorators.push(MaxLength(max, { message: `Must be at most ${max} characters` }));
-  if (opts.format === 'email') decorators.push(IsEmail({}, { message: 'Invalid email' }));
+  if (opts.format === 'email') decorators.push(ValidateBy({ name: 'isEmail', validator: { validate: isEmailAddress } }, { message: 'Invalid email' }));
   return applyDecorators(...decorators, doc(opts, { type: String, minLength: min, maxLength: max, format: opts.format }));
 }
 
@@ -62,9 +73,11 @@ export function UuidField(opts: Presence = {}): PropertyDecorator {
 
 /** RFC 3339 date-time: a full date and time with Z or a numeric offset (never a host-local time). */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+/** The longest string DATE_TIME matches: `2026-06-01T18:00:00.123456789+01:00`. */
+const DATE_TIME_MAX_LENGTH = 35;
 
 export function isDateTime(value: unknown): value is string {
-  const match = typeof value === 'string' ? DATE_TIME.exec(value) : null;
+  const match = typeof value === 'string' && value.length <= DATE_TIME_MAX_LENGTH ? DATE_TIME.exec(value) : null;
   if (!match) return false;
   const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((part) => Number(part ?? 0));
   const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
@@ -122,12 +135,14 @@ export function EnumListField<const T extends string>(values: readonly T[], opts
   );
 }
 
+/** A string matching `pattern`; the pattern only sees strings within the maximum length (class-validator runs every rule). */
 export function PatternField(pattern: RegExp, message: string, opts: Presence & { max?: number } = {}): PropertyDecorator {
+  const max = opts.max ?? 1000;
   return applyDecorators(
     ...presence(opts),
     IsString({ message: 'Expected string' }),
-    MaxLength(opts.max ?? 1000, { message: `Must be at most ${opts.max ?? 1000} characters` }),
-    Matches(pattern, { message }),
+    MaxLength(max, { message: `Must be at most ${max} characters` }),
+    ValidateBy({ name: 'matches', validator: { validate: (value: unknown) => typeof value === 'string' && value.length <= max && pattern.test(value) } }, { message }),
     doc(opts, { type: String, pattern: pattern.source }),
   );
 }
@@ -146,10 +161,12 @@ export function ArrayField(itemType: () => new () => object, opts: Presence & { 
 }
 
 export const PHONE_MESSAGE = 'Invalid phone number: use the international format without an extension, e.g. +14155550123';
+/** The longest phone number accepted as written ("+1 (415) 555-0123" and the like). */
+const PHONE_MAX_LENGTH = 32;
 
 /** A number texts can reach: international form, valid in its numbering plan, no extension. */
 export function isPhoneNumber(value: unknown): value is string {
-  return typeof value === 'string' && value.startsWith('+') && isValidPhoneNumber(value) && !parsePhoneNumberFromString(value)?.ext;
+  return typeof value === 'string' && value.length <= PHONE_MAX_LENGTH && value.startsWith('+') && isValidPhoneNumber(value) && !parsePhoneNumberFromString(value)?.ext;
 }
 
 /** A valid international phone number in E.164 form: "+1 (415) 555-0123" → "+14155550123". */
@@ -162,7 +179,7 @@ export function PhoneField(opts: Presence = {}): PropertyDecorator {
   return applyDecorators(
     ...presence(opts),
     IsString({ message: 'Expected string' }),
-    MaxLength(32, { message: 'Must be at most 32 characters' }),
+    MaxLength(PHONE_MAX_LENGTH, { message: `Must be at most ${PHONE_MAX_LENGTH} characters` }),
     ValidateBy({ name: 'isPhone', validator: { validate: isPhoneNumber } }, { message: PHONE_MESSAGE }),
     doc(opts, { type: String, example: '+14155550123', description: 'International format (E.164).' }),
   );

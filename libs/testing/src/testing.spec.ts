@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { ADVERSARIAL_BUDGET_MS, ONE_MIB, cpuMillisOf, repeatedTo } from './adversarial-input.js';
 import { eventually } from './eventually.js';
 import { freePorts } from './ports.js';
 
@@ -24,5 +25,19 @@ describe('freePorts', () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(ports[0], '127.0.0.1', resolve));
     await new Promise((r) => server.close(r));
+  });
+});
+
+describe('cpuMillisOf', () => {
+  const dots = repeatedTo(ONE_MIB, '.', 'a@', '@');
+
+  it('measures a linear pattern over a mebibyte within the budget', () => {
+    expect(cpuMillisOf(() => /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/.test(dots))).toBeLessThan(ADVERSARIAL_BUDGET_MS);
+  });
+
+  it('interrupts a quadratic pattern instead of waiting for it', () => {
+    const started = Date.now();
+    expect(() => cpuMillisOf(() => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(dots), { interruptAfterMs: 200 })).toThrow('Still running after 200 ms');
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -1,7 +1,7 @@
 import type { PublicSignupView } from '#libs/contracts';
 import { SafeHtml, escapeHtml, html } from './html.js';
 import { CONTENT_SECURITY_POLICY, layout } from './layout.js';
-import { emptyForm, placeErrors, readForm, readSelections, choicesOf } from './page-form.js';
+import { FORM_VALUE_MAX_LENGTH, emptyForm, placeErrors, readForm, readSelections, choicesOf } from './page-form.js';
 import { formatDate, signupPage } from './views.js';
 
 const EVIL = '<script>alert("x")</script>';
@@ -85,6 +85,10 @@ describe('page forms', () => {
   it('reads the first value of repeated keys and ignores non-strings', () => {
     expect(readForm({ name: ['a', 'b'], n: 1, email: 'e' })).toEqual({ name: 'a', email: 'e' });
     expect(readForm(undefined)).toEqual({});
+  });
+
+  it('cuts a value longer than any field, after trimming it, and keeps shorter ones as sent', () => {
+    expect(readForm({ name: ` ${'n'.repeat(5000)} `, email: ' a@b.test ' })).toEqual({ name: 'n'.repeat(FORM_VALUE_MAX_LENGTH), email: ' a@b.test ' });
   });
 
   it('turns quantities above 0 into selections and refuses what is not a whole number', () => {

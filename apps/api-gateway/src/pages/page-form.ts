@@ -29,13 +29,19 @@ export function choicesOf(signup: PublicSignupView): Choice[] {
   ];
 }
 
-/** A urlencoded body as single string values (the first of repeated keys; anything else dropped). */
+/**
+ * Longer than any field of the pages (a name of 200, an email of 320): a value that is longer once
+ * trimmed is refused whatever it holds, so it is cut here, and no check or page sees more of it.
+ */
+export const FORM_VALUE_MAX_LENGTH = 1000;
+
+/** A urlencoded body as single string values (the first of repeated keys, a long one trimmed and cut; anything else dropped). */
 export function readForm(body: unknown): Record<string, string> {
   const values: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return values;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     const first = Array.isArray(value) ? (value as unknown[])[0] : value;
-    if (typeof first === 'string') values[key] = first;
+    if (typeof first === 'string') values[key] = first.length > FORM_VALUE_MAX_LENGTH ? first.trim().slice(0, FORM_VALUE_MAX_LENGTH) : first;
   }
   return values;
 }

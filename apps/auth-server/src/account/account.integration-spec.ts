@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_CLAIMS, type OrganizationView, type Principal } from '#libs/contracts';
-import { eventually } from '#libs/testing';
+import { ONE_MIB, eventually } from '#libs/testing';
 import { hashApiKey } from '../api-keys/api-key-secret.js';
-import { jwtPayload, PASSWORD } from '../testing/oauth-flow.js';
+import { jwtPayload, PASSWORD, type Field } from '../testing/oauth-flow.js';
 import { MembershipEntity } from '../users/membership.entity.js';
 import { bootAccountServer, formsWithButton, REDIRECT_URI, startCodeFlow, type PageBrowser } from './account-testing.js';
 import { SIGNUP_LIMITS } from './login-limiter.js';
@@ -120,6 +120,21 @@ describe('create account page', () => {
     const { email } = await server.createUser('Probed Choir');
     for (let i = 0; i < SIGNUP_LIMITS.perEmail; i++) expect((await signUp(server.browser(), { email })).status).toBe(409);
     expect((await signUp(server.browser(), { email })).status).toBe(429);
+  });
+
+  it('answers an email that fills the whole body at once, with the form error', async () => {
+    const browser = server.browser();
+    const form = await browser.page('/account/signup');
+    const [{ hidden }] = formsWithButton(form.html, 'Create account');
+    const filled: Field[] = [['password', NEW_PASSWORD], ['organization', 'Signup Choir']];
+    // Dots between two @ up to the body limit: the old pattern tried every split of them (10 s for 60 KB).
+    const room = ONE_MIB - new URLSearchParams([...hidden, ...filled, ['email', 'a@@']]).toString().length;
+    const started = Date.now();
+    const res = await browser.submit(form.html, 'Create account', [['email', `a@${'.'.repeat(room)}@`], ...filled]);
+    const html = await res.text();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(res.status).toBe(400);
+    expect(html).toContain('<p role="alert">Enter a valid email address.</p>');
   });
 
   it('refuses an email that already has an account, in any case', async () => {

@@ -1,9 +1,12 @@
+import { isEmailAddress } from '#libs/contracts';
+
 /** The shortest password the signup page accepts (the admin API keeps its own minimum). */
 export const PASSWORD_MIN_LENGTH = 10;
 const PASSWORD_MAX_LENGTH = 200;
-const EMAIL_MAX_LENGTH = 320;
 const ORGANIZATION_NAME_MAX_LENGTH = 200;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Longer than any interaction path (`/oauth/authorize/` and a 21-character uid); longer ones are not looked at. */
+const RETURN_PATH_MAX_LENGTH = 200;
+const RETURN_PATH = /^\/oauth\/(?:authorize|device)\/[A-Za-z0-9_-]+\/interaction$/;
 
 export interface SignupCommand {
   email: string;
@@ -13,11 +16,14 @@ export interface SignupCommand {
 
 export type SignupInput = { ok: true; command: SignupCommand } | { ok: false; error: string };
 
-/** Validates the signup form: an e-mail address, a long enough password and an organization name. */
+/**
+ * Validates the signup form: an e-mail address, a long enough password and an organization name.
+ * The e-mail check is the API's (isEmailAddress), which bounds the length before any pattern runs.
+ */
 export function readSignup(email: string, password: string, organizationName: string): SignupInput {
   const trimmedEmail = email.trim();
   const trimmedName = organizationName.trim();
-  if (!EMAIL_PATTERN.test(trimmedEmail) || trimmedEmail.length > EMAIL_MAX_LENGTH) return { ok: false, error: 'Enter a valid email address.' };
+  if (!isEmailAddress(trimmedEmail)) return { ok: false, error: 'Enter a valid email address.' };
   if (password.length < PASSWORD_MIN_LENGTH) return { ok: false, error: `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.` };
   if (password.length > PASSWORD_MAX_LENGTH) return { ok: false, error: `Choose a password of at most ${PASSWORD_MAX_LENGTH} characters.` };
   if (!trimmedName) return { ok: false, error: 'Enter a name for your organization.' };
@@ -29,5 +35,5 @@ export function readSignup(email: string, password: string, organizationName: st
 
 /** Where a signup started from an OAuth login page returns: only an interaction's page (/oauth/authorize/<uid>/interaction, or device) on this origin. */
 export function safeReturnPath(value: string): string | undefined {
-  return /^\/oauth\/(?:authorize|device)\/[A-Za-z0-9_-]+\/interaction$/.test(value) ? value : undefined;
+  return value.length <= RETURN_PATH_MAX_LENGTH && RETURN_PATH.test(value) ? value : undefined;
 }

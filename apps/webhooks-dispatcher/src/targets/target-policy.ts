@@ -23,9 +23,16 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 
 const PRIVATE_NAME_SUFFIXES = ['.localhost', '.local', '.internal'];
 
-/** The URL's hostname without IPv6 brackets or a trailing dot, lower-cased. */
+/**
+ * The URL's hostname without IPv6 brackets or trailing dots, lower-cased. Sliced by hand: /\.+$/
+ * would scan from every dot of a name of dots, quadratic in its length.
+ */
 export function bareHostname(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '').toLowerCase();
+  const { hostname } = url;
+  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  let end = host.length;
+  while (end > 0 && host[end - 1] === '.') end--;
+  return host.slice(0, end).toLowerCase();
 }
 
 /** Whether a hostname is a name reserved for local or internal networks. */

@@ -48,6 +48,13 @@ interface Span {
   end: number;
 }
 
+/** A date or time chrono found, placed in the original text. */
+interface DateMention {
+  index: number;
+  text: string;
+  start: chrono.ParsedComponents;
+}
+
 /** The event's day, with whether the written text gave its time of day. */
 interface EventMoment {
   local: LocalDateTime;
@@ -78,6 +85,10 @@ const FALLBACK_TITLE = 'Untitled signup sheet';
 const MAX_TITLE = 80;
 const ABBREVIATION_DOT = '\u2024';
 const MAX_LOCATION = 80;
+/** How far after its "at" or "in" a place phrase may end (it is cut to MAX_LOCATION anyway). */
+const PLACE_REACH = 200;
+/** The longest run of whitespace chrono reads. */
+const MAX_WHITESPACE_RUN = 8;
 const NOON = 12 * 60;
 const DAY_MINUTES = 24 * 60;
 
@@ -95,7 +106,9 @@ const STREET_WORDS = String.raw`(?:st|street|ave|avenue|rd|road|blvd|boulevard|l
 const SLOT_NAME_WORDS = String.raw`(?:morning|afternoon|evening|night|overnight|early|late|midday|lunch|breakfast|dinner|first|second|third|fourth|final|last|setup|set-up|teardown|tear-down|cleanup|clean-up|opening|closing|kitchen|registration|check-in)`;
 const GENERIC_SLOT_WORDS = /\b(?:shifts?|slots?|sessions?|times?|hours?|from|between|volunteers?|helpers?|open|this|next|tomorrow|tonight|today|the|and|or)\b/i;
 const SLOT_KEYWORDS = /\b(?:shifts?|slots?|sessions?|volunteers?|helpers?)\b/i;
-const COMPOUND_ITEMS = ['mac and cheese', 'chips and salsa', 'chips and dip', 'salt and pepper', 'bread and butter', 'fish and chips', 'rice and beans', 'cookies and cream', 'peanut butter and jelly', 'cups and lids'];
+const COMPOUND_ITEMS = ['mac and cheese', 'chips and salsa', 'chips and dip', 'salt and pepper', 'bread and butter', 'fish and chips', 'rice and beans', 'cookies and cream', 'peanut butter and jelly', 'cups and lids']
+  .map((compound) => new RegExp(`\\b${compound}\\b`, 'gi'));
+const WHITESPACE = /\s/;
 const ITEM_STOP_WORDS = /^(?:you|your|yourself|yourselves|us|we|them|everyone|everybody|someone|somebody|anyone|anybody|help|it|this|that|what|all|to|more|any|our|their|a|an|the|and|or|kids|children|family|families|friends|neighbors|neighbours|welcome|appreciated|accepted|encouraged|wanted|needed)$/i;
 
 /** Builds a signup-sheet draft from a free-text description, offline and deterministically. */
@@ -106,11 +119,12 @@ export function draftFromDescription(description: string, options: DraftOptions)
   const canDate = reference instanceof Date && !Number.isNaN(reference.getTime());
   const results = canDate ? parseDates(text, reference, timeZone) : [];
   const dateSpans = dateMentionSpans(text, results);
+  const mentions = new SpanIndex(dateSpans);
   const ranges = findTimeRanges(text);
   const moment = canDate ? findEventMoment(text, results, ranges, reference, timeZone) : undefined;
-  const location = findLocation(text, dateSpans);
-  const findings = findItems(text, maskSpans(text, dateSpans));
-  const title = findTitle(text, [...dateSpans, ...(location ? [location.span] : [])]);
+  const location = findLocation(text, mentions);
+  const findings = findItems(text, maskSpans(text, mentions));
+  const title = findTitle(text, location ? new SpanIndex([...dateSpans, location.span]) : mentions);
   const slots = buildSlots(text, ranges, moment, timeZone, findings.helpers);
   const draft: SignupDraft = { title, items: findings.items, slots };
   if (text && comparable(text) !== comparable(title)) draft.description = text;
@@ -154,21 +168,55 @@ function localReference(reference: Date, timeZone: string): LocalDateTime {
   return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate(), hour: shifted.getUTCHours(), minute: shifted.getUTCMinutes() };
 }
 
-/** Runs chrono with the zone's offset at the reference date, preferring future dates. */
-function parseDates(text: string, reference: Date, timeZone: string): chrono.ParsedResult[] {
-  const results = chrono.parse(text, { instant: reference, timezone: zoneOffsetMinutes(timeZone, reference) }, { forwardDate: true });
-  return results.filter((result) => !isWeekdayCompound(text, result));
+/**
+ * Runs chrono with the zone's offset at the reference date, preferring future dates. chrono reads the
+ * text with long runs of whitespace cut short (some of its patterns take time quadratic in the
+ * length of a run), and what it finds is placed back in the text.
+ */
+function parseDates(text: string, reference: Date, timeZone: string): DateMention[] {
+  const { shortened, origin } = shortenWhitespaceRuns(text);
+  const results = chrono.parse(shortened, { instant: reference, timezone: zoneOffsetMinutes(timeZone, reference) }, { forwardDate: true });
+  return results
+    .map((result): DateMention => {
+      const index = origin[result.index];
+      const end = origin[result.index + result.text.length - 1] + 1;
+      return { index, text: text.slice(index, end), start: result.start };
+    })
+    .filter((mention) => !isWeekdayCompound(text, mention));
+}
+
+/**
+ * The text with each run of whitespace longer than MAX_WHITESPACE_RUN cut to its last characters
+ * (the first of them a line break if the part left out had one), and for each character kept its
+ * index in the text. Text with no such run reaches chrono unchanged.
+ */
+function shortenWhitespaceRuns(text: string): { shortened: string; origin: number[] } {
+  const kept: string[] = [];
+  const origin: number[] = [];
+  for (let index = 0; index < text.length;) {
+    let end = index;
+    while (end < text.length && WHITESPACE.test(text[end])) end++;
+    if (end === index) end = index + 1;
+    const from = Math.max(index, end - MAX_WHITESPACE_RUN);
+    const leftOutLineBreak = text.slice(index, from).includes('\n');
+    for (let at = from; at < end; at++) {
+      kept.push(at === from && leftOutLineBreak ? '\n' : text[at]);
+      origin.push(at);
+    }
+    index = end;
+  }
+  return { shortened: kept.join(''), origin };
 }
 
 /** Rule: a bare weekday that starts a compound noun ("Sunday school", "Saturday market") is no date. */
-function isWeekdayCompound(text: string, result: chrono.ParsedResult): boolean {
+function isWeekdayCompound(text: string, result: DateMention): boolean {
   const onlyWeekday = result.start.isCertain('weekday') && !result.start.isCertain('day') && !result.start.isCertain('hour');
   const next = text.slice(result.index + result.text.length);
   return onlyWeekday && /^\s+(?:school|service|services|worship|mass|market|league|club|paper|special)\b/i.test(next);
 }
 
 /** Whether a chrono result names a day (not just a time of day). */
-function namesDay(result: chrono.ParsedResult): boolean {
+function namesDay(result: DateMention): boolean {
   return result.start.isCertain('day') || result.start.isCertain('weekday') || result.start.isCertain('month');
 }
 
@@ -181,7 +229,7 @@ function findOrdinalDay(text: string): { day: number; span: Span } | undefined {
 }
 
 /** The stretches of text that are dates or times, so title and location rules skip them. */
-function dateMentionSpans(text: string, results: chrono.ParsedResult[]): Span[] {
+function dateMentionSpans(text: string, results: DateMention[]): Span[] {
   const spans = results.map((result) => ({ start: result.index, end: result.index + result.text.length }));
   const ordinal = findOrdinalDay(text);
   return ordinal ? [...spans, ordinal.span] : spans;
@@ -191,13 +239,14 @@ function dateMentionSpans(text: string, results: chrono.ParsedResult[]): Span[] 
  * Rule: the event is the first day mentioned with a time, else the first day (an "on the 18th" beats a bare weekday);
  * its time comes from that mention, a lone time outside ranges, the first range, a day part, else 12:00.
  */
-function findEventMoment(text: string, results: chrono.ParsedResult[], ranges: TimeRange[], reference: Date, timeZone: string): EventMoment | undefined {
+function findEventMoment(text: string, results: DateMention[], ranges: TimeRange[], reference: Date, timeZone: string): EventMoment | undefined {
   const dated = results.find((result) => namesDay(result) && result.start.isCertain('hour')) ?? results.find(namesDay);
   const ordinal = ordinalDate(text, localReference(reference, timeZone));
   const day = dated && (dated.start.isCertain('day') || !ordinal) ? componentsOf(dated) : ordinal;
   if (!day) return undefined;
   if (dated?.start.isCertain('hour')) return { local: { ...day, hour: dated.start.get('hour') ?? 12, minute: dated.start.get('minute') ?? 0 }, timeKnown: true };
-  const lone = results.find((result) => !namesDay(result) && result.start.isCertain('hour') && !inSpans(result.index, ranges));
+  const inRanges = new SpanIndex(ranges);
+  const lone = results.find((result) => !namesDay(result) && result.start.isCertain('hour') && !inRanges.covers(result.index));
   if (lone) return { local: { ...day, hour: lone.start.get('hour') ?? 12, minute: lone.start.get('minute') ?? 0 }, timeKnown: true };
   if (ranges.length > 0) return { local: { ...day, hour: Math.floor(ranges[0].startMinute / 60), minute: ranges[0].startMinute % 60 }, timeKnown: true };
   const dayPart = dated ? dayPartMinutes(dated.text) : undefined;
@@ -213,7 +262,7 @@ function dayPartMinutes(mention: string): number | undefined {
 }
 
 /** The wall-clock components chrono resolved for a result's start. */
-function componentsOf(result: chrono.ParsedResult): LocalDateTime {
+function componentsOf(result: DateMention): LocalDateTime {
   const get = (component: chrono.Component, fallback: number): number => result.start.get(component) ?? fallback;
   return { year: get('year', 1970), month: get('month', 1), day: get('day', 1), hour: get('hour', 12), minute: get('minute', 0) };
 }
@@ -285,18 +334,20 @@ function bareHoursAllowed(from: number, to: number): boolean {
   return to > 12 && to <= 24 && from < to;
 }
 
+const TIME = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\bnoon\b|\bmidnight\b)`;
+const TIME_RANGE = new RegExp(String.raw`(?<![\d/:.$\w-])(${TIME})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b)\s*(${TIME})(?![\d/:]|-\d|\w)`, 'gi');
+const MONTH_BEFORE = new RegExp(String.raw`\b${MONTH_WORD}\s*$`, 'i');
+
 /** Finds time ranges ("9-11", "9am-12pm", "from 8 to noon"), skipping dates, prices and counts. */
 function findTimeRanges(text: string): TimeRange[] {
-  const time = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\bnoon\b|\bmidnight\b)`;
-  const pattern = new RegExp(String.raw`(?<![\d/:.$\w-])(${time})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b)\s*(${time})(?![\d/:]|-\d|\w)`, 'gi');
   const ranges: TimeRange[] = [];
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(TIME_RANGE)) {
     const from = readTime(match[1]);
     const to = readTime(match[2]);
     const start = match.index;
     const end = start + match[0].length;
     const before = text.slice(Math.max(0, start - 12), start);
-    if (!from || !to || new RegExp(String.raw`\b${MONTH_WORD}\s*$`, 'i').test(before)) continue;
+    if (!from || !to || MONTH_BEFORE.test(before)) continue;
     if (!from.explicit && !to.explicit && !bareRangeAllowed(before, text.slice(end))) continue;
     if (!from.explicit && !to.explicit && !bareHoursAllowed(from.hour, to.hour)) continue;
     const [startMinute, endMinute] = resolveRange(from, to, ranges.at(-1)?.endMinute);
@@ -320,24 +371,32 @@ function readCount(word: string): number | undefined {
   return NUMBER_WORDS[normalized];
 }
 
+const SHARED_CAPACITY = new RegExp(String.raw`\b(${NUMBER})\s+(?:${HELPER_WORD}\s+)?(?:each|per\s+(?:shift|slot|session|time\s*slot|block))\b`, 'i');
+
 /** Rule: a capacity for every slot from "N people each", "N per shift", "N volunteers per slot". */
 function sharedCapacity(text: string): number | undefined {
-  const pattern = new RegExp(String.raw`\b(${NUMBER})\s+(?:${HELPER_WORD}\s+)?(?:each|per\s+(?:shift|slot|session|time\s*slot|block))\b`, 'i');
-  const match = pattern.exec(text);
+  const match = SHARED_CAPACITY.exec(text);
   return match ? readCount(match[1]) : undefined;
 }
 
+/**
+ * The spaces around the optional mark are one run unless the mark is there: `\s*[(:,–-]?\s*`
+ * would try every split of a long run of spaces.
+ */
+const OWN_CAPACITY = new RegExp(String.raw`^\s*(?:[(:,–-]\s*)?(?:needs?\s+)?(${NUMBER})\s+${HELPER_WORD}\b(?!\s+(?:each|per)\b)`, 'i');
+
 /** Rule: a capacity right after one range ("9-12 (4 people)", "9-12: 3 volunteers"). */
 function ownCapacity(after: string): number | undefined {
-  const pattern = new RegExp(String.raw`^\s*[(:,–-]?\s*(?:needs?\s+)?(${NUMBER})\s+${HELPER_WORD}\b(?!\s+(?:each|per)\b)`, 'i');
-  const match = pattern.exec(after);
+  const match = OWN_CAPACITY.exec(after);
   return match ? readCount(match[1]) : undefined;
 }
+
+const NAMED_SLOT = new RegExp(String.raw`\b(${SLOT_NAME_WORDS}(?:\s+(?:shift|slot|session|crew|block))?)\s*(?::|-|–|\(|from)?\s*$`, 'i');
 
 /** Rule: a slot is named by a qualifier just before its range ("morning shift 9-12"), or by its bullet label. */
 function slotName(text: string, range: TimeRange): string | undefined {
   const before = text.slice(Math.max(0, range.start - 60), range.start);
-  const named = new RegExp(String.raw`\b(${SLOT_NAME_WORDS}(?:\s+(?:shift|slot|session|crew|block))?)\s*(?::|-|–|\(|from)?\s*$`, 'i').exec(before);
+  const named = NAMED_SLOT.exec(before);
   if (named) return capitalize(named[1].toLowerCase());
   const bullet = /(?:^|\n)\s*(?:[-*•]|\d+[.)])\s+([A-Za-z][A-Za-z' -]{0,40}?)\s*(?::|-|–|from)?\s*$/.exec(before);
   const label = bullet?.[1].trim() ?? /(?:^|[,;:\n(]|\band)\s*([A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(?::|from)?\s*$/.exec(before)?.[1];
@@ -369,25 +428,59 @@ function buildSlots(text: string, ranges: TimeRange[], moment: EventMoment | und
   });
 }
 
-/** Whether an index falls inside one of the spans. */
-function inSpans(index: number, spans: Span[]): boolean {
-  return spans.some((span) => index >= span.start && index < span.end);
-}
+/**
+ * Spans of the text, sorted once, so that whether an index is inside one and where the next one
+ * starts take a binary search: the text may hold thousands of dates and each character is asked.
+ */
+class SpanIndex {
+  private readonly starts: number[];
+  /** The furthest end among the spans up to each one (spans may overlap). */
+  private readonly reach: number[];
 
-/** The first span start after an index, if any. */
-function nextSpanStart(index: number, spans: Span[]): number | undefined {
-  const starts = spans.map((span) => span.start).filter((start) => start > index);
-  return starts.length > 0 ? Math.min(...starts) : undefined;
+  constructor(spans: Span[]) {
+    const sorted = [...spans].sort((a, b) => a.start - b.start);
+    this.starts = sorted.map((span) => span.start);
+    let furthest = 0;
+    this.reach = sorted.map((span) => (furthest = Math.max(furthest, span.end)));
+  }
+
+  /** Whether an index falls inside one of the spans. */
+  covers(index: number): boolean {
+    const last = this.startsUpTo(index) - 1;
+    return last >= 0 && this.reach[last] > index;
+  }
+
+  /** Whether a span starts at the index. */
+  startsAt(index: number): boolean {
+    return this.starts[this.startsUpTo(index) - 1] === index;
+  }
+
+  /** The first span start after an index, if any. */
+  nextStart(index: number): number | undefined {
+    return this.starts[this.startsUpTo(index)];
+  }
+
+  /** How many spans start at or before the index. */
+  private startsUpTo(index: number): number {
+    let low = 0;
+    let high = this.starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.starts[middle] <= index) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 /** Rule: a place after "at"/"in"/"@"/"location:" is a capitalized phrase, an address, or "the/my ... park/hall/house". */
-function findLocation(text: string, dateSpans: Span[]): { name: string; span: Span } | undefined {
+function findLocation(text: string, dateSpans: SpanIndex): { name: string; span: Span } | undefined {
   const marker = /(?:\b(?:at|in)\s+|@\s*|\b(?:location|where|venue|place|address)\s*:\s*)/gi;
   for (const match of text.matchAll(marker)) {
     const start = match.index + match[0].length;
-    if (inSpans(start, dateSpans)) continue;
+    if (dateSpans.covers(start)) continue;
     const labeled = match[0].includes(':');
-    const name = labeled ? labeledPlace(text.slice(start)) : placePhrase(text.slice(start), nextSpanStart(start, dateSpans), start);
+    const name = labeled ? labeledPlace(text.slice(start)) : placePhrase(text.slice(start), dateSpans.nextStart(start), start);
     if (name) return { name: capitalize(name.slice(0, MAX_LOCATION).trim()), span: { start: match.index, end: start + name.length } };
   }
   return undefined;
@@ -395,23 +488,30 @@ function findLocation(text: string, dateSpans: Span[]): { name: string; span: Sp
 
 /** The place after a "Location:" label: the rest of the line or sentence. */
 function labeledPlace(rest: string): string | undefined {
-  const place = rest.split(/\n|\.(?:\s|$)/)[0].trim().replace(/[.,;:!?]+$/, '');
+  const end = rest.search(/\n|\.(?:\s|$)/);
+  const place = trimEndOf(rest.slice(0, end < 0 ? rest.length : end).trim(), /[.,;:!?]/);
   return place || undefined;
 }
 
-/** The place phrase at the start of the rest of the text, or undefined when it is no place. */
+const LOWER_PLACE = new RegExp(String.raw`^(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+){0,2}${PLACE_NOUNS}\b`);
+const ADDRESS = new RegExp(String.raw`^\d{1,6}\s+(?:[A-Za-z0-9.'-]+\s+){0,3}${STREET_WORDS}\b\.?`, 'i');
+
+/**
+ * The place phrase at the start of the rest of the text, or undefined when it is no place. It ends
+ * within PLACE_REACH characters: each "at" or "in" of the text looks that far at most, not to its end.
+ */
 function placePhrase(rest: string, nextDate: number | undefined, offset: number): string | undefined {
-  const lowerPlace = new RegExp(String.raw`^(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+){0,2}${PLACE_NOUNS}\b`);
-  const address = new RegExp(String.raw`^\d{1,6}\s+(?:[A-Za-z0-9.'-]+\s+){0,3}${STREET_WORDS}\b\.?`, 'i');
-  const body = rest.replace(/^the\s+(?=[A-Z])/, '');
+  const bodyStart = /^the\s+(?=[A-Z])/.exec(rest)?.[0].length ?? 0;
+  const body = rest.slice(bodyStart);
   const isProper = /^[A-Z]/.test(body) && !CALENDAR_WORDS.test(body);
-  if (!isProper && !address.test(rest) && !lowerPlace.test(rest)) return undefined;
-  const skip = rest.length - body.length + (/^(?:St|Mt|Ft)\.\s/.test(body) ? 4 : 0);
+  if (!isProper && !ADDRESS.test(rest) && !LOWER_PLACE.test(rest)) return undefined;
+  const skip = bodyStart + (/^(?:St|Mt|Ft)\.\s/.test(body) ? 4 : 0);
+  const reach = Math.min(rest.length, bodyStart + PLACE_REACH);
   const stop = /,|\.(?:\s|$)|;|!|\?|\n|\(|\s[-–—]\s|\s(?:on|from|at|in|this|next|tomorrow|tonight|today|to|for|and|with|we|please|starting|between|until|till|by|where|when|who)\b|\s\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|-)/i;
-  const stopAt = stop.exec(rest.slice(skip));
-  let end = stopAt ? skip + stopAt.index : rest.length;
+  const stopAt = stop.exec(rest.slice(skip, reach));
+  let end = stopAt ? skip + stopAt.index : reach;
   if (nextDate !== undefined) end = Math.min(end, nextDate - offset);
-  const place = rest.slice(rest.length - body.length, end).trim();
+  const place = rest.slice(bodyStart, end).trim();
   return place && place.split(/\s+/).length <= 8 ? place : undefined;
 }
 
@@ -422,30 +522,57 @@ function capitalize(value: string): string {
 
 /** Lower-cased text without trailing punctuation, to compare title and description. */
 function comparable(value: string): string {
-  return value.toLowerCase().replace(/[\s.!?]+$/, '');
+  return trimEndOf(value.toLowerCase(), /[\s.!?]/);
 }
 
-/** Rule: leading filler ("Hi all!", "Let's have a", "We're organizing a", "Sign up for the") is not part of the title. */
+/**
+ * The value without the characters at its end that `char` (a one-character class) matches. A loop,
+ * because V8 tries /[…]+$/ from every start in a long run of such characters: quadratic time.
+ */
+function trimEndOf(value: string, char: RegExp): string {
+  let end = value.length;
+  while (end > 0 && char.test(value[end - 1])) end--;
+  return value.slice(0, end);
+}
+
+/** The value without the characters at its start that `char` (a one-character class) matches. */
+function trimStartOf(value: string, char: RegExp): string {
+  let start = 0;
+  while (start < value.length && char.test(value[start])) start++;
+  return value.slice(start);
+}
+
+/** Leading filler of a title, each matched where the title so far starts (sticky). */
+const FILLERS = [
+  /(?:hi|hello|hey|dear|greetings)(?:\s+(?:all|everyone|everybody|folks|friends|team|neighbors|neighbours|parents|families|y'all|there))*\s*[,!.:-]*\s*/iy,
+  /(?:let's|let’s|lets|let us)\s+(?:have|host|do|throw|organi[sz]e|hold|plan)\s+/iy,
+  /(?:we're|we’re|we are|i'm|i’m|i am|we'll|we will|we'll be|we will be|i'll be|i will be)\s+(?:organi[sz]ing|hosting|having|holding|planning|throwing|running|putting on|doing|starting|have|host|hold|run)\s+/iy,
+  /(?:please\s+)?(?:sign(?:\s|-)?up|register|volunteer|rsvp)\s+(?:for|to help (?:with|at)|to)\s+/iy,
+  /(?:we|i)(?:'re|’re| are| am)?\s+(?:need|needs|looking for|seeking|recruiting)\s+/iy,
+  /(?:please\s+)?(?:come\s+)?join\s+us\s+(?:for|at)\s+/iy,
+  /(?:come\s+(?:to|out\s+(?:to|for))|you(?:'re|’re| are)\s+invited\s+to|there(?:'s|’s| is| will be)|it(?:'s|’s| is) time for|reminder:?|save the date(?:\s+for)?:?|announcing)\s+/iy,
+  /(?:a|an|the|our|my|this year's|this year’s)\s+/iy,
+];
+
+/**
+ * Rule: leading filler ("Hi all!", "Let's have a", "We're organizing a", "Sign up for the") is not part of the title.
+ * The fillers move a start index, so a long run of them ("a a a …") costs no copy of the rest per filler.
+ */
 function stripFiller(sentence: string): string {
-  const fillers = [
-    /^(?:hi|hello|hey|dear|greetings)(?:\s+(?:all|everyone|everybody|folks|friends|team|neighbors|neighbours|parents|families|y'all|there))*\s*[,!.:-]*\s*/i,
-    /^(?:let's|let’s|lets|let us)\s+(?:have|host|do|throw|organi[sz]e|hold|plan)\s+/i,
-    /^(?:we're|we’re|we are|i'm|i’m|i am|we'll|we will|we'll be|we will be|i'll be|i will be)\s+(?:organi[sz]ing|hosting|having|holding|planning|throwing|running|putting on|doing|starting|have|host|hold|run)\s+/i,
-    /^(?:please\s+)?(?:sign(?:\s|-)?up|register|volunteer|rsvp)\s+(?:for|to help (?:with|at)|to)\s+/i,
-    /^(?:we|i)(?:'re|’re| are| am)?\s+(?:need|needs|looking for|seeking|recruiting)\s+/i,
-    /^(?:please\s+)?(?:come\s+)?join\s+us\s+(?:for|at)\s+/i,
-    /^(?:come\s+(?:to|out\s+(?:to|for))|you(?:'re|’re| are)\s+invited\s+to|there(?:'s|’s| is| will be)|it(?:'s|’s| is) time for|reminder:?|save the date(?:\s+for)?:?|announcing)\s+/i,
-    /^(?:a|an|the|our|my|this year's|this year’s)\s+/i,
-  ];
-  let current = sentence.trim();
+  const text = sentence.trimEnd();
+  let start = text.length - text.trimStart().length;
   for (let changed = true; changed;) {
     changed = false;
-    for (const filler of fillers) {
-      const next = current.replace(filler, '');
-      if (next !== current) { current = next.trim(); changed = true; }
+    for (const filler of FILLERS) {
+      filler.lastIndex = start;
+      const found = filler.exec(text);
+      if (!found?.[0]) continue;
+      start += found[0].length;
+      while (start < text.length && WHITESPACE.test(text[start])) start++;
+      changed = true;
     }
   }
-  return current;
+  return text.slice(start);
 }
 
 /** Replaces the dot of "Ms.", "St." and the like by a look-alike so sentences do not end there (same length). */
@@ -466,18 +593,18 @@ function cutAtWord(value: string, max: number): string {
 }
 
 /** Rule: the title is the event noun phrase opening the text, without filler, date, time or place; else the first sentence. */
-function findTitle(text: string, cutSpans: Span[]): string {
+function findTitle(text: string, cutSpans: SpanIndex): string {
   const sentence = /[^\n.!?:]+(?:[.!?:]+|(?=\n)|$)/g;
   const stop = /\s(?:at|in|on|this|next|tomorrow|tonight|today|from|between|starting|beginning|is|are|will|we|we're|please|bring|need|needs|needed|who|where|when|with|to\s+(?:raise|support|benefit|help|celebrate))\b|[,;—–(]|\s-\s|\s\d+(?![a-z\d])/i;
   for (const match of protectAbbreviations(text).matchAll(sentence)) {
     if (/^\s*(?:[-*•]|\d+[.)])\s/.test(match[0])) continue;
-    const raw = match[0].replace(/[.!?:]+$/, '');
+    const raw = trimEndOf(match[0], /[.!?:]/);
     const body = stripFiller(raw);
     const bodyStart = match.index + raw.length - body.length;
-    const dateCut = nextSpanStart(bodyStart - 1, cutSpans);
+    const dateCut = cutSpans.nextStart(bodyStart - 1);
     let end = stop.exec(body)?.index ?? body.length;
     if (dateCut !== undefined) end = Math.min(end, dateCut - bodyStart);
-    const title = body.slice(0, Math.max(0, end)).replace(/[\s,.;:!?-]+$/, '').replace(/\s+(?:and|the|a|an|our)$/i, '').trim();
+    const title = trimEndOf(body.slice(0, Math.max(0, end)), /[\s,.;:!?-]/).replace(/(?<=\s)(?:and|the|a|an|our)$/i, '').trim();
     if (/\p{L}/u.test(title)) return capitalize(cutAtWord(restoreAbbreviations(title), MAX_TITLE));
   }
   const first = text.split(/\n|(?<=[.!?])\s/).find((part) => part.trim())?.trim() ?? '';
@@ -485,14 +612,14 @@ function findTitle(text: string, cutSpans: Span[]): string {
 }
 
 /** Blanks out date mentions (a comma, then spaces) so lists stop there; keeps line breaks and length. */
-function maskSpans(text: string, spans: Span[]): string {
+function maskSpans(text: string, spans: SpanIndex): string {
   const chars = [...text];
   let index = 0;
   const masked = chars.map((char) => {
     const position = index;
     index += char.length;
-    if (char === '\n' || !inSpans(position, spans)) return char;
-    return spans.some((span) => span.start === position) ? ',' : ' '.repeat(char.length);
+    if (char === '\n' || !spans.covers(position)) return char;
+    return spans.startsAt(position) ? ',' : ' '.repeat(char.length);
   });
   return masked.join('');
 }
@@ -537,27 +664,32 @@ function addSentenceItems(line: string, findings: ItemFindings): void {
   }
 }
 
+const HELPER_COUNT = new RegExp(String.raw`(?<!\b(?:for|serves|feeds|of)\s)\b(${NUMBER})\s+(?:more\s+)?(volunteers|helpers|people|adults|workers)\b(?!\s+(?:each|per)\b)`, 'i');
+
 /** Rule: "20 volunteers" anywhere is a head count, unless per shift ("4 people each") or a serving size ("for 10 people"). */
 function helperCount(text: string): ItemFindings['helpers'] {
-  const pattern = new RegExp(String.raw`(?<!\b(?:for|serves|feeds|of)\s)\b(${NUMBER})\s+(?:more\s+)?(volunteers|helpers|people|adults|workers)\b(?!\s+(?:each|per)\b)`, 'i');
-  const match = pattern.exec(text);
+  const match = HELPER_COUNT.exec(text);
   const count = match ? readCount(match[1]) : undefined;
   return match && count !== undefined ? { noun: match[2].toLowerCase(), count } : undefined;
 }
 
-/** Splits a list on commas, semicolons, "and", "&", "/" and "+", keeping known dishes like "mac and cheese" whole. */
+/**
+ * Splits a list on commas, semicolons, "and", "&", "/" and "+", keeping known dishes like "mac and cheese" whole.
+ * A separator that starts with spaces starts where they start (`(?<!\s)`): `\s+and\s+` or `\s*&\s*`
+ * alone would scan a long run of spaces from each of its characters.
+ */
 function splitList(list: string): string[] {
   let protectedList = list;
-  for (const compound of COMPOUND_ITEMS) protectedList = protectedList.replace(new RegExp(`\\b${compound}\\b`, 'gi'), (found) => found.replace(/ and /i, ' \u0001 '));
+  for (const compound of COMPOUND_ITEMS) protectedList = protectedList.replace(compound, (found) => found.replace(/ and /i, ' \u0001 '));
   return protectedList
-    .split(/,|;|\s+and\s+|\s*&\s*|\s\+\s|\/(?!\d)/i)
+    .split(/,|;|(?<!\s)\s+and\s+|(?<!\s)\s+&\s*|&\s*|\s\+\s|\/(?!\d)/i)
     .map((piece) => piece.replace(/\u0001/g, 'and').trim())
     .filter((piece) => piece.length > 0);
 }
 
 /** Adds the items of a list, routing "N volunteers" to the helper count. */
 function addList(list: string, findings: ItemFindings): void {
-  if (findTimeRanges(list).length > 0 && !/\d+\s*x\b/i.test(list)) list = list.slice(0, findTimeRanges(list)[0].start);
+  if (findTimeRanges(list).length > 0 && !/\d\s*x\b/i.test(list)) list = list.slice(0, findTimeRanges(list)[0].start);
   for (const piece of splitList(list)) {
     const item = parseItem(piece);
     if (!item) continue;
@@ -568,6 +700,8 @@ function addList(list: string, findings: ItemFindings): void {
     findings.items.push(item);
   }
 }
+
+const COUNT_PREFIX = new RegExp(String.raw`^(?:(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+dozen|(\d{1,4})\s*[x×]?|(${NUMBER}|an?))\s+(.*)$`, 'i');
 
 /** Rule: one item: a count as "2 pies", "two pies", "a dozen rolls", "chips x4", "4x chips" or "chips (4)"; notes from parentheses or "for ..."/"with ...". */
 function parseItem(piece: string): DraftItem | undefined {
@@ -582,7 +716,7 @@ function parseItem(piece: string): DraftItem | undefined {
   rest = rest.replace(/^(?:please\s+)?(?:also\s+)?(?:some|any|extra|more|additional|plenty of|lots of|a lot of|a few|several)\s+/i, '');
   if (/^(?:the|your|their|his|her)\s/i.test(rest)) return undefined;
   const suffix = /^(.*?)(?:\s+[x×]\s*|\s*[×*:]\s*)(\d{1,4})$/i.exec(rest);
-  const prefix = new RegExp(String.raw`^(?:(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+dozen|(\d{1,4})\s*[x×]?|(${NUMBER}|an?))\s+(.*)$`, 'i').exec(rest);
+  const prefix = COUNT_PREFIX.exec(rest);
   if (suffix) { quantity ??= Number(suffix[2]); rest = suffix[1]; }
   else if (prefix) {
     const dozens = prefix[1] ? (readCount(prefix[1]) ?? 1) * 12 : undefined;
@@ -600,7 +734,7 @@ function parseItem(piece: string): DraftItem | undefined {
     if (/^(?:for|with|without)$/i.test(tail[1]) && tail[2].trim()) notes.push(`${tail[1].toLowerCase()}${tail[2]}`.trim());
     rest = rest.slice(0, tail.index);
   }
-  const name = rest.replace(/^(?:of\s+)/i, '').replace(/[\s.,;:!?*-]+$/, '').replace(/^[\s"'“-]+|["'”]+$/g, '').trim();
+  const name = trimEndOf(trimStartOf(trimEndOf(rest.replace(/^(?:of\s+)/i, ''), /[\s.,;:!?*-]/), /[\s"'“-]/), /["'”]/).trim();
   if (!name || /^\d/.test(name) || name.split(/\s+/).length > 5 || ITEM_STOP_WORDS.test(name.split(/\s+/)[0]) || CALENDAR_WORDS.test(name)) return undefined;
   if (/\d\s*(?:[ap]\.?m)\b|\b(?:shifts?|slots?|sessions?)\b/i.test(name) || !/\p{L}/u.test(name)) return undefined;
   const item: DraftItem = { name: capitalize(name) };
