@@ -8,3 +8,4 @@ export { problemOf } from './problems.js';
 export { startFakeTwilio, type FakeTwilio, type FakeTwilioMessage, type FakeTwilioMode } from './fake-twilio.js';
 export { startFakeCollector, type FakeCollector, type ReceivedSpan } from './fake-collector.js';
 export { startServicesStack, type ServicesStack, type ServicesStackInfo, type ServicesStackOptions } from './services-stack.js';
+export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';
