@@ -5,7 +5,6 @@ import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config.js';
-import { IdempotencyJanitor } from './idempotency/idempotency-janitor.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MeController } from './me/me.controller.js';
@@ -54,7 +53,6 @@ export class GatewayModule {
           metrics: context.metrics,
         }),
         { provide: IdempotencyStore, useValue: new IdempotencyStore(dataSource) },
-        IdempotencyJanitor,
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { loadConfig } from '#libs/config';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
-import type { AppDefinition } from '#libs/runtime';
+import { hoursToSeconds, type AppDefinition } from '#libs/runtime';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
@@ -35,6 +35,9 @@ export const apiGatewayApp: AppDefinition = {
       },
     };
   },
+  retention: (context) => [
+    { table: 'idempotency_keys', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(loadConfig(gatewaySpec, context.env).idempotencyRetentionHours) },
+  ],
   configure(app, context) {
     const config = loadConfig(gatewaySpec, context.env);
     app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', TWILIO_INBOUND_ROUTE, ...PAGE_ROUTES] });

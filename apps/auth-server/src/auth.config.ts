@@ -1,4 +1,5 @@
 import { env, loadConfig, trustProxyField, type ConfigOf, type Env } from '#libs/config';
+import { retentionHours } from '#libs/runtime';
 
 export const authConfigSpec = {
   /** Bearer token of the operators' admin API (and the admin CLI). */
@@ -9,6 +10,10 @@ export const authConfigSpec = {
   loginRateLimitPrefix: env.string('LOGIN_RATE_LIMIT_PREFIX', 'auth-login'),
   /** OAuth clients one IP may register (RFC 7591, anonymous) within an hour. */
   oauthRegistrationsPerHour: env.int('OAUTH_REGISTRATIONS_PER_HOUR', 20, { min: 1, max: 1_000_000 }),
+  /** Expired OAuth rows (codes, tokens, grants, sessions, clients) are deleted this long after they expired. */
+  oauthRetentionHours: retentionHours('RETENTION_OAUTH_EXPIRED_HOURS', 1, 0),
+  /** Expired account page sessions are deleted this long after they expired. */
+  accountSessionsRetentionHours: retentionHours('RETENTION_ACCOUNT_SESSIONS_EXPIRED_HOURS', 1, 0),
 };
 
 export type AuthConfig = ConfigOf<typeof authConfigSpec>;

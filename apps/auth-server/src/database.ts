@@ -7,6 +7,7 @@ import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-Outb
 import { HashOAuthSecrets1796100000000 } from './migrations/1796100000000-HashOAuthSecrets.js';
 import { AccountSessions1796200000000 } from './migrations/1796200000000-AccountSessions.js';
 import { UnusedClientsExpire1796300000000 } from './migrations/1796300000000-UnusedClientsExpire.js';
+import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { OrganizationEntity } from './organizations/organization.entity.js';
 import { MembershipEntity } from './users/membership.entity.js';
 import { UserEntity } from './users/user.entity.js';
@@ -17,5 +18,5 @@ export const AUTH_SCHEMA = 'auth';
 export const authDataSourceSpec: DataSourceSpec = {
   schema: AUTH_SCHEMA,
   entities: [OrganizationEntity, UserEntity, MembershipEntity, ApiKeyEntity],
-  migrations: [CreateAuthTables1795314125777, AddOAuthStore1795319801201, IndexGrantsByAccount1795400000000, OutboxTraceContext1796000000000, HashOAuthSecrets1796100000000, AccountSessions1796200000000, UnusedClientsExpire1796300000000],
+  migrations: [CreateAuthTables1795314125777, AddOAuthStore1795319801201, IndexGrantsByAccount1795400000000, OutboxTraceContext1796000000000, HashOAuthSecrets1796100000000, AccountSessions1796200000000, UnusedClientsExpire1796300000000, Retention1796450000000],
 };

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { serving, type AppDefinition } from '#libs/runtime';
+import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
 import { authConfigSpec, loadAuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { AuthServerModule } from './auth-server.module.js';
@@ -17,6 +17,14 @@ export const authServerApp: AppDefinition = {
   fastify: (context) => ({ trustProxy: loadAuthConfig(context.env).trustProxy }),
   configure(app) {
     leaveOAuthBodiesUnread((app as NestFastifyApplication).getHttpAdapter().getInstance());
+  },
+  // Only expired rows go (a row without an expiry, such as a client in use, never does).
+  retention: (context) => {
+    const config = loadAuthConfig(context.env);
+    return [
+      { table: 'oauth_store', key: ['model', 'id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+      { table: 'account_sessions', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
+    ];
   },
   serve: serving('auth', (app) => app.get(AuthHandlers).handlers()),
 };

@@ -1,11 +1,13 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { serving, type AppDefinition } from '#libs/runtime';
+import { loadConfig } from '#libs/config';
+import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
 import { ContactsProjection } from './contacts/contacts-projection.js';
 import { InitReminders1795314237764 } from './migrations/1795314237764-InitReminders.js';
 import { AddContactsProjection1795800000000 } from './migrations/1795800000000-AddContactsProjection.js';
 import { AddReminderPasses1795900000000 } from './migrations/1795900000000-AddReminderPasses.js';
 import { ClaimedReminders1795900000001 } from './migrations/1795900000001-ClaimedReminders.js';
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
+import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -15,7 +17,7 @@ import { REMINDERS_SCHEMA } from './schema.js';
 export const remindersDataSourceSpec: DataSourceSpec = {
   schema: REMINDERS_SCHEMA,
   entities: [],
-  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000, AddReminderPasses1795900000000, ClaimedReminders1795900000001, OutboxTraceContext1796000000000],
+  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000, AddReminderPasses1795900000000, ClaimedReminders1795900000001, OutboxTraceContext1796000000000, Retention1796450000000],
 };
 
 /**
@@ -28,6 +30,16 @@ export const remindersServiceApp: AppDefinition = {
   config: remindersSpec,
   database: remindersDataSourceSpec,
   module: () => ({ module: RemindersModule }),
+  // Live texts stay: they are what keeps a person from a second reminder.
+  retention: (context) => [
+    {
+      table: 'messages',
+      key: ['id'],
+      after: 'sent_at',
+      only: `NOT "livemode" AND "status" = 'sent'`,
+      retentionSeconds: hoursToSeconds(loadConfig(remindersSpec, context.env).sandboxMessagesRetentionHours),
+    },
+  ],
   serve: serving('reminders', (app) => app.get(RemindersHandlers).handlers()),
   async start(app) {
     await app.get(ContactsProjection).start();

@@ -1,5 +1,6 @@
 import { getCountries } from 'libphonenumber-js/max';
 import { env, tierLimitsField, type ConfigOf } from '#libs/config';
+import { retentionHours } from '#libs/runtime';
 
 export const remindersSpec = {
   /** log: records each text in the log and sends nothing; twilio: Twilio's Messages API. */
@@ -16,6 +17,8 @@ export const remindersSpec = {
   /** How often a replica looks for signups due for their automatic pass. */
   reminderPollMs: env.int('REMINDER_POLL_MS', 60_000, { min: 10, max: 3_600_000 }),
   tierLimits: tierLimitsField(),
+  /** Sandbox texts (the sandbox outbox) are deleted this long after they were sent. */
+  sandboxMessagesRetentionHours: retentionHours('RETENTION_SANDBOX_MESSAGES_HOURS', 168),
 };
 
 export type RemindersConfig = ConfigOf<typeof remindersSpec>;

@@ -7,6 +7,7 @@ import { AddSlotsItemsParticipants1795316562081 } from './migrations/17953165620
 import { AddDailyCreations1795500000000 } from './migrations/1795500000000-AddDailyCreations.js';
 import { AddAiDraftUsage1795700000000 } from './migrations/1795700000000-AddAiDraftUsage.js';
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
+import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
@@ -19,7 +20,7 @@ import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
   entities: [],
-  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000, AddAiDraftUsage1795700000000, OutboxTraceContext1796000000000],
+  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000, AddAiDraftUsage1795700000000, OutboxTraceContext1796000000000, Retention1796450000000],
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { serving, type AppDefinition } from '#libs/runtime';
+import { loadConfig } from '#libs/config';
+import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
 import { DeliveriesHandlers } from './deliveries/deliveries.handlers.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { FanOut } from './deliveries/fan-out.js';
@@ -8,6 +9,7 @@ import { InitWebhooks1795314237764 } from './migrations/1795314237764-InitWebhoo
 import { AddEndpoints1795600000000 } from './migrations/1795600000000-AddEndpoints.js';
 import { AddDeliveries1795600000001 } from './migrations/1795600000001-AddDeliveries.js';
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
+import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { WEBHOOKS_SCHEMA } from './schema.js';
 import { webhooksSpec } from './webhooks.config.js';
 import { WebhooksModule } from './webhooks.module.js';
@@ -15,7 +17,7 @@ import { WebhooksModule } from './webhooks.module.js';
 export const webhooksDataSourceSpec: DataSourceSpec = {
   schema: WEBHOOKS_SCHEMA,
   entities: [],
-  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000, AddDeliveries1795600000001, OutboxTraceContext1796000000000],
+  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000, AddDeliveries1795600000001, OutboxTraceContext1796000000000, Retention1796450000000],
 };
 
 /**
@@ -27,6 +29,10 @@ export const webhooksDispatcherApp: AppDefinition = {
   config: webhooksSpec,
   database: webhooksDataSourceSpec,
   module: () => ({ module: WebhooksModule }),
+  // A delivery still pending (due or retrying) is never deleted, whatever its age.
+  retention: (context) => [
+    { table: 'deliveries', key: ['id'], after: 'created_at', only: `"status" <> 'pending'`, retentionSeconds: hoursToSeconds(loadConfig(webhooksSpec, context.env).deliveriesRetentionHours) },
+  ],
   serve: serving('webhooks', (app) => ({ ...app.get(EndpointsHandlers).handlers(), ...app.get(DeliveriesHandlers).handlers() })),
   async start(app) {
     await app.get(FanOut).start();

@@ -1,4 +1,5 @@
 import { FieldProblem, env, tierLimitsField, type ConfigOf, type Field } from '#libs/config';
+import { retentionHours } from '#libs/runtime';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const DURATION = /^(\d+)(ms|s|m|h)$/;
@@ -34,6 +35,8 @@ export const webhooksSpec = {
   /** How often an idle worker looks for due attempts. */
   pollMs: env.int('WEBHOOK_POLL_MS', 250, { min: 10, max: 60_000 }),
   tierLimits: tierLimitsField(),
+  /** Finished deliveries (their payloads hold participants' emails and phones) are deleted this long after they were created. */
+  deliveriesRetentionHours: retentionHours('RETENTION_DELIVERIES_HOURS', 720),
 };
 
 export type WebhooksConfig = ConfigOf<typeof webhooksSpec>;

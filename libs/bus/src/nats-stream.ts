@@ -1,7 +1,8 @@
 import { nanos } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, JetStreamApiError, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 
-const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+/** Within this window JetStream drops a second publish of an event id; beyond it, consumers' processed ids do. */
+export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const STREAM_NAME_IN_USE = 10058;
 

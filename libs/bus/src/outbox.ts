@@ -1,7 +1,7 @@
-import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import type { EntityManager, MigrationInterface } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
 import { currentRequestId, traceContextHeaders } from '#libs/observability';
-import { prepared, rowsOf } from '#libs/persistence';
+import { prepared, rowsOf, sqlMigration } from '#libs/persistence';
 
 /** `"schema"."name"`, quoted for SQL. */
 export function qualified(schema: string, name: string): string {
@@ -68,21 +68,6 @@ export async function enqueueEvents(manager: EntityManager, schema: string, even
   );
 }
 
-/** A migration that runs the given statements. */
-function sqlMigration(name: string, sql: { up: string[]; down: string[] }): new () => MigrationInterface {
-  return class implements MigrationInterface {
-    name = name;
-
-    async up(runner: QueryRunner): Promise<void> {
-      for (const statement of sql.up) await runner.query(statement);
-    }
-
-    async down(runner: QueryRunner): Promise<void> {
-      for (const statement of sql.down) await runner.query(statement);
-    }
-  };
-}
-
 /** A migration that creates only the outbox tables: the first migration of a schema with no tables of its own yet. */
 export function outboxMigration(name: string, schema: string): new () => MigrationInterface {
   return sqlMigration(name, outboxMigrationSql(schema));
@@ -96,4 +81,20 @@ export function outboxTraceContextSql(schema: string): { up: string[]; down: str
 
 export function outboxTraceContextMigration(name: string, schema: string): new () => MigrationInterface {
   return sqlMigration(name, outboxTraceContextSql(schema));
+}
+
+/**
+ * Indexes the retention job's deletes of published outbox rows and old processed event ids
+ * (docs/decisions.md, "Retention") read, so a prune reads the old rows only.
+ */
+export function outboxRetentionSql(schema: string): { up: string[]; down: string[] } {
+  const outbox = qualified(schema, 'outbox');
+  const processed = qualified(schema, 'processed_events');
+  return {
+    up: [
+      `CREATE INDEX "outbox_published_idx" ON ${outbox} ("published_at") WHERE "published_at" IS NOT NULL`,
+      `CREATE INDEX "processed_events_processed_at_idx" ON ${processed} ("processed_at")`,
+    ],
+    down: [`DROP INDEX ${qualified(schema, 'processed_events_processed_at_idx')}`, `DROP INDEX ${qualified(schema, 'outbox_published_idx')}`],
+  };
 }

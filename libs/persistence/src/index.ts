@@ -4,3 +4,5 @@ export { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database
 export { prepared, rowsOf, type Prepared } from './rows.js';
 export { Batches, type BatchesOptions } from './batches.js';
 export { UUID_V7_SQL } from './uuid-v7.js';
+export { sqlMigration, type MigrationSql } from './migrations.js';
+export { pruneOnce, retentionLeaseSql, type PruneOptions, type PruneResult, type PruneRule } from './retention.js';

@@ -4,7 +4,7 @@ import type { AppName, ConfigSpec } from '#libs/config';
 import type { HandlersOf, ServiceName } from '#libs/contracts';
 import type { Bus } from '#libs/bus';
 import type { Logger, Metrics } from '#libs/observability';
-import type { DataSourceSpec } from '#libs/persistence';
+import type { DataSourceSpec, PruneRule } from '#libs/persistence';
 import type { Outbox } from './outbox.js';
 
 /** What every app receives: its adapters, chosen by the run mode. */
@@ -42,6 +42,11 @@ export interface AppDefinition {
   module(context: AppContext): DynamicModule;
   /** Bus subjects served from start (queue group = owner) until shutdown, when they stop first. */
   serve?: Serving;
+  /**
+   * Old rows of the app's own tables that the retention job deletes (docs/decisions.md,
+   * "Retention"), besides the outbox's, which every schema with an outbox gets.
+   */
+  retention?(context: AppContext): PruneRule[];
   /** Runs before the HTTP listener starts (global prefix, OpenAPI, extra routes). */
   configure?(app: INestApplication, context: AppContext): void | Promise<void>;
   /** Runs after the HTTP listener is up (serve bus subjects, start relays and consumers). */

@@ -15,6 +15,7 @@ import { Outbox } from './outbox.js';
 import { NestPinoLogger } from './nest-logger.js';
 import { ShutdownState } from './ops.controller.js';
 import { RuntimeModule } from './runtime.module.js';
+import { RetentionJob, loadRetention, outboxPruneRules } from './retention.js';
 
 export interface RunningApp {
   name: string;
@@ -34,6 +35,8 @@ export interface RunningApp {
    * relay after its current round, and closes Redis and the database. Safe to call twice.
    */
   close(): Promise<void>;
+  /** The job that deletes the app's old rows, when it owns a schema (started with the app). */
+  retention?: RetentionJob;
 }
 
 @Module({})
@@ -101,6 +104,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   const { problemBase } = loadConfig(publicUrlsSpec, env);
   const { port, host } = loadConfig(listenSpec(definition.name), env);
   const timeouts = loadHttpTimeouts(env);
+  const retentionConfig = definition.database ? loadRetention(env) : undefined;
 
   let dataSource: DataSource | undefined;
   if (definition.database) {
@@ -113,6 +117,15 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger, metrics) : undefined;
   const context: AppContext = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, env };
   const shutdown = new ShutdownState();
+  const retention = dataSource && database && retentionConfig
+    ? new RetentionJob(
+      dataSource,
+      database.schema,
+      [...(outbox ? outboxPruneRules(retentionConfig) : []), ...(definition.retention?.(context) ?? [])],
+      retentionConfig,
+      logger,
+    )
+    : undefined;
 
   const adapter = new FastifyAdapter({
     ...requestIdOptions,
@@ -144,6 +157,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     ? await bus.serve(definition.serve.owner, definition.serve.handlers(app) as never)
     : undefined;
   await definition.start?.(app, context);
+  retention?.start();
   const address = app.getHttpServer().address() as { port: number };
   logger.info({ port: address.port, host }, `${definition.name} listening`);
 
@@ -153,6 +167,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     app,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     context,
+    retention,
     beginShutdown() {
       shutdown.begin();
     },
@@ -164,6 +179,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
         // Nest's hooks: consumers and workers stop after their current message, Redis clients close.
         await app.close();
         await outbox?.stop();
+        await retention?.stop();
         await dataSource?.destroy();
       })();
       return closing;

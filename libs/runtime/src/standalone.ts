@@ -3,6 +3,7 @@ import { ConfigError, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadConf
 import { startTracing } from '#libs/observability';
 import type { AppDefinition } from './app-definition.js';
 import { bootApp } from './boot.js';
+import { retentionSpec } from './retention.js';
 import { servicesInfrastructure, shutdownSpec } from './services-infrastructure.js';
 
 /** After the drain delay, how long the app has to finish its work in flight and close before it exits with 1. */
@@ -15,7 +16,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function runStandalone(definition: AppDefinition): Promise<void> {
   try {
-    loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...httpTimeoutsSpec, ...shutdownSpec, ...definition.config }, process.env);
+    loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...httpTimeoutsSpec, ...shutdownSpec, ...(definition.database ? retentionSpec : {}), ...definition.config }, process.env);
     loadHttpTimeouts(process.env);
     const { shutdownDelayMs } = loadConfig(shutdownSpec, process.env);
     const tracing = startTracing(definition.name, loadConfig(tracingSpec, process.env));

@@ -9,3 +9,4 @@ export { startFakeTwilio, type FakeTwilio, type FakeTwilioMessage, type FakeTwil
 export { startFakeCollector, type FakeCollector, type ReceivedSpan } from './fake-collector.js';
 export { startServicesStack, type ServicesStack, type ServicesStackInfo, type ServicesStackOptions } from './services-stack.js';
 export { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeatedTo } from './adversarial-input.js';
+export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';

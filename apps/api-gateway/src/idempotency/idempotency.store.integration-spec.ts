@@ -94,13 +94,17 @@ describe('IdempotencyStore on Postgres', () => {
     expect((await store.begin({ ...req, fingerprint: 'fp-new' })).outcome).toBe('execute');
   });
 
-  it('purges expired records and keeps live ones', async () => {
+  it('has its records deleted by the retention job an hour past their expiry, and keeps the others', async () => {
     const expired = await Promise.all([request(), request(), request()].map((r) => store.begin(r)));
     const live = request();
+    const justExpired = request();
     await store.begin(live);
+    const recent = await store.begin(justExpired);
     const ids = expired.map((o) => (o.outcome === 'execute' ? o.claim.id : ''));
-    await db.query(`UPDATE ${TABLE} SET expires_at = now() - interval '1 second' WHERE id = ANY($1)`, [ids]);
-    expect(await store.purgeExpired(2)).toBeGreaterThanOrEqual(3);
+    await db.query(`UPDATE ${TABLE} SET expires_at = now() - interval '61 minutes' WHERE id = ANY($1)`, [ids]);
+    await db.query(`UPDATE ${TABLE} SET expires_at = now() - interval '59 minutes' WHERE id = $1`, [recent.outcome === 'execute' ? recent.claim.id : '']);
+    expect(await gateway.retention!.runOnce()).toEqual({ idempotency_keys: 3 });
+    expect(await db.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE expires_at < now()`)).toEqual([{ n: 1 }]);
     expect(await db.query(`SELECT id FROM ${TABLE} WHERE id = ANY($1)`, [ids])).toEqual([]);
     expect(await store.begin(live)).toEqual({ outcome: 'in_progress' });
   });

@@ -91,19 +91,6 @@ export class IdempotencyStore {
   async release(claim: Claim): Promise<void> {
     await this.dataSource.query(`DELETE FROM ${TABLE} WHERE id = $1 AND claim = $2`, [claim.id, claim.claim]);
   }
-
-  /** Deletes expired records, `batch` at a time; returns how many went. */
-  async purgeExpired(batch = 1000): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const [, count] = await this.dataSource.query<[unknown, number]>(
-        `DELETE FROM ${TABLE} WHERE id IN (SELECT id FROM ${TABLE} WHERE expires_at <= now() LIMIT $1)`,
-        [batch],
-      );
-      purged += count;
-      if (count < batch) return purged;
-    }
-  }
 }
 
 function encrypt(value: object, secret: Buffer): Buffer {

@@ -1,0 +1,39 @@
+import { SEEDED, describeRetention, outboxRetentionCases } from '#libs/testing';
+import { authServerApp } from './index.js';
+
+/** `SEEDED` OAuth rows of a kind, expiring at `expiry` (an SQL expression, NULL for never). */
+const seedOAuth = (kind: string, expiry: string) =>
+  `INSERT INTO "auth"."oauth_store" ("model", "id", "payload", "expires_at")
+   SELECT 'AccessToken', '${kind}-' || n, '{}', ${expiry} FROM generate_series(1, ${SEEDED}) AS n`;
+const seedSessions = (kind: string, expiry: string) =>
+  `INSERT INTO "auth"."account_sessions" ("id", "user_id", "expires_at")
+   SELECT '${kind}-' || n, 'usr_retention', ${expiry} FROM generate_series(1, ${SEEDED}) AS n`;
+const kinds = (table: string) => `SELECT split_part("id", '-', 1) AS "kind", count(*)::int AS "count" FROM "auth"."${table}" GROUP BY 1 ORDER BY 1`;
+const old = `now() - interval '61 minutes'`;
+const expired = `now() - interval '59 minutes'`;
+const live = `now() + interval '1 hour'`;
+
+describeRetention(
+  authServerApp,
+  [
+    ...outboxRetentionCases('auth'),
+    {
+      table: 'oauth_store',
+      seed: [seedOAuth('old', old), seedOAuth('expired', expired), seedOAuth('live', live), seedOAuth('lasting', 'NULL')],
+      left: kinds('oauth_store'),
+      expected: [{ kind: 'expired', count: SEEDED }, { kind: 'lasting', count: SEEDED }, { kind: 'live', count: SEEDED }],
+      deleted: SEEDED,
+    },
+    {
+      table: 'account_sessions',
+      seed: [
+        `INSERT INTO "auth"."users" ("id", "email", "password_hash") VALUES ('usr_retention', 'retention@example.com', 'x')`,
+        seedSessions('old', old), seedSessions('expired', expired), seedSessions('live', live),
+      ],
+      left: kinds('account_sessions'),
+      expected: [{ kind: 'expired', count: SEEDED }, { kind: 'live', count: SEEDED }],
+      deleted: SEEDED,
+    },
+  ],
+  { ADMIN_TOKEN: 'adm_retention-test-token' },
+);

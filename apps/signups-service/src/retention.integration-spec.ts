@@ -1,0 +1,4 @@
+import { describeRetention, outboxRetentionCases } from '#libs/testing';
+import { signupsServiceApp } from './index.js';
+
+describeRetention(signupsServiceApp, outboxRetentionCases('signups'));
