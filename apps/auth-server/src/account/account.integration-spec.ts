@@ -5,6 +5,7 @@ import { hashApiKey } from '../api-keys/api-key-secret.js';
 import { jwtPayload, PASSWORD, type Field } from '../testing/oauth-flow.js';
 import { MembershipEntity } from '../users/membership.entity.js';
 import { bootAccountServer, formsWithButton, REDIRECT_URI, startCodeFlow, type PageBrowser } from './account-testing.js';
+import { FIELD_MAX_LENGTH } from '../interactions/form.js';
 import { SIGNUP_LIMITS } from './login-limiter.js';
 
 const server = bootAccountServer('account_pages');
@@ -135,6 +136,12 @@ describe('create account page', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(res.status).toBe(400);
     expect(html).toContain('<p role="alert">Enter a valid email address.</p>');
+  });
+
+  it('answers a sign-in with a mebibyte email like any wrong one, echoing no more of it than a field may hold', async () => {
+    const res = await signIn(server.browser(), `${'a'.repeat(ONE_MIB - 100)}@example.test`, 'wrong password');
+    expect(res.status).toBe(401);
+    expect((await res.text()).length).toBeLessThan(FIELD_MAX_LENGTH + 4000);
   });
 
   it('refuses an email that already has an account, in any case', async () => {
