@@ -1,6 +1,7 @@
 import { ProblemError } from '#libs/problem';
-import { ArrayField, EMAIL_MAX_LENGTH, IntField, StringField, UuidField, isEmailAddress, isPhoneNumber, toE164, validateInput } from './validation.js';
+import { ArrayField, EMAIL_MAX_LENGTH, IntField, PatternField, PhoneField, StringField, UuidField, isEmailAddress, isPhoneNumber, isWellFormed, toE164, validateInput } from './validation.js';
 import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
+import { RegistrationDto as ParticipantRegistrationDto } from './participants.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import { requireUuid } from './ids.js';
 
@@ -85,6 +86,61 @@ describe('validateInput', () => {
 
   it.each(['2026-12-01T10:00:00Z', '2026-12-01T10:00:00.123+02:00', '2026-12-01T10:00-05:00'])('accepts %j as eventDate', async (eventDate) => {
     await expect(validateInput(CreateSignupDto, { title: 'x', eventDate })).resolves.toBeDefined();
+  });
+
+  it.each([
+    ['a lone high surrogate', '\ud800'],
+    ['a lone low surrogate inside text', 'ab\udc00cd'],
+    ['two high surrogates', '\ud800\ud800'],
+    ['a pair the wrong way round', '\udc00\ud800'],
+  ])('refuses %s in an e-mail as invalid Unicode instead of failing', async (_case, bad) => {
+    const problem = await problemOf(validateInput(ParticipantRegistrationDto, { name: 'Ann', email: `${bad}@example.com`, selections: [] }));
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors).toEqual([{ path: 'email', message: 'Must be valid Unicode' }]);
+  });
+
+  it('checks an e-mail with a lone surrogate, as the forms do, as not an address rather than throwing', () => {
+    expect(isEmailAddress('ann\ud800@example.com')).toBe(false);
+    expect(isEmailAddress('ann@example.com')).toBe(true);
+  });
+
+  it('refuses a lone surrogate in every kind of text field', async () => {
+    class Texts {
+      @StringField() text?: string;
+      @PatternField(/^[a-z]+$/, 'Lowercase only') pattern?: string;
+      @PhoneField() phone?: string;
+    }
+    const problem = await problemOf(validateInput(Texts, { text: 'Potluck \ud83c', pattern: '\udf89', phone: '+1415555\ud800' }));
+    expect(problem.errors).toEqual([
+      { path: 'text', message: 'Must be valid Unicode' },
+      { path: 'pattern', message: 'Must be valid Unicode' },
+      { path: 'phone', message: 'Must be valid Unicode' },
+    ]);
+  });
+
+  it('keeps characters outside the basic plane, written as surrogate pairs', async () => {
+    const dto = await validateInput(CreateSignupDto, { title: 'Potluck \ud83c\udf89', eventDate: '2026-12-01T10:00:00Z' });
+    expect(dto.title).toBe('Potluck 🎉');
+    expect(isWellFormed('🎉')).toBe(true);
+    expect(isWellFormed('\ud83c')).toBe(false);
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])('refuses %j as an unknown field, at the top and in nested objects', async (key) => {
+    const body = JSON.parse(`{"${key}": 1, "name": "A", "selections": [{"type": "slot", "id": "0190a0b2-7a3c-7def-8a12-1234567890ab", "${key}": {"x": 1}}]}`) as unknown;
+    const problem = await problemOf(validateInput(RegistrationDto, body));
+    expect(problem.errors).toEqual([
+      { path: key, message: 'Unknown field' },
+      { path: `selections.0.${key}`, message: 'Unknown field' },
+    ]);
+  });
+
+  it('refuses a prototype key inside a value of the wrong type instead of failing', async () => {
+    const problem = await problemOf(validateInput(CreateSignupDto, JSON.parse('{"title": {"constructor": 1}, "eventDate": "2026-12-01T10:00:00Z"}')));
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors).toEqual([
+      { path: 'title.constructor', message: 'Unknown field' },
+      { path: 'title', message: 'Expected string' },
+    ]);
   });
 
   it('refuses control characters in text but keeps newlines and tabs', async () => {

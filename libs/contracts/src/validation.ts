@@ -41,15 +41,46 @@ function doc(opts: Presence, extra: ApiPropertyOptions): PropertyDecorator {
 /** NUL and the other C0 controls except tab, newline and carriage return: never text. */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+/** A UTF-16 surrogate that is not half of a pair (with the u flag, a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Text that UTF-8 can carry: no lone surrogate (JSON's "\ud800"). Such a string would be changed
+ * into U+FFFD on its way to Postgres or refused there (jsonb), and makes some checks throw
+ * (encodeURI in an e-mail check), so it is refused before anything else looks at it.
+ */
+export function isWellFormed(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
+export const UNICODE_MESSAGE = 'Must be valid Unicode';
+
+/** Every text field's first check after its type: a string that is not valid Unicode is refused. */
+function WellFormedText(): PropertyDecorator {
+  return ValidateBy(
+    { name: 'wellFormedUnicode', validator: { validate: (value: unknown) => typeof value !== 'string' || isWellFormed(value) } },
+    { message: UNICODE_MESSAGE },
+  );
+}
+
+/** A check on text that runs only on valid Unicode (the message for the rest is UNICODE_MESSAGE's). */
+function TextCheck(name: string, check: (value: string) => boolean, message: string): PropertyDecorator {
+  return ValidateBy(
+    { name, validator: { validate: (value: unknown) => typeof value !== 'string' || !isWellFormed(value) || check(value) } },
+    { message },
+  );
+}
+
 /** The longest e-mail address any form or body accepts. */
 export const EMAIL_MAX_LENGTH = 320;
 
 /**
  * The one e-mail check of every body and form: validator.js's isEmail (what class-validator's
- * IsEmail runs), after the length bound, so no pattern ever sees a longer string.
+ * IsEmail runs), after the length bound, so no pattern ever sees a longer string, and only on
+ * valid Unicode (on a lone surrogate, isEmail throws).
  */
 export function isEmailAddress(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= EMAIL_MAX_LENGTH && isEmail(value);
+  return typeof value === 'string' && value.length <= EMAIL_MAX_LENGTH && isWellFormed(value) && isEmail(value);
 }
 
 export function StringField(opts: Presence & { min?: number; max?: number; format?: 'email' | 'uri' } = {}): PropertyDecorator {
@@ -57,13 +88,14 @@ export function StringField(opts: Presence & { min?: number; max?: number; forma
   const decorators: PropertyDecorator[] = [
     ...presence(opts),
     IsString({ message: 'Expected string' }),
-    ValidateBy({ name: 'noControlCharacters', validator: { validate: (value: unknown) => typeof value !== 'string' || !CONTROL_CHARACTERS.test(value) } }, { message: 'Must not contain control characters' }),
+    WellFormedText(),
+    TextCheck('noControlCharacters', (value) => !CONTROL_CHARACTERS.test(value), 'Must not contain control characters'),
   ];
   if (min !== undefined) {
     decorators.push(MinLength(min, { message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters` }));
   }
   decorators.push(MaxLength(max, { message: `Must be at most ${max} characters` }));
-  if (opts.format === 'email') decorators.push(ValidateBy({ name: 'isEmail', validator: { validate: isEmailAddress } }, { message: 'Invalid email' }));
+  if (opts.format === 'email') decorators.push(TextCheck('isEmail', isEmailAddress, 'Invalid email'));
   return applyDecorators(...decorators, doc(opts, { type: String, minLength: min, maxLength: max, format: opts.format }));
 }
 
@@ -141,6 +173,7 @@ export function PatternField(pattern: RegExp, message: string, opts: Presence & 
   return applyDecorators(
     ...presence(opts),
     IsString({ message: 'Expected string' }),
+    WellFormedText(),
     MaxLength(max, { message: `Must be at most ${max} characters` }),
     ValidateBy({ name: 'matches', validator: { validate: (value: unknown) => typeof value === 'string' && value.length <= max && pattern.test(value) } }, { message }),
     doc(opts, { type: String, pattern: pattern.source }),
@@ -179,8 +212,9 @@ export function PhoneField(opts: Presence = {}): PropertyDecorator {
   return applyDecorators(
     ...presence(opts),
     IsString({ message: 'Expected string' }),
+    WellFormedText(),
     MaxLength(PHONE_MAX_LENGTH, { message: `Must be at most ${PHONE_MAX_LENGTH} characters` }),
-    ValidateBy({ name: 'isPhone', validator: { validate: isPhoneNumber } }, { message: PHONE_MESSAGE }),
+    TextCheck('isPhone', isPhoneNumber, PHONE_MESSAGE),
     doc(opts, { type: String, example: '+14155550123', description: 'International format (E.164).' }),
   );
 }
@@ -205,6 +239,29 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
 }
 
 /**
+ * A key every object inherits (`__proto__`, `constructor`, `toString`, `hasOwnProperty`…). No DTO
+ * declares one, yet class-transformer skips `__proto__` and `constructor` (or takes the latter for
+ * a nested object's class, and throws), and class-validator's whitelist takes the others for
+ * declared fields and lets them through onto the instance.
+ */
+function isPrototypeKey(key: string): boolean {
+  return key in Object.prototype;
+}
+
+/** The input without its prototype keys, at any depth, and their paths: they are unknown fields. */
+function withoutPrototypeKeys(plain: unknown, parent: string, found: FieldError[]): unknown {
+  if (typeof plain !== 'object' || plain === null) return plain;
+  const path = (key: string | number) => (parent ? `${parent}.${key}` : `${key}`);
+  if (Array.isArray(plain)) return plain.map((element: unknown, i) => withoutPrototypeKeys(element, path(i), found));
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(plain)) {
+    if (isPrototypeKey(key)) found.push({ path: path(key), message: 'Unknown field' });
+    else copy[key] = withoutPrototypeKeys(value, path(key), found);
+  }
+  return copy;
+}
+
+/**
  * Validates plain input against a DTO class: unknown fields are refused, every failure is
  * itemized with a dot-delimited path (selections.0.id). Returns the typed instance.
  */
@@ -212,16 +269,17 @@ export async function validateInput<T extends object>(dto: new () => T, plain: u
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw ProblemError.validation([{ path: root, message: 'Expected a JSON object' }]);
   }
-  const instance = plainToInstance(dto, plain);
+  const prototypeKeys: FieldError[] = [];
+  const instance = plainToInstance(dto, withoutPrototypeKeys(plain, '', prototypeKeys));
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
   });
-  if (errors.length > 0) {
+  if (errors.length > 0 || prototypeKeys.length > 0) {
     const itemized = flatten(errors).map((e) => (e.message.startsWith('property ') ? { path: e.path, message: 'Unknown field' } : e));
-    throw ProblemError.validation(itemized);
+    throw ProblemError.validation([...prototypeKeys, ...itemized]);
   }
   return instance;
 }
