@@ -3,7 +3,7 @@ export {
   ArrayField, BoolField, DateTimeField, EMAIL_MAX_LENGTH, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isEmailAddress, isPhoneNumber, QueryIntField, StringField, UNICODE_MESSAGE, UuidField, isWellFormed, toE164, validateInput,
 } from './validation.js';
 export { isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, pageOf, type Page } from './pagination.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, pageOf, type CursorPosition, type Page } from './pagination.js';
 export {
   CreateSignupDto, ListSignupsQueryDto, SIGNUP_STATUSES, SignupPageView, SignupView, UpdateSignupDto,
   type CreateSignupInput, type ListSignupsInput, type SignupStatus, type UpdateSignupInput,

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ProblemError } from '#libs/problem';
-import { QueryIntField, StringField } from './validation.js';
+import { isUuid } from './ids.js';
+import { QueryIntField, StringField, isDateTime } from './validation.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -28,14 +29,23 @@ export function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => strin
 }
 
 /**
- * Opaque cursors: base64url JSON of the sort key of the last row of a page. A cursor that
- * does not decode to the expected shape is a 422 on `cursor`.
+ * Opaque cursors: base64url JSON of the sort key of the last row of a page, a timestamp and the
+ * row's uuid (e.g. `{"createdAt": "…", "id": "…"}`).
  */
 export function encodeCursor(key: Record<string, string | number>): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-export function decodeCursor<K extends string>(cursor: string, keys: readonly K[]): Record<K, string> {
+/** Where a cursor points: after the row with this timestamp (under its own key) and id. */
+export type CursorPosition<K extends string> = { [key in K]: Date } & { id: string };
+
+/**
+ * The position a cursor names. Anything else is a 422 on `cursor`, before a query sees it: a
+ * string that is not base64url JSON, JSON of another shape, a timestamp that is not an RFC 3339
+ * date-time as the API checks dates (JavaScript parses some that Postgres cannot hold), or an
+ * id that is not a uuid.
+ */
+export function decodeCursor<K extends string>(cursor: string, dateKey: K): CursorPosition<K> {
   const invalid = () => ProblemError.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
   let parsed: unknown;
   try {
@@ -43,10 +53,12 @@ export function decodeCursor<K extends string>(cursor: string, keys: readonly K[
   } catch {
     throw invalid();
   }
-  if (typeof parsed !== 'object' || parsed === null) throw invalid();
-  const record = parsed as Record<string, unknown>;
-  for (const key of keys) if (typeof record[key] !== 'string') throw invalid();
-  return record as Record<K, string>;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid();
+  const { [dateKey]: date, id } = parsed as Record<string, unknown>;
+  if (!isDateTime(date) || !isUuid(id)) throw invalid();
+  const at = new Date(date);
+  if (Number.isNaN(at.getTime())) throw invalid();
+  return { [dateKey]: at, id: id.toLowerCase() } as CursorPosition<K>;
 }
 
 export class PageMetaDto {

@@ -184,11 +184,29 @@ describe('ids and cursors', () => {
     }
   });
 
-  it('round-trips cursors and refuses garbage', () => {
-    const cursor = encodeCursor({ eventDate: '2026-01-01T00:00:00.000Z', id: 'x' });
-    expect(decodeCursor(cursor, ['eventDate', 'id'])).toEqual({ eventDate: '2026-01-01T00:00:00.000Z', id: 'x' });
-    expect(() => decodeCursor('!!!', ['id'])).toThrow(ProblemError);
-    expect(() => decodeCursor(encodeCursor({ id: 1 }), ['id'])).toThrow(ProblemError);
+  it('round-trips a cursor to the position it names', () => {
+    const cursor = encodeCursor({ createdAt: '2026-01-01T02:00:00.000+02:00', id: '0190A0B2-7A3C-7DEF-8A12-1234567890AB' });
+    expect(decodeCursor(cursor, 'createdAt')).toEqual({ createdAt: new Date('2026-01-01T00:00:00.000Z'), id: '0190a0b2-7a3c-7def-8a12-1234567890ab' });
+  });
+
+  const b64 = (text: string) => Buffer.from(text).toString('base64url');
+  it.each([
+    ['not base64url JSON', '!!!'],
+    ['JSON that is not an object', b64('[1,2]')],
+    ['JSON null', b64('null')],
+    ['the wrong keys', encodeCursor({ eventDate: '2026-01-01T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
+    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
+    ['a date JavaScript reads but Postgres cannot hold', encodeCursor({ createdAt: '+275760-09-13T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
+    ['an id that is not a uuid', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 'not-a-uuid' })],
+    ['an id of the wrong type', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 1 })],
+    ['a lone surrogate', b64('{"createdAt":"2026-01-01T00:00:00Z","id":"\\ud800"}')],
+  ])('refuses a cursor holding %s as Invalid cursor', (_case, cursor) => {
+    expect(() => decodeCursor(cursor, 'createdAt')).toThrow(ProblemError);
+    try {
+      decodeCursor(cursor, 'createdAt');
+    } catch (err) {
+      expect((err as ProblemError).errors).toEqual([{ path: 'cursor', message: 'Invalid cursor' }]);
+    }
   });
 });
 

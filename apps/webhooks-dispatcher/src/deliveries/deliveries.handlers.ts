@@ -21,7 +21,7 @@ export class DeliveriesHandlers {
       'webhooks.deliveries.list': async ({ principal, id, query }) => {
         const owner = ownerOf(assertApiKey(principal));
         const { limit = DEFAULT_DELIVERY_PAGE, cursor } = await validateInput(DeliveryPageQueryDto, query, 'query');
-        const after = cursor === undefined ? undefined : decodeCursor(cursor, ['createdAt', 'id'] as const);
+        const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
         const rows = await this.deliveries.list(owner, requireUuid(id), limit + 1, after);
         if (!rows) throw new ProblemError('not_found', 'No webhook endpoint with this id.');
         return pageOf(rows, limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }));

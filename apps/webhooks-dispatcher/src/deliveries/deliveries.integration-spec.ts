@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { cloudEvent, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
+import { cloudEvent, encodeCursor, newId, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
@@ -407,6 +407,17 @@ describe('webhook deliveries', () => {
     expect((await problemOf(stack.bus.request('webhooks.deliveries.replay', { principal: stranger, id: first.data[0]!.id }))).code).toBe('not_found');
     const limit = await problemOf(stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 201 } }));
     expect(limit.code).toBe('validation_failed');
+  });
+
+  it.each([
+    ['valid JSON of the wrong shape', encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() })],
+    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: newId() })],
+    ['an id that is not a uuid', encodeCursor({ createdAt: '2027-01-01T00:00:00Z', id: 'not-a-uuid' })],
+  ])('refuses a well-formed history cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
+    const principal = caller();
+    const target = await endpoint(principal);
+    const problem = await problemOf(stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { cursor } }));
+    expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
   });
 
   it('deletes the history with the endpoint', async () => {

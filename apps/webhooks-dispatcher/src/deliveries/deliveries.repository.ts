@@ -143,7 +143,7 @@ export interface AttemptRecord {
 }
 
 export interface DeliveryPosition {
-  createdAt: string;
+  createdAt: Date;
   id: string;
 }
 

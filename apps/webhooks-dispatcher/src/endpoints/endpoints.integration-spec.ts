@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
+import { encodeCursor, newId, newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
 import type { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
@@ -109,6 +109,17 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     expect(first.data.map((e) => e.description)).toEqual(['#2', '#1']);
     const second = await stack.bus.request('webhooks.list', { principal, query: { limit: 2, cursor: first.nextCursor! } });
     expect(second).toEqual({ data: [made[0]], nextCursor: null });
+  });
+
+  it.each([
+    ['valid JSON of the wrong shape', encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() })],
+    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: newId() })],
+    ['an id that is not a uuid', encodeCursor({ createdAt: '2027-01-01T00:00:00Z', id: 'not-a-uuid' })],
+  ])('refuses a well-formed cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
+    const principal = caller();
+    await create(principal);
+    const problem = await problemOf(stack.bus.request('webhooks.list', { principal, query: { cursor } }));
+    expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
   });
 
   it('changes url, description and event types, checking the url again', async () => {

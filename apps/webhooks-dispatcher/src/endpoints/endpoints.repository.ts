@@ -56,7 +56,7 @@ export type EndpointChanges = Partial<Pick<Endpoint, 'url' | 'description' | 'ev
 
 /** The sort key of the endpoint list: newest first. */
 export interface EndpointPosition {
-  createdAt: string;
+  createdAt: Date;
   id: string;
 }
 

@@ -32,7 +32,7 @@ export class ManageEndpointsUseCase {
   }
 
   async list(principal: Principal, limit: number, cursor?: string): Promise<Page<WebhookEndpointView>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, ['createdAt', 'id'] as const);
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
     const page = pageOf(await this.endpoints.list(ownerOf(principal), limit + 1, after), limit, (last) =>
       encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }),
     );
