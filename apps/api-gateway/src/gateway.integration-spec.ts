@@ -183,6 +183,16 @@ describe('api-gateway on its own', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Content-Type must be application/json' }] });
   });
 
+  it('refuses a body nested thousands deep as a 422 on body before reading credentials', async () => {
+    const res = await fetch(`${gateway.url}/api/v1/signups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"title":${'['.repeat(2000)}${']'.repeat(2000)},"eventDate":"2027-01-01T00:00:00Z"}`,
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }] });
+  });
+
   it('documents livemode on webhook endpoints', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
     expect(doc.components?.schemas?.WebhookEndpointView).toMatchObject({ required: expect.arrayContaining(['livemode']), properties: { livemode: { type: 'boolean' } } });

@@ -73,6 +73,19 @@ describe('the 401 challenge of /mcp', () => {
   });
 });
 
+describe('bodies that cannot be read', () => {
+  it('refuses a message whose arguments nest thousands deep as a 422 on body before looking at the credential', async () => {
+    const res = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_signup","arguments":{"title":${'['.repeat(2000)}${']'.repeat(2000)}}}}`,
+    });
+    expect(res.status).toBe(422);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }] });
+  });
+});
+
 describe('Origin validation', () => {
   it('refuses a browser request from an origin not in MCP_ALLOWED_ORIGINS before looking at the credential', async () => {
     const res = await post({ origin: 'https://evil.example.test', authorization: 'Bearer sgn_test_whatever' });

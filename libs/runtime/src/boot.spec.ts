@@ -123,6 +123,42 @@ describe('bootApp', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Malformed JSON' }] });
   });
 
+  const post = (body: string | Uint8Array) =>
+    fetch(`${running.url}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it.each([
+    ['objects', `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`],
+    ['arrays', `${'['.repeat(2000)}${']'.repeat(2000)}`],
+    ['arrays inside a field', `{"title":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
+  ])('answers a body of %s nested thousands deep with validation_failed on body', async (_case, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }] });
+  });
+
+  it('reads a body nested as deep as allowed', async () => {
+    const res = await post(`${'['.repeat(31)}{"a":1}${']'.repeat(31)}`);
+    expect(res.status).toBe(201);
+  });
+
+  it('answers bytes that are not UTF-8 with validation_failed on body', async () => {
+    const res = await post(Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ errors: [{ path: 'body', message: 'Must be valid UTF-8' }] });
+  });
+
+  it.each(['{"__proto__":{"admin":true}}', '{"a":[{"constructor":{"prototype":{"admin":true}}}]}'])('answers the prototype-polluting body %s with validation_failed on body', async (body) => {
+    const res = await post(body);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ errors: [{ path: 'body', message: 'Must not contain __proto__ or constructor.prototype' }] });
+  });
+
+  it('keeps brackets inside strings and escaped quotes out of the depth', async () => {
+    const res = await post(JSON.stringify({ title: `\\"${'['.repeat(1000)}`, constructor: 'x' }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ got: { title: `\\"${'['.repeat(1000)}`, constructor: 'x' } });
+  });
+
   it('counts and times every bus request the app serves, by outcome', async () => {
     const handlers = Object.fromEntries(
       subjectsOf('signups').map((subject) => [subject, async () => { throw new ProblemError('not_found'); }]),

@@ -11,6 +11,7 @@ import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import type { AppContext, AppDefinition } from './app-definition.js';
 import type { Infrastructure } from './infrastructure.js';
 import { instrumentBus } from './instrumented-bus.js';
+import { useJsonBodyReader } from './json-body.js';
 import { Outbox } from './outbox.js';
 import { NestPinoLogger } from './nest-logger.js';
 import { ShutdownState } from './ops.controller.js';
@@ -147,6 +148,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
     { logger: new NestPinoLogger(logger) },
   );
   app.useGlobalFilters(new ProblemFilter(problemBase, logger));
+  useJsonBodyReader(app);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   installHttpObservability(fastify, logger, metrics);
   closeConnectionsWhenShuttingDown(fastify, shutdown);
