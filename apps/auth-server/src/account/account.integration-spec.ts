@@ -144,6 +144,21 @@ describe('create account page', () => {
     expect((await res.text()).length).toBeLessThan(FIELD_MAX_LENGTH + 4000);
   });
 
+  it('refuses text that is not valid Unicode, which only a JSON body can carry, and creates nothing', async () => {
+    const browser = server.browser();
+    const form = await browser.page('/account/signup');
+    const email = newEmail();
+    const res = await fetch(`${server.url}/account/signup`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': browser.ip, cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      body: `{"csrf": ${JSON.stringify(csrfOf(form.html))}, "email": "${email}", "password": "${NEW_PASSWORD}", "organization": "Acme \\ud800"}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('Enter a name for your organization.');
+    expect((await signIn(server.browser(), email, NEW_PASSWORD)).status).toBe(401);
+  });
+
   it('refuses an email that already has an account, in any case', async () => {
     const { email } = await server.createUser('Taken Choir');
     const res = await signUp(server.browser(), { email: email.toUpperCase() });

@@ -1,4 +1,5 @@
 import { errors } from 'oidc-provider';
+import { isWellFormed } from '#libs/contracts';
 
 /** What a dynamically registered client may ask for: sizes and counts a real app never needs more of. */
 export const CLIENT_LIMITS = {
@@ -32,6 +33,16 @@ export function redirectUriAllowed(value: string): boolean {
   return url.protocol === 'https:' || !FORBIDDEN_SCHEMES.has(url.protocol);
 }
 
+/**
+ * Whether every string in a value, keys included, is valid Unicode. JSON.stringify writes a lone
+ * surrogate as `\udXXX`, which Postgres's json refuses: the client could not be stored.
+ */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return isWellFormed(value);
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.entries(value).every(([key, member]) => isWellFormed(key) && wellFormed(member));
+}
+
 function checkSizes(key: string, value: unknown): void {
   const limit = key === 'client_name' ? CLIENT_LIMITS.nameLength : CLIENT_LIMITS.stringLength;
   if (typeof value === 'string' && value.length > limit) throw new errors.InvalidClientMetadata(`${key} must be at most ${limit} characters`);
@@ -44,11 +55,15 @@ function checkSizes(key: string, value: unknown): void {
 /**
  * oidc-provider's extraClientMetadata validator, declared for client_name so that it runs on
  * every registration (and every load of a stored client) with the whole metadata, before the
- * provider's own checks: it bounds every field and allows only safe redirect URIs.
+ * provider's own checks: it refuses text that is not valid Unicode, bounds every field and allows
+ * only safe redirect URIs.
  */
 export function checkClientMetadata(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>): void {
   if (key !== 'client_name') return;
-  for (const [field, value] of Object.entries(metadata)) checkSizes(field, value);
+  for (const [field, value] of Object.entries(metadata)) {
+    if (!wellFormed(value)) throw new errors.InvalidClientMetadata(`${field} must be valid Unicode`);
+    checkSizes(field, value);
+  }
   if (JSON.stringify(metadata).length > CLIENT_LIMITS.jsonLength) throw new errors.InvalidClientMetadata(`the client metadata must be at most ${CLIENT_LIMITS.jsonLength} bytes of JSON`);
   const redirectUris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
   const refused = redirectUris.find((uri) => typeof uri !== 'string' || !redirectUriAllowed(uri));

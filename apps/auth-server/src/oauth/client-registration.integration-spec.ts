@@ -58,6 +58,9 @@ describe('dynamic client registration limits', () => {
       ['a 3,000-character redirect URI', { redirect_uris: [`https://app.example.test/${'a'.repeat(3000)}`] }, `redirect_uris must be at most ${CLIENT_LIMITS.stringLength} characters`],
       ['11 contacts', { contacts: Array.from({ length: 11 }, (_, i) => `c${i}@example.test`) }, `contacts must have at most ${CLIENT_LIMITS.listLength} members`],
       ['a long logo URI', { logo_uri: `https://app.example.test/${'l'.repeat(2100)}` }, `logo_uri must be at most ${CLIENT_LIMITS.stringLength} characters`],
+      ['a lone surrogate in client_name', { client_name: 'App \ud800' }, 'client_name must be valid Unicode'],
+      ['a lone surrogate in a redirect URI', { redirect_uris: ['https://app.example.test/\udc00'] }, 'redirect_uris must be valid Unicode'],
+      ['a lone surrogate in client_uri', { client_uri: 'https://app.example.test/\udbff' }, 'client_uri must be valid Unicode'],
     ])('refuses %s', async (_label, metadata, description) => {
       const res = await register(server, { redirect_uris: ['https://app.example.test/cb'], ...metadata });
       expect(res.status).toBe(400);
