@@ -1,0 +1,471 @@
+import { randomUUID } from 'node:crypto';
+import type { ParticipantView, RegistrationResultView, SignupView } from '#libs/contracts';
+import { call, newTenant, type Tenant } from './support/api.js';
+import {
+  BODY_LIMIT_BYTES, HOSTILE_BODIES, HOSTILE_PATH_VALUES, HOSTILE_QUERY_VALUES, HOSTILE_VALUES, takes,
+  type BodyContext, type FieldSchema, type Refusal,
+} from './support/hostile-inputs.js';
+import { newSignup, person } from './support/signups.js';
+import { stackInfo } from './support/stack-env.js';
+
+/**
+ * Every REST body endpoint (from the OpenAPI document) and every MCP tool (from tools/list) gets
+ * every hostile input of support/hostile-inputs.ts, and so do every query and path parameter: each
+ * is refused with a problem that names what was wrong, never a 5xx or a trace of the internals, and
+ * nothing the tenant has changes. Requests run a few at a time against one tenant.
+ */
+
+interface Schema extends FieldSchema {
+  $ref?: string;
+  oneOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minItems?: number;
+  example?: unknown;
+  examples?: unknown[];
+  $defs?: Record<string, Schema>;
+}
+
+interface Operation {
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content?: Record<string, { schema: Schema }> };
+}
+
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+  json: unknown;
+}
+
+/** Where a body is sent and how: a REST route, or an MCP tool's arguments. */
+interface Target {
+  label: string;
+  /** The object schema of the body or arguments, resolved. */
+  schema: Schema;
+  resolve(schema: Schema): Schema;
+  send(value: string | Uint8Array): Promise<Answer>;
+  room: number;
+  mcp: boolean;
+}
+
+type Expected = { kind: 'field'; path: string } | { kind: 'body' } | { kind: 'shape' };
+
+const CONCURRENCY = 6;
+/** What an answer must never show: stack frames, file paths, error classes, database or JSON-RPC internal errors. */
+const INTERNALS = /node_modules|\bat [\w.<>$]+ \(|\.(?:js|ts):\d+:\d+|\/work\/|QueryFailedError|RangeError|TypeError|URIError|ReferenceError|Maximum call stack|invalid input syntax|violates|internal_error|-32603/;
+const PROBLEM_KEYS = new Set(['type', 'title', 'status', 'code', 'detail', 'instance', 'errors', 'cause']);
+
+/** Runs `run` over `items`, at most `size` at a time, keeping their order. */
+async function inPool<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await run(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+async function answer(res: Response): Promise<Answer> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text, json };
+}
+
+const schemasOf = (defs: Record<string, Schema>, prefix: string) => (schema: Schema): Schema => {
+  let current = schema;
+  for (let hops = 0; current.$ref && hops < 10; hops++) current = defs[current.$ref.slice(prefix.length)] ?? {};
+  return current;
+};
+
+describe('hostile inputs', () => {
+  let tenant: Tenant;
+  let info: ReturnType<typeof stackInfo>;
+  let apiPrefix: string;
+  let doc: OpenApi;
+  let tools: { name: string; inputSchema: Schema }[];
+  let ids: { signup: SignupView; slotId: string; itemId: string; participantId: string; token: string; webhookId: string };
+  /** A signup and a registration of their own for the pages, which nothing else here could have changed. */
+  let pages: { slug: string; token: string };
+  let before: unknown;
+
+  /** A valid value for a field, from its name and schema (ids are the tenant's own). */
+  function validValue(name: string, schema: Schema, resolve: (s: Schema) => Schema): unknown {
+    const s = resolve(schema);
+    if (s.oneOf) return validValue(name, s.oneOf[0]!, resolve);
+    if (s.enum) return s.enum[0];
+    if (takes(s, 'object') || s.properties) return validObject(s, resolve);
+    if (takes(s, 'array')) return s.items && (resolve(s.items).properties || (s.minItems ?? 0) > 0) ? [validValue(name, s.items, resolve)] : [];
+    if (takes(s, 'boolean')) return false;
+    if (takes(s, 'number')) return s.minimum ?? 1;
+    if (s.format === 'uuid') {
+      const byName: Record<string, string> = { signupId: ids.signup.id, slotId: ids.slotId, itemId: ids.itemId, participantId: ids.participantId, id: ids.slotId };
+      return byName[name] ?? randomUUID();
+    }
+    if (s.format === 'date-time') return '2027-06-01T18:00:00Z';
+    if (s.format === 'email') return 'fuzz@example.com';
+    if (s.format === 'uri') return 'http://127.0.0.1:9/fuzz';
+    if (name === 'phone') return '+14155550123';
+    return 'Fuzz';
+  }
+
+  function validObject(schema: Schema, resolve: (s: Schema) => Schema): Record<string, unknown> {
+    const s = resolve(schema);
+    return Object.fromEntries((s.required ?? []).map((name) => [name, validValue(name, s.properties![name]!, resolve)]));
+  }
+
+  /** Every field of an object schema, nested objects in arrays included (`slots.0.capacity`). */
+  function fieldsOf(schema: Schema, resolve: (s: Schema) => Schema, parent: (string | number)[] = []): { path: (string | number)[]; schema: Schema }[] {
+    return Object.entries(resolve(schema).properties ?? {}).flatMap(([name, property]) => {
+      const field = resolve(property);
+      const here = [...parent, name];
+      const items = field.items && resolve(field.items);
+      return [{ path: here, schema: field }, ...(items?.properties ? fieldsOf(items, resolve, [...here, 0]) : [])];
+    });
+  }
+
+  /** The valid body with the value at `path` given as JSON text (parents that are absent are made valid first). */
+  function bodyWith(target: Target, path: (string | number)[], json: string): string {
+    const body = validObject(target.schema, target.resolve);
+    let holder: Record<string | number, unknown> = body;
+    let schema = target.schema;
+    for (const key of path.slice(0, -1)) {
+      const resolved = target.resolve(schema);
+      const next = typeof key === 'number' ? resolved.items! : resolved.properties![key]!;
+      holder[key] ??= typeof key === 'number' ? validObject(next, target.resolve) : validValue(String(key), next, target.resolve);
+      holder = holder[key] as Record<string | number, unknown>;
+      schema = next;
+    }
+    const marker = `\u0001${randomUUID()}`;
+    holder[path[path.length - 1]!] = marker;
+    return JSON.stringify(body).replace(JSON.stringify(marker), () => json);
+  }
+
+  function problemFailures(problem: unknown, status: number): string[] {
+    if (typeof problem !== 'object' || problem === null) return ['the answer is not a problem object'];
+    const p = problem as Record<string, unknown>;
+    const failures: string[] = [];
+    if (typeof p.type !== 'string' || !p.type.startsWith(`${info.problemBase}/`)) failures.push(`type ${String(p.type)}`);
+    if (typeof p.title !== 'string') failures.push('no title');
+    if (p.status !== status) failures.push(`status ${String(p.status)} in a ${status}`);
+    if (typeof p.code !== 'string') failures.push('no code');
+    if (typeof p.instance !== 'string' || !p.instance.startsWith('urn:request:')) failures.push('no instance');
+    const extra = Object.keys(p).filter((key) => !PROBLEM_KEYS.has(key));
+    if (extra.length) failures.push(`unexpected keys ${extra.join(', ')}`);
+    if (p.code === 'validation_failed') {
+      const errors = p.errors as { path?: unknown; message?: unknown }[] | undefined;
+      if (!Array.isArray(errors) || errors.length === 0) failures.push('no errors');
+      else if (!errors.every((e) => typeof e.path === 'string' && typeof e.message === 'string' && e.message.length > 0 && Object.keys(e).length === 2)) failures.push('malformed errors');
+    }
+    return failures;
+  }
+
+  const names = (problem: unknown, path: string): boolean =>
+    ((problem as { errors?: { path: string }[] }).errors ?? []).some((e) => e.path === path || e.path.startsWith(`${path}.`));
+
+  /** What is wrong with an answer: empty when it refuses as expected (over MCP when `mcp`). */
+  function judge(mcp: boolean, expected: Expected, res: Answer): string[] {
+    const failures: string[] = [];
+    if (res.status >= 500) failures.push(`answered ${res.status}`);
+    if (INTERNALS.test(res.text)) failures.push(`shows internals: ${res.text.slice(0, 300)}`);
+    const httpProblem = !mcp || expected.kind === 'body';
+    if (httpProblem) {
+      if (res.status !== 422) failures.push(`answered ${res.status}, not 422`);
+      if (!res.type.startsWith('application/problem+json')) failures.push(`content type ${res.type}`);
+      failures.push(...problemFailures(res.json, res.status));
+      const path = expected.kind === 'field' ? expected.path : 'body';
+      if (!names(res.json, path)) failures.push(`no error on ${path}: ${res.text.slice(0, 300)}`);
+      return failures;
+    }
+    const rpc = res.json as { result?: { isError?: boolean; structuredContent?: unknown; content?: { text?: string }[] }; error?: { code?: number } } | undefined;
+    if (res.status !== 200) failures.push(`answered ${res.status}, not 200`);
+    if (expected.kind === 'shape') {
+      if (rpc?.error?.code !== -32602) failures.push(`not InvalidParams: ${res.text.slice(0, 300)}`);
+      return failures;
+    }
+    const result = rpc?.result;
+    if (result?.isError !== true) return [...failures, `not a tool error: ${res.text.slice(0, 300)}`];
+    failures.push(...problemFailures(result.structuredContent, 422));
+    if ((result.structuredContent as { code?: string }).code !== 'validation_failed') failures.push(`code ${(result.structuredContent as { code?: string }).code}`);
+    if (!names(result.structuredContent, expected.path)) failures.push(`no error on ${expected.path}: ${res.text.slice(0, 300)}`);
+    if (result.content?.[0]?.text !== JSON.stringify(result.structuredContent)) failures.push('text and structuredContent differ');
+    return failures;
+  }
+
+  function restTarget(method: string, path: string, schema: Schema): Target {
+    const resolve = schemasOf(doc.components.schemas, '#/components/schemas/');
+    const route = routeOf(path);
+    return {
+      label: `${method.toUpperCase()} ${path.slice(apiPrefix.length)}`,
+      schema: resolve(schema),
+      resolve,
+      room: BODY_LIMIT_BYTES,
+      mcp: false,
+      send: async (value) =>
+        answer(await fetch(`${info.baseUrl}${route}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body: value })),
+    };
+  }
+
+  function toolTarget(tool: { name: string; inputSchema: Schema }): Target {
+    const resolve = schemasOf(tool.inputSchema.$defs ?? {}, '#/$defs/');
+    const head = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(tool.name)},"arguments":`;
+    const tail = '}}';
+    return {
+      label: `tool ${tool.name}`,
+      schema: tool.inputSchema,
+      resolve,
+      room: BODY_LIMIT_BYTES - Buffer.byteLength(head + tail),
+      mcp: true,
+      send: async (value) =>
+        answer(
+          await fetch(info.mcpUrl, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: typeof value === 'string' ? head + value + tail : Buffer.concat([Buffer.from(head), value, Buffer.from(tail)]),
+          }),
+        ),
+    };
+  }
+
+  /** An OpenAPI path as a route under the base URL, its parameters naming the tenant's resources, except `hostile`'s. */
+  function routeOf(path: string, hostile?: { param: string; raw: string }): string {
+    return path.slice(apiPrefix.length).replace(/\{(\w+)\}/g, (_m, name: string) => (name === hostile?.param ? hostile.raw : pathId(path, name)));
+  }
+
+  /** The tenant's resource a path parameter names (the first segment says which kind an `id` is). */
+  function pathId(path: string, name: string): string {
+    const route = path.slice(apiPrefix.length);
+    if (name === 'id') {
+      if (route.startsWith('/webhooks/deliveries/')) return randomUUID();
+      if (route.startsWith('/webhooks/')) return ids.webhookId;
+      if (route.startsWith('/orgs/')) return tenant.organization.id;
+      return ids.signup.id;
+    }
+    const byName: Record<string, string> = { slotId: ids.slotId, itemId: ids.itemId, participantId: ids.participantId, confirmationToken: ids.token, slugOrId: ids.signup.slug };
+    return byName[name] ?? randomUUID();
+  }
+
+  /** Every body shape of every REST operation that takes JSON (both shapes of a one-or-many body). */
+  function restTargets(): Target[] {
+    return Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) => {
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        if (!schema) return [];
+        return (schema.oneOf ?? [schema]).map((shape, i, all) => {
+          const target = restTarget(method, path, shape);
+          return all.length > 1 ? { ...target, label: `${target.label} (shape ${i + 1})` } : target;
+        });
+      }),
+    );
+  }
+
+  const toolTargets = () => tools.map(toolTarget);
+
+  /** One request per field and hostile value; the failures, each labelled. */
+  async function fuzzFields(targets: Target[]): Promise<string[]> {
+    const cases = targets.flatMap((target) =>
+      fieldsOf(target.schema, target.resolve).flatMap(({ path, schema }) => {
+        const values = HOSTILE_VALUES.filter((v) => v.appliesTo?.(schema) ?? true).map((v) => ({ name: v.name, json: v.json }));
+        if (path[path.length - 1] === 'cursor') values.push(...HOSTILE_QUERY_VALUES.map((v) => ({ name: `cursor: ${v.name}`, json: JSON.stringify(decoded(v.raw)) })));
+        return values.map((value) => ({ target, path, value }));
+      }),
+    );
+    const failures = await inPool(cases, CONCURRENCY, async ({ target, path, value }) => {
+      const res = await target.send(bodyWith(target, path, value.json));
+      return judge(target.mcp, { kind: 'field', path: path.join('.') }, res).map((f) => `${target.label} ${path.join('.')} = ${value.name}: ${f}`);
+    });
+    expect(cases.length).toBeGreaterThan(100);
+    return failures.flat();
+  }
+
+  /** One request per target and hostile body. */
+  async function fuzzBodies(targets: Target[]): Promise<string[]> {
+    const cases = targets.flatMap((target) => HOSTILE_BODIES.map((hostile) => ({ target, hostile })));
+    const failures = await inPool(cases, CONCURRENCY, async ({ target, hostile }) => {
+      const schema = target.resolve(target.schema);
+      const context: BodyContext = {
+        valid: validObject(schema, target.resolve),
+        textField: Object.entries(schema.properties ?? {}).find(([, p]) => takes(target.resolve(p), 'string'))?.[0],
+        room: target.room,
+      };
+      const res = await target.send(hostile.make(context));
+      return judge(target.mcp, expectedOf(hostile.refusedAt, context, target), res).map((f) => `${target.label} ${hostile.name}: ${f}`);
+    });
+    return failures.flat();
+  }
+
+  function expectedOf(refusal: Refusal, context: BodyContext, target: Target): Expected {
+    if (refusal === 'body') return { kind: 'body' };
+    if (refusal === 'shape') return target.mcp ? { kind: 'shape' } : { kind: 'body' };
+    return { kind: 'field', path: refusal(context) };
+  }
+
+  const decoded = (raw: string): string => {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
+
+  /** Everything the tenant has that a hostile request could change. */
+  async function storedData(): Promise<unknown> {
+    const { key } = tenant;
+    const signups = (await call<{ data: SignupView[] }>('/signups?limit=100', { key })).body.data;
+    return {
+      signups: await Promise.all(
+        signups.map(async (s) => ({
+          signup: (await call(`/signups/${s.id}`, { key })).body,
+          participants: (await call(`/signups/${s.id}/participants?limit=100`, { key })).body,
+        })),
+      ),
+      webhooks: (await call('/webhooks?limit=100', { key })).body,
+      registrations: [(await call(`/registrations/${ids.token}`)).body, (await call(`/registrations/${pages.token}`)).body],
+    };
+  }
+
+  beforeAll(async () => {
+    info = stackInfo();
+    apiPrefix = new URL(info.baseUrl).pathname;
+    tenant = await newTenant('pro');
+    const { signup, slots, items } = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 5 }], items: [{ name: 'Salad', quantityNeeded: 5 }] });
+    const registered = await call<RegistrationResultView>(`/signups/${signup.id}/participants`, { key: tenant.key, body: person() });
+    const participants = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
+    // Subscribed to an event nothing here emits: no delivery changes the endpoint while the tests run.
+    const webhook = await call<{ endpoint: { id: string } }>('/webhooks', { key: tenant.key, body: { url: 'http://127.0.0.1:9/fuzz', eventTypes: ['reminder.sent'] } });
+    ids = {
+      signup,
+      slotId: slots[0]!.id,
+      itemId: items[0]!.id,
+      participantId: participants.body.data[0]!.id,
+      token: registered.body.confirmationToken!,
+      webhookId: webhook.body.endpoint.id,
+    };
+    const forPages = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 5 }] });
+    const pageRegistration = await call<RegistrationResultView>(`/signups/${forPages.signup.id}/participants`, { key: tenant.key, body: person() });
+    pages = { slug: forPages.signup.slug, token: pageRegistration.body.confirmationToken! };
+    doc = (await call<OpenApi>('/openapi.json')).body;
+    const listed = await fetch(info.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    tools = ((await listed.json()) as { result: { tools: { name: string; inputSchema: Schema }[] } }).result.tools;
+    before = await storedData();
+  });
+
+  it('finds the body endpoints in the OpenAPI document and the tools in tools/list', () => {
+    expect(restTargets().map((t) => t.label)).toEqual(expect.arrayContaining(['POST /signups', 'POST /signups/{id}/participants', 'PATCH /webhooks/{id}']));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_signup', 'register_participant', 'list_participants']));
+  });
+
+  it('refuses every hostile value in every field of every REST body with a 422 on that field', async () => {
+    expect(await fuzzFields(restTargets())).toEqual([]);
+  });
+
+  it('refuses every hostile REST body: deep nesting, over the limit, prototype keys, bytes that are not UTF-8, not an object', async () => {
+    expect(await fuzzBodies(restTargets())).toEqual([]);
+  });
+
+  it('refuses every hostile value in every argument of every MCP tool with a tool error on that argument', async () => {
+    expect(await fuzzFields(toolTargets())).toEqual([]);
+  });
+
+  it('refuses every hostile set of MCP tool arguments, before the tool (422 on body) or as a tool or protocol error', async () => {
+    expect(await fuzzBodies(toolTargets())).toEqual([]);
+  });
+
+  it('refuses every hostile query parameter with a 422 on it, cursors included', async () => {
+    const cases = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) =>
+        (op.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .flatMap((param) => [
+            ...HOSTILE_QUERY_VALUES.map((value) => ({ path, method, param: param.name, name: value.name, query: `${param.name}=${value.raw}` })),
+            { path, method, param: param.name, name: 'given twice', query: `${param.name}=1&${param.name}=2` },
+          ]),
+      ),
+    );
+    expect(cases.length).toBeGreaterThan(20);
+    const failures = await inPool(cases, CONCURRENCY, async ({ path, method, param, name, query }) => {
+      const res = await answer(await fetch(`${info.baseUrl}${routeOf(path)}?${query}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${tenant.key}` } }));
+      return judge(false, { kind: 'field', path: param }, res).map((f) => `${method.toUpperCase()} ${path.slice(apiPrefix.length)}?${param} = ${name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it('refuses every hostile path parameter with a 4xx problem', async () => {
+    const cases = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) =>
+        [...path.matchAll(/\{(\w+)\}/g)].flatMap(([, param]) => HOSTILE_PATH_VALUES.map((value) => ({ path, method, op, param: param!, value }))),
+      ),
+    );
+    const failures = await inPool(cases, CONCURRENCY, async ({ path, method, op, param, value }) => {
+      const route = routeOf(path, { param, raw: value.raw });
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const resolve = schemasOf(doc.components.schemas, '#/components/schemas/');
+      const body = schema ? JSON.stringify(validObject(resolve(schema.oneOf?.[0] ?? schema), resolve)) : undefined;
+      const res = await answer(
+        await fetch(`${info.baseUrl}${route}`, {
+          method: method.toUpperCase(),
+          headers: { authorization: `Bearer ${tenant.key}`, ...(body && { 'content-type': 'application/json' }) },
+          body,
+        }),
+      );
+      const label = `${method.toUpperCase()} ${path.slice(apiPrefix.length)} {${param}} = ${value.name}`;
+      const failures: string[] = [];
+      if (res.status < 400 || res.status >= 500) failures.push(`answered ${res.status}`);
+      if (INTERNALS.test(res.text)) failures.push(`shows internals: ${res.text.slice(0, 300)}`);
+      if (!res.type.startsWith('application/problem+json')) failures.push(`content type ${res.type}`);
+      failures.push(...problemFailures(res.json, res.status));
+      return failures.map((f) => `${label}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it("refuses hostile posts to the public signup page and the registration's page with a page, never a 5xx", async () => {
+    const paths = [`/s/${pages.slug}`, `/r/${pages.token}`];
+    // The registration's page takes a name and no email: every body is hostile in its name too, or it would be saved.
+    const bodies: { name: string; type: string; body: string | Uint8Array }[] = [
+      { name: 'a lone surrogate in the name', type: 'application/json', body: '{"name": "\\ud800", "email": "fuzz@example.com"}' },
+      { name: 'lone surrogates in the name and the email', type: 'application/json', body: '{"name": "Fuzz \\udc00", "email": "fuzz\\udc00@example.com"}' },
+      { name: 'a form of a NUL and percent-encoded surrogate bytes', type: 'application/x-www-form-urlencoded', body: 'name=%00&email=%ED%A0%80' },
+      { name: 'a form with a __proto__ field', type: 'application/x-www-form-urlencoded', body: '__proto__=x&name=%00&email=not-an-email' },
+      { name: 'JSON nested 2000 deep', type: 'application/json', body: `{"name": ${'['.repeat(2000)}${']'.repeat(2000)}}` },
+      { name: 'a JSON __proto__ key', type: 'application/json', body: '{"__proto__": {"polluted": true}, "name": "\\ud800", "email": "fuzz@example.com"}' },
+      { name: 'bytes that are not UTF-8', type: 'application/json', body: Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]) },
+      { name: 'a body over the limit', type: 'application/x-www-form-urlencoded', body: `name=${'x'.repeat(BODY_LIMIT_BYTES)}` },
+    ];
+    const cases = paths.flatMap((page) => bodies.map((body) => ({ page, ...body })));
+    const failures = await inPool(cases, CONCURRENCY, async ({ page, name, type, body }) => {
+      const res = await fetch(`${info.gatewayUrl}${page}`, { method: 'POST', headers: { 'content-type': type }, body, redirect: 'manual' });
+      const text = await res.text();
+      const failures: string[] = [];
+      if (res.status < 400 || res.status >= 500) failures.push(`answered ${res.status}`);
+      if (!res.headers.get('content-type')?.startsWith('text/html')) failures.push(`content type ${res.headers.get('content-type')}`);
+      if (INTERNALS.test(text)) failures.push('shows internals');
+      return failures.map((f) => `POST ${page} ${name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it('changed nothing the tenant has', async () => {
+    expect(await storedData()).toEqual(before);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Hostile inputs, in one place. fuzz.e2e-spec.ts sends each of them to every field of every REST
+ * body and MCP tool's arguments, to every body as a whole, and to every query and path parameter
+ * (the routes and tools come from the OpenAPI document and tools/list). A feature that takes a new
+ * kind of input adds its hostile values here.
+ */
+
+/** The request body limit of every app (libs/runtime). */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/** A field as the OpenAPI document (3.1) and tools/list describe it. */
+export interface FieldSchema {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  minimum?: number;
+  nullable?: boolean;
+}
+
+/** Whether a field takes values of this JSON type (null included for a nullable one). */
+export function takes(schema: FieldSchema, type: string): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  if (type === 'null') return types.includes('null') || schema.nullable === true;
+  if (type === 'number') return types.includes('number') || types.includes('integer');
+  return types.includes(type);
+}
+
+/** A value for one field, as JSON text: lone surrogates and numbers beyond 2^53 have no other faithful form. */
+export interface HostileValue {
+  name: string;
+  json: string;
+  /** Fields for which the value is hostile; every field when absent (null is a fine value for a nullable field). */
+  appliesTo?(schema: FieldSchema): boolean;
+}
+
+export const HOSTILE_VALUES: readonly HostileValue[] = [
+  { name: 'a lone high surrogate', json: '"\\ud800"' },
+  { name: 'a lone low surrogate inside text', json: '"Potluck \\udc00 2027"' },
+  { name: 'a surrogate pair the wrong way round', json: '"\\udc00\\ud800"' },
+  { name: 'a NUL character', json: '"a\\u0000b"' },
+  { name: 'a string of 10 001 characters', json: JSON.stringify('x'.repeat(10_001)) },
+  { name: 'a number in a string', json: '"1e3"', appliesTo: (s) => !takes(s, 'string') },
+  { name: 'true', json: 'true', appliesTo: (s) => !takes(s, 'boolean') },
+  { name: 'null', json: 'null', appliesTo: (s) => !takes(s, 'null') },
+  { name: 'an array', json: '["x"]', appliesTo: (s) => !takes(s, 'array') },
+  { name: 'an array of wrong elements', json: '[null, 1e308, "\\ud800", {"constructor": 1}]', appliesTo: (s) => takes(s, 'array') },
+  { name: 'an object', json: '{"a": 1}' },
+  { name: 'an object with prototype keys', json: '{"constructor": {"name": "x"}, "toString": 1, "prototype": {}}' },
+  { name: '1e308', json: '1e308' },
+  { name: '-1', json: '-1', appliesTo: (s) => !(s.minimum !== undefined && s.minimum <= -1) },
+  { name: '2^53 + 1', json: '9007199254740993' },
+  { name: 'a fraction', json: '0.5' },
+];
+
+/** What a whole-body case is made from: a valid value of the body's shape, and how much room the body has. */
+export interface BodyContext {
+  valid: Record<string, unknown>;
+  /** A string field of the shape, or undefined when it has none. */
+  textField?: string;
+  /** Bytes the value may take before the request reaches BODY_LIMIT_BYTES (less than it when wrapped, e.g. in a JSON-RPC message). */
+  room: number;
+}
+
+/**
+ * Where a whole-body case is refused: `body` (it cannot be read: 422 on `body`, before any
+ * credential or argument is looked at), `shape` (readable JSON that is not an object: 422 on `body`
+ * over REST, InvalidParams as tool arguments), or the field the 422 names.
+ */
+export type Refusal = 'body' | 'shape' | ((context: BodyContext) => string);
+
+export interface HostileBody {
+  name: string;
+  make(context: BodyContext): string | Uint8Array;
+  refusedAt: Refusal;
+}
+
+const DEEP = 2000;
+const deepArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const fieldOf = (context: BodyContext) => context.textField ?? 'x';
+
+const PLACEHOLDER = '\u0001hostile\u0001';
+
+/** The valid value with `field` set to a value given as JSON text. */
+function withRaw(context: BodyContext, field: string, json: string): string {
+  return JSON.stringify({ ...context.valid, [field]: PLACEHOLDER }).replace(JSON.stringify(PLACEHOLDER), () => json);
+}
+
+/** The valid value with a key put first, given as raw JSON (JSON.stringify cannot write an own `__proto__`). */
+function withKeyFirst(context: BodyContext, key: string, json: string): string {
+  const rest = JSON.stringify(context.valid).slice(1);
+  return `{${JSON.stringify(key)}:${json}${rest === '}' ? '' : ','}${rest}`;
+}
+
+/** The valid value with its text field grown to a string that makes the body `bytes` long. */
+function sized(context: BodyContext, bytes: number): string {
+  const field = fieldOf(context);
+  const empty = JSON.stringify({ ...context.valid, [field]: '' });
+  return JSON.stringify({ ...context.valid, [field]: 'x'.repeat(bytes - Buffer.byteLength(empty)) });
+}
+
+export const HOSTILE_BODIES: readonly HostileBody[] = [
+  { name: `objects nested ${DEEP} deep`, make: () => `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`, refusedAt: 'body' },
+  { name: `arrays nested ${DEEP} deep in a field`, make: (c) => withRaw(c, fieldOf(c), deepArrays(DEEP)), refusedAt: 'body' },
+  { name: 'arrays nested 100 000 deep in a field', make: (c) => withRaw(c, fieldOf(c), deepArrays(100_000)), refusedAt: 'body' },
+  { name: 'a body one byte over the limit', make: (c) => sized(c, c.room + 1), refusedAt: 'body' },
+  { name: 'a string that fills the body to just under the limit', make: (c) => sized(c, c.room - 1), refusedAt: fieldOf },
+  {
+    name: 'bytes that are not UTF-8 in a string',
+    make: (c) => {
+      const [before, after] = withRaw(c, fieldOf(c), '"\u0002"').split('\u0002') as [string, string];
+      return Buffer.concat([Buffer.from(before), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from(after)]);
+    },
+    refusedAt: 'body',
+  },
+  { name: 'a __proto__ key', make: (c) => withKeyFirst(c, '__proto__', '{"polluted": true}'), refusedAt: 'body' },
+  { name: 'a constructor.prototype key', make: (c) => withKeyFirst(c, 'constructor', '{"prototype": {"polluted": true}}'), refusedAt: 'body' },
+  { name: 'a constructor key', make: (c) => withKeyFirst(c, 'constructor', '1'), refusedAt: () => 'constructor' },
+  { name: 'a toString key', make: (c) => withKeyFirst(c, 'toString', '"x"'), refusedAt: () => 'toString' },
+  { name: 'a hasOwnProperty key', make: (c) => withKeyFirst(c, 'hasOwnProperty', '{"a": 1}'), refusedAt: () => 'hasOwnProperty' },
+  { name: 'a prototype key', make: (c) => withKeyFirst(c, 'prototype', '{"polluted": true}'), refusedAt: () => 'prototype' },
+  { name: 'an unknown key that is a lone surrogate', make: (c) => withKeyFirst(c, '\ud800', '1'), refusedAt: () => '\ud800' },
+  { name: 'a JSON array', make: () => '[]', refusedAt: 'shape' },
+  { name: 'a JSON string', make: () => '"\\ud800"', refusedAt: 'shape' },
+  { name: 'JSON null', make: () => 'null', refusedAt: 'shape' },
+  { name: 'a JSON number', make: () => '1e308', refusedAt: 'shape' },
+  { name: 'truncated JSON', make: (c) => JSON.stringify(c.valid).slice(0, -1), refusedAt: 'body' },
+  { name: 'an empty body', make: () => '', refusedAt: 'body' },
+];
+
+/** A value for a path parameter, as it goes in the URL (percent-encoded where it needs to be). */
+export interface HostileParam {
+  name: string;
+  raw: string;
+}
+
+export const HOSTILE_PATH_VALUES: readonly HostileParam[] = [
+  { name: 'not a uuid', raw: 'not-a-uuid' },
+  { name: 'a uuid of nothing', raw: '00000000-0000-4000-8000-000000000000' },
+  { name: 'a uuid with a NUL', raw: '0190a0b2-7a3c-7def-8a12-1234567890ab%00' },
+  { name: 'a percent-encoded lone surrogate', raw: '%ED%A0%80' },
+  { name: 'broken percent-encoding', raw: '%E0%A4%A' },
+  { name: 'dot segments', raw: '..%2F..%2Fadmin' },
+  { name: 'SQL', raw: encodeURIComponent("1' OR '1'='1") },
+  { name: '__proto__', raw: '__proto__' },
+  { name: '600 characters', raw: 'a'.repeat(600) },
+];
+
+const b64 = (json: string) => Buffer.from(json).toString('base64url');
+const SOME_UUID = '0190a0b2-7a3c-7def-8a12-1234567890ab';
+
+/** Values for a query parameter (cursors included), percent-encoded. */
+export const HOSTILE_QUERY_VALUES: readonly HostileParam[] = [
+  { name: 'a percent-encoded lone surrogate', raw: '%ED%A0%80' },
+  { name: 'broken percent-encoding', raw: '%E0%A4%A' },
+  { name: 'a NUL', raw: '%00' },
+  { name: '2^53 + 1', raw: '9007199254740993' },
+  { name: '1e308', raw: '1e308' },
+  { name: '-1', raw: '-1' },
+  { name: '600 characters', raw: 'a'.repeat(600) },
+  { name: 'a cursor of another shape', raw: b64('{"a": 1}') },
+  { name: 'a cursor whose timestamp is not one', raw: b64(`{"createdAt": "x", "eventDate": "x", "id": "${SOME_UUID}"}`) },
+  { name: 'a cursor whose id is not a uuid', raw: b64('{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "id": "not-a-uuid"}') },
+  { name: 'a cursor with a lone surrogate', raw: b64(`{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "id": "\\ud800"}`) },
+  { name: 'a cursor nested 2000 deep', raw: b64(deepArrays(DEEP)) },
+  { name: 'a cursor with a __proto__ key', raw: b64(`{"__proto__": {"polluted": true}, "createdAt": "x", "id": "${SOME_UUID}"}`) },
+  { name: 'a cursor that is JSON null', raw: b64('null') },
+];
