@@ -127,36 +127,39 @@ export const HOSTILE_BODIES: readonly HostileBody[] = [
   { name: 'an empty body', make: () => '', refusedAt: 'body' },
 ];
 
-/** A value for a path parameter, as it goes in the URL (percent-encoded where it needs to be). */
+/** A value for a path or query parameter, as it goes in the URL (percent-encoded where it needs to be). */
 export interface HostileParam {
   name: string;
   raw: string;
 }
 
+/** Hostile wherever a URL carries them. */
+const URL_VALUES: readonly HostileParam[] = [
+  { name: 'a percent-encoded lone surrogate', raw: '%ED%A0%80' },
+  { name: 'broken percent-encoding', raw: '%E0%A4%A' },
+  { name: 'a NUL', raw: '%00' },
+  { name: '600 characters', raw: 'a'.repeat(600) },
+];
+
 export const HOSTILE_PATH_VALUES: readonly HostileParam[] = [
+  ...URL_VALUES,
   { name: 'not a uuid', raw: 'not-a-uuid' },
   { name: 'a uuid of nothing', raw: '00000000-0000-4000-8000-000000000000' },
   { name: 'a uuid with a NUL', raw: '0190a0b2-7a3c-7def-8a12-1234567890ab%00' },
-  { name: 'a percent-encoded lone surrogate', raw: '%ED%A0%80' },
-  { name: 'broken percent-encoding', raw: '%E0%A4%A' },
   { name: 'dot segments', raw: '..%2F..%2Fadmin' },
   { name: 'SQL', raw: encodeURIComponent("1' OR '1'='1") },
   { name: '__proto__', raw: '__proto__' },
-  { name: '600 characters', raw: 'a'.repeat(600) },
 ];
 
 const b64 = (json: string) => Buffer.from(json).toString('base64url');
 const SOME_UUID = '0190a0b2-7a3c-7def-8a12-1234567890ab';
 
-/** Values for a query parameter (cursors included), percent-encoded. */
+/** Values for a query parameter, cursors included. */
 export const HOSTILE_QUERY_VALUES: readonly HostileParam[] = [
-  { name: 'a percent-encoded lone surrogate', raw: '%ED%A0%80' },
-  { name: 'broken percent-encoding', raw: '%E0%A4%A' },
-  { name: 'a NUL', raw: '%00' },
+  ...URL_VALUES,
   { name: '2^53 + 1', raw: '9007199254740993' },
   { name: '1e308', raw: '1e308' },
   { name: '-1', raw: '-1' },
-  { name: '600 characters', raw: 'a'.repeat(600) },
   { name: 'a cursor of another shape', raw: b64('{"a": 1}') },
   { name: 'a cursor whose timestamp is not one', raw: b64(`{"createdAt": "x", "eventDate": "x", "id": "${SOME_UUID}"}`) },
   { name: 'a cursor whose id is not a uuid', raw: b64('{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "id": "not-a-uuid"}') },

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { cloudEvent, encodeCursor, newId, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
+import { cloudEvent, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-import { caller, problemOf } from '../testing/webhook-testing.js';
+import { MISSHAPEN_CURSORS, caller, problemOf } from '../testing/webhook-testing.js';
 import { DeliveriesRepository, type AttemptRecord, type ClaimedAttempt } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
@@ -409,11 +409,7 @@ describe('webhook deliveries', () => {
     expect(limit.code).toBe('validation_failed');
   });
 
-  it.each([
-    ['valid JSON of the wrong shape', encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() })],
-    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: newId() })],
-    ['an id that is not a uuid', encodeCursor({ createdAt: '2027-01-01T00:00:00Z', id: 'not-a-uuid' })],
-  ])('refuses a well-formed history cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
+  it.each(MISSHAPEN_CURSORS)('refuses a well-formed history cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
     const principal = caller();
     const target = await endpoint(principal);
     const problem = await problemOf(stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { cursor } }));

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { encodeCursor, newId, newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
+import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
 import type { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-import { caller, problemOf } from '../testing/webhook-testing.js';
+import { MISSHAPEN_CURSORS, caller, problemOf } from '../testing/webhook-testing.js';
 
 describe('webhook endpoints (local development: private targets allowed)', () => {
   let stack: TestStack;
@@ -111,11 +111,7 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     expect(second).toEqual({ data: [made[0]], nextCursor: null });
   });
 
-  it.each([
-    ['valid JSON of the wrong shape', encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() })],
-    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: newId() })],
-    ['an id that is not a uuid', encodeCursor({ createdAt: '2027-01-01T00:00:00Z', id: 'not-a-uuid' })],
-  ])('refuses a well-formed cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
+  it.each(MISSHAPEN_CURSORS)('refuses a well-formed cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
     const principal = caller();
     await create(principal);
     const problem = await problemOf(stack.bus.request('webhooks.list', { principal, query: { cursor } }));
