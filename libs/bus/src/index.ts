@@ -5,4 +5,4 @@ export { NatsBus, type NatsBusOptions } from './nats-bus.js';
 export { caused, enqueueEvents, outboxMigration, outboxMigrationSql, outboxRetentionSql, outboxTraceContextMigration, outboxTraceContextSql, qualified, type CausedEvent } from './outbox.js';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export { consumeOnce, type ConsumeOnceOptions } from './durable-consumer.js';
-export { DUPLICATE_WINDOW_MS } from './nats-stream.js';
+export { DUPLICATE_WINDOW_MS, MAX_AGE_MS as STREAM_MAX_AGE_MS } from './nats-stream.js';

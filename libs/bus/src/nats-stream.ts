@@ -3,7 +3,8 @@ import { AckPolicy, DeliverPolicy, JetStreamApiError, StorageType, type JetStrea
 
 /** Within this window JetStream drops a second publish of an event id; beyond it, consumers' processed ids do. */
 export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
-const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long the stream keeps an event: a durable consumer created or resumed within it may be handed any of them again. */
+export const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const STREAM_NAME_IN_USE = 10058;
 
 /** Creates the event stream, or brings an existing one to our subjects and limits. */

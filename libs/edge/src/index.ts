@@ -11,3 +11,4 @@ export { rateLimitHeaders, type LimitPolicy, type PolicyState } from './limits/l
 export { RateLimitGuard } from './limits/rate-limit.guard.js';
 export { edgeLimitsSpec } from './limits/limits.config.js';
 export { isTwilioSignatureValid, twilioSignature, type FormParams } from './twilio-signature.js';
+export { addressKey } from './limits/client-address.js';

@@ -1,4 +1,4 @@
-import { DUPLICATE_WINDOW_MS } from '#libs/bus';
+import { STREAM_MAX_AGE_MS } from '#libs/bus';
 import { env, loadConfig, type ConfigOf, type Env } from '#libs/config';
 import type { Logger } from '#libs/observability';
 import { pruneOnce, type PruneResult, type PruneRule } from '#libs/persistence';
@@ -14,14 +14,15 @@ export function retentionHours(name: string, fallback: number, min = 1) {
 /**
  * The retention job of every app with a schema (docs/decisions.md, "Retention"): how often it
  * runs, how many rows a statement deletes, and how long published outbox rows and processed
- * event ids are kept. Processed ids must outlive the stream's duplicate window (past it, they
- * are what keeps a late duplicate from applying twice).
+ * event ids are kept. Processed ids must outlive the stream's retention (7 days): a durable
+ * consumer created or resumed within it may be handed any event the stream still holds, and
+ * the processed ids are what keep it from being applied twice.
  */
 export const retentionSpec = {
   intervalMs: env.int('RETENTION_INTERVAL_MS', 600_000, { min: 1_000, max: 86_400_000 }),
   batchSize: env.int('RETENTION_BATCH_SIZE', 500, { min: 1, max: 10_000 }),
   outboxHours: retentionHours('RETENTION_OUTBOX_HOURS', 24),
-  processedEventsHours: retentionHours('RETENTION_PROCESSED_EVENTS_HOURS', 24, Math.max(1, Math.ceil(DUPLICATE_WINDOW_MS / (HOUR_SECONDS * 1000)))),
+  processedEventsHours: retentionHours('RETENTION_PROCESSED_EVENTS_HOURS', 8 * 24, Math.ceil(STREAM_MAX_AGE_MS / (HOUR_SECONDS * 1000)) + 1),
 } as const;
 
 export type RetentionConfig = ConfigOf<typeof retentionSpec>;

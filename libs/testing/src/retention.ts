@@ -38,7 +38,7 @@ export function outboxRetentionCases(schema: string): RetentionCase[] {
     },
     {
       table: 'processed_events',
-      seed: [seedProcessed('test-old', '25 hours'), seedProcessed('test-recent', '23 hours')],
+      seed: [seedProcessed('test-old', '193 hours'), seedProcessed('test-recent', '191 hours')],
       left: `SELECT "consumer", count(*)::int AS "count" FROM "${schema}"."processed_events" WHERE "consumer" LIKE 'test-%' GROUP BY 1 ORDER BY 1`,
       expected: [{ consumer: 'test-recent', count: SEEDED }],
       deleted: SEEDED,

@@ -75,6 +75,25 @@ describe('login limiter in memory', () => {
   });
 });
 
+describe('limits by address', () => {
+  it('counts an IPv6 /64 as one client, as the edges do, and an IPv4-mapped address as its IPv4', async () => {
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
+    for (let i = 0; i < 3; i++) expect(await limiter.registration(`2001:db8:1:2::${i + 1}`)).toEqual({ allowed: true });
+    expect(await limiter.registration('2001:db8:1:2:ffff::9')).toMatchObject({ allowed: false });
+    expect(await limiter.registration('2001:db8:1:3::1')).toEqual({ allowed: true });
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect(await limiter.attempt('ivy@example.test', `::ffff:192.0.2.${i + 100}`.replace(/\d+$/, '100'))).toEqual({ allowed: true });
+    expect(await limiter.attempt('ivy@example.test', '192.0.2.100')).toMatchObject({ allowed: false });
+  });
+
+  it('charges the IP, not the pair, for a refused slot of a slowed account', async () => {
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
+    for (const ip of ips(LOGIN_LIMITS.accountFailures, '198.51.102')) await fail(limiter, 1, 'jo@example.test', ip);
+    expect(await limiter.attempt('jo@example.test', '203.0.115.1')).toEqual({ allowed: true });
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) expect(await limiter.attempt('jo@example.test', '203.0.115.2')).toMatchObject({ allowed: false });
+    expect(await limiter.attempt('someone-else@example.test', '203.0.115.2')).toMatchObject({ allowed: false });
+  });
+});
+
 describe('signup limiter in memory', () => {
   it('lets an IP create 5 accounts an hour, counted whatever their email', async () => {
     const limiter = LoginLimiter.create(undefined, 'spec', 3);

@@ -1,6 +1,7 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { addressKey } from '#libs/edge';
 
 /**
  * Failed sign-ins allowed within the window: per account and client IP pair, and per client IP
@@ -57,6 +58,9 @@ async function take(limiter: RateLimiterAbstract, key: string): Promise<LoginAll
 }
 
 /**
+ * Client addresses are counted as the edges count them (addressKey): an IPv4 address, or the /64
+ * of an IPv6 one, which a single host commonly holds whole.
+ *
  * Counts sign-ins on every login page (OAuth interaction and account pages share it), account
  * creations and OAuth client registrations, in Redis when the app has one (shared by replicas), in memory otherwise.
  * A refused attempt is answered before any password is hashed or checked.
@@ -95,36 +99,40 @@ export class LoginLimiter implements OnModuleDestroy {
    * IP has no attempt left, or the account is slowed and its next slot is not yet due (nothing
    * is then counted).
    */
-  async attempt(email: string, ip: string): Promise<LoginAllowance> {
+  async attempt(email: string, address: string): Promise<LoginAllowance> {
     const account = accountKey(email);
+    const ip = addressKey(address);
     const counted: Counted = [[this.limiters.byIp, ip]];
     if (account) counted.push([this.limiters.byPair, this.pair(account, ip)]);
     const allowance = await consumeAll(counted);
     if (!allowance.allowed || !account) return allowance;
     if ((await take(this.limiters.byAccount, account)).allowed) return allowance;
     const slowed = await take(this.limiters.slowedAccount, account);
-    if (!slowed.allowed) await giveBack(counted);
+    // A refused slot still costs the IP its attempt (not the pair): polling for the slot burns a
+    // guesser's budget, while the owner waiting the few seconds asked loses nothing.
+    if (!slowed.allowed) await giveBack([[this.limiters.byPair, this.pair(account, ip)]]);
     return slowed;
   }
 
   /** A successful sign-in: the pair's failures are forgotten, and this attempt is no failure of the IP or the account. */
-  async succeeded(email: string, ip: string): Promise<void> {
+  async succeeded(email: string, address: string): Promise<void> {
     const account = accountKey(email);
+    const ip = addressKey(address);
     const { byPair, byIp, byAccount } = this.limiters;
     await Promise.all([byPair.delete(this.pair(account, ip)), byIp.reward(ip), byAccount.reward(account)]);
   }
 
   /** Counts an account creation for the client IP and the email, before the password is hashed. */
-  signup(email: string, ip: string): Promise<LoginAllowance> {
+  signup(email: string, address: string): Promise<LoginAllowance> {
     return consumeAll([
-      [this.limiters.signupByIp, ip],
+      [this.limiters.signupByIp, addressKey(address)],
       [this.limiters.signupByEmail, accountKey(email)],
     ]);
   }
 
   /** Counts an OAuth client registration (RFC 7591, anonymous) for the client IP. */
-  registration(ip: string): Promise<LoginAllowance> {
-    return take(this.limiters.registrations, ip);
+  registration(address: string): Promise<LoginAllowance> {
+    return take(this.limiters.registrations, addressKey(address));
   }
 
   async onModuleDestroy(): Promise<void> {

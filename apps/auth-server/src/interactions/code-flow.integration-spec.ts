@@ -176,6 +176,10 @@ describe('authorization code flow with PKCE', () => {
     await refusedOnAPage(authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read', resource: 'https://elsewhere.example.test/' }), 'invalid_target');
   });
 
+  it.each(['fragment', 'form_post'])('refuses response_mode=%s on a page: an error in it would reach the redirect_uri unseen', async (mode) => {
+    await refusedOnAPage(authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain', response_mode: mode }), 'invalid_request');
+  });
+
   it('refuses a scope the client was not registered for on a page, so no registered redirect_uri serves as an open redirect', async () => {
     await refusedOnAPage(authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read analytics:read' }), 'invalid_scope');
   });

@@ -195,6 +195,14 @@ function limitRegistrations(limiter: LoginLimiter) {
  * this server an open redirector. Errors after sign-in and consent (access_denied) redirect.
  */
 async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  const mode = ctx.path === OAUTH_ROUTES.authorization ? ctx.query.response_mode : undefined;
+  if (mode !== undefined && mode !== 'query') {
+    // A fragment or form_post answer would carry an error to the redirect_uri where the check below cannot see it.
+    ctx.status = 400;
+    ctx.state.ourPage = true;
+    ctx.body = problemPage('The application\'s request is not valid (invalid_request): response_mode must be query. Go back to the application and start again.');
+    return;
+  }
   await next();
   if (ctx.oidc?.route !== 'authorization' || ctx.status < 300 || ctx.status >= 400) return;
   const location = new URL(ctx.response.get('location') || '/', 'http://unused');
@@ -206,13 +214,16 @@ async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promise<void>
   ctx.body = problemPage(`The application's request is not valid (${error}): ${location.searchParams.get('error_description') ?? 'no details given'}. Go back to the application and start again.`);
 }
 
-/** Every successful use of a client keeps it from being swept as unused (see OAuthStoreAdapter.touchClient). */
+/**
+ * A token the client obtained (a code or device code exchanged, a refresh) keeps it from being
+ * swept as unused (see OAuthStoreAdapter.touchClient); anonymous requests that merely name it do not.
+ */
 function touchClients(dataSource: DataSource) {
   const clients = new OAuthStoreAdapter('Client', dataSource);
   return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
     await next();
     const clientId = ctx.oidc?.client?.clientId;
-    if (clientId && ctx.status < 400) await clients.touchClient(clientId);
+    if (clientId && ctx.path === OAUTH_ROUTES.token && ctx.status === 200) await clients.touchClient(clientId);
   };
 }
 

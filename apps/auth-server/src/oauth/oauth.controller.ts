@@ -48,7 +48,7 @@ export class OAuthController {
     await this.forward(req, reply);
   }
 
-  @Post(['oauth/authorize', 'oauth/register', 'oauth/token', 'oauth/device_authorization', 'oauth/device', 'oauth/revoke'])
+  @Post(['oauth/register', 'oauth/token', 'oauth/device_authorization', 'oauth/device', 'oauth/revoke'])
   async write(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(req, reply);
   }

@@ -32,6 +32,8 @@ declare module 'oidc-provider' {
     request: object;
     response: { get(field: string): string; remove(field: string): void };
     method: string;
+    /** The parsed query string. */
+    query: Record<string, string | string[] | undefined>;
     /** Per-request state shared by the middleware. */
     state: Record<string, unknown>;
     path: string;
