@@ -224,6 +224,8 @@ export class NatsBus implements Bus {
   private async logConnectionChanges(): Promise<void> {
     for await (const status of this.nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn({ status }, `nats ${status.type}`);
+      // A permissions violation: the server refused a publish or subscription of this app.
+      if (status.type === 'error') this.logger.error({ err: status.error }, 'nats refused an operation');
     }
   }
 }

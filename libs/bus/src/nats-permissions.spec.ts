@@ -1,5 +1,6 @@
 import { APP_NAMES } from '#libs/config';
 import { BUS_ACCESS, EVENT_TYPES, SUBJECTS, eventSubject, subjectsOf } from '#libs/contracts';
+import { natsConnectionOptions } from './nats-bus.js';
 import { deployedNatsUsers, natsAuthorizationConfig, natsPermissionsFor, type BusScope } from './nats-permissions.js';
 
 const scope: BusScope = { prefix: 'p.', streamName: 'EVENTS_p' };
@@ -62,5 +63,22 @@ describe('natsAuthorizationConfig', () => {
 
   it('quotes a literal password', () => {
     expect(natsAuthorizationConfig([{ user: 'ops', password: 'a"b' }], { prefix: '', streamName: 'EVENTS' })).toContain('{ user: "ops", password: "a\\"b" }');
+  });
+});
+
+describe('natsConnectionOptions', () => {
+  const base = { name: 'signups-service' };
+
+  it('is anonymous and plain without credentials, CA or tls://', () => {
+    const options = natsConnectionOptions({ ...base, url: 'nats://127.0.0.1:4222' });
+    expect(options).not.toHaveProperty('user');
+    expect(options).not.toHaveProperty('tls');
+  });
+
+  it('logs in with the app\'s credentials and requires TLS for a tls:// url or a CA file', () => {
+    expect(natsConnectionOptions({ ...base, url: 'tls://nats:4222', credentials: { user: 'u', password: 'p' } })).toMatchObject({
+      servers: ['nats://nats:4222'], user: 'u', pass: 'p', tls: {},
+    });
+    expect(natsConnectionOptions({ ...base, url: 'nats://nats:4222', tls: { caFile: '/ca.pem' } })).toMatchObject({ tls: { caFile: '/ca.pem' } });
   });
 });
