@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,13 +29,22 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** A NATS server with JetStream of a test's own, which it can take down and bring back without touching the machine's. */
-export async function startPrivateNats(): Promise<PrivateNats> {
+/**
+ * A NATS server with JetStream of a test's own, which it can take down and bring back without
+ * touching the machine's; `config` adds to its configuration (e.g. an authorization block).
+ */
+export async function startPrivateNats(options: { config?: string } = {}): Promise<PrivateNats> {
   const [port] = await freePorts(1);
   const store = mkdtempSync(join(tmpdir(), 'nats-'));
+  const configArgs: string[] = [];
+  if (options.config !== undefined) {
+    const configFile = join(store, 'nats.conf');
+    writeFileSync(configFile, options.config);
+    configArgs.push('-c', configFile);
+  }
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
+    child = spawn(NATS_SERVER, [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(store, 'js')], { stdio: 'ignore' });
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await accepts(port))) {
       if (Date.now() > deadline) throw new Error('the private nats-server did not start');

@@ -1,4 +1,4 @@
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type ConnectionOptions, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import {
   eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
@@ -26,6 +26,23 @@ export interface NatsBusOptions {
   name: string;
   logger: BusLogger;
   defaultTimeoutMs: number;
+  /** The app's own NATS user and password; absent for a server without authorization. */
+  credentials?: { user: string; password: string };
+  /** TLS to the server: required when set, verified against caFile (else the system's CAs). A tls:// url asks for it too. */
+  tls?: { caFile?: string };
+}
+
+/** The connection options of nats.js for ours: credentials when given, TLS when asked for by the options or the url. */
+export function natsConnectionOptions(options: Pick<NatsBusOptions, 'url' | 'name' | 'credentials' | 'tls'>): ConnectionOptions {
+  const wantsTls = options.tls !== undefined || options.url.split(',').some((server) => server.trim().startsWith('tls://'));
+  return {
+    servers: options.url.split(',').map((server) => server.trim().replace(/^tls:\/\//, 'nats://')),
+    name: options.name,
+    noAsyncTraces: true,
+    maxReconnectAttempts: -1,
+    ...(options.credentials && { user: options.credentials.user, pass: options.credentials.password }),
+    ...(wantsTls && { tls: options.tls?.caFile ? { caFile: options.tls.caFile } : {} }),
+  };
 }
 
 type Handler = (req: never) => Promise<unknown>;
@@ -50,7 +67,7 @@ export class NatsBus implements Bus {
 
   /** Connects (retrying for ever after a disconnect) and creates or updates the event stream. */
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
-    const nc = await connect({ servers: options.url, name: options.name, noAsyncTraces: true, maxReconnectAttempts: -1 });
+    const nc = await connect(natsConnectionOptions(options));
     try {
       const jsm = await jetstreamManager(nc);
       const streamName = options.streamName ?? 'EVENTS';
@@ -207,6 +224,8 @@ export class NatsBus implements Bus {
   private async logConnectionChanges(): Promise<void> {
     for await (const status of this.nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect') this.logger.warn({ status }, `nats ${status.type}`);
+      // A permissions violation: the server refused a publish or subscription of this app.
+      if (status.type === 'error') this.logger.error({ err: status.error }, 'nats refused an operation');
     }
   }
 }

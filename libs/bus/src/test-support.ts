@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
@@ -145,4 +150,51 @@ export class SpyBus implements Bus {
   close(): Promise<void> {
     return this.inner.close();
   }
+}
+
+const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectTcp(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A nats-server of the test's own (JetStream on) with extra configuration, e.g. an authorization block. */
+export async function startNatsServer(extraConfig: string): Promise<{ url: string; close(): Promise<void> }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'nats-auth-'));
+  const configFile = join(dir, 'nats.conf');
+  writeFileSync(configFile, `listen: "127.0.0.1:${port}"\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${extraConfig}`);
+  const child = spawn(NATS_SERVER, ['-c', configFile], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 10_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not start with ${configFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    async close() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

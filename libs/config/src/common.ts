@@ -13,6 +13,37 @@ export const infrastructureSpec = {
 } as const;
 
 /**
+ * The app's own NATS credentials and TLS (see docs/deploy.md, "NATS"). <APP>_NATS_USER and
+ * <APP>_NATS_PASSWORD (e.g. SIGNUPS_SERVICE_NATS_PASSWORD) win over NATS_USER and NATS_PASSWORD,
+ * so one environment can hold every app's. Without a user the connection is anonymous, as a
+ * server without authorization expects. NATS_CA_FILE (or a tls:// NATS_URL) requires TLS.
+ */
+export function natsAuthSpec(app: string) {
+  const prefix = app.toUpperCase().replaceAll('-', '_');
+  return {
+    appUser: env.optionalString(`${prefix}_NATS_USER`),
+    appPassword: env.optionalString(`${prefix}_NATS_PASSWORD`),
+    user: env.optionalString('NATS_USER'),
+    password: env.optionalString('NATS_PASSWORD'),
+    caFile: env.optionalString('NATS_CA_FILE'),
+  } as const;
+}
+
+/** What NatsBus.connect takes from natsAuthSpec: the credentials when a user is set, TLS when a CA file is. */
+export function natsAuthOf(config: ConfigOf<ReturnType<typeof natsAuthSpec>>): {
+  credentials?: { user: string; password: string };
+  tls?: { caFile: string };
+} {
+  const user = config.appUser ?? config.user;
+  const password = config.appUser !== undefined ? config.appPassword : config.appPassword ?? config.password;
+  if (user !== undefined && password === undefined) throw new ConfigError([`a NATS user (${user}) needs its password`]);
+  return {
+    ...(user !== undefined && password !== undefined && { credentials: { user, password } }),
+    ...(config.caFile !== undefined && { tls: { caFile: config.caFile } }),
+  };
+}
+
+/**
  * OpenTelemetry traces, by the standard OTEL_* variables. Spans are exported over OTLP/HTTP
  * once an endpoint is set (and OTEL_TRACES_EXPORTER is not none); without one the trace
  * context still travels across HTTP and NATS, so a caller's traceparent reaches every hop.

@@ -1,6 +1,6 @@
 import { ConfigError, env, loadConfig } from './env.js';
 import { DEFAULT_TIER_LIMITS, anonLimitsField, signupsPerDayField, tierLimitsField } from './tiers.js';
-import { listenSpec, loadHttpTimeouts, trustProxyField } from './common.js';
+import { listenSpec, loadHttpTimeouts, natsAuthOf, natsAuthSpec, trustProxyField } from './common.js';
 
 /** The problems of the ConfigError `load` throws; fails when it throws none. */
 function problemsOf(load: () => unknown): string[] {
@@ -136,5 +136,29 @@ describe('optional country lists', () => {
 
   it('refuses a code outside the known ones, naming it', () => {
     expect(() => read('US,ZZ')).toThrow(/COUNTRIES has "ZZ", which is not a country code with a phone numbering plan/);
+  });
+});
+
+describe('natsAuthOf', () => {
+  const of = (app: string, source: Record<string, string>) => natsAuthOf(loadConfig(natsAuthSpec(app), source));
+
+  it('connects anonymously when no NATS user is set, as a server without authorization expects', () => {
+    expect(of('signups-service', {})).toEqual({});
+  });
+
+  it('takes NATS_USER and NATS_PASSWORD, the app\'s own variables winning', () => {
+    expect(of('signups-service', { NATS_USER: 'shared', NATS_PASSWORD: 'p' })).toEqual({ credentials: { user: 'shared', password: 'p' } });
+    const both = { NATS_USER: 'shared', NATS_PASSWORD: 'p', SIGNUPS_SERVICE_NATS_USER: 'signups-service', SIGNUPS_SERVICE_NATS_PASSWORD: 'q' };
+    expect(of('signups-service', both)).toEqual({ credentials: { user: 'signups-service', password: 'q' } });
+    expect(of('api-gateway', both)).toEqual({ credentials: { user: 'shared', password: 'p' } });
+  });
+
+  it('refuses a user without a password, never falling back to another user\'s', () => {
+    expect(() => of('signups-service', { NATS_USER: 'x' })).toThrow('a NATS user (x) needs its password');
+    expect(() => of('signups-service', { NATS_PASSWORD: 'p', SIGNUPS_SERVICE_NATS_USER: 'signups-service' })).toThrow(ConfigError);
+  });
+
+  it('asks for TLS with the CA file', () => {
+    expect(of('mcp-server', { NATS_CA_FILE: '/etc/nats-ca/ca.crt' })).toEqual({ tls: { caFile: '/etc/nats-ca/ca.crt' } });
   });
 });

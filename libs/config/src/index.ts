@@ -4,6 +4,6 @@ export {
   type AnonLimits, type Tier, type TierLimits,
 } from './tiers.js';
 export {
-  APP_NAMES, DEFAULT_PORTS, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadHttpTimeouts, publicUrlsSpec, tracingSpec, trustProxyField,
+  APP_NAMES, DEFAULT_PORTS, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadHttpTimeouts, natsAuthOf, natsAuthSpec, publicUrlsSpec, tracingSpec, trustProxyField,
   type AppName, type HttpTimeouts, type TrustProxy,
 } from './common.js';

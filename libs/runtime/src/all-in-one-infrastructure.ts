@@ -1,4 +1,4 @@
-import { infrastructureSpec, loadConfig, type Env } from '#libs/config';
+import { infrastructureSpec, loadConfig, natsAuthOf, natsAuthSpec, type Env } from '#libs/config';
 import { InProcessBus, NatsBus, type Bus } from '#libs/bus';
 import { createLogger } from '#libs/observability';
 import { createDataSource, openEmbeddedDatabase, type DataSourceSpec, type DatabaseTarget } from '#libs/persistence';
@@ -21,6 +21,7 @@ export async function allInOneInfrastructure(env: Env, dataDir: string): Promise
         name: 'all-in-one',
         logger,
         defaultTimeoutMs: config.busTimeoutMs,
+        ...natsAuthOf(loadConfig(natsAuthSpec('all-in-one'), env)),
       })
     : new InProcessBus(logger, config.busTimeoutMs);
   const embedded = config.databaseUrl ? undefined : await openEmbeddedDatabase(dataDir);

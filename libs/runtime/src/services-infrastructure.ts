@@ -1,4 +1,4 @@
-import { env as envVar, infrastructureSpec, loadConfig, type Env } from '#libs/config';
+import { env as envVar, infrastructureSpec, loadConfig, natsAuthOf, natsAuthSpec, type Env } from '#libs/config';
 import { NatsBus } from '#libs/bus';
 import { createLogger } from '#libs/observability';
 import { createDataSource } from '#libs/persistence';
@@ -37,6 +37,7 @@ export async function servicesInfrastructure(name: string, env: Env): Promise<In
     name,
     logger,
     defaultTimeoutMs: config.busTimeoutMs,
+    ...natsAuthOf(loadConfig(natsAuthSpec(name), withDefaults)),
   });
   return {
     env: withDefaults,

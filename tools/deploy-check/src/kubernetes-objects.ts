@@ -55,7 +55,7 @@ export interface PodTemplate {
     enableServiceLinks?: boolean;
     terminationGracePeriodSeconds?: number;
     restartPolicy?: string;
-    volumes?: { name: string; emptyDir?: object }[];
+    volumes?: { name: string; emptyDir?: object; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
     topologySpreadConstraints?: { topologyKey: string; whenUnsatisfiable: string; labelSelector?: LabelSelector }[];
   };
 }

@@ -330,7 +330,6 @@ const RULES: { title: string; check: Rule; broken: string; reports: string[] }[]
 describe('docker-compose.yml', () => {
   it('runs Postgres, NATS with JetStream and Redis with health checks', () => {
     expect(compose.services.postgres?.healthcheck).toBeDefined();
-    expect((compose.services.nats as { command?: string[] }).command).toContain('-js');
     expect(compose.services.redis?.healthcheck).toBeDefined();
   });
 
@@ -339,7 +338,7 @@ describe('docker-compose.yml', () => {
     const port = DEFAULT_PORTS[app];
     expect(service.build).toEqual({ context: '.', target: app });
     expect(service.ports).toEqual([`${port}:${port}`]);
-    expect(service.environment).toMatchObject({ DATABASE_URL: expect.any(String), NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379' });
+    expect(service.environment).toMatchObject({ DATABASE_URL: expect.any(String), NATS_URL: 'tls://nats:4222', REDIS_URL: 'redis://redis:6379' });
     expect(service.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
     expect(service.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/readyz`);
   });
@@ -353,6 +352,29 @@ describe('docker-compose.yml', () => {
       start_period: options['start-period'],
       retries: Number(options.retries),
     });
+  });
+
+  it.each(APP_NAMES)('logs %s in to NATS as its own user over TLS, with a password that has no default', (app) => {
+    const service = compose.services[app]! as { environment?: Record<string, string>; volumes?: string[] };
+    const variable = `${app.toUpperCase().replaceAll('-', '_')}_NATS_PASSWORD`;
+    expect(service.environment).toMatchObject({
+      NATS_USER: app,
+      NATS_PASSWORD: `\${${variable}:?run deploy/compose/setup.sh}`,
+      NATS_CA_FILE: '/etc/nats-ca/ca.pem',
+    });
+    expect(service.volumes).toContain('./deploy/compose/tls/ca.pem:/etc/nats-ca/ca.pem:ro');
+    const holders = Object.entries(compose.services).filter(([, s]) => JSON.stringify(s).includes(variable)).map(([name]) => name);
+    expect(holders.sort()).toEqual([app, 'nats'].sort());
+  });
+
+  it('runs NATS from its config file: TLS and the generated authorization', () => {
+    const nats = compose.services.nats as { command?: string[]; volumes?: string[] };
+    expect(nats.command).toEqual(['-c', '/etc/nats/nats.conf']);
+    expect(nats.volumes).toContain('./deploy/compose:/etc/nats:ro');
+    const config = readFileSync(join(ROOT, 'deploy/compose/nats.conf'), 'utf8');
+    expect(config).toMatch(/^jetstream \{ store_dir: \/data \}$/m);
+    expect(config).toMatch(/^tls \{/m);
+    expect(config).toMatch(/^include \.\/nats-authorization\.conf$/m);
   });
 
   it('gives the admin token to the auth-server and the admin tool only, and has no default for it', () => {

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { CloudEvent, EventMap, EventType } from '#libs/contracts';
+import { DURABLES, type CloudEvent, type EventMap, type EventType } from '#libs/contracts';
 import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { ContactsRepository } from './contacts.repository.js';
 
 const SIGNUP_EVENTS = ['signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted'] as const satisfies readonly EventType[];
-const PARTICIPANT_EVENTS = ['participant.registered', 'participant.updated', 'participant.canceled'] as const satisfies readonly EventType[];
 
 function isSignupEvent(event: CloudEvent): event is CloudEvent<(typeof SIGNUP_EVENTS)[number]> {
   return (SIGNUP_EVENTS as readonly string[]).includes(event.type);
@@ -22,7 +21,7 @@ export class ContactsProjection extends EventConsumer {
     private readonly contacts: ContactsRepository,
     @Inject(APP_CONTEXT) context: AppContext,
   ) {
-    super(context, { consumer: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] });
+    super(context, { consumer: DURABLES['reminders-contacts'].durable, types: DURABLES['reminders-contacts'].types });
   }
 
   protected apply(manager: EntityManager, event: CloudEvent): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { CloudEvent, EventMap } from '#libs/contracts';
+import { DURABLES, type CloudEvent, type EventMap } from '#libs/contracts';
 import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { ParticipantsRepository } from './participants.repository.js';
 
@@ -11,7 +11,7 @@ export class RemindedConsumer extends EventConsumer {
     private readonly participants: ParticipantsRepository,
     @Inject(APP_CONTEXT) context: AppContext,
   ) {
-    super(context, { consumer: 'signups-reminded', types: ['reminder.sent'] });
+    super(context, { consumer: DURABLES['signups-reminded'].durable, types: DURABLES['signups-reminded'].types });
   }
 
   protected apply(manager: EntityManager, event: CloudEvent): Promise<void> {

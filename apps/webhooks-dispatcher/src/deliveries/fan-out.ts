@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { EVENT_TYPES, WEBHOOK_EVENT_TYPES, type CloudEvent, type EventType } from '#libs/contracts';
+import { DURABLES, type CloudEvent } from '#libs/contracts';
 import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
-
-const DELIVERABLE: readonly EventType[] = EVENT_TYPES.filter((type) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
 
 /** The Standard Webhooks body of an event: its type, time and data, with the organization and mode. */
 export function webhookPayload(event: CloudEvent): string {
@@ -36,8 +34,8 @@ export class FanOut extends EventConsumer {
     @Inject(APP_CONTEXT) context: AppContext,
   ) {
     super(context, {
-      consumer: 'webhooks-fan-out',
-      types: DELIVERABLE,
+      consumer: DURABLES['webhooks-fan-out'].durable,
+      types: DURABLES['webhooks-fan-out'].types,
       afterCommit: () => {
         if (!this.pendingWork) return;
         this.pendingWork = false;
