@@ -7,5 +7,5 @@ export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export { consumeOnce, type ConsumeOnceOptions } from './durable-consumer.js';
 export { DUPLICATE_WINDOW_MS, MAX_AGE_MS as STREAM_MAX_AGE_MS } from './nats-stream.js';
 export {
-  deployedNatsUsers, natsAuthorizationConfig, natsPermissionsFor, natsPermissionsOf, type BusScope, type NatsPermissions, type NatsUser,
+  deployedNatsUsers, inboxPrefixOf, natsAuthorizationConfig, natsPermissionsFor, natsPermissionsOf, type BusScope, type NatsPermissions, type NatsUser,
 } from './nats-permissions.js';

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklo
 import {
   checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger, type ReplyEnvelope,
 } from './envelope.js';
+import { inboxPrefixOf } from './nats-permissions.js';
 import { InFlight } from './in-flight.js';
 import { handleEvent, messageHeaders, messagingAttributes, senderContext } from './nats-context.js';
 import { parseJson } from './json.js';
@@ -38,6 +39,8 @@ export function natsConnectionOptions(options: Pick<NatsBusOptions, 'url' | 'nam
   return {
     servers: options.url.split(',').map((server) => server.trim().replace(/^tls:\/\//, 'nats://')),
     name: options.name,
+    // Replies come to this app's own inboxes, the only ones its NATS user may read.
+    inboxPrefix: inboxPrefixOf(options.name),
     noAsyncTraces: true,
     maxReconnectAttempts: -1,
     ...(options.credentials && { user: options.credentials.user, pass: options.credentials.password }),
@@ -62,7 +65,7 @@ export class NatsBus implements Bus {
     private readonly options: NatsBusOptions & { streamName: string },
   ) {
     this.logger = options.logger;
-    this.requests = new NatsRequests(nc);
+    this.requests = new NatsRequests(nc, inboxPrefixOf(options.name));
   }
 
   /** Connects (retrying for ever after a disconnect) and creates or updates the event stream. */

@@ -99,6 +99,14 @@ describe('NATS permissions enforced by the server', () => {
     await eventually(() => expect(refusals.join()).toMatch(/Permissions Violation for Subscription to "perm\.signups\.participants\.list"/));
   });
 
+  it("refuses a subscription to another app's inboxes, so no app reads the replies another app's requests get", async () => {
+    const { nc, refusals } = await rawAs('reminders-service');
+    nc.subscribe('_INBOX_api-gateway.>');
+    nc.subscribe('_INBOX.>');
+    await eventually(() => expect(refusals.join()).toMatch(/Permissions Violation for Subscription to "_INBOX_api-gateway\.>"/));
+    await eventually(() => expect(refusals.join()).toMatch(/Permissions Violation for Subscription to "_INBOX\.>"/));
+  });
+
   it('delivers emitted events to the durable consumers and followers allowed to read them', async () => {
     const signups = await busOf('signups-service');
     const reminders = await busOf('reminders-service');

@@ -21,7 +21,7 @@ describe('natsPermissionsFor', () => {
     const { subscribe, allow_responses } = natsPermissionsFor(app, scope);
     const served = 'serves' in access ? subjectsOf(access.serves) : [];
     expect(unprefixed(subscribe.allow)).toEqual([...served, ...access.follows.map(eventSubject)].sort());
-    expect(subscribe.allow.filter((s) => !s.startsWith(scope.prefix))).toEqual(['_INBOX.>']);
+    expect(subscribe.allow.filter((s) => !s.startsWith(scope.prefix))).toEqual([`_INBOX_${app}.>`]);
     expect(allow_responses ?? false).toBe(served.length > 0);
   });
 

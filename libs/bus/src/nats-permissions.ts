@@ -15,8 +15,13 @@ export interface NatsPermissions {
   allow_responses?: boolean;
 }
 
-/** The reply subjects of this client's requests (core and JetStream API). */
-const INBOXES = '_INBOX.>';
+/**
+ * The prefix of a connection's reply subjects (core requests and the JetStream API): one per
+ * app, so an app may read the replies to its own requests and to nobody else's.
+ */
+export function inboxPrefixOf(name: string): string {
+  return `_INBOX_${name.replaceAll(/[^A-Za-z0-9_-]/g, '_')}`;
+}
 
 function sorted(subjects: Iterable<string>): string[] {
   return [...new Set(subjects)].sort();
@@ -27,9 +32,9 @@ function sorted(subjects: Iterable<string>): string[] {
  * and the events it emits, subscribe to the subjects it serves and the events it follows, reply
  * to requests it received, and of the JetStream API only its own stream and durables.
  */
-export function natsPermissionsOf(access: BusAccess, { prefix, streamName }: BusScope): NatsPermissions {
+export function natsPermissionsOf(access: BusAccess, { prefix, streamName }: BusScope, inboxPrefix: string): NatsPermissions {
   const publish = new Set<string>();
-  const subscribe = new Set<string>([INBOXES]);
+  const subscribe = new Set<string>([`${inboxPrefix}.>`]);
   const api = (operation: string) => publish.add(`$JS.API.${operation}`);
 
   // Every app ensures the stream at connect (NatsBus.connect).
@@ -60,7 +65,7 @@ export function natsPermissionsOf(access: BusAccess, { prefix, streamName }: Bus
 }
 
 export function natsPermissionsFor(app: AppName, scope: BusScope): NatsPermissions {
-  return natsPermissionsOf(busAccessOf(app), scope);
+  return natsPermissionsOf(busAccessOf(app), scope, inboxPrefixOf(app));
 }
 
 /** A nats-server user: an app with its password (or a `$VAR` the server reads from its environment), or a full-access operator. */

@@ -23,12 +23,17 @@ const NO_RESPONDERS = 503;
  * made it a measurable part of every gateway call.
  */
 export class NatsRequests {
-  private readonly inbox = `${createInbox()}.`;
+  private readonly inbox: string;
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
   private next = 0;
 
-  constructor(private readonly nc: NatsConnection) {
+  /** `inboxPrefix`: the connection's own (see inboxPrefixOf), the only inboxes its NATS user may read. */
+  constructor(
+    private readonly nc: NatsConnection,
+    inboxPrefix: string,
+  ) {
+    this.inbox = `${createInbox(inboxPrefix)}.`;
     this.subscription = nc.subscribe(`${this.inbox}*`, {
       callback: (err, msg) => {
         if (err === null) this.settle(msg);
