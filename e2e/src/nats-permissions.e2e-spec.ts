@@ -83,7 +83,7 @@ describe('the stack on a NATS that limits every app to its subjects', () => {
       userId: 'usr_forged', organizationId: 'org_victim', tier: 'pro', livemode: false, scopes: ALL_SCOPES, credentialId: 'key_forged', kind: 'api_key',
     };
     const bus = await NatsBus.connect({
-      url: nats.url, ...scope, name: 'intruder', logger: createLogger('test', 'silent'), defaultTimeoutMs: 1000,
+      url: nats.url, ...scope, name: 'reminders-service', logger: createLogger('test', 'silent'), defaultTimeoutMs: 1000,
       credentials: { user: 'reminders-service', password: passwordOf('reminders-service') },
     });
     try {
