@@ -98,12 +98,14 @@ export class AccountController {
     if (!this.formCsrfValid(req, form)) return this.problem(reply, 400, INVALID_FORM);
     const email = field(form, 'email');
     const again = (status: number, error: string) => this.html(reply, status, accountLoginPage({ csrf: this.formCsrf(req, reply), email, error }));
-    const allowance = await this.limiter.attempt(email, req.ip);
+    const user = email ? await this.users.findByEmail(email) : null;
+    // Counted under the account's own email: every spelling the lookup matches is one account.
+    const account = user?.email ?? email;
+    const allowance = await this.limiter.attempt(account, req.ip);
     if (!allowance.allowed) {
       reply.header('retry-after', String(allowance.retryAfterSeconds));
       return again(429, tooManyAttemptsMessage(allowance.retryAfterSeconds));
     }
-    const user = email ? await this.users.findByEmail(email) : null;
     let matches: boolean;
     try {
       matches = await passwordMatches(user?.passwordHash, field(form, 'password'));
@@ -112,7 +114,7 @@ export class AccountController {
       throw err;
     }
     if (!matches || !user) return again(401, WRONG_CREDENTIALS);
-    await this.limiter.succeeded(email, req.ip);
+    await this.limiter.succeeded(account, req.ip);
     await this.signInAs(reply, user.id, '/account');
   }
 

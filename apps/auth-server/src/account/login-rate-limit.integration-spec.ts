@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PASSWORD } from '../testing/oauth-flow.js';
 import { bootAccountServer, startCodeFlow, type Page, type PageBrowser } from './account-testing.js';
 import { LOGIN_LIMITS } from './login-limiter.js';
@@ -50,6 +51,17 @@ describe('account login rate limit', () => {
     // The owner waits as asked (a refused slot costs their IP an attempt, so polling would not pay).
     await new Promise((resolve) => setTimeout(resolve, Number(slowed.headers.get('retry-after')) * 1000 + 200));
     expect((await accountLogin(server.browser(), email, PASSWORD)).status).toBe(303);
+  });
+
+  it('counts every spelling of an email that signs in to the same account as that account', async () => {
+    const org = await server.admin<{ id: string }>('/admin/organizations', { name: 'Spelled Choir' });
+    const email = `victim-${randomBytes(4).toString('hex')}@example.test`;
+    await server.admin('/admin/users', { email, password: PASSWORD, organizationId: org.id });
+    // Postgres lower-cases "İ" to "i", JavaScript to "i̇": both spellings are this account at sign-in.
+    const spelled = email.replace('victim', 'vİctim');
+    const browser = server.browser();
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await accountLogin(browser, spelled, 'wrong password')).status).toBe(401);
+    expectBlocked(await accountLogin(browser, email, PASSWORD));
   });
 
   it('forgets the pair\'s failures on a successful sign-in', async () => {

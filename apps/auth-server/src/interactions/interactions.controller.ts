@@ -64,13 +64,15 @@ export class InteractionsController {
     const email = field(form, 'email');
     const again = async (error: string) =>
       loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error });
-    const allowance = await this.limiter.attempt(email, req.ip);
+    const user = email ? await this.users.findByEmail(email) : null;
+    // Counted under the account's own email: every spelling the lookup matches is one account.
+    const account = user?.email ?? email;
+    const allowance = await this.limiter.attempt(account, req.ip);
     if (!allowance.allowed) {
       reply.header('retry-after', String(allowance.retryAfterSeconds));
       this.html(reply, 429, await again(tooManyAttemptsMessage(allowance.retryAfterSeconds)));
       return;
     }
-    const user = email ? await this.users.findByEmail(email) : null;
     let matches: boolean;
     try {
       matches = await passwordMatches(user?.passwordHash, field(form, 'password'));
@@ -83,7 +85,7 @@ export class InteractionsController {
       this.html(reply, 401, await again(WRONG_CREDENTIALS));
       return;
     }
-    await this.limiter.succeeded(email, req.ip);
+    await this.limiter.succeeded(account, req.ip);
     await this.finish(req, reply, { login: { accountId: user.id } }, false);
   }
 
