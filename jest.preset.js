@@ -17,7 +17,7 @@ const swc = {
 };
 
 /**
- * ES-module-only packages that CommonJS dependencies require(). Node 20.19 allows that; jest's
+ * ES-module-only packages that CommonJS dependencies require(). Node allows that; jest's
  * module loader does not, so jest gets them compiled to CommonJS.
  */
 const REQUIRED_ESM = ['content-disposition'];
