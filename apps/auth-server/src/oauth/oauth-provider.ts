@@ -15,6 +15,7 @@ import {
 } from './lifetimes.js';
 import type { OAuthGrants } from './oauth-grants.js';
 import { checkClientMetadata } from './client-policy.js';
+import { DevicePollsRepository } from './device-polls.repository.js';
 import { hashClientSecrets, prefixAccessTokens, prefixStoredArtifacts, storeByValueAt } from './oauth-artifacts.js';
 import { loadOrCreateOAuthKeys } from './oauth-keys.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
@@ -101,19 +102,19 @@ function renderDeviceCodePage(ctx: DeviceContext, form: string, userCode?: strin
 
 /**
  * slow_down (RFC 8628 section 3.5): a device code polled again within the interval while
- * authorization is pending. The last poll of each device code is kept in the store.
+ * authorization is pending. The last poll of each device code is kept (see DevicePollsRepository).
  */
 function slowDownFastPolling(dataSource: DataSource) {
-  const polls = new OAuthStoreAdapter('DevicePoll', dataSource);
+  const polls = new DevicePollsRepository();
   return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
     await next();
     const body = ctx.body as { error?: unknown } | undefined;
     const deviceCode = ctx.oidc?.params?.device_code;
     if (ctx.path !== OAUTH_ROUTES.token || body?.error !== 'authorization_pending' || typeof deviceCode !== 'string') return;
-    const last = await polls.find(deviceCode);
+    const last = await polls.lastPoll(dataSource.manager, deviceCode);
     const now = Date.now();
-    await polls.upsert(deviceCode, { polledAt: now }, DEVICE_CODE_TTL_SECONDS);
-    if (typeof last?.polledAt === 'number' && now - last.polledAt < DEVICE_POLL_INTERVAL_SECONDS * 1000) {
+    await polls.recordPoll(dataSource.manager, deviceCode, new Date(now), DEVICE_CODE_TTL_SECONDS);
+    if (last && now - last.getTime() < DEVICE_POLL_INTERVAL_SECONDS * 1000) {
       ctx.body = { error: 'slow_down', error_description: 'you are polling too quickly and should back off at a reasonable rate' };
     }
   };
