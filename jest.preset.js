@@ -34,6 +34,9 @@ export function jestConfig(projectRoot, overrides = {}) {
     },
     transformIgnorePatterns: [`/node_modules/(?!(${REQUIRED_ESM.join('|')})/)`],
     moduleNameMapper: {
+      // The ES build imports its metadata JSON without an import attribute, which jest warns about
+      // at every import; the CommonJS build is the same code.
+      '^libphonenumber-js(/max)?$': `${ROOT}/node_modules/libphonenumber-js$1/index.cjs`,
       '^#libs/([a-z-]+)$': `${ROOT}/libs/$1/src/index.ts`,
       '^#apps/([a-z-]+)$': `${ROOT}/apps/$1/src/index.ts`,
       '^(\\.{1,2}/.*)\\.js$': '$1',
