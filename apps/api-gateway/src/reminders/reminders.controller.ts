@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { OutboxListView, ReminderPassView, SLOW_SUBJECT_TIMEOUT_MS, type OutboxMessageView, type Principal } from '#libs/contracts';
+import { OutboxListView, ReminderPassView, type OutboxMessageView, type Principal } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
 import { BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
@@ -29,7 +29,7 @@ export class RemindersController {
   @ApiOkResponse({ type: ReminderPassView })
   @ApiProblems(['scope_required', 'upgrade_required', 'forbidden', 'not_found', 'bad_request', 'validation_failed', 'daily_ceiling_exceeded', 'upstream_unavailable'])
   send(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderPassView> {
-    return this.bus.request('reminders.passes.run', { principal, signupId }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['reminders.passes.run'] });
+    return this.bus.request('reminders.passes.run', { principal, signupId });
   }
 
   @Get('outbox')

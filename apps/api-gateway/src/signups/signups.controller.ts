@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import {
-  CreateSignupDto, DraftFromDescriptionDto, SLOW_SUBJECT_TIMEOUT_MS, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
+  CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
   type SignupDraft,
 } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
@@ -48,7 +48,7 @@ export class SignupsController {
   @ApiOkResponse({ type: SignupDraftView })
   @ApiProblems(['scope_required', 'validation_failed', 'upgrade_required', 'upstream_unavailable'])
   draft(@ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto, @CurrentPrincipal() principal: Principal): Promise<{ draft: SignupDraft }> {
-    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['signups.drafts.create'] });
+    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } });
   }
 
   @Get(':id')

@@ -11,9 +11,6 @@ import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
 
-/** How long a test send may take: the dispatcher's WEBHOOK_TIMEOUT_MS can be up to 60 s. */
-const TEST_SEND_TIMEOUT_MS = 65_000;
-
 /** Webhook endpoints of the key's organization and mode: organization API keys only (an OAuth token gets 403). */
 @ApiTags('webhooks')
 @Controller('webhooks')
@@ -101,7 +98,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookTestView })
   @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
   test(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookTestView> {
-    return this.bus.request('webhooks.test', { principal, id }, { timeoutMs: TEST_SEND_TIMEOUT_MS });
+    return this.bus.request('webhooks.test', { principal, id });
   }
 
   @Get(':id/deliveries')

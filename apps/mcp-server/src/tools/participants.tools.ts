@@ -1,5 +1,5 @@
 import {
-  ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, SLOW_SUBJECT_TIMEOUT_MS, toRegistrationInput,
+  ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, toRegistrationInput,
 } from '#libs/contracts';
 import { ListParticipantsArgs, ParticipantRef, RegisterParticipantArgs, RegisterSelfArgs, SignupRef } from './args.js';
 import { ADD, CHANGE, READ, defineTool, type ToolContext } from './tool.js';
@@ -95,6 +95,6 @@ export const PARTICIPANT_TOOLS = [
     output: ReminderPassView,
     hints: { ...ADD, idempotentHint: true, openWorldHint: true },
     run: ({ signupId }, { bus, principal }) =>
-      bus.request('reminders.passes.run', { principal, signupId: signupId.toLowerCase() }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['reminders.passes.run'] }),
+      bus.request('reminders.passes.run', { principal, signupId: signupId.toLowerCase() }),
   }),
 ];

@@ -1,5 +1,5 @@
 import {
-  AnalyticsView, CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, MeView, SLOW_SUBJECT_TIMEOUT_MS, SignupDraftView, SignupPageView, SignupView,
+  AnalyticsView, CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, MeView, SignupDraftView, SignupPageView, SignupView,
 } from '#libs/contracts';
 import { NoArgs, SignupRef, UpdateSignupArgs } from './args.js';
 import { ADD, CHANGE, READ, defineTool } from './tool.js';
@@ -115,6 +115,6 @@ export const SIGNUP_TOOLS = [
     output: SignupDraftView,
     hints: { ...ADD, openWorldHint: true },
     run: ({ description }, { bus, principal }) =>
-      bus.request('signups.drafts.create', { principal, input: { description } }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['signups.drafts.create'] }),
+      bus.request('signups.drafts.create', { principal, input: { description } }),
   }),
 ];
