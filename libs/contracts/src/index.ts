@@ -1,4 +1,4 @@
-export { assertScope, type Authorized, type Principal } from './principal.js';
+export { authorize, authorized, requirementOf, type Authorized, type Principal } from './principal.js';
 export {
   ArrayField, BoolField, DateTimeField, EMAIL_MAX_LENGTH, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isEmailAddress, isPhoneNumber, QueryIntField, StringField, UNICODE_MESSAGE, UuidField, isWellFormed, toE164, validateInput,
 } from './validation.js';
