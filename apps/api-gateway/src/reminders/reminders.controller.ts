@@ -2,9 +2,8 @@ import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import { OutboxListView, ReminderPassView, type OutboxMessageView, type Principal } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam } from '../http/validation.pipes.js';
 
@@ -15,7 +14,7 @@ export class RemindersController {
 
   @Post('send')
   @HttpCode(200)
-  @Auth.scope('reminders:send')
+  @Operation('reminders.passes.run')
   @ApiOperation({
     summary: 'Text a reminder to the participants of a published signup who gave a phone',
     description:
@@ -33,7 +32,7 @@ export class RemindersController {
   }
 
   @Get('outbox')
-  @Auth.scope('reminders:send')
+  @Operation('reminders.outbox.list')
   @ApiOperation({ summary: 'The texts sandbox reminder passes stored for a signup, oldest first (never sent)' })
   @ApiOkResponse({ type: OutboxListView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
