@@ -9,7 +9,7 @@ export interface ScopedCaller {
   scopes: readonly Scope[];
 }
 
-export function missingScope(scope: Scope): ProblemError {
+function missingScope(scope: Scope): ProblemError {
   return new ProblemError('scope_required', `This operation requires the scope "${scope}".`, {
     headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
   });
