@@ -1,4 +1,4 @@
-import type { HandlersOf } from '#libs/contracts';
+import type { HandlersOf, ReminderPassView } from '#libs/contracts';
 import { currentRequestId, runWithRequestId } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import type { Bus } from './bus.js';
@@ -6,6 +6,16 @@ import type { BusLogger } from './envelope.js';
 import { Seen, authHandlers, eventually, otherEvent, principal, recordingLogger, testEvent, uniqueName } from './test-support.js';
 
 type AuthHandlers = HandlersOf<'auth'>;
+
+const PASS: ReminderPassView = { eligible: 1, sent: 1, failed: 0, notEligible: [] };
+
+/** The reminders owner's handlers: passes.run as given, the rest answering not_found. */
+function remindersHandlers(run: HandlersOf<'reminders'>['reminders.passes.run']): HandlersOf<'reminders'> {
+  const notFound = async (): Promise<never> => {
+    throw new ProblemError('not_found');
+  };
+  return { 'reminders.passes.run': run, 'reminders.outbox.list': notFound, 'reminders.inbound': notFound };
+}
 
 const TYPES = ['auth.apikey.revoked'] as const;
 
@@ -76,6 +86,14 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
         const served = await bus.serve('auth', authHandlers(async () => principal('u')));
         await served.stop();
         await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).rejects.toMatchObject({ code: 'internal_error' });
+      });
+
+      it("waits for a slow subject as long as its catalog deadline says, beyond the bus's default", async () => {
+        await bus.serve('reminders', remindersHandlers(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2100));
+          return PASS;
+        }));
+        await expect(bus.request('reminders.passes.run', { principal: principal('patient'), signupId: 's' })).resolves.toEqual(PASS);
       });
 
       it("refuses handlers missing one of the owner's subjects", async () => {

@@ -1,7 +1,10 @@
 import type { CloudEvent, EventType, RequestOf, ResponseOf, ServiceName, Subject, SubjectsOf, HandlersOf } from '#libs/contracts';
 
 export interface RequestOptions {
-  /** Deadline for the reply; on expiry the call fails with internal_error (safe to retry). */
+  /**
+   * Deadline for the reply; on expiry the call fails with internal_error (safe to retry). By
+   * default the subject's own deadline in the subject catalog, else the bus's default.
+   */
   timeoutMs?: number;
 }
 

@@ -1,4 +1,4 @@
-import type { CloudEvent, EventType, HandlersOf, RequestOf, ResponseOf, ServiceName, Subject } from '#libs/contracts';
+import { deadlineOf, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject } from '#libs/contracts';
 import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklog, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 import { checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger } from './envelope.js';
 import { InFlight } from './in-flight.js';
@@ -37,7 +37,7 @@ export class InProcessBus implements Bus {
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
     const handler = this.handlers.get(subject);
     if (!handler || this.closed) throw noResponderProblem(subject);
-    const ms = options.timeoutMs ?? this.defaultTimeoutMs;
+    const ms = options.timeoutMs ?? deadlineOf(subject) ?? this.defaultTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(timeoutProblem(subject, ms)), ms);

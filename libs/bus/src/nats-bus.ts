@@ -1,7 +1,7 @@
 import { connect, type ConnectionOptions, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import {
-  eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
+  deadlineOf, eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
 } from '#libs/contracts';
 import { REQUEST_ID_HEADER, SpanKind, acceptRequestId, failSpan, inSpan, runWithRequestId } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
@@ -86,7 +86,7 @@ export class NatsBus implements Bus {
 
   request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
     return inSpan(`request ${subject}`, { kind: SpanKind.CLIENT, attributes: messagingAttributes(subject) }, async () => {
-      const timeout = options.timeoutMs ?? this.options.defaultTimeoutMs;
+      const timeout = options.timeoutMs ?? deadlineOf(subject) ?? this.options.defaultTimeoutMs;
       let reply: Msg;
       try {
         reply = await this.requests.request(this.prefixed(subject), JSON.stringify(payload), { timeoutMs: timeout, headers: messageHeaders() });

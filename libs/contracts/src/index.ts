@@ -1,4 +1,4 @@
-export { assertScope, type Authorized, type Principal } from './principal.js';
+export { authorize, authorized, requirementOf, type Authorized, type Principal } from './principal.js';
 export {
   ArrayField, BoolField, DateTimeField, EMAIL_MAX_LENGTH, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isEmailAddress, isPhoneNumber, QueryIntField, StringField, UNICODE_MESSAGE, UuidField, isWellFormed, toE164, validateInput,
 } from './validation.js';
@@ -13,7 +13,8 @@ export {
   MeView, OrganizationSummary, OrganizationView, ROLE_SCOPES, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, type UserView,
 } from './auth.js';
 export {
-  SLOW_SUBJECT_TIMEOUT_MS, SUBJECTS, subjectsOf, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName, type Subject, type SubjectsOf,
+  SUBJECT_CATALOG, SUBJECTS, deadlineOf, subjectsOf, type EdgeSubject, type HandlersOf, type RequestMap, type RequestOf, type ResponseOf, type ServiceName,
+  type Subject, type SubjectsOf,
 } from './subjects.js';
 export {
   EVENT_TYPES, eventSubject, type CloudEvent, type EventMap, type EventType, type ItemEventData, type ParticipantEventData, type SlotEventData,

@@ -1,5 +1,6 @@
 import type { Tier } from '#libs/config';
-import { missingScope, type Scope } from '#libs/scopes';
+import { assertAllowed, type AuthRequirement, type Scope } from '#libs/scopes';
+import { SUBJECT_CATALOG, type EdgeSubject, type HandlersOf, type ServiceName, type Subject } from './subjects.js';
 
 /** Who is calling, as established at the edge and carried in every bus request. */
 export interface Principal {
@@ -20,7 +21,44 @@ export interface Authorized<T = Record<string, never>> {
   input: T;
 }
 
-/** Defense in depth: services re-check the scope the edge already checked. */
-export function assertScope(principal: Principal, scope: Scope): void {
-  if (!principal.scopes.includes(scope)) throw missingScope(scope);
+/** What a route or tool of this subject requires of its caller, from the subject catalog. */
+export function requirementOf(subject: EdgeSubject): AuthRequirement {
+  const entry = SUBJECT_CATALOG[subject];
+  switch (entry.access) {
+    case 'internal':
+      throw new Error(`${subject} is internal: no route or tool serves it`);
+    case 'public':
+    case 'optional':
+      return { access: entry.access };
+    case 'credential': {
+      const apiKeyOnly = entry.credentials === 'api_key';
+      return entry.scope === null ? { access: 'credential', apiKeyOnly } : { access: 'scope', scope: entry.scope, apiKeyOnly };
+    }
+  }
+}
+
+/**
+ * Checks the caller of a subject against its catalog entry, with the problems the edges answer
+ * (missing_credentials, forbidden for an OAuth token where only API keys go, scope_required).
+ */
+export function authorize(subject: Subject, principal: Principal | undefined): void {
+  const entry = SUBJECT_CATALOG[subject];
+  if (entry.access === 'credential') assertAllowed(requirementOf(subject as EdgeSubject), principal);
+}
+
+/**
+ * An owner's handlers, each behind the check of its subject's catalog entry: the edges check
+ * before they ask, the service checks again (defense in depth) without a handler doing it.
+ */
+export function authorized<O extends ServiceName>(handlers: HandlersOf<O>): HandlersOf<O> {
+  const entries = Object.entries(handlers) as [Subject, (req: { principal?: Principal }) => Promise<unknown>][];
+  return Object.fromEntries(
+    entries.map(([subject, handler]) => [
+      subject,
+      async (req: { principal?: Principal }) => {
+        authorize(subject, req.principal);
+        return handler(req);
+      },
+    ]),
+  ) as unknown as HandlersOf<O>;
 }

@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import type { Scope } from '#libs/scopes';
 import type { Tier } from '#libs/config';
 import type { Principal } from './principal.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
@@ -113,68 +114,97 @@ export type ResponseOf<S extends Subject> = RequestMap[S]['res'];
 export type ServiceName = Subject extends `${infer Owner}.${string}` ? Owner : never;
 export type SubjectsOf<O extends ServiceName> = Extract<Subject, `${O}.${string}`>;
 
-/** The runtime list of subjects (kept equal to RequestMap's keys by the type below). */
-const SUBJECT_LIST = {
-  'auth.apikeys.verify': true,
-  'auth.me': true,
-  'auth.orgs.get': true,
-  'auth.orgs.tier': true,
-  'auth.members.role': true,
-  'auth.oauth.jwks': true,
-  'auth.oauth.revocations': true,
-  'signups.list': true,
-  'signups.create': true,
-  'signups.get': true,
-  'signups.update': true,
-  'signups.delete': true,
-  'signups.publish': true,
-  'signups.close': true,
-  'signups.analytics': true,
-  'signups.slots.create': true,
-  'signups.slots.list': true,
-  'signups.slots.update': true,
-  'signups.slots.delete': true,
-  'signups.items.create': true,
-  'signups.items.list': true,
-  'signups.items.update': true,
-  'signups.items.delete': true,
-  'signups.participants.register': true,
-  'signups.participants.list': true,
-  'signups.participants.update': true,
-  'signups.participants.delete': true,
-  'signups.registrations.get': true,
-  'signups.registrations.update': true,
-  'signups.registrations.cancel': true,
-  'signups.public.get': true,
-  'signups.drafts.create': true,
-  'signups.reminders.target': true,
-  'reminders.passes.run': true,
-  'reminders.outbox.list': true,
-  'reminders.inbound': true,
-  'webhooks.create': true,
-  'webhooks.list': true,
-  'webhooks.get': true,
-  'webhooks.update': true,
-  'webhooks.delete': true,
-  'webhooks.pause': true,
-  'webhooks.resume': true,
-  'webhooks.rotate': true,
-  'webhooks.test': true,
-  'webhooks.deliveries.list': true,
-  'webhooks.deliveries.replay': true,
-} as const satisfies Record<Subject, true>;
+/** Which credentials may ask: any (an API key or an OAuth access token), or an organization API key only. */
+export type CredentialKinds = 'any' | 'api_key';
 
-export const SUBJECTS = Object.keys(SUBJECT_LIST) as Subject[];
+/** Who may ask a subject. */
+export type SubjectAccess =
+  /** The apps among themselves (credential checks, inbound SMS): no route or tool offers it to a caller. */
+  | { access: 'internal' }
+  /** Anyone, without a credential. */
+  | { access: 'public' }
+  /** Anyone; a credential that is sent must be valid, and needs no scope. */
+  | { access: 'optional' }
+  /** A valid credential of these kinds holding the scope (null: no particular scope). */
+  | { access: 'credential'; credentials: CredentialKinds; scope: Scope | null };
+
+export type SubjectEntry = SubjectAccess & {
+  /**
+   * How long a caller waits for the reply, for the subjects whose work outlasts the bus's
+   * default timeout: an AI provider may take AI_TIMEOUT_MS (up to 120 s) to draft; a reminder
+   * pass texts a few at a time, each text within SMS_TIMEOUT_MS (up to 60 s), and an
+   * organization's largest pass is its daily ceiling; a webhook test send waits for the
+   * dispatcher's WEBHOOK_TIMEOUT_MS (up to 60 s).
+   */
+  deadlineMs?: number;
+};
 
 /**
- * How long an edge waits for the subjects whose work outlasts the bus's default timeout: an AI
- * provider may take AI_TIMEOUT_MS (up to 120 s) to draft; a reminder pass texts a few at a time,
- * each text within SMS_TIMEOUT_MS (up to 60 s), and an organization's largest pass is its daily ceiling.
+ * Every subject once, with who may ask it and how long to wait: the one table the gateway's
+ * routes (Operation in libs/edge), the MCP tools, the services' own check before each handler
+ * (authorized) and the bus's deadlines all read.
  */
-export const SLOW_SUBJECT_TIMEOUT_MS = {
-  'signups.drafts.create': 125_000,
-  'reminders.passes.run': 300_000,
-} as const satisfies Partial<Record<Subject, number>>;
+const CATALOG = {
+  'auth.apikeys.verify': { access: 'internal' },
+  'auth.me': { access: 'credential', credentials: 'any', scope: null },
+  'auth.orgs.get': { access: 'credential', credentials: 'any', scope: null },
+  'auth.orgs.tier': { access: 'internal' },
+  'auth.members.role': { access: 'internal' },
+  'auth.oauth.jwks': { access: 'internal' },
+  'auth.oauth.revocations': { access: 'internal' },
+  'signups.list': { access: 'credential', credentials: 'any', scope: 'signups:read' },
+  'signups.create': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.get': { access: 'credential', credentials: 'any', scope: 'signups:read' },
+  'signups.update': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.delete': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.publish': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.close': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.analytics': { access: 'credential', credentials: 'any', scope: 'analytics:read' },
+  'signups.slots.create': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.slots.list': { access: 'credential', credentials: 'any', scope: 'signups:read' },
+  'signups.slots.update': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.slots.delete': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.items.create': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.items.list': { access: 'credential', credentials: 'any', scope: 'signups:read' },
+  'signups.items.update': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.items.delete': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.participants.register': { access: 'optional' },
+  'signups.participants.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
+  'signups.participants.update': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.participants.delete': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.registrations.get': { access: 'public' },
+  'signups.registrations.update': { access: 'public' },
+  'signups.registrations.cancel': { access: 'public' },
+  'signups.public.get': { access: 'public' },
+  'signups.drafts.create': { access: 'credential', credentials: 'any', scope: 'ai:draft', deadlineMs: 125_000 },
+  'signups.reminders.target': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
+  'reminders.passes.run': { access: 'credential', credentials: 'any', scope: 'reminders:send', deadlineMs: 300_000 },
+  'reminders.outbox.list': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
+  'reminders.inbound': { access: 'internal' },
+  'webhooks.create': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.list': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.get': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.update': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.delete': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.pause': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.resume': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.rotate': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.test': { access: 'credential', credentials: 'api_key', scope: null, deadlineMs: 65_000 },
+  'webhooks.deliveries.list': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.deliveries.replay': { access: 'credential', credentials: 'api_key', scope: null },
+} as const satisfies Record<Subject, SubjectEntry>;
+
+export const SUBJECT_CATALOG: Readonly<Record<Subject, SubjectEntry>> = CATALOG;
+
+export const SUBJECTS = Object.keys(CATALOG) as Subject[];
+
+/** The subjects a caller may reach through an edge (a route or a tool): every one but the internal ones. */
+export type EdgeSubject = { [S in Subject]: (typeof CATALOG)[S] extends { access: 'internal' } ? never : S }[Subject];
+
+/** How long a request of this subject may take, when it may outlast the bus's default timeout. */
+export function deadlineOf(subject: Subject): number | undefined {
+  return SUBJECT_CATALOG[subject].deadlineMs;
+}
 
 export function subjectsOf<O extends ServiceName>(owner: O): SubjectsOf<O>[] {
   return SUBJECTS.filter((s): s is SubjectsOf<O> => s.startsWith(`${owner}.`));

@@ -5,6 +5,7 @@ export { OAuthTokenVerifier, type TokenAudience } from './oauth-token-verifier.j
 export { CredentialGuard, type AuthenticatedRequest } from './credential.guard.js';
 export { edgeProviders, type EdgeOptions } from './edge.providers.js';
 export { CurrentPrincipal } from './principal.decorator.js';
+export { Operation } from './operation.decorator.js';
 export { Counters, type Count, type CounterLogger } from './limits/counters.js';
 export { EdgeRateLimiter, type EdgeLimits, type LimitedCall, type LimitVerdict } from './limits/edge-rate-limiter.js';
 export { rateLimitHeaders, type LimitPolicy, type PolicyState } from './limits/limit-policy.js';

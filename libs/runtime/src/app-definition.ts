@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { AppName, ConfigSpec } from '#libs/config';
-import type { HandlersOf, ServiceName } from '#libs/contracts';
+import { authorized, type HandlersOf, type ServiceName } from '#libs/contracts';
 import type { Bus } from '#libs/bus';
 import type { Logger, Metrics } from '#libs/observability';
 import type { DataSourceSpec, PruneRule } from '#libs/persistence';
@@ -28,8 +28,9 @@ export interface Serving {
   handlers(app: INestApplication): Record<string, (req: never) => Promise<unknown>>;
 }
 
+/** Serves the owner's subjects, each handler behind the check of its subject's catalog entry (authorized). */
 export function serving<O extends ServiceName>(owner: O, handlers: (app: INestApplication) => HandlersOf<O>): Serving {
-  return { owner, handlers };
+  return { owner, handlers: (app) => authorized(handlers(app)) };
 }
 
 /** One deployable app: its schema, its Nest module, and work to start after it listens. */

@@ -16,9 +16,10 @@ export type AuthRequirement =
   | { access: 'scope'; scope: Scope; apiKeyOnly: boolean };
 
 export const AUTH_REQUIREMENT = 'signup:auth-requirement';
+const OPERATION = 'signup:operation';
 
-function declare(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
-  const decorators: Array<MethodDecorator & ClassDecorator> = [SetMetadata(AUTH_REQUIREMENT, requirement)];
+function declare(requirement: AuthRequirement, ...more: Array<MethodDecorator & ClassDecorator>): MethodDecorator & ClassDecorator {
+  const decorators: Array<MethodDecorator & ClassDecorator> = [SetMetadata(AUTH_REQUIREMENT, requirement), ...more];
   if (requirement.access !== 'public' && requirement.access !== 'admin') decorators.push(ApiBearerAuth());
   if (requirement.access === 'scope' || requirement.access === 'credential') decorators.push(UseGuards(ScopeGuard));
   if (requirement.access === 'scope') decorators.push(ApiExtension('x-required-scope', requirement.scope));
@@ -31,15 +32,19 @@ export const Auth = {
   public: () => declare({ access: 'public' }),
   /** Operator routes guarded by the operator's admin token, not by a customer credential. */
   admin: () => declare({ access: 'admin' }),
-  /** Works without a credential; a valid one is used for its rate tier; a bad one is refused. */
-  optional: () => declare({ access: 'optional' }),
-  /** Any valid credential, no particular scope. */
+  /** Any valid credential, no particular scope, for a route that is not one operation (the MCP endpoint). */
   credential: () => declare({ access: 'credential', apiKeyOnly: false }),
-  /** A valid credential holding this scope. */
-  scope: (scope: Scope) => declare({ access: 'scope', scope, apiKeyOnly: false }),
-  /** An organization API key (OAuth tokens get 403 forbidden), optionally with a scope. */
-  apiKey: (scope?: Scope) => declare(scope ? { access: 'scope', scope, apiKeyOnly: true } : { access: 'credential', apiKeyOnly: true }),
+  /**
+   * A route that serves one bus operation, with the requirement of that operation's catalog entry
+   * (through Operation in libs/edge, which looks it up).
+   */
+  operation: (operation: string, requirement: AuthRequirement) => declare(requirement, SetMetadata(OPERATION, operation)),
 };
+
+/** The operation a route serves, if it serves one. */
+export function operationOf(handler: object): string | undefined {
+  return Reflect.getMetadata(OPERATION, handler) as string | undefined;
+}
 
 /** The requirement declared on a handler, or on its controller class. */
 export function authRequirementOf(handler: object, controller?: object): AuthRequirement | undefined {

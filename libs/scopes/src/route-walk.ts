@@ -1,13 +1,16 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
-import { authRequirementOf, type AuthRequirement } from './auth.decorator.js';
+import { authRequirementOf, operationOf, type AuthRequirement } from './auth.decorator.js';
 
 export interface DeclaredRoute {
   controller: string;
+  controllerClass: new (...args: never[]) => object;
   handler: string;
   path: string;
   requirement: AuthRequirement | undefined;
+  /** The bus operation the route serves, if it serves one. */
+  operation: string | undefined;
 }
 
 /** Every HTTP route of an app with what it declares about its caller. */
@@ -25,9 +28,11 @@ export function walkRoutes(app: INestApplicationContext): DeclaredRoute[] {
         if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         routes.push({
           controller: controller.name,
+          controllerClass: controller,
           handler: name,
           path: `${base}/${String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')}`,
           requirement: authRequirementOf(handler, controller),
+          operation: operationOf(handler),
         });
       }
     }

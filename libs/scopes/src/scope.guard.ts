@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import type { Scope } from './catalog.js';
-import { authRequirementOf } from './auth.decorator.js';
+import { authRequirementOf, type AuthRequirement } from './auth.decorator.js';
 
 /** What the credential guard leaves on the request for this guard to read. */
 export interface ScopedCaller {
@@ -9,10 +9,20 @@ export interface ScopedCaller {
   scopes: readonly Scope[];
 }
 
-export function missingScope(scope: Scope): ProblemError {
+function missingScope(scope: Scope): ProblemError {
   return new ProblemError('scope_required', `This operation requires the scope "${scope}".`, {
     headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
   });
+}
+
+/** Checks a requirement's credential, credential kind and scope against the caller: at the edges and again in the services. */
+export function assertAllowed(requirement: AuthRequirement, caller: ScopedCaller | undefined): void {
+  if (requirement.access === 'public' || requirement.access === 'optional' || requirement.access === 'admin') return;
+  if (!caller) throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
+  if (requirement.apiKeyOnly && caller.kind !== 'api_key') {
+    throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');
+  }
+  if (requirement.access === 'scope' && !caller.scopes.includes(requirement.scope)) throw missingScope(requirement.scope);
 }
 
 /** Checks the declared scope, and API-key-only routes, against the authenticated caller. */
@@ -20,14 +30,8 @@ export function missingScope(scope: Scope): ProblemError {
 export class ScopeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const requirement = authRequirementOf(context.getHandler(), context.getClass());
-    const caller = context.switchToHttp().getRequest<{ principal?: ScopedCaller }>().principal;
     if (!requirement) throw new ProblemError('internal_error', 'This route declares no access requirement.');
-    if (requirement.access === 'public' || requirement.access === 'optional' || requirement.access === 'admin') return true;
-    if (!caller) throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
-    if (requirement.apiKeyOnly && caller.kind !== 'api_key') {
-      throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');
-    }
-    if (requirement.access === 'scope' && !caller.scopes.includes(requirement.scope)) throw missingScope(requirement.scope);
+    assertAllowed(requirement, context.switchToHttp().getRequest<{ principal?: ScopedCaller }>().principal);
     return true;
   }
 }

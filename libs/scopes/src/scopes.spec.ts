@@ -8,7 +8,7 @@ import { undeclaredRoutes, walkRoutes } from './route-walk.js';
 
 @Controller('things')
 class ThingsController {
-  @Get() @Auth.scope('signups:read') list() { return []; }
+  @Get() @Auth.operation('things.list', { access: 'scope', scope: 'signups:read', apiKeyOnly: false }) list() { return []; }
   @Get('open') @Auth.public() open() { return {}; }
   @Get('forgotten') forgotten() { return {}; }
 }
@@ -42,7 +42,15 @@ describe('route declarations', () => {
   it('finds routes that declare nothing', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [ThingsModule] }).compile();
     expect(undeclaredRoutes(moduleRef)).toEqual(['ThingsController.forgotten (things/forgotten)']);
-    expect(walkRoutes(moduleRef).find((r) => r.handler === 'list')?.requirement).toEqual({ access: 'scope', scope: 'signups:read', apiKeyOnly: false });
+  });
+
+  it('reports what each route requires and the operation it serves, if any', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [ThingsModule] }).compile();
+    expect(walkRoutes(moduleRef).find((r) => r.handler === 'list')).toMatchObject({
+      requirement: { access: 'scope', scope: 'signups:read', apiKeyOnly: false },
+      operation: 'things.list',
+    });
+    expect(walkRoutes(moduleRef).find((r) => r.handler === 'open')?.operation).toBeUndefined();
   });
 });
 

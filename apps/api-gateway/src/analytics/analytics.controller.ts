@@ -2,9 +2,8 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import { AnalyticsView, type Principal } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam } from '../http/validation.pipes.js';
 
@@ -14,7 +13,7 @@ export class AnalyticsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Get()
-  @Auth.scope('analytics:read')
+  @Operation('signups.analytics')
   @ApiOperation({ summary: 'Fill rates, gaps and response times of a signup, computed live' })
   @ApiOkResponse({ type: AnalyticsView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])

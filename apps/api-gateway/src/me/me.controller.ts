@@ -2,9 +2,8 @@ import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import { MeView, OrganizationView, type Principal } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 @ApiTags('account')
@@ -13,7 +12,7 @@ export class MeController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Get('me')
-  @Auth.credential()
+  @Operation('auth.me')
   @ApiOperation({ summary: 'The user, organization, scopes and credential behind the calling credential' })
   @ApiOkResponse({ type: MeView })
   @ApiProblems([])
@@ -22,7 +21,7 @@ export class MeController {
   }
 
   @Get('orgs/:id')
-  @Auth.credential()
+  @Operation('auth.orgs.get')
   @ApiOperation({ summary: "The caller's organization (any other id is not found)" })
   @ApiOkResponse({ type: OrganizationView })
   @ApiProblems(['not_found'])

@@ -5,7 +5,7 @@ import { SCOPES } from '#libs/scopes';
 export const API_PREFIX = 'api/v1';
 
 /**
- * Extension set on operations whose credential is optional (Auth.optional): the built document
+ * Extension set on operations whose credential is optional (their subject's catalog entry): the built document
  * turns it into `security: [{}, {bearer: []}]`, OpenAPI's way of saying "anonymous or bearer".
  */
 export const OPTIONAL_CREDENTIAL = 'x-credential-optional';

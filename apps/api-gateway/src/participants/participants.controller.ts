@@ -6,9 +6,8 @@ import {
   PageQueryDto, ParticipantPageView, ParticipantView, RegistrationDto, RegistrationResultView, UpdateParticipantDto, toRegistrationInput, toUpdateRegistrationInput,
   type Page, type Principal,
 } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { OPTIONAL_CREDENTIAL } from '../openapi/openapi.js';
 import { NoStore } from '../http/personal-data.js';
@@ -21,7 +20,7 @@ export class ParticipantsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Post()
-  @Auth.optional()
+  @Operation('signups.participants.register')
   @ApiExtension(OPTIONAL_CREDENTIAL, true)
   @ApiOperation({
     summary: 'Register a participant (no credential needed)',
@@ -50,7 +49,7 @@ export class ParticipantsController {
   }
 
   @Get()
-  @Auth.scope('participants:read')
+  @Operation('signups.participants.list')
   @NoStore()
   @ApiOperation({ summary: "List a signup's participants with their contacts, newest first" })
   @ApiOkResponse({ type: ParticipantPageView })
@@ -64,7 +63,7 @@ export class ParticipantsController {
   }
 
   @Patch(':participantId')
-  @Auth.scope('participants:write')
+  @Operation('signups.participants.update')
   @ApiOperation({ summary: 'Edit a registration as the organizer; selections are re-allocated all or nothing' })
   @ApiBody({ type: UpdateParticipantDto })
   @ApiOkResponse({ type: ParticipantView })
@@ -80,7 +79,7 @@ export class ParticipantsController {
   }
 
   @Delete(':participantId')
-  @Auth.scope('participants:write')
+  @Operation('signups.participants.delete')
   @ApiOperation({ summary: 'Remove a participant, freeing what they held; answers the removed participant' })
   @ApiOkResponse({ type: ParticipantView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])

@@ -2,8 +2,8 @@ import { Controller, Delete, Get, Inject, Patch } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import { RegistrationView, UpdateRegistrationDto, toUpdateRegistrationInput } from '#libs/contracts';
+import { Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { SecretUrlPersonalData } from '../http/personal-data.js';
 import { ConfirmationTokenParam } from '../http/public-params.js';
@@ -19,7 +19,7 @@ export class RegistrationsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Get()
-  @Auth.public()
+  @Operation('signups.registrations.get')
   @SecretUrlPersonalData()
   @ApiOperation({ summary: 'The registration behind a confirmation token, with its signup' })
   @ApiOkResponse({ type: RegistrationView })
@@ -29,7 +29,7 @@ export class RegistrationsController {
   }
 
   @Patch()
-  @Auth.public()
+  @Operation('signups.registrations.update')
   @SecretUrlPersonalData()
   @ApiOperation({ summary: 'Change name, phone or selections (selections are re-allocated all or nothing)' })
   @ApiBody({ type: UpdateRegistrationDto })
@@ -40,7 +40,7 @@ export class RegistrationsController {
   }
 
   @Delete()
-  @Auth.public()
+  @Operation('signups.registrations.cancel')
   @SecretUrlPersonalData()
   @ApiOperation({ summary: 'Cancel the registration, freeing what it held; answers the canceled registration' })
   @ApiOkResponse({ type: RegistrationView })

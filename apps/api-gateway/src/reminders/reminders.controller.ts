@@ -1,10 +1,9 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { OutboxListView, ReminderPassView, SLOW_SUBJECT_TIMEOUT_MS, type OutboxMessageView, type Principal } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { OutboxListView, ReminderPassView, type OutboxMessageView, type Principal } from '#libs/contracts';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam } from '../http/validation.pipes.js';
 
@@ -15,7 +14,7 @@ export class RemindersController {
 
   @Post('send')
   @HttpCode(200)
-  @Auth.scope('reminders:send')
+  @Operation('reminders.passes.run')
   @ApiOperation({
     summary: 'Text a reminder to the participants of a published signup who gave a phone',
     description:
@@ -29,11 +28,11 @@ export class RemindersController {
   @ApiOkResponse({ type: ReminderPassView })
   @ApiProblems(['scope_required', 'upgrade_required', 'forbidden', 'not_found', 'bad_request', 'validation_failed', 'daily_ceiling_exceeded', 'upstream_unavailable'])
   send(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderPassView> {
-    return this.bus.request('reminders.passes.run', { principal, signupId }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['reminders.passes.run'] });
+    return this.bus.request('reminders.passes.run', { principal, signupId });
   }
 
   @Get('outbox')
-  @Auth.scope('reminders:send')
+  @Operation('reminders.outbox.list')
   @ApiOperation({ summary: 'The texts sandbox reminder passes stored for a signup, oldest first (never sent)' })
   @ApiOkResponse({ type: OutboxListView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])

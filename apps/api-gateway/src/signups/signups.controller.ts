@@ -2,12 +2,11 @@ import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import {
-  CreateSignupDto, DraftFromDescriptionDto, SLOW_SUBJECT_TIMEOUT_MS, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
+  CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
   type SignupDraft,
 } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
 
@@ -17,7 +16,7 @@ export class SignupsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Get()
-  @Auth.scope('signups:read')
+  @Operation('signups.list')
   @ApiOperation({ summary: 'List signups, newest event first' })
   @ApiOkResponse({ type: SignupPageView })
   @ApiProblems(['scope_required', 'validation_failed'])
@@ -26,7 +25,7 @@ export class SignupsController {
   }
 
   @Post()
-  @Auth.scope('signups:write')
+  @Operation('signups.create')
   @ApiOperation({ summary: 'Create a signup (status draft); at most SIGNUPS_PER_DAY (50) per organization per UTC day' })
   @ApiBody({ type: CreateSignupDto })
   @ApiCreatedResponse({ type: SignupView })
@@ -37,7 +36,7 @@ export class SignupsController {
 
   @Post('from-description')
   @HttpCode(200)
-  @Auth.scope('ai:draft')
+  @Operation('signups.drafts.create')
   @ApiOperation({
     summary: 'Draft a signup from a free-text description; creates nothing',
     description:
@@ -48,11 +47,11 @@ export class SignupsController {
   @ApiOkResponse({ type: SignupDraftView })
   @ApiProblems(['scope_required', 'validation_failed', 'upgrade_required', 'upstream_unavailable'])
   draft(@ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto, @CurrentPrincipal() principal: Principal): Promise<{ draft: SignupDraft }> {
-    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['signups.drafts.create'] });
+    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } });
   }
 
   @Get(':id')
-  @Auth.scope('signups:read')
+  @Operation('signups.get')
   @ApiOperation({ summary: 'Read a signup with its slots and items' })
   @ApiOkResponse({ type: SignupView })
   @ApiProblems(['scope_required', 'not_found', 'validation_failed'])
@@ -61,7 +60,7 @@ export class SignupsController {
   }
 
   @Patch(':id')
-  @Auth.scope('signups:write')
+  @Operation('signups.update')
   @ApiOperation({ summary: 'Edit a signup; null clears a field' })
   @ApiBody({ type: UpdateSignupDto })
   @ApiOkResponse({ type: SignupView })
@@ -76,7 +75,7 @@ export class SignupsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Auth.scope('signups:write')
+  @Operation('signups.delete')
   @ApiOperation({ summary: 'Delete a signup with its participants' })
   @ApiNoContentResponse()
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
@@ -86,7 +85,7 @@ export class SignupsController {
 
   @Post(':id/publish')
   @HttpCode(200)
-  @Auth.scope('signups:write')
+  @Operation('signups.publish')
   @ApiOperation({ summary: 'Publish a draft (idempotent on published; 409 on closed)' })
   @ApiOkResponse({ type: SignupView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
@@ -96,7 +95,7 @@ export class SignupsController {
 
   @Post(':id/close')
   @HttpCode(200)
-  @Auth.scope('signups:write')
+  @Operation('signups.close')
   @ApiOperation({ summary: 'Close a published signup (idempotent on closed; 409 on draft)' })
   @ApiOkResponse({ type: SignupView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])

@@ -2,9 +2,8 @@ import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import { CreateItemDto, CreateItemsDto, ItemListView, ItemView, UpdateItemDto, type Principal } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { ApiBodyOneOf, ApiCreatedOneOf } from '../openapi/one-of.js';
 import { UuidParam, ValidBody, ValidOneOrMany, type OneOrMany } from '../http/validation.pipes.js';
@@ -15,7 +14,7 @@ export class ItemsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Post()
-  @Auth.scope('signups:write')
+  @Operation('signups.items.create')
   @ApiOperation({ summary: 'Add one item, or several at once with {items: [...]}', description: 'A body with an `items` key is a bulk creation and answers `{data: [...]}`; otherwise the body is one item and the answer is that item.' })
   @ApiBodyOneOf('One item, or {items: [...]} for several', CreateItemDto, CreateItemsDto)
   @ApiCreatedOneOf('The item (single) or {data} (bulk)', ItemView, ItemListView)
@@ -30,7 +29,7 @@ export class ItemsController {
   }
 
   @Get()
-  @Auth.scope('signups:read')
+  @Operation('signups.items.list')
   @ApiOperation({
     summary: "List a signup's items with what remains of each",
     description: "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
@@ -42,7 +41,7 @@ export class ItemsController {
   }
 
   @Patch(':itemId')
-  @Auth.scope('signups:write')
+  @Operation('signups.items.update')
   @ApiOperation({ summary: 'Edit an item; quantityNeeded may not drop below quantityClaimed (409)' })
   @ApiBody({ type: UpdateItemDto })
   @ApiOkResponse({ type: ItemView })
@@ -57,7 +56,7 @@ export class ItemsController {
   }
 
   @Delete(':itemId')
-  @Auth.scope('signups:write')
+  @Operation('signups.items.delete')
   @ApiOperation({ summary: 'Delete an item; answers the deleted item' })
   @ApiOkResponse({ type: ItemView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])

@@ -2,9 +2,8 @@ import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import { CreateSlotDto, CreateSlotsDto, SlotListView, SlotView, UpdateSlotDto, type Principal } from '#libs/contracts';
-import { CurrentPrincipal } from '#libs/edge';
+import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { Auth } from '#libs/scopes';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { ApiBodyOneOf, ApiCreatedOneOf } from '../openapi/one-of.js';
 import { UuidParam, ValidBody, ValidOneOrMany, type OneOrMany } from '../http/validation.pipes.js';
@@ -15,7 +14,7 @@ export class SlotsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Post()
-  @Auth.scope('signups:write')
+  @Operation('signups.slots.create')
   @ApiOperation({ summary: 'Add one slot, or several at once with {slots: [...]}', description: 'A body with a `slots` key is a bulk creation and answers `{data: [...]}`; otherwise the body is one slot and the answer is that slot.' })
   @ApiBodyOneOf('One slot, or {slots: [...]} for several', CreateSlotDto, CreateSlotsDto)
   @ApiCreatedOneOf('The slot (single) or {data} (bulk)', SlotView, SlotListView)
@@ -30,7 +29,7 @@ export class SlotsController {
   }
 
   @Get()
-  @Auth.scope('signups:read')
+  @Operation('signups.slots.list')
   @ApiOperation({
     summary: "List a signup's slots with what remains of each",
     description: "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
@@ -42,7 +41,7 @@ export class SlotsController {
   }
 
   @Patch(':slotId')
-  @Auth.scope('signups:write')
+  @Operation('signups.slots.update')
   @ApiOperation({ summary: 'Edit a slot; capacity may not drop below what is taken (409)' })
   @ApiBody({ type: UpdateSlotDto })
   @ApiOkResponse({ type: SlotView })
@@ -57,7 +56,7 @@ export class SlotsController {
   }
 
   @Delete(':slotId')
-  @Auth.scope('signups:write')
+  @Operation('signups.slots.delete')
   @ApiOperation({ summary: 'Delete a slot; answers the deleted slot' })
   @ApiOkResponse({ type: SlotView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])

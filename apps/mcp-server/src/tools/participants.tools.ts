@@ -1,5 +1,5 @@
 import {
-  ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, SLOW_SUBJECT_TIMEOUT_MS, toRegistrationInput,
+  ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, toRegistrationInput,
 } from '#libs/contracts';
 import { ListParticipantsArgs, ParticipantRef, RegisterParticipantArgs, RegisterSelfArgs, SignupRef } from './args.js';
 import { ADD, CHANGE, READ, defineTool, type ToolContext } from './tool.js';
@@ -28,12 +28,12 @@ export const PARTICIPANT_TOOLS = [
     description:
       "Lists the people registered for a signup, newest first, with their contact details and what each signed up for (personal data: " +
       'share only with the organizer). 20 per page (limit up to 100); when nextCursor is not null, call again with cursor set to it.',
-    scope: 'participants:read',
+    subject: 'signups.participants.list',
     input: ListParticipantsArgs,
     output: ParticipantPageView,
     hints: READ,
-    run: ({ signupId, limit, cursor }, { bus, principal }) =>
-      bus.request('signups.participants.list', { principal, signupId: signupId.toLowerCase(), query: { limit, cursor } }),
+    run: ({ signupId, limit, cursor }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), query: { limit, cursor } }),
   }),
   defineTool({
     name: 'register_participant',
@@ -42,12 +42,12 @@ export const PARTICIPANT_TOOLS = [
       'Registers someone (name, email, and a phone in international format when the signup requires one) for a published signup, for ' +
       `the slots and items they chose (ids from get_signup). ${REGISTRATION_RULES} The first line of the answer is the confirmation token: ` +
       'keep it and pass it on to the participant.',
-    scope: null,
+    subject: 'signups.participants.register',
     input: RegisterParticipantArgs,
     output: RegistrationResultView,
     hints: ADD,
-    run: ({ signupId, ...registration }, { bus, principal }) =>
-      bus.request('signups.participants.register', { principal, signupId: signupId.toLowerCase(), input: toRegistrationInput(registration) }),
+    run: ({ signupId, ...registration }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), input: toRegistrationInput(registration) }),
     lead: confirmationLead,
   }),
   defineTool({
@@ -56,14 +56,15 @@ export const PARTICIPANT_TOOLS = [
     description:
       "Registers the user this connection acts for, under their account's email, for a published signup and the slots and items they " +
       `chose (ids from get_signup). ${REGISTRATION_RULES} The first line of the answer is the confirmation token: keep it for the user.`,
-    scope: ['register:write', 'participants:write'],
+    subject: 'signups.participants.register',
+    oneOfScopes: ['register:write', 'participants:write'],
     input: RegisterSelfArgs,
     output: RegistrationResultView,
     hints: ADD,
-    async run({ signupId, name, ...registration }, { bus, principal }) {
+    async run({ signupId, name, ...registration }, { bus, principal, request }) {
       const { email } = await bus.request('auth.me', { principal });
       const input = toRegistrationInput({ ...registration, name: name ?? email.slice(0, email.lastIndexOf('@')), email });
-      return bus.request('signups.participants.register', { principal, signupId: signupId.toLowerCase(), input });
+      return request({ principal, signupId: signupId.toLowerCase(), input });
     },
     lead: confirmationLead,
   }),
@@ -73,12 +74,12 @@ export const PARTICIPANT_TOOLS = [
     description:
       'Removes a participant from a signup and frees the places and quantities they held. Answers the removed participant. ' +
       'This cannot be undone: confirm with the organizer first.',
-    scope: 'participants:write',
+    subject: 'signups.participants.delete',
     input: ParticipantRef,
     output: ParticipantView,
     hints: CHANGE,
-    run: ({ signupId, participantId }, { bus, principal }) =>
-      bus.request('signups.participants.delete', { principal, signupId: signupId.toLowerCase(), id: participantId.toLowerCase() }),
+    run: ({ signupId, participantId }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), id: participantId.toLowerCase() }),
   }),
   defineTool({
     name: 'send_reminder',
@@ -90,11 +91,11 @@ export const PARTICIPANT_TOOLS = [
       'country the platform does not text): tell the organizer to ask those participants for a mobile number. ' +
       'Sandbox connections store the texts instead of sending them. A large pass may take ' +
       'a few minutes.',
-    scope: 'reminders:send',
+    subject: 'reminders.passes.run',
     input: SignupRef,
     output: ReminderPassView,
     hints: { ...ADD, idempotentHint: true, openWorldHint: true },
-    run: ({ signupId }, { bus, principal }) =>
-      bus.request('reminders.passes.run', { principal, signupId: signupId.toLowerCase() }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['reminders.passes.run'] }),
+    run: ({ signupId }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase() }),
   }),
 ];

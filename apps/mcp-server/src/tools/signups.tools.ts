@@ -1,5 +1,5 @@
 import {
-  AnalyticsView, CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, MeView, SLOW_SUBJECT_TIMEOUT_MS, SignupDraftView, SignupPageView, SignupView,
+  AnalyticsView, CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, MeView, SignupDraftView, SignupPageView, SignupView,
 } from '#libs/contracts';
 import { NoArgs, SignupRef, UpdateSignupArgs } from './args.js';
 import { ADD, CHANGE, READ, defineTool } from './tool.js';
@@ -12,11 +12,11 @@ export const SIGNUP_TOOLS = [
       'Tells who this connection acts for: the user, their organization (name and tier: free, pro or org), the scopes granted to this ' +
       'connection and the OAuth client id. Call it first when unsure which tools will be allowed: a tool whose scope is missing answers ' +
       'scope_required, and the user must reconnect granting that scope.',
-    scope: null,
+    subject: 'auth.me',
     input: NoArgs,
     output: MeView,
     hints: READ,
-    run: (_args, { bus, principal }) => bus.request('auth.me', { principal }),
+    run: (_args, { request, principal }) => request({ principal }),
   }),
   defineTool({
     name: 'list_signups',
@@ -24,11 +24,11 @@ export const SIGNUP_TOOLS = [
     description:
       "Lists the organization's signup sheets, newest event first, 20 per page (limit up to 100). Filter with status (draft, published, " +
       'closed). When nextCursor is not null, call again with cursor set to it for the next page. Each signup has its id for the other tools.',
-    scope: 'signups:read',
+    subject: 'signups.list',
     input: ListSignupsQueryDto,
     output: SignupPageView,
     hints: READ,
-    run: ({ limit, cursor, status }, { bus, principal }) => bus.request('signups.list', { principal, query: { limit, cursor, status } }),
+    run: ({ limit, cursor, status }, { request, principal }) => request({ principal, query: { limit, cursor, status } }),
   }),
   defineTool({
     name: 'get_signup',
@@ -36,11 +36,11 @@ export const SIGNUP_TOOLS = [
     description:
       'Reads one signup with its time slots and items, and what remains of each (remaining places, quantities still needed). ' +
       'Use it before registering someone, to pick slot and item ids, or to check what is still missing.',
-    scope: 'signups:read',
+    subject: 'signups.get',
     input: SignupRef,
     output: SignupView,
     hints: READ,
-    run: ({ signupId }, { bus, principal }) => bus.request('signups.get', { principal, id: signupId.toLowerCase() }),
+    run: ({ signupId }, { request, principal }) => request({ principal, id: signupId.toLowerCase() }),
   }),
   defineTool({
     name: 'get_signup_analytics',
@@ -48,11 +48,11 @@ export const SIGNUP_TOOLS = [
     description:
       'Fill rates, gaps (slots and items still short, the shortest first) and response times of a signup, computed now. ' +
       'Use it to tell the organizer what still needs volunteers or contributions.',
-    scope: 'analytics:read',
+    subject: 'signups.analytics',
     input: SignupRef,
     output: AnalyticsView,
     hints: READ,
-    run: ({ signupId }, { bus, principal }) => bus.request('signups.analytics', { principal, signupId: signupId.toLowerCase() }),
+    run: ({ signupId }, { request, principal }) => request({ principal, signupId: signupId.toLowerCase() }),
   }),
   defineTool({
     name: 'create_signup',
@@ -61,11 +61,11 @@ export const SIGNUP_TOOLS = [
       'Creates a signup sheet as a draft: a title and the event date and time (ISO 8601 with a time zone, e.g. 2026-12-24T18:00:00Z) ' +
       'are required. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register ' +
       'at its publicUrl. At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it).',
-    scope: 'signups:write',
+    subject: 'signups.create',
     input: CreateSignupDto,
     output: SignupView,
     hints: ADD,
-    run: (input, { bus, principal }) => bus.request('signups.create', { principal, input: { ...input } }),
+    run: (input, { request, principal }) => request({ principal, input: { ...input } }),
   }),
   defineTool({
     name: 'update_signup',
@@ -73,11 +73,11 @@ export const SIGNUP_TOOLS = [
     description:
       'Changes the fields given of a signup and leaves the others; null clears description, location, maxParticipants or signupCloseDate. ' +
       'maxParticipants may not drop below the participants already registered (conflict).',
-    scope: 'signups:write',
+    subject: 'signups.update',
     input: UpdateSignupArgs,
     output: SignupView,
     hints: CHANGE,
-    run: ({ signupId, ...input }, { bus, principal }) => bus.request('signups.update', { principal, id: signupId.toLowerCase(), input }),
+    run: ({ signupId, ...input }, { request, principal }) => request({ principal, id: signupId.toLowerCase(), input }),
   }),
   defineTool({
     name: 'publish_signup',
@@ -85,11 +85,11 @@ export const SIGNUP_TOOLS = [
     description:
       'Publishes a draft so people can register at its publicUrl (share that link). Publishing an already published signup changes ' +
       'nothing; a closed signup cannot be published again (conflict).',
-    scope: 'signups:write',
+    subject: 'signups.publish',
     input: SignupRef,
     output: SignupView,
     hints: { ...CHANGE, destructiveHint: false },
-    run: ({ signupId }, { bus, principal }) => bus.request('signups.publish', { principal, id: signupId.toLowerCase() }),
+    run: ({ signupId }, { request, principal }) => request({ principal, id: signupId.toLowerCase() }),
   }),
   defineTool({
     name: 'close_signup',
@@ -97,11 +97,11 @@ export const SIGNUP_TOOLS = [
     description:
       'Closes a published signup: registrations stop for good, and it cannot be published again. Participants keep their registrations. ' +
       'Closing a closed signup changes nothing; a draft cannot be closed (conflict). Confirm with the user first.',
-    scope: 'signups:write',
+    subject: 'signups.close',
     input: SignupRef,
     output: SignupView,
     hints: CHANGE,
-    run: ({ signupId }, { bus, principal }) => bus.request('signups.close', { principal, id: signupId.toLowerCase() }),
+    run: ({ signupId }, { request, principal }) => request({ principal, id: signupId.toLowerCase() }),
   }),
   defineTool({
     name: 'draft_signup_ai',
@@ -110,11 +110,11 @@ export const SIGNUP_TOOLS = [
       'Turns a free-text description ("potluck next Saturday at 5pm in the park: 2 salads, 3 desserts") into a proposed signup with slots ' +
       'and items. Creates nothing: show the draft to the user, then create it with create_signup, add_slots and add_items. ' +
       "Uses one of the organization's monthly AI drafts (upgrade_required when the month's are used up). It may take up to two minutes.",
-    scope: 'ai:draft',
+    subject: 'signups.drafts.create',
     input: DraftFromDescriptionDto,
     output: SignupDraftView,
     hints: { ...ADD, openWorldHint: true },
-    run: ({ description }, { bus, principal }) =>
-      bus.request('signups.drafts.create', { principal, input: { description } }, { timeoutMs: SLOW_SUBJECT_TIMEOUT_MS['signups.drafts.create'] }),
+    run: ({ description }, { request, principal }) =>
+      request({ principal, input: { description } }),
   }),
 ];

@@ -9,12 +9,12 @@ export const SLOT_ITEM_TOOLS = [
     description:
       'Adds time slots (shifts) to a signup, up to 100 in one call, all or none: each has a title and a capacity (places), and optionally a ' +
       'description and start and end times (ISO 8601 with a time zone). Answers the created slots with their ids.',
-    scope: 'signups:write',
+    subject: 'signups.slots.create',
     input: AddSlotsArgs,
     output: SlotListView,
     hints: ADD,
-    run: ({ signupId, slots }, { bus, principal }) =>
-      bus.request('signups.slots.create', { principal, signupId: signupId.toLowerCase(), input: slots.map((slot) => ({ ...slot })) }),
+    run: ({ signupId, slots }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), input: slots.map((slot) => ({ ...slot })) }),
   }),
   defineTool({
     name: 'update_slot',
@@ -22,12 +22,12 @@ export const SLOT_ITEM_TOOLS = [
     description:
       'Changes the fields given of one slot; null clears description, startTime or endTime. Capacity may not drop below the places ' +
       'already taken (conflict).',
-    scope: 'signups:write',
+    subject: 'signups.slots.update',
     input: UpdateSlotArgs,
     output: SlotView,
     hints: CHANGE,
-    run: ({ signupId, slotId, ...input }, { bus, principal }) =>
-      bus.request('signups.slots.update', { principal, signupId: signupId.toLowerCase(), id: slotId.toLowerCase(), input }),
+    run: ({ signupId, slotId, ...input }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), id: slotId.toLowerCase(), input }),
   }),
   defineTool({
     name: 'add_items',
@@ -35,23 +35,23 @@ export const SLOT_ITEM_TOOLS = [
     description:
       'Adds items people can bring (dishes, supplies) to a signup, up to 100 in one call, all or none: each has a name and quantityNeeded, ' +
       'and optionally notes. Answers the created items with their ids.',
-    scope: 'signups:write',
+    subject: 'signups.items.create',
     input: AddItemsArgs,
     output: ItemListView,
     hints: ADD,
-    run: ({ signupId, items }, { bus, principal }) =>
-      bus.request('signups.items.create', { principal, signupId: signupId.toLowerCase(), input: items.map((item) => ({ ...item })) }),
+    run: ({ signupId, items }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), input: items.map((item) => ({ ...item })) }),
   }),
   defineTool({
     name: 'update_item',
     title: 'Update an item',
     description:
       'Changes the fields given of one item; null clears notes. quantityNeeded may not drop below the quantity already claimed (conflict).',
-    scope: 'signups:write',
+    subject: 'signups.items.update',
     input: UpdateItemArgs,
     output: ItemView,
     hints: CHANGE,
-    run: ({ signupId, itemId, ...input }, { bus, principal }) =>
-      bus.request('signups.items.update', { principal, signupId: signupId.toLowerCase(), id: itemId.toLowerCase(), input }),
+    run: ({ signupId, itemId, ...input }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), id: itemId.toLowerCase(), input }),
   }),
 ];

@@ -2,10 +2,10 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
 import { InProcessBus } from '#libs/bus';
-import type { Principal } from '#libs/contracts';
+import { SUBJECT_CATALOG, requirementOf, type Principal } from '#libs/contracts';
 import { ProblemError, toProblemBody } from '#libs/problem';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';
-import { ToolCatalog } from './tool-catalog.js';
+import { TOOL_DEFINITIONS, ToolCatalog } from './tool-catalog.js';
 
 const PROBLEM_BASE = 'https://api.example.test/problems';
 const SIGNUP_ID = '0b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a55';
@@ -75,6 +75,20 @@ describe('the MCP tool catalog', () => {
     expect(refused.structuredContent).toMatchObject({ code: 'scope_required', detail: expect.stringContaining('"register:write", "participants:write"') });
     const invalid = await catalog.call('register_self', { signupId: 'nope', selections: [] }, contextFor(['participants:write']), 'req-4');
     expect(invalid.structuredContent).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('names for every tool a subject of the catalog that an edge may ask', () => {
+    expect(TOOL_DEFINITIONS.filter((d) => SUBJECT_CATALOG[d.subject].access === 'internal').map((d) => d.name)).toEqual([]);
+  });
+
+  const scoped = TOOL_DEFINITIONS.flatMap((d) => {
+    const requirement = requirementOf(d.subject);
+    return requirement.access === 'scope' ? [[d.name, requirement.scope] as const] : [];
+  });
+  it.each(scoped)('refuses %s without %s, the scope its subject requires, and says so in its description', async (name, scope) => {
+    const result = await catalog.call(name, {}, contextFor(ALL_SCOPES.filter((s) => s !== scope)), 'req-9');
+    expect(result.structuredContent).toMatchObject({ code: 'scope_required', detail: `This operation requires the scope "${scope}".` });
+    expect(tool(name).description).toMatch(new RegExp(`Needs the scope ${scope}\\.$`));
   });
 
   it('itemizes invalid arguments as validation_failed, unknown arguments included', async () => {

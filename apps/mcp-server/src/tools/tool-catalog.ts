@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { jsonSchemaOf, validateInput, type JsonSchema } from '#libs/contracts';
+import { authorize, jsonSchemaOf, requirementOf, validateInput, type EdgeSubject, type JsonSchema, type Principal, type RequestOf } from '#libs/contracts';
 import { ProblemError, ProblemSchema, toProblem, toProblemBody } from '#libs/problem';
-import { missingScope, type Scope } from '#libs/scopes';
+import type { Scope } from '#libs/scopes';
 import { PARTICIPANT_TOOLS } from './participants.tools.js';
 import { SIGNUP_TOOLS } from './signups.tools.js';
 import { SLOT_ITEM_TOOLS } from './slots-items.tools.js';
@@ -20,20 +20,28 @@ function successOrProblem(output: new () => object): JsonSchema {
   return { type: 'object', anyOf: [success, problem], $defs: { ...(successDefs as object), ...(problemDefs as object) } };
 }
 
-function requireScope(required: ToolDefinition['scope'], granted: readonly Scope[]): void {
-  if (required === null) return;
-  if (typeof required === 'string') {
-    if (!granted.includes(required)) throw missingScope(required);
-    return;
-  }
-  if (!required.some((scope) => granted.includes(scope))) {
-    throw new ProblemError('scope_required', `This operation requires one of the scopes ${required.map((scope) => `"${scope}"`).join(', ')}.`);
+/** The scope of a tool's subject, from the subject catalog. */
+function scopeOf({ subject }: ToolDefinition): Scope | undefined {
+  const requirement = requirementOf(subject);
+  return requirement.access === 'scope' ? requirement.scope : undefined;
+}
+
+/** What its subject requires of the caller (as its REST twin), then one of the tool's own scopes if it names some. */
+function requireAccess(definition: ToolDefinition, principal: Principal): void {
+  authorize(definition.subject, principal);
+  const { oneOfScopes } = definition;
+  if (oneOfScopes && !oneOfScopes.some((scope) => principal.scopes.includes(scope))) {
+    throw new ProblemError('scope_required', `This operation requires one of the scopes ${oneOfScopes.map((scope) => `"${scope}"`).join(', ')}.`);
   }
 }
 
-function scopeNote(scope: ToolDefinition['scope']): string {
-  if (scope === null) return 'Needs no particular scope.';
-  return typeof scope === 'string' ? `Needs the scope ${scope}.` : `Needs one of the scopes ${scope.join(', ')}.`;
+function scopeNote(definition: ToolDefinition): string {
+  const scope = scopeOf(definition);
+  const notes = [
+    ...(scope ? [`Needs the scope ${scope}.`] : []),
+    ...(definition.oneOfScopes ? [`Needs one of the scopes ${definition.oneOfScopes.join(', ')}.`] : []),
+  ];
+  return notes.length > 0 ? notes.join(' ') : 'Needs no particular scope.';
 }
 
 /** The arguments of a tool that takes none (validateInput cannot check a class without fields): any is unknown. */
@@ -46,7 +54,7 @@ function noArguments<A extends object>(input: new () => A, args: object): A {
 /** How a call ended: its problem when it failed. */
 export type CallOutcome = { ok: true } | { ok: false; error: unknown; problem: ProblemError };
 
-/** The tools as tools/list shows them, and tools/call runs them: scope, then arguments, then the bus. */
+/** The tools as tools/list shows them, and tools/call runs them: access, then arguments, then the bus. */
 export class ToolCatalog {
   readonly listing: Tool[];
   private readonly byName: Map<string, ToolDefinition>;
@@ -68,7 +76,7 @@ export class ToolCatalog {
     return {
       name: definition.name,
       title: definition.title,
-      description: `${definition.description} ${scopeNote(definition.scope)}`,
+      description: `${definition.description} ${scopeNote(definition)}`,
       inputSchema: { ...inputSchema, type: 'object' },
       outputSchema: { ...successOrProblem(definition.output), type: 'object' },
       annotations: { title: definition.title, ...definition.hints },
@@ -89,9 +97,10 @@ export class ToolCatalog {
     const definition = this.byName.get(name);
     if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools offered.`);
     try {
-      requireScope(definition.scope, context.principal.scopes);
+      requireAccess(definition, context.principal);
       const input = this.argumentless.has(name) ? noArguments(definition.input, args ?? {}) : await validateInput(definition.input, args ?? {}, 'arguments');
-      const result = await definition.run(input, context);
+      const request = (payload: RequestOf<EdgeSubject>) => context.bus.request(definition.subject, payload);
+      const result = await definition.run(input, { ...context, request });
       const json = JSON.stringify(result);
       const text = definition.lead ? `${definition.lead(result, context)}\n\n${json}` : json;
       settled?.({ ok: true });

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Bus } from '#libs/bus';
-import type { Principal } from '#libs/contracts';
+import type { EdgeSubject, Principal, RequestOf, ResponseOf } from '#libs/contracts';
 import type { Scope } from '#libs/scopes';
 
 /** What a tool runs with: the bus to the services and the verified caller (never their token). */
@@ -11,6 +11,11 @@ export interface ToolContext {
   publicOrigin: string;
 }
 
+/** What a tool's run gets besides: the request of its own subject (whose deadline the bus applies). */
+export interface ToolRun<S extends EdgeSubject> extends ToolContext {
+  request(payload: RequestOf<S>): Promise<ResponseOf<S>>;
+}
+
 /** How a tool changes the world, as MCP annotations say it (every hint given, none left to defaults). */
 export type ToolHints = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
 
@@ -19,25 +24,27 @@ type Described<T extends object> = new () => T;
 
 /**
  * One MCP tool: its arguments validated against a DTO (the REST body's own, with the ids the
- * REST path carries), then one bus request as the gateway makes it.
+ * REST path carries), then the request of its subject as the gateway makes it.
  */
-export interface ToolDefinition<A extends object = object, R extends object = object> {
+export interface ToolDefinition<S extends EdgeSubject = EdgeSubject, A extends object = object, R extends object = object> {
   name: string;
   title: string;
   /** Written for an agent: what it does, when to use it, what comes back, what to do next. */
   description: string;
-  /** The scope of the REST twin; a list means any one of them; null: any valid credential. */
-  scope: Scope | readonly Scope[] | null;
+  /** The subject the tool asks, that of its REST twin: its catalog entry says what the caller needs (scope, credential kinds). */
+  subject: S;
+  /** Any one of these scopes, needed besides: register_self registers the caller themself. */
+  oneOfScopes?: readonly Scope[];
   input: Described<A>;
   output: Described<R>;
   hints: ToolHints;
-  run(args: A, context: ToolContext): Promise<R>;
+  run(args: A, context: ToolRun<S>): Promise<R>;
   /** The text of a success, before the result's JSON (the register tools put the confirmation token first). */
   lead?(result: R, context: ToolContext): string;
 }
 
 /** Checks a definition against its own argument and result types, then erases them for the catalog. */
-export function defineTool<A extends object, R extends object>(definition: ToolDefinition<A, R>): ToolDefinition {
+export function defineTool<S extends EdgeSubject, A extends object, R extends object>(definition: ToolDefinition<S, A, R>): ToolDefinition {
   return definition as unknown as ToolDefinition;
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { assertScope, requireUuid, type HandlersOf } from '#libs/contracts';
+import { requireUuid, type HandlersOf } from '#libs/contracts';
 import { ownerOf } from '../signups/signup.js';
 import { SignupAnalyticsUseCase } from './analytics.usecase.js';
 
@@ -10,10 +10,7 @@ export class AnalyticsHandlers {
 
   handlers(): Pick<HandlersOf<'signups'>, 'signups.analytics'> {
     return {
-      'signups.analytics': async ({ principal, signupId }) => {
-        assertScope(principal, 'analytics:read');
-        return this.analytics.execute({ owner: ownerOf(principal), signupId: requireUuid(signupId) });
-      },
+      'signups.analytics': ({ principal, signupId }) => this.analytics.execute({ owner: ownerOf(principal), signupId: requireUuid(signupId) }),
     };
   }
 }

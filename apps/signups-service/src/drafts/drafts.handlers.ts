@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DraftFromDescriptionDto, assertScope, validateInput, type HandlersOf } from '#libs/contracts';
+import { DraftFromDescriptionDto, validateInput, type HandlersOf } from '#libs/contracts';
 import { CreateDraftUseCase } from './create-draft.usecase.js';
 
 /** signups.drafts.create: a draft from a description (scope ai:draft). */
@@ -10,7 +10,6 @@ export class DraftsHandlers {
   handlers(): Pick<HandlersOf<'signups'>, 'signups.drafts.create'> {
     return {
       'signups.drafts.create': async ({ principal, input }) => {
-        assertScope(principal, 'ai:draft');
         const { description } = await validateInput(DraftFromDescriptionDto, input);
         return this.createDraft.execute(principal, description);
       },

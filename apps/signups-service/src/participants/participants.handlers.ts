@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  PageQueryDto, RegistrationDto, UpdateParticipantDto, assertScope, requireUuid, validateInput, type HandlersOf,
+  PageQueryDto, RegistrationDto, UpdateParticipantDto, requireUuid, validateInput, type HandlersOf,
 } from '#libs/contracts';
 import { ownerOf } from '../signups/signup.js';
 import { participantView } from './participant.presenter.js';
@@ -42,14 +42,12 @@ export class ParticipantsHandlers {
         });
       },
       'signups.participants.list': async ({ principal, signupId, query }) => {
-        assertScope(principal, 'participants:read');
         const id = requireUuid(signupId);
         const { cursor, limit } = await validateInput(PageQueryDto, query, 'query');
         const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit });
         return { data: page.data.map((participant) => participantView(participant, principal.livemode)), nextCursor: page.nextCursor };
       },
       'signups.participants.update': async ({ principal, signupId, id, input }) => {
-        assertScope(principal, 'participants:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
         const valid = await validateInput(UpdateParticipantDto, input);
         const changes = {
@@ -58,7 +56,6 @@ export class ParticipantsHandlers {
         return participantView(await this.changeRegistration.byOrganizer({ ...command, changes }), principal.livemode);
       },
       'signups.participants.delete': async ({ principal, signupId, id }) => {
-        assertScope(principal, 'participants:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
         return participantView(await this.cancelRegistration.byOrganizer(command), principal.livemode);
       },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto, assertScope, requireUuid, validateInput, type HandlersOf,
+  CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto, requireUuid, validateInput, type HandlersOf,
 } from '#libs/contracts';
 import { ownerOf } from './signup.js';
 import { SignupPresenter } from './signup.presenter.js';
@@ -19,8 +19,9 @@ type SignupSubject =
 
 /**
  * The signup lifecycle's bus subjects, and the public read (no credential). The edge has
- * authenticated the principal and validated the input; each handler still checks scope and
- * input (defense in depth), runs one use case and maps its result to the contract's view.
+ * authenticated the principal and validated the input; the scope is checked again before each
+ * handler runs, and each handler checks the input again (defense in depth), runs one use case
+ * and maps its result to the contract's view.
  */
 @Injectable()
 export class SignupsHandlers {
@@ -39,46 +40,30 @@ export class SignupsHandlers {
   handlers(): Pick<HandlersOf<'signups'>, SignupSubject> {
     return {
       'signups.list': async ({ principal, query }) => {
-        assertScope(principal, 'signups:read');
         const { status, cursor, limit } = await validateInput(ListSignupsQueryDto, query, 'query');
         const page = await this.listSignups.execute({ owner: ownerOf(principal), status, cursor, limit });
         return { data: page.data.map((s) => this.presenter.view(s)), nextCursor: page.nextCursor };
       },
       'signups.get': async ({ principal, id }) => {
-        assertScope(principal, 'signups:read');
         const { signup, contents } = await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) });
         return this.presenter.detail(signup, contents);
       },
-      'signups.reminders.target': async ({ principal, signupId }) => {
-        assertScope(principal, 'reminders:send');
-        return this.presenter.view(await this.getOwnedSignup.execute({ owner: ownerOf(principal), id: requireUuid(signupId) }));
-      },
+      'signups.reminders.target': async ({ principal, signupId }) => this.presenter.view(await this.getOwnedSignup.execute({ owner: ownerOf(principal), id: requireUuid(signupId) })),
       'signups.public.get': async ({ slugOrId }) => {
         const { signup, contents } = await this.getPublicSignup.execute(slugOrId);
         return this.presenter.publicView(signup, contents, new Date());
       },
       'signups.create': async ({ principal, input }) => {
-        assertScope(principal, 'signups:write');
         const valid = await validateInput(CreateSignupDto, input);
         return this.presenter.view(await this.createSignup.execute({ owner: ownerOf(principal), input: valid }));
       },
       'signups.update': async ({ principal, id, input }) => {
-        assertScope(principal, 'signups:write');
         const valid = await validateInput(UpdateSignupDto, input);
         return this.presenter.view(await this.updateSignup.execute({ owner: ownerOf(principal), id: requireUuid(id), input: valid }));
       },
-      'signups.publish': async ({ principal, id }) => {
-        assertScope(principal, 'signups:write');
-        return this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'publish' }));
-      },
-      'signups.close': async ({ principal, id }) => {
-        assertScope(principal, 'signups:write');
-        return this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'close' }));
-      },
-      'signups.delete': async ({ principal, id }) => {
-        assertScope(principal, 'signups:write');
-        return this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) }));
-      },
+      'signups.publish': async ({ principal, id }) => this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'publish' })),
+      'signups.close': async ({ principal, id }) => this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'close' })),
+      'signups.delete': async ({ principal, id }) => this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) })),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  CreateItemsDto, CreateSlotsDto, UpdateItemDto, UpdateSlotDto, assertScope, requireUuid, validateInput, type HandlersOf,
+  CreateItemsDto, CreateSlotsDto, UpdateItemDto, UpdateSlotDto, requireUuid, validateInput, type HandlersOf,
 } from '#libs/contracts';
 import { ownerOf } from './signup.js';
 import { itemView, slotView } from './slot-item.presenter.js';
@@ -21,46 +21,38 @@ export class SlotsItemsHandlers {
   handlers(): Pick<HandlersOf<'signups'>, SlotsItemsSubject> {
     return {
       'signups.slots.create': async ({ principal, signupId, input }) => {
-        assertScope(principal, 'signups:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId) };
         const { slots } = await validateInput(CreateSlotsDto, { slots: input });
         return { data: (await this.manage.createSlots(command, slots)).map((slot) => slotView(slot, principal.livemode)) };
       },
       'signups.slots.list': async ({ principal, signupId }) => {
-        assertScope(principal, 'signups:read');
         const slots = await this.manage.list({ owner: ownerOf(principal), signupId: requireUuid(signupId) }, 'slot');
         return { data: slots.map((slot) => slotView(slot, principal.livemode)) };
       },
       'signups.slots.update': async ({ principal, signupId, id, input }) => {
-        assertScope(principal, 'signups:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'slot' as const, id: requireUuid(id, 'slotId') };
         const valid = await validateInput(UpdateSlotDto, input);
         return slotView(await this.manage.update(command, slotChanges(valid)), principal.livemode);
       },
       'signups.slots.delete': async ({ principal, signupId, id }) => {
-        assertScope(principal, 'signups:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'slot' as const, id: requireUuid(id, 'slotId') };
         return slotView(await this.manage.delete(command), principal.livemode);
       },
       'signups.items.create': async ({ principal, signupId, input }) => {
-        assertScope(principal, 'signups:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId) };
         const { items } = await validateInput(CreateItemsDto, { items: input });
         return { data: (await this.manage.createItems(command, items)).map((item) => itemView(item, principal.livemode)) };
       },
       'signups.items.list': async ({ principal, signupId }) => {
-        assertScope(principal, 'signups:read');
         const items = await this.manage.list({ owner: ownerOf(principal), signupId: requireUuid(signupId) }, 'item');
         return { data: items.map((item) => itemView(item, principal.livemode)) };
       },
       'signups.items.update': async ({ principal, signupId, id, input }) => {
-        assertScope(principal, 'signups:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'item' as const, id: requireUuid(id, 'itemId') };
         const valid = await validateInput(UpdateItemDto, input);
         return itemView(await this.manage.update(command, itemChanges(valid)), principal.livemode);
       },
       'signups.items.delete': async ({ principal, signupId, id }) => {
-        assertScope(principal, 'signups:write');
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'item' as const, id: requireUuid(id, 'itemId') };
         return itemView(await this.manage.delete(command), principal.livemode);
       },

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor, pageOf, requireUuid, validateInput, type HandlersOf } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { assertApiKey } from '../endpoints/endpoints.handlers.js';
 import { ownerOf } from '../endpoints/endpoint.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
@@ -19,7 +18,7 @@ export class DeliveriesHandlers {
   handlers(): Pick<HandlersOf<'webhooks'>, DeliverySubject> {
     return {
       'webhooks.deliveries.list': async ({ principal, id, query }) => {
-        const owner = ownerOf(assertApiKey(principal));
+        const owner = ownerOf(principal);
         const { limit = DEFAULT_DELIVERY_PAGE, cursor } = await validateInput(DeliveryPageQueryDto, query, 'query');
         const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
         const rows = await this.deliveries.list(owner, requireUuid(id), limit + 1, after);
@@ -27,7 +26,7 @@ export class DeliveriesHandlers {
         return pageOf(rows, limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }));
       },
       'webhooks.deliveries.replay': async ({ principal, id }) => {
-        const replayed = await this.deliveries.replay(ownerOf(assertApiKey(principal)), requireUuid(id));
+        const replayed = await this.deliveries.replay(ownerOf(principal), requireUuid(id));
         if (!replayed) throw new ProblemError('not_found', 'No webhook delivery with this id.');
         if (replayed === 'sending') throw new ProblemError('conflict', 'This delivery is being sent right now; replay it once the attempt is over.');
         this.worker.kick();

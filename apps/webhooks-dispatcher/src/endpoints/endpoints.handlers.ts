@@ -1,19 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
-  CreateWebhookDto, DEFAULT_PAGE_SIZE, PageQueryDto, UpdateWebhookDto, requireUuid, validateInput, type HandlersOf, type Principal,
+  CreateWebhookDto, DEFAULT_PAGE_SIZE, PageQueryDto, UpdateWebhookDto, requireUuid, validateInput, type HandlersOf,
 } from '#libs/contracts';
-import { ProblemError } from '#libs/problem';
 import { CreateEndpointUseCase } from './usecases/create-endpoint.usecase.js';
 import { ManageEndpointsUseCase } from './usecases/manage-endpoints.usecase.js';
 import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
 
-/** Defense in depth: the edge lets only API keys through to webhook endpoints. */
-export function assertApiKey(principal: Principal): Principal {
-  if (principal.kind !== 'api_key') throw new ProblemError('forbidden', 'Webhook endpoints take an organization API key, not an OAuth access token.');
-  return principal;
-}
-
-/** The webhooks.* subjects: endpoint management for the edges. */
+/** The webhooks.* subjects: endpoint management for the edges (API keys only, checked before each handler runs). */
 @Injectable()
 export class EndpointsHandlers {
   constructor(
@@ -24,19 +17,19 @@ export class EndpointsHandlers {
 
   handlers(): Omit<HandlersOf<'webhooks'>, 'webhooks.deliveries.list' | 'webhooks.deliveries.replay'> {
     return {
-      'webhooks.create': async ({ principal, input }) => this.createEndpoint.execute(assertApiKey(principal), await validateInput(CreateWebhookDto, input)),
+      'webhooks.create': async ({ principal, input }) => this.createEndpoint.execute(principal, await validateInput(CreateWebhookDto, input)),
       'webhooks.list': async ({ principal, query }) => {
         const { limit, cursor } = await validateInput(PageQueryDto, query, 'query');
-        return this.manage.list(assertApiKey(principal), limit ?? DEFAULT_PAGE_SIZE, cursor);
+        return this.manage.list(principal, limit ?? DEFAULT_PAGE_SIZE, cursor);
       },
-      'webhooks.get': ({ principal, id }) => this.manage.get(assertApiKey(principal), requireUuid(id)),
+      'webhooks.get': ({ principal, id }) => this.manage.get(principal, requireUuid(id)),
       'webhooks.update': async ({ principal, id, input }) =>
-        this.manage.update(assertApiKey(principal), requireUuid(id), await validateInput(UpdateWebhookDto, input)),
-      'webhooks.delete': ({ principal, id }) => this.manage.delete(assertApiKey(principal), requireUuid(id)),
-      'webhooks.pause': ({ principal, id }) => this.manage.pause(assertApiKey(principal), requireUuid(id)),
-      'webhooks.resume': ({ principal, id }) => this.manage.resume(assertApiKey(principal), requireUuid(id)),
-      'webhooks.rotate': ({ principal, id }) => this.manage.rotate(assertApiKey(principal), requireUuid(id)),
-      'webhooks.test': ({ principal, id }) => this.testEndpoint.execute(assertApiKey(principal), requireUuid(id)),
+        this.manage.update(principal, requireUuid(id), await validateInput(UpdateWebhookDto, input)),
+      'webhooks.delete': ({ principal, id }) => this.manage.delete(principal, requireUuid(id)),
+      'webhooks.pause': ({ principal, id }) => this.manage.pause(principal, requireUuid(id)),
+      'webhooks.resume': ({ principal, id }) => this.manage.resume(principal, requireUuid(id)),
+      'webhooks.rotate': ({ principal, id }) => this.manage.rotate(principal, requireUuid(id)),
+      'webhooks.test': ({ principal, id }) => this.testEndpoint.execute(principal, requireUuid(id)),
     };
   }
 }
