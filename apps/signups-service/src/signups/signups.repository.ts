@@ -7,7 +7,7 @@ import { prepared, rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 import type { Contents } from './slot-item.js';
-import { contentsFromJson, contentsJsonSql } from './slots-items.repository.js';
+import { contentsFromJson, contentsJsonSql } from './slots-items.sql.js';
 
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
 const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
