@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Batches } from './batches.js';
+import { Batches, reserveInTurn } from './batches.js';
 
 /** A batch run the test finishes by hand: its key, its items, and how to answer or fail it. */
 interface Run {
@@ -138,5 +138,91 @@ describe('Batches', () => {
     });
     await context.run('request-1', () => batches.submit('a', 'x'));
     expect(seen).toEqual([undefined]);
+  });
+
+  it('runs the work of each item in turn, each in the async context it was submitted in', async () => {
+    const context = new AsyncLocalStorage<string>();
+    const seen: string[] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const batches = new Batches<string, string, string>({
+      run: async (_key, items, inTurn) => {
+        if (items[0] === '1') await first;
+        return inTurn(async (item) => {
+          seen.push(`${item} in ${context.getStore()}`);
+          await settle();
+          seen.push(`${item} done`);
+          return item;
+        });
+      },
+      max: 10,
+      onBatchFailed: () => undefined,
+    });
+    const outcomes = ['1', '2', '3'].map((item) => context.run(`request-${item}`, () => batches.submit('a', item)));
+    release();
+    await expect(Promise.all(outcomes)).resolves.toEqual(['1', '2', '3']);
+    expect(seen).toEqual(['1 in request-1', '1 done', '2 in request-2', '2 done', '3 in request-3', '3 done']);
+  });
+});
+
+describe('reserveInTurn', () => {
+  /** Places of a counter reserved by a batch's transaction; a rollback undoes its writes. */
+  function counter() {
+    let count = 10;
+    const log: string[] = [];
+    const batches = new Batches<string, { keep: boolean; name: string }, string>({
+      run: reserveInTurn({
+        transaction: async (work: (tx: { writes: number[] }) => Promise<string[]>) => {
+          const tx = { writes: [] as number[] };
+          try {
+            const outcomes = await work(tx);
+            count += tx.writes.reduce((sum, delta) => sum + delta, 0);
+            log.push('commit');
+            return outcomes;
+          } catch (err) {
+            log.push('rollback');
+            throw err;
+          }
+        },
+        reserve: async (tx, _key, places) => {
+          tx.writes.push(places);
+          log.push(`reserve ${places}`);
+          return count + places;
+        },
+        decide: async (_tx, reserved, unkept, item) => `${item.name}@${reserved - unkept}${item.keep ? '' : ' refused'}`,
+        kept: (outcome) => !outcome.endsWith('refused'),
+        release: async (tx, _key, places) => {
+          tx.writes.push(-places);
+          log.push(`release ${places}`);
+        },
+      }),
+      max: 10,
+      onBatchFailed: () => undefined,
+    });
+    return { batches, log, count: () => count };
+  }
+
+  it('decides each item on what the items before it kept, and gives back the places not kept before the commit', async () => {
+    const { batches, log, count } = counter();
+    const blocker = batches.submit('a', { keep: true, name: 'x' });
+    const outcomes = [
+      batches.submit('a', { keep: true, name: 'a' }),
+      batches.submit('a', { keep: false, name: 'b' }),
+      batches.submit('a', { keep: true, name: 'c' }),
+    ];
+    await expect(blocker).resolves.toBe('x@10');
+    await expect(Promise.all(outcomes)).resolves.toEqual(['a@11', 'b@12 refused', 'c@12']);
+    expect(log).toEqual(['reserve 1', 'commit', 'reserve 3', 'release 1', 'commit']);
+    expect(count()).toBe(13);
+  });
+
+  it('rolls back a batch that kept no place, and still answers each item', async () => {
+    const { batches, log, count } = counter();
+    const blocker = batches.submit('a', { keep: false, name: 'x' });
+    const outcomes = [batches.submit('a', { keep: false, name: 'a' }), batches.submit('a', { keep: false, name: 'b' })];
+    await expect(blocker).resolves.toBe('x@10 refused');
+    await expect(Promise.all(outcomes)).resolves.toEqual(['a@10 refused', 'b@10 refused']);
+    expect(log).toEqual(['reserve 1', 'rollback', 'reserve 2', 'rollback']);
+    expect(count()).toBe(10);
   });
 });

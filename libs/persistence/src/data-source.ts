@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import type { HealthIndicator } from '#libs/observability';
+import { rowsOf } from './rows.js';
 
 export interface DataSourceSpec {
   /** The app's own schema; no app reads another's. */
@@ -49,14 +50,14 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await rowsOf(runner, 'SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
     try {
-      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await rowsOf(runner, `CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
       return (await executor.executePendingMigrations()).map((m) => m.name);
     } finally {
-      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
+      await rowsOf(runner, 'SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]);
     }
   } finally {
     await runner.release();
@@ -67,7 +68,7 @@ export function postgresHealth(dataSource: DataSource): HealthIndicator {
   return {
     name: 'postgres',
     check: async () => {
-      await dataSource.query('SELECT 1');
+      await rowsOf(dataSource, 'SELECT 1');
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { MigrationSql } from './migrations.js';
+import { affectedBy, rowsOf } from './rows.js';
 
 /**
  * Rows of one table kept for a while and then deleted: those whose `after` column is older than
@@ -71,12 +72,13 @@ export async function pruneOnce(dataSource: DataSource, schema: string, rules: r
   const leases = `${quote(schema)}."retention_leases"`;
   const holder = randomUUID();
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
-  const taken = (await dataSource.query(
+  const taken = await rowsOf(
+    dataSource,
     `INSERT INTO ${leases} AS l ("job", "holder", "until") VALUES ('retention', $1, now() + make_interval(secs => $2))
      ON CONFLICT ("job") DO UPDATE SET "holder" = EXCLUDED."holder", "until" = EXCLUDED."until" WHERE l."until" <= now()
      RETURNING "holder"`,
     [holder, leaseSeconds],
-  )) as unknown[];
+  );
   if (taken.length === 0) return null;
   const deleted: Record<string, number> = {};
   try {
@@ -85,20 +87,21 @@ export async function pruneOnce(dataSource: DataSource, schema: string, rules: r
       deleted[rule.table] = 0;
       for (;;) {
         if (options.stopping?.()) return deleted;
-        const [, count] = (await dataSource.query(statement, [rule.retentionSeconds, options.batchSize])) as [unknown, number];
+        const count = await affectedBy(dataSource, statement, [rule.retentionSeconds, options.batchSize]);
         deleted[rule.table] += count;
         if (count < options.batchSize) break;
-        const renewed = (await dataSource.query(
-          `UPDATE ${leases} SET "until" = now() + make_interval(secs => $2) WHERE "job" = 'retention' AND "holder" = $1 RETURNING 1`,
+        const renewed = await affectedBy(
+          dataSource,
+          `UPDATE ${leases} SET "until" = now() + make_interval(secs => $2) WHERE "job" = 'retention' AND "holder" = $1`,
           [holder, leaseSeconds],
-        )) as [unknown[], number];
+        );
         // The lease ran out and another replica took the job: it goes on from here.
-        if (renewed[1] === 0) return deleted;
+        if (renewed === 0) return deleted;
         await yieldToOthers();
       }
     }
     return deleted;
   } finally {
-    await dataSource.query(`DELETE FROM ${leases} WHERE "job" = 'retention' AND "holder" = $1`, [holder]);
+    await rowsOf(dataSource, `DELETE FROM ${leases} WHERE "job" = 'retention' AND "holder" = $1`, [holder]);
   }
 }

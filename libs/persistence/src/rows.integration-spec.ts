@@ -1,8 +1,8 @@
 import { DataSource, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
-import { prepared, rowsOf } from './rows.js';
+import { affectedBy, prepared, rowsOf } from './rows.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
-describe('rowsOf', () => {
+describe('rowsOf and affectedBy', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
 
@@ -32,6 +32,41 @@ describe('rowsOf', () => {
       await manager.query(`UPDATE t SET n = 0 WHERE id = 2`);
       expect(await rowsOf(manager, `SELECT n FROM t WHERE id = 2`)).toEqual([{ n: 0 }]);
     });
+  });
+
+  it('runs on a pooled connection, given back after the statement, given the DataSource itself', async () => {
+    expect(await rowsOf(dataSource, `SELECT id FROM t WHERE id = $1`, [1])).toEqual([{ id: 1 }]);
+    expect(await rowsOf(dataSource, prepared(`SELECT id FROM t WHERE id = $1`), [2])).toEqual([{ id: 2 }]);
+    // Each statement's connection went back to the pool.
+    const pool = (dataSource.driver as unknown as { master: { totalCount: number; idleCount: number } }).master;
+    expect(pool.idleCount).toBe(pool.totalCount);
+  });
+
+  it("runs on a transaction's QueryRunner, seeing what the transaction wrote", async () => {
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await rowsOf(runner, `UPDATE t SET n = -1 WHERE id = 1`);
+      expect(await rowsOf(runner, `SELECT n FROM t WHERE id = 1`)).toEqual([{ n: -1 }]);
+      expect(await rowsOf(runner, prepared(`SELECT n FROM t WHERE id = $1`), [1])).toEqual([{ n: -1 }]);
+      expect(await rowsOf(dataSource, `SELECT n FROM t WHERE id = 1`)).not.toEqual([{ n: -1 }]);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await expect(rowsOf(runner, `SELECT 1`)).rejects.toBeInstanceOf(QueryRunnerAlreadyReleasedError);
+  });
+
+  it('answers how many rows a statement without RETURNING affected, over each kind of db', async () => {
+    expect(await affectedBy(dataSource, `UPDATE t SET n = n WHERE id = ANY($1::int[])`, [[1, 2, 99]])).toBe(2);
+    expect(await affectedBy(dataSource.manager, prepared(`UPDATE t SET n = n WHERE id = $1`), [99])).toBe(0);
+    await dataSource.transaction(async (manager) => {
+      expect(await affectedBy(manager, `DELETE FROM t WHERE id = 1`)).toBe(1);
+      expect(await affectedBy(manager.queryRunner!, prepared(`DELETE FROM t WHERE id = $1`), [2])).toBe(1);
+      expect(await rowsOf(manager, `SELECT id FROM t`)).toEqual([]);
+      throw new Error('roll back');
+    }).catch(() => undefined);
+    expect(await rowsOf(dataSource, `SELECT id FROM t ORDER BY id`)).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
   describe('a prepared statement', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { QueryFailedError, QueryRunnerAlreadyReleasedError, type EntityManager } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, type DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 
 /**
  * A statement Postgres parses once per connection and, after a few runs, stops planning too
@@ -20,28 +20,49 @@ export function prepared(text: string): Prepared {
 }
 
 /**
- * The rows a statement returned, whatever its kind (SELECT, or INSERT/UPDATE/DELETE … RETURNING:
- * a plain query answers those as [rows, count]). Inside a transaction pass tx.manager, so every
- * statement runs on the transaction's connection: a transaction that took a second pool
- * connection could wait for itself when the pool is busy. A failed statement throws
- * QueryFailedError, prepared or not.
+ * Where a statement runs. Inside a transaction pass its EntityManager (tx.manager) or QueryRunner,
+ * so every statement runs on the transaction's connection: a transaction that took a second pool
+ * connection could wait for itself when the pool is busy. Outside one, the DataSource (or its
+ * manager) runs each statement on a pooled connection of its own.
  */
-export async function rowsOf<T>(db: EntityManager, sql: string | Prepared, params: unknown[] = []): Promise<T[]> {
-  const runner = db.queryRunner ?? db.connection.createQueryRunner();
+export type Db = DataSource | EntityManager | QueryRunner;
+
+/**
+ * The one way raw SQL runs: `answer` picks what the caller wants of the result, the rows or how
+ * many rows the statement affected. A failed statement throws QueryFailedError, prepared or not.
+ */
+async function run<R>(db: Db, sql: string | Prepared, params: unknown[], answer: (rows: unknown[], affected: number | null | undefined) => R): Promise<R> {
+  const own = 'createQueryRunner' in db ? undefined : 'isReleased' in db ? db : db.queryRunner;
+  const runner = own ?? ('createQueryRunner' in db ? db : db.connection).createQueryRunner();
   try {
     if (typeof sql === 'string') {
       const result = await runner.query(sql, params, true);
-      return (result.records ?? []) as T[];
+      return answer(result.records ?? [], result.affected);
     }
     // A released runner still holds its last connection, which the pool may have lent since.
     if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
     const client = (await runner.connect()) as pg.ClientBase;
+    let result: pg.QueryResult;
     try {
-      return (await client.query<T & pg.QueryResultRow>({ name: sql.name, text: sql.text, values: params })).rows;
+      result = await client.query({ name: sql.name, text: sql.text, values: params });
     } catch (err) {
       throw new QueryFailedError(sql.text, params, err as Error);
     }
+    return answer(result.rows, result.rowCount);
   } finally {
-    if (runner !== db.queryRunner) await runner.release();
+    if (runner !== own) await runner.release();
   }
+}
+
+const rows = (found: unknown[]) => found;
+const affected = (_rows: unknown[], count: number | null | undefined) => count ?? 0;
+
+/** The rows a statement returned, whatever its kind (SELECT, or INSERT/UPDATE/DELETE … RETURNING). */
+export function rowsOf<T>(db: Db, sql: string | Prepared, params: unknown[] = []): Promise<T[]> {
+  return run(db, sql, params, rows) as Promise<T[]>;
+}
+
+/** How many rows a statement inserted, updated or deleted: for a statement run for its effect, with no RETURNING. */
+export function affectedBy(db: Db, sql: string | Prepared, params: unknown[] = []): Promise<number> {
+  return run(db, sql, params, affected);
 }

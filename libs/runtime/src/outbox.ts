@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxRelay, caused, enqueueEvents, qualified, type Bus, type BusLogger, type CausedEvent } from '#libs/bus';
 import { cloudEvent, type EventMap, type EventType } from '#libs/contracts';
 import { sharedRead, type Metrics } from '#libs/observability';
+import { rowsOf } from '#libs/persistence';
 
 /** What an event is made from: its type, its data and its CloudEvent attributes. */
 export interface EventInput<T extends EventType = EventType> {
@@ -48,10 +49,11 @@ export class Outbox {
   /** Outbox lag, read at scrape time: events committed and not yet published, and the age of the oldest. */
   private measureLag(metrics: Metrics, logger: BusLogger): void {
     const backlog = sharedRead(async () => {
-      const [row] = (await this.dataSource.query(
+      const [row] = await rowsOf<{ pending: number; age: number }>(
+        this.dataSource,
         `SELECT count(*)::int AS "pending", coalesce(extract(epoch FROM now() - min("created_at")), 0)::float AS "age"
          FROM ${qualified(this.schema, 'outbox')} WHERE "published_at" IS NULL`,
-      )) as { pending: number; age: number }[];
+      );
       return row!;
     });
     const onError = (err: unknown) => logger.warn({ err }, 'outbox lag not read');

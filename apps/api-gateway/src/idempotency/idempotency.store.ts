@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { rowsOf } from '#libs/persistence';
 import { GATEWAY_SCHEMA } from '../database.js';
 
 /** A stored answer: what a replay sends again. */
@@ -54,7 +55,8 @@ export class IdempotencyStore {
     const secret = Buffer.from(hkdfSync('sha256', request.key, request.scope, 'idempotent response', 32));
     for (let attempt = 1; ; attempt++) {
       const claim = randomUUID();
-      const taken = await this.dataSource.query<{ id: string }[]>(
+      const taken = await rowsOf<{ id: string }>(
+        this.dataSource,
         `INSERT INTO ${TABLE} AS k (id, fingerprint, state, claim, locked_until, expires_at)
          VALUES ($1, $2, 'running', $3, now() + make_interval(secs => $4), now() + make_interval(secs => $5))
          ON CONFLICT (id) DO UPDATE
@@ -66,7 +68,8 @@ export class IdempotencyStore {
         [id, request.fingerprint, claim, CLAIM_LEASE_SECONDS, IDEMPOTENCY_WINDOW_SECONDS],
       );
       if (taken.length > 0) return { outcome: 'execute', claim: { id, claim, secret } };
-      const [row] = await this.dataSource.query<{ fingerprint: string; state: string; status: number | null; response: Buffer | null }[]>(
+      const [row] = await rowsOf<{ fingerprint: string; state: string; status: number | null; response: Buffer | null }>(
+        this.dataSource,
         `SELECT fingerprint, state, status, response FROM ${TABLE} WHERE id = $1 AND expires_at > now()`,
         [id],
       );
@@ -81,7 +84,8 @@ export class IdempotencyStore {
 
   /** Keeps the answer for replays until the key expires. */
   async complete(claim: Claim, response: StoredResponse): Promise<void> {
-    await this.dataSource.query(
+    await rowsOf(
+      this.dataSource,
       `UPDATE ${TABLE} SET state = 'completed', status = $3, response = $4, locked_until = NULL WHERE id = $1 AND claim = $2`,
       [claim.id, claim.claim, response.status, encrypt({ headers: response.headers, body: response.body }, claim.secret)],
     );
@@ -89,7 +93,7 @@ export class IdempotencyStore {
 
   /** Forgets the claim (a 5xx or a 429 answer): a retry with the key executes afresh. */
   async release(claim: Claim): Promise<void> {
-    await this.dataSource.query(`DELETE FROM ${TABLE} WHERE id = $1 AND claim = $2`, [claim.id, claim.claim]);
+    await rowsOf(this.dataSource, `DELETE FROM ${TABLE} WHERE id = $1 AND claim = $2`, [claim.id, claim.claim]);
   }
 }
 

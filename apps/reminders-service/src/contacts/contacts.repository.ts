@@ -33,7 +33,7 @@ export class ContactsRepository {
     await rowsOf(manager, APPLY_SIGNUP, [
       signup.id, signup.organizationId, signup.livemode, signup.title, signup.eventDate, signup.status, signup.publicUrl, deleted, event.time,
     ]);
-    if (deleted) await manager.query(`UPDATE ${CONTACTS} SET active = false WHERE signup_id = $1`, [signup.id]);
+    if (deleted) await rowsOf(manager, `UPDATE ${CONTACTS} SET active = false WHERE signup_id = $1`, [signup.id]);
   }
 
   /** A participant as of a participant.* event; participant.canceled deactivates the contact. */

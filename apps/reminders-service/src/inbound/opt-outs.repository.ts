@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { REMINDERS_SCHEMA } from '../schema.js';
 
@@ -11,10 +12,10 @@ export class OptOutsRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async optOut(phone: string): Promise<void> {
-    await this.dataSource.query(`INSERT INTO ${OPT_OUTS} (phone) VALUES ($1) ON CONFLICT DO NOTHING`, [phone]);
+    await rowsOf(this.dataSource, `INSERT INTO ${OPT_OUTS} (phone) VALUES ($1) ON CONFLICT DO NOTHING`, [phone]);
   }
 
   async optIn(phone: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM ${OPT_OUTS} WHERE phone = $1`, [phone]);
+    await rowsOf(this.dataSource, `DELETE FROM ${OPT_OUTS} WHERE phone = $1`, [phone]);
   }
 }

@@ -67,7 +67,7 @@ export class PassesRepository {
    * signup's claims a dead pass left first.
    */
   async candidates(db: EntityManager, signupId: string): Promise<Candidate[]> {
-    await db.query(`DELETE FROM ${MESSAGES} WHERE signup_id = $1 AND status = 'claimed' AND claimed_at < now() - make_interval(secs => $2)`, [
+    await rowsOf(db, `DELETE FROM ${MESSAGES} WHERE signup_id = $1 AND status = 'claimed' AND claimed_at < now() - make_interval(secs => $2)`, [
       signupId,
       CLAIM_LEASE_SECONDS,
     ]);
@@ -110,7 +110,7 @@ export class PassesRepository {
    */
   async markSending(id: string): Promise<boolean> {
     const rows = await rowsOf<{ id: string }>(
-      this.dataSource.manager,
+      this.dataSource,
       `UPDATE ${MESSAGES} m SET status = 'sending' WHERE m.id = $1 AND m.status = 'claimed'
          AND NOT EXISTS (SELECT 1 FROM ${OPT_OUTS} o WHERE o.phone = m.phone) RETURNING m.id`,
       [id],
@@ -129,7 +129,7 @@ export class PassesRepository {
 
   /** Gives claims back (failed or never attempted): their participants stay eligible. */
   async release(ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.dataSource.query(`DELETE FROM ${MESSAGES} WHERE id = ANY($1::uuid[]) AND status <> 'sent'`, [ids]);
+    if (ids.length > 0) await rowsOf(this.dataSource, `DELETE FROM ${MESSAGES} WHERE id = ANY($1::uuid[]) AND status <> 'sent'`, [ids]);
   }
 
   /**
@@ -137,7 +137,7 @@ export class PassesRepository {
    * answers it.
    */
   async lockDailyCount(db: EntityManager, organizationId: string, day: string): Promise<number> {
-    await db.query(`INSERT INTO ${DAILY_SMS} (organization_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, day]);
+    await rowsOf(db, `INSERT INTO ${DAILY_SMS} (organization_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, day]);
     const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${DAILY_SMS} WHERE organization_id = $1 AND day = $2 FOR UPDATE`, [organizationId, day]);
     return row!.sent;
   }
@@ -145,19 +145,19 @@ export class PassesRepository {
   /** Moves the day's count by `delta` texts (claims count up front, and what was not sent is given back). */
   async countSent(db: EntityManager, organizationId: string, day: string, delta: number): Promise<void> {
     if (delta === 0) return;
-    await db.query(`UPDATE ${DAILY_SMS} SET sent = GREATEST(0, sent + $3) WHERE organization_id = $1 AND day = $2`, [organizationId, day, delta]);
+    await rowsOf(db, `UPDATE ${DAILY_SMS} SET sent = GREATEST(0, sent + $3) WHERE organization_id = $1 AND day = $2`, [organizationId, day, delta]);
   }
 
   /** How many participants of a signup the projection holds as active. */
   async activeParticipants(signupId: string): Promise<number> {
-    const [row] = await rowsOf<{ count: number }>(this.dataSource.manager, `SELECT count(*)::int AS count FROM ${CONTACTS} WHERE signup_id = $1 AND active`, [signupId]);
+    const [row] = await rowsOf<{ count: number }>(this.dataSource, `SELECT count(*)::int AS count FROM ${CONTACTS} WHERE signup_id = $1 AND active`, [signupId]);
     return row!.count;
   }
 
   /** The sandbox texts of a signup, oldest first. */
   async outbox(signupId: string): Promise<StoredMessage[]> {
     return rowsOf<StoredMessage>(
-      this.dataSource.manager,
+      this.dataSource,
       `SELECT id, signup_id AS "signupId", participant_id AS "participantId", phone, body, trigger, sent_at AS "sentAt"
        FROM ${MESSAGES} WHERE signup_id = $1 AND NOT livemode AND status = 'sent' ORDER BY sent_at, id`,
       [signupId],
@@ -171,7 +171,7 @@ export class PassesRepository {
    */
   async leaseDue(leadHours: number, leaseSeconds: number): Promise<DueSignup | undefined> {
     const [due] = await rowsOf<DueSignup>(
-      this.dataSource.manager,
+      this.dataSource,
       `UPDATE ${SIGNUPS} SET auto_pass_lease = now() + make_interval(secs => $2), auto_pass_lease_id = $3
        WHERE id = (
          SELECT id FROM ${SIGNUPS}
@@ -187,7 +187,8 @@ export class PassesRepository {
 
   /** The automatic pass ran for this event date (a later change of the date makes it due again); only by the lease's holder. */
   async finishAutomaticPass(due: DueSignup): Promise<void> {
-    await this.dataSource.query(
+    await rowsOf(
+      this.dataSource,
       `UPDATE ${SIGNUPS} SET auto_pass_for = $2, auto_pass_lease = NULL, auto_pass_lease_id = NULL WHERE id = $1 AND auto_pass_lease_id = $3`,
       [due.id, due.eventDate, due.leaseId],
     );

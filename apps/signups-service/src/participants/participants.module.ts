@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SignupsModule } from '../signups/signups.module.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
 import { ParticipantsRepository } from './participants.repository.js';
+import { RegistrationLock } from './registration-lock.js';
 import { RegistrationReader } from './registration-reader.js';
 import { RemindedConsumer } from './reminded.consumer.js';
 import { RegistrationsHandlers } from './registrations.handlers.js';
@@ -19,6 +20,7 @@ import { RegisterParticipantUseCase } from './usecases/register-participant.usec
     ParticipantsRepository,
     SelectionAllocator,
     RegistrationReader,
+    RegistrationLock,
     RegisterParticipantUseCase,
     ListParticipantsUseCase,
     ChangeRegistrationUseCase,

@@ -5,7 +5,7 @@ import { prepared, rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
 import type { Target } from '../signups/slot-item.js';
-import { contentsFromJson, takeSql } from '../signups/slots-items.repository.js';
+import { contentsFromJson, takeSql } from '../signups/slots-items.sql.js';
 import { keyOf, lockOrder } from './selections.js';
 
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;

@@ -1,25 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventType, SignupStatus } from '#libs/contracts';
-import { DATA_SOURCE, Outbox } from '#libs/runtime';
-import type { PendingEvent } from '../common/pending-event.js';
+import { DATA_SOURCE } from '#libs/runtime';
 import { prepared, rowsOf } from '#libs/persistence';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 import type { Contents } from './slot-item.js';
-import { contentsFromJson, contentsJsonSql } from './slots-items.repository.js';
+import { contentsFromJson, contentsJsonSql } from './slots-items.sql.js';
 
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
 const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
 const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
-
-/** The organization has created as many signups today (UTC) as its daily cap allows. */
-export class DailyCapReached extends Error {
-  constructor() {
-    super('The daily signup creation cap is reached');
-    this.name = 'DailyCapReached';
-  }
-}
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
 
@@ -82,9 +73,6 @@ export type NewSignup = Owner &
 
 export type SignupEventType = Extract<EventType, `signup.${string}`>;
 
-/** The event a committed write emits, built from the row as written. */
-export type EventFor = (signup: Signup) => PendingEvent<SignupEventType>;
-
 /** The sort key of the signup lists: newest event first, then id. */
 export interface ListPosition {
   eventDate: Date;
@@ -108,52 +96,46 @@ const CHANGE_COLUMNS: Readonly<Record<keyof SignupChanges, string>> = {
 };
 
 /**
- * Signups in Postgres. Every write is one conditional statement in a transaction with its
- * outbox event, so a write that does not apply changes nothing and emits nothing.
+ * Signups in Postgres. Every write is one conditional statement, in the caller's transaction
+ * (where its event goes too), so a write that does not apply changes nothing: undefined.
  */
 @Injectable()
 export class SignupsRepository {
-  constructor(
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  /** Inserts a new signup; undefined when its slug is already taken. */
+  async insert(db: EntityManager, signup: NewSignup): Promise<Signup | undefined> {
+    const [row] = await rowsOf<SignupRow>(
+      db,
+      `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
+         requires_phone, signup_close_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (slug) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        signup.id, signup.organizationId, signup.livemode, signup.slug, signup.title, signup.description, signup.eventDate,
+        signup.location, signup.maxParticipants, signup.requiresPhone, signup.signupCloseDate,
+      ],
+    );
+    return row && signupFromRow(row);
+  }
 
   /**
-   * Inserts a new signup and counts it among its organization's creations of the UTC day, in one
-   * transaction: undefined when its slug is already taken (nothing counted); DailyCapReached, with
-   * nothing stored, when the organization already created `dailyCap` today. Concurrent creations
-   * queue on the organization's counter row, so the cap holds exactly.
+   * Counts a creation among its organization's creations of the UTC day, unless the organization
+   * already created `dailyCap` today: false then. Concurrent creations queue on the
+   * organization's counter row, so the cap holds exactly.
    */
-  insert(signup: NewSignup, event: EventFor, dailyCap: number): Promise<Signup | undefined> {
-    return this.outbox.transaction(async (tx) => {
-      const [row] = await rowsOf<SignupRow>(
-        tx.manager,
-        `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
-           requires_phone, signup_close_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (slug) DO NOTHING
-         RETURNING ${COLUMNS}`,
-        [
-          signup.id, signup.organizationId, signup.livemode, signup.slug, signup.title, signup.description, signup.eventDate,
-          signup.location, signup.maxParticipants, signup.requiresPhone, signup.signupCloseDate,
-        ],
-      );
-      if (!row) return undefined;
-      await rowsOf(tx.manager, `DELETE FROM ${DAILY_CREATIONS} WHERE organization_id = $1 AND day < ${UTC_TODAY}`, [signup.organizationId]);
-      const counted = await rowsOf(
-        tx.manager,
-        `INSERT INTO ${DAILY_CREATIONS} AS d (organization_id, day, count)
-         SELECT $1, ${UTC_TODAY}, 1 WHERE $2::integer > 0
-         ON CONFLICT (organization_id, day) DO UPDATE SET count = d.count + 1 WHERE d.count < $2::integer
-         RETURNING count`,
-        [signup.organizationId, dailyCap],
-      );
-      if (counted.length === 0) throw new DailyCapReached();
-      const written = signupFromRow(row);
-      const pending = event(written);
-      await tx.emit(pending.type, pending.data, pending.meta);
-      return written;
-    });
+  async countCreation(db: EntityManager, organizationId: string, dailyCap: number): Promise<boolean> {
+    await rowsOf(db, `DELETE FROM ${DAILY_CREATIONS} WHERE organization_id = $1 AND day < ${UTC_TODAY}`, [organizationId]);
+    const counted = await rowsOf(
+      db,
+      `INSERT INTO ${DAILY_CREATIONS} AS d (organization_id, day, count)
+       SELECT $1, ${UTC_TODAY}, 1 WHERE $2::integer > 0
+       ON CONFLICT (organization_id, day) DO UPDATE SET count = d.count + 1 WHERE d.count < $2::integer
+       RETURNING count`,
+      [organizationId, dailyCap],
+    );
+    return counted.length > 0;
   }
 
   async findById(id: string, db: EntityManager = this.dataSource.manager): Promise<Signup | undefined> {
@@ -231,7 +213,7 @@ export class SignupsRepository {
   }
 
   /** Applies changes to an owned signup in one of the given statuses; undefined when there is none. */
-  update(owner: Owner, id: string, from: SignupStatus[], changes: SignupChanges, event: EventFor): Promise<Signup | undefined> {
+  update(db: EntityManager, owner: Owner, id: string, from: SignupStatus[], changes: SignupChanges): Promise<Signup | undefined> {
     const params: unknown[] = [];
     const assignments = (Object.keys(CHANGE_COLUMNS) as (keyof SignupChanges)[])
       .filter((field) => changes[field] !== undefined)
@@ -239,44 +221,37 @@ export class SignupsRepository {
         params.push(changes[field]);
         return `${CHANGE_COLUMNS[field]} = $${params.length + 4}`;
       });
-    return this.updateOwned(owner, id, from, assignments, params, event);
+    return this.updateOwned(db, owner, id, from, assignments, params);
   }
 
   /** Moves an owned signup in one of the given statuses to published or closed, stamping when. */
-  changeStatus(owner: Owner, id: string, from: SignupStatus[], to: 'published' | 'closed', event: EventFor): Promise<Signup | undefined> {
+  changeStatus(db: EntityManager, owner: Owner, id: string, from: SignupStatus[], to: 'published' | 'closed'): Promise<Signup | undefined> {
     const stamp = to === 'published' ? 'published_at' : 'closed_at';
-    return this.updateOwned(owner, id, from, ['status = $5', `${stamp} = now()`], [to], event);
+    return this.updateOwned(db, owner, id, from, ['status = $5', `${stamp} = now()`], [to]);
   }
 
   /** Deletes an owned signup; undefined when there is none. */
-  delete(owner: Owner, id: string, event: EventFor): Promise<Signup | undefined> {
+  delete(db: EntityManager, owner: Owner, id: string): Promise<Signup | undefined> {
     return this.write(
+      db,
       `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode],
-      event,
     );
   }
 
-  private updateOwned(owner: Owner, id: string, from: SignupStatus[], assignments: string[], params: unknown[], event: EventFor) {
+  private updateOwned(db: EntityManager, owner: Owner, id: string, from: SignupStatus[], assignments: string[], params: unknown[]) {
     return this.write(
+      db,
       `UPDATE ${TABLE} SET ${[...assignments, 'updated_at = now()'].join(', ')}
        WHERE id = $1 AND organization_id = $2 AND livemode = $3 AND status = ANY($4::text[])
        RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode, from, ...params],
-      event,
     );
   }
 
-  /** Runs one statement and, when it returned the row, records its event in the same transaction. */
-  private write(sql: string, params: unknown[], event: EventFor): Promise<Signup | undefined> {
-    return this.outbox.transaction(async (tx) => {
-      const result = await tx.manager.queryRunner!.query(sql, params, true);
-      const row = (result.records as SignupRow[])[0];
-      if (!row) return undefined;
-      const written = signupFromRow(row);
-      const pending = event(written);
-      await tx.emit(pending.type, pending.data, pending.meta);
-      return written;
-    });
+  /** Runs one statement; the signup it returned, if any. */
+  private async write(db: EntityManager, sql: string, params: unknown[]): Promise<Signup | undefined> {
+    const [row] = await rowsOf<SignupRow>(db, sql, params);
+    return row && signupFromRow(row);
   }
 }

@@ -3,6 +3,7 @@ import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor
 import { ProblemError } from '#libs/problem';
 import { ownerOf } from '../endpoints/endpoint.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
+import { deliveryView } from './delivery.presenter.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
 type DeliverySubject = 'webhooks.deliveries.list' | 'webhooks.deliveries.replay';
@@ -23,14 +24,14 @@ export class DeliveriesHandlers {
         const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
         const rows = await this.deliveries.list(owner, requireUuid(id), limit + 1, after);
         if (!rows) throw new ProblemError('not_found', 'No webhook endpoint with this id.');
-        return pageOf(rows, limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }));
+        return pageOf(rows.map(deliveryView), limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }));
       },
       'webhooks.deliveries.replay': async ({ principal, id }) => {
         const replayed = await this.deliveries.replay(ownerOf(principal), requireUuid(id));
         if (!replayed) throw new ProblemError('not_found', 'No webhook delivery with this id.');
         if (replayed === 'sending') throw new ProblemError('conflict', 'This delivery is being sent right now; replay it once the attempt is over.');
         this.worker.kick();
-        return replayed;
+        return deliveryView(replayed);
       },
     };
   }

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CloudEvent, DeliveryStatus, DeliveryView } from '#libs/contracts';
+import type { CloudEvent, DeliveryStatus } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { Batches, prepared, rowsOf, UUID_V7_SQL } from '#libs/persistence';
 import { DATA_SOURCE, LOGGER } from '#libs/runtime';
 import type { Owner } from '../endpoints/endpoint.js';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
+import type { Delivery } from './delivery.js';
 
 const DELIVERIES = `"${WEBHOOKS_SCHEMA}"."deliveries"`;
 const ENDPOINTS = `"${WEBHOOKS_SCHEMA}"."endpoints"`;
@@ -101,7 +102,7 @@ interface DeliveryRow {
   next_attempt_at: Date | null;
 }
 
-function view(row: DeliveryRow): DeliveryView {
+function fromRow(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     eventId: row.event_id,
@@ -110,9 +111,9 @@ function view(row: DeliveryRow): DeliveryView {
     attemptCount: row.attempt_count,
     lastResponseStatus: row.last_response_status,
     errorMessage: row.error_message,
-    createdAt: row.created_at.toISOString(),
-    deliveredAt: row.delivered_at?.toISOString() ?? null,
-    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+    nextAttemptAt: row.next_attempt_at,
   };
 }
 
@@ -190,7 +191,7 @@ export class DeliveriesRepository {
    */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
     const rows = await rowsOf<{ id: string; claim_id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }>(
-      this.dataSource.manager,
+      this.dataSource,
       CLAIM_DUE,
       [limit, leaseSeconds],
     );
@@ -217,19 +218,19 @@ export class DeliveriesRepository {
   async record(claim: ClaimedAttempt, record: AttemptRecord, pauseAfter: number): Promise<void> {
     if (record.next.status === 'succeeded') return this.successes.submit('succeeded', { id: claim.id, claimId: claim.claimId, status: record.status });
     const nextAt = record.next.status === 'pending' ? record.next.at : null;
-    await rowsOf(this.dataSource.manager, RECORD_FAILURE, [
+    await rowsOf(this.dataSource, RECORD_FAILURE, [
       claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE,
     ]);
   }
 
   private async recordSuccesses(attempts: readonly SuccessfulAttempt[]): Promise<void[]> {
-    await rowsOf(this.dataSource.manager, RECORD_SUCCESSES, [attempts.map((a) => a.id), attempts.map((a) => a.claimId), attempts.map((a) => a.status)]);
+    await rowsOf(this.dataSource, RECORD_SUCCESSES, [attempts.map((a) => a.id), attempts.map((a) => a.claimId), attempts.map((a) => a.status)]);
     return attempts.map(() => undefined);
   }
 
   /** The endpoint's deliveries, newest first; undefined when the owner has no such endpoint. */
-  async list(owner: Owner, endpointId: string, limit: number, after?: DeliveryPosition): Promise<DeliveryView[] | undefined> {
-    const [endpoint] = await this.dataSource.query<unknown[]>(`SELECT 1 FROM ${ENDPOINTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`, [
+  async list(owner: Owner, endpointId: string, limit: number, after?: DeliveryPosition): Promise<Delivery[] | undefined> {
+    const [endpoint] = await rowsOf(this.dataSource, `SELECT 1 FROM ${ENDPOINTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`, [
       endpointId,
       owner.organizationId,
       owner.livemode,
@@ -241,11 +242,12 @@ export class DeliveriesRepository {
       params.push(after.createdAt, after.id);
       where += ' AND (d.created_at, d.id) < ($3::timestamptz, $4::uuid)';
     }
-    const rows = await this.dataSource.query<DeliveryRow[]>(
+    const rows = await rowsOf<DeliveryRow>(
+      this.dataSource,
       `SELECT ${COLUMNS} FROM ${DELIVERIES} d WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
       params,
     );
-    return rows.map(view);
+    return rows.map(fromRow);
   }
 
   /**
@@ -253,8 +255,9 @@ export class DeliveriesRepository {
    * an attempt of it (a replay then would send it twice at once); undefined when the owner has
    * no such delivery.
    */
-  async replay(owner: Owner, deliveryId: string): Promise<DeliveryView | 'sending' | undefined> {
-    const [rows] = await this.dataSource.query<[DeliveryRow[], number]>(
+  async replay(owner: Owner, deliveryId: string): Promise<Delivery | 'sending' | undefined> {
+    const [row] = await rowsOf<DeliveryRow>(
+      this.dataSource,
       `UPDATE ${DELIVERIES} d
        SET status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = NULL, claim_id = NULL, error_message = NULL,
            last_response_status = NULL, delivered_at = NULL
@@ -263,9 +266,9 @@ export class DeliveriesRepository {
        RETURNING ${COLUMNS}`,
       [deliveryId, owner.organizationId, owner.livemode],
     );
-    const row = rows[0];
-    if (row) return view(row);
-    const [held] = await this.dataSource.query<unknown[]>(
+    if (row) return fromRow(row);
+    const [held] = await rowsOf(
+      this.dataSource,
       `SELECT 1 FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id WHERE d.id = $1 AND e.organization_id = $2 AND e.livemode = $3`,
       [deliveryId, owner.organizationId, owner.livemode],
     );

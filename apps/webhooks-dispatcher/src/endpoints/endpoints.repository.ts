@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { PausedReason } from '#libs/contracts';
+import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
 import { PREVIOUS_SECRET_SECONDS, type Endpoint, type Owner } from './endpoint.js';
@@ -66,27 +67,29 @@ export class EndpointsRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   /**
-   * Inserts the endpoint unless its organization (both modes) already has `cap`: concurrent
-   * creations of one organization queue on a transaction lock, so the cap holds exactly.
+   * How many endpoints the organization has (both modes), with a transaction lock that holds
+   * until the caller's transaction ends: creations of one organization that count first queue
+   * there, so a cap checked on the count holds exactly.
    */
-  insertWithinCap(endpoint: NewEndpoint, cap: number): Promise<{ created: Endpoint } | { used: number }> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`webhooks:endpoints:${endpoint.organizationId}`]);
-      const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM ${TABLE} WHERE organization_id = $1`, [
-        endpoint.organizationId,
-      ])) as [{ count: number }];
-      if (count >= cap) return { used: count };
-      const [row] = (await manager.query(
-        `INSERT INTO ${TABLE} (id, organization_id, livemode, url, description, event_types, secret)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-        [endpoint.id, endpoint.organizationId, endpoint.livemode, endpoint.url, endpoint.description, endpoint.eventTypes, endpoint.sealedSecret],
-      )) as EndpointRow[];
-      return { created: fromRow(row!) };
-    });
+  async lockAndCount(manager: EntityManager, organizationId: string): Promise<number> {
+    await rowsOf(manager, `SELECT pg_advisory_xact_lock(hashtext($1))`, [`webhooks:endpoints:${organizationId}`]);
+    const [row] = await rowsOf<{ count: number }>(manager, `SELECT count(*)::int AS count FROM ${TABLE} WHERE organization_id = $1`, [organizationId]);
+    return row!.count;
+  }
+
+  async insert(manager: EntityManager, endpoint: NewEndpoint): Promise<Endpoint> {
+    const [row] = await rowsOf<EndpointRow>(
+      manager,
+      `INSERT INTO ${TABLE} (id, organization_id, livemode, url, description, event_types, secret)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [endpoint.id, endpoint.organizationId, endpoint.livemode, endpoint.url, endpoint.description, endpoint.eventTypes, endpoint.sealedSecret],
+    );
+    return fromRow(row!);
   }
 
   async find(owner: Owner, id: string): Promise<Endpoint | undefined> {
-    const [row] = await this.dataSource.query<EndpointRow[]>(
+    const [row] = await rowsOf<EndpointRow>(
+      this.dataSource,
       `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
       [id, owner.organizationId, owner.livemode],
     );
@@ -101,7 +104,8 @@ export class EndpointsRepository {
       params.push(after.createdAt, after.id);
       where += ` AND (created_at, id) < ($4::timestamptz, $5::uuid)`;
     }
-    const rows = await this.dataSource.query<EndpointRow[]>(
+    const rows = await rowsOf<EndpointRow>(
+      this.dataSource,
       `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3`,
       params,
     );
@@ -142,20 +146,20 @@ export class EndpointsRepository {
   }
 
   async delete(owner: Owner, id: string): Promise<Endpoint | undefined> {
-    const [rows] = await this.dataSource.query<[EndpointRow[], number]>(
+    const [row] = await rowsOf<EndpointRow>(
+      this.dataSource,
       `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode],
     );
-    const row = rows[0];
     return row && fromRow(row);
   }
 
   private async updateOwned(owner: Owner, id: string, assignments: string, params: unknown[]): Promise<Endpoint | undefined> {
-    const [rows] = await this.dataSource.query<[EndpointRow[], number]>(
+    const [row] = await rowsOf<EndpointRow>(
+      this.dataSource,
       `UPDATE ${TABLE} SET ${assignments}, updated_at = now() WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode, ...params],
     );
-    const row = rows[0];
     return row && fromRow(row);
   }
 }

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemError } from '#libs/problem';
-import { Outbox, type Tx } from '#libs/runtime';
-import { lockForTokenChange } from '../../signups/registration-window.js';
+import type { Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
-import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
 import type { Participant } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
-import { RegistrationReader, registrationNotFound, type Registration } from '../registration-reader.js';
+import type { Registration } from '../registration-reader.js';
+import { RegistrationLock } from '../registration-lock.js';
 import { SelectionAllocator } from '../selection-allocator.js';
-import { participantNotFound } from './change-registration.usecase.js';
 
 export interface RemoveParticipantCommand {
   owner: Owner;
@@ -21,11 +18,11 @@ export interface RemoveParticipantCommand {
 /**
  * Removes a registration and frees what it held at once, in one transaction: the signup row is
  * locked first (registrations and removals of one signup queue there) and ownership or the
- * change window is decided on it, then the participant row is locked, its slots and items are
- * given back, it is deleted and the signup's participant_count goes down by one: a participant
- * removed twice at once is counted down once (the second finds no participant: 404). Emits
- * participant.canceled with the participant as it was, and slot/item.opened for what got room
- * again. The organizer may remove any participant of an owned signup; a participant, by
+ * change window is decided on it, then the participant row is locked (RegistrationLock), its
+ * slots and items are given back, it is deleted and the signup's participant_count goes down by
+ * one: a participant removed twice at once is counted down once (the second finds no participant:
+ * 404). Emits participant.canceled with the participant as it was, and slot/item.opened for what
+ * got room again. The organizer may remove any participant of an owned signup; a participant, by
  * confirmation token, only while the signup is published and its event has not started (else 400).
  */
 @Injectable()
@@ -34,28 +31,18 @@ export class CancelRegistrationUseCase {
     private readonly signups: SignupsRepository,
     private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
-    private readonly registrations: RegistrationReader,
-    private readonly outbox: Outbox,
+    private readonly lock: RegistrationLock,
   ) {}
 
   byOrganizer({ owner, signupId, id }: RemoveParticipantCommand): Promise<Participant> {
-    return this.outbox.transaction(async (tx) => {
-      const signup = requireOwned(await this.signups.lock(tx.manager, signupId, 'update'), owner);
-      return this.remove(tx, signup, id, participantNotFound);
-    });
+    return this.lock.byOrganizer(owner, signupId, id, 'update', (tx, signup, participant) => this.remove(tx, signup, participant));
   }
 
-  async byToken(token: string): Promise<Registration> {
-    const found = await this.registrations.byToken(token);
-    return this.outbox.transaction(async (tx) => {
-      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, 'update', registrationNotFound);
-      return this.registrations.withSignup(await this.remove(tx, signup, found.id, registrationNotFound), tx.manager);
-    });
+  byToken(token: string): Promise<Registration> {
+    return this.lock.byToken(token, 'update', (tx, signup, participant) => this.remove(tx, signup, participant));
   }
 
-  private async remove(tx: Tx, signup: Signup, id: string, notFound: () => ProblemError): Promise<Participant> {
-    const participant = await this.participants.lock(tx.manager, id, signup.id);
-    if (!participant) throw notFound();
+  private async remove(tx: Tx, signup: Signup, participant: Participant): Promise<Participant> {
     const opened = await this.allocator.release(tx.manager, signup.id, participant.selections);
     await this.participants.delete(tx.manager, participant.id);
     const after = (await this.signups.countParticipants(tx.manager, signup.id, -1))!;

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
 import { TARGET_STATUS, appliesFrom, type StatusChange } from '../signup-state.js';
+import { writeSignup } from '../signup-write.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { SignupsRepository } from '../signups.repository.js';
 
@@ -23,11 +25,14 @@ export class ChangeSignupStatusUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly presenter: SignupPresenter,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ owner, id, action }: ChangeSignupStatusCommand): Promise<Signup> {
-    const changed = await this.signups.changeStatus(owner, id, appliesFrom(action), TARGET_STATUS[action], (s) =>
-      this.presenter.event(EVENT[action], s),
+    const changed = await writeSignup(
+      this.outbox,
+      (db) => this.signups.changeStatus(db, owner, id, appliesFrom(action), TARGET_STATUS[action]),
+      (s) => this.presenter.event(EVENT[action], s),
     );
     return changed ?? requireActionable(await this.signups.findById(id), owner, action);
   }

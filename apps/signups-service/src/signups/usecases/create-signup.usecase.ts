@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { newId, newSlug, utcDay, type CreateSignupDto } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
 import { SignupPresenter } from '../signup.presenter.js';
-import { DailyCapReached, SignupsRepository, type NewSignup } from '../signups.repository.js';
+import { SignupsRepository, type NewSignup } from '../signups.repository.js';
 
 /** Injection token of SIGNUPS_PER_DAY. */
 export const SIGNUPS_PER_DAY = Symbol('SIGNUPS_PER_DAY');
@@ -18,13 +19,15 @@ const SLUG_ATTEMPTS = 5;
 
 /**
  * Creates a draft with a fresh slug and emits signup.created, within the organization's daily
- * cap (SIGNUPS_PER_DAY per UTC day across all its credentials and both modes).
+ * cap (SIGNUPS_PER_DAY per UTC day across all its credentials and both modes), counted in the
+ * transaction that inserts it: a creation that fails never counts.
  */
 @Injectable()
 export class CreateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly presenter: SignupPresenter,
+    private readonly outbox: Outbox,
     @Inject(SIGNUPS_PER_DAY) private readonly dailyCap: number,
   ) {}
 
@@ -47,14 +50,18 @@ export class CreateSignupUseCase {
     throw new Error(`No free slug for "${input.title}" after ${SLUG_ATTEMPTS} attempts`);
   }
 
-  private async insert(fields: NewSignup): Promise<Signup | undefined> {
-    try {
-      return await this.signups.insert(fields, (s) => this.presenter.event('signup.created', s), this.dailyCap);
-    } catch (err) {
-      if (!(err instanceof DailyCapReached)) throw err;
-            throw new ProblemError('daily_ceiling_exceeded', `This organization created its ${this.dailyCap} signups for today (UTC). Retry the next UTC day.`, {
-        headers: { 'retry-after': String(utcDay().secondsLeft) },
-      });
-    }
+  /** Inserts the signup and counts it, in one transaction; undefined when its slug is already taken (nothing counted). */
+  private insert(fields: NewSignup): Promise<Signup | undefined> {
+    return this.outbox.transaction(async (tx) => {
+      const created = await this.signups.insert(tx.manager, fields);
+      if (!created) return undefined;
+      if (!(await this.signups.countCreation(tx.manager, created.organizationId, this.dailyCap))) {
+        throw new ProblemError('daily_ceiling_exceeded', `This organization created its ${this.dailyCap} signups for today (UTC). Retry the next UTC day.`, {
+          headers: { 'retry-after': String(utcDay().secondsLeft) },
+        });
+      }
+      await tx.emitAll([this.presenter.event('signup.created', created)]);
+      return created;
+    });
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
+import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
+import { writeSignup } from '../signup-write.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { SignupsRepository } from '../signups.repository.js';
 
@@ -19,10 +21,11 @@ export class DeleteSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly presenter: SignupPresenter,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ owner, id }: DeleteSignupCommand): Promise<Signup> {
-    const deleted = await this.signups.delete(owner, id, (s) => this.presenter.event('signup.deleted', s));
+    const deleted = await writeSignup(this.outbox, (db) => this.signups.delete(db, owner, id), (s) => this.presenter.event('signup.deleted', s));
     if (deleted) return deleted;
     requireActionable(await this.signups.findById(id), owner, 'delete');
     throw new ProblemError('not_found', 'No signup with this id.');

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { UpdateSignupDto } from '#libs/contracts';
+import { Outbox } from '#libs/runtime';
 import type { Owner, Signup, SignupChanges } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
 import { appliesFrom } from '../signup-state.js';
+import { writeSignup } from '../signup-write.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { SignupsRepository } from '../signups.repository.js';
 
@@ -35,12 +37,17 @@ export class UpdateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly presenter: SignupPresenter,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ owner, id, input }: UpdateSignupCommand): Promise<Signup> {
     const changes = changesOf(input);
     if (Object.values(changes).some((value) => value !== undefined)) {
-      const updated = await this.signups.update(owner, id, appliesFrom('update'), changes, (s) => this.presenter.event('signup.updated', s));
+      const updated = await writeSignup(
+        this.outbox,
+        (db) => this.signups.update(db, owner, id, appliesFrom('update'), changes),
+        (s) => this.presenter.event('signup.updated', s),
+      );
       if (updated) return updated;
     }
     return requireActionable(await this.signups.findById(id), owner, 'update');

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { ProblemError } from '#libs/problem';
+import { Outbox, type Tx } from '#libs/runtime';
+import { lockForTokenChange } from '../signups/registration-window.js';
+import type { Owner, Signup } from '../signups/signup.js';
+import { requireOwned } from '../signups/signup.policy.js';
+import { SignupsRepository } from '../signups/signups.repository.js';
+import type { Participant } from './participant.js';
+import { ParticipantsRepository, type StoredParticipant } from './participants.repository.js';
+import { RegistrationReader, registrationNotFound, type Registration } from './registration-reader.js';
+
+export function participantNotFound(): ProblemError {
+  return new ProblemError('not_found', 'No participant with this id in this signup.');
+}
+
+/** A change of a registration, run once both rows are locked: what the participant becomes. */
+export type RegistrationWork = (tx: Tx, signup: Signup, participant: StoredParticipant) => Promise<Participant>;
+
+/**
+ * How every change of a registration starts, by the organizer or by the participant's
+ * confirmation token: in one transaction, the signup row is locked first (`mode`, see
+ * SignupsRepository.lock) and ownership or the change window is decided on it, then the
+ * participant row is locked and read, so concurrent changes of one registration apply one
+ * after the other.
+ */
+@Injectable()
+export class RegistrationLock {
+  constructor(
+    private readonly signups: SignupsRepository,
+    private readonly participants: ParticipantsRepository,
+    private readonly registrations: RegistrationReader,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /** For the organizer: any participant of an owned signup, in any status. */
+  byOrganizer(owner: Owner, signupId: string, id: string, mode: 'share' | 'update', work: RegistrationWork): Promise<Participant> {
+    return this.outbox.transaction(async (tx) => {
+      const signup = requireOwned(await this.signups.lock(tx.manager, signupId, mode), owner);
+      return work(tx, signup, await this.participant(tx, signup, id, participantNotFound));
+    });
+  }
+
+  /**
+   * For the participant, by confirmation token: only while the signup is published and its event
+   * has not started (else 400); answers the registration as the change leaves it.
+   */
+  async byToken(token: string, mode: 'share' | 'update', work: RegistrationWork): Promise<Registration> {
+    const found = await this.registrations.byToken(token);
+    return this.outbox.transaction(async (tx) => {
+      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, mode, registrationNotFound);
+      const changed = await work(tx, signup, await this.participant(tx, signup, found.id, registrationNotFound));
+      return this.registrations.withSignup(changed, tx.manager);
+    });
+  }
+
+  private async participant(tx: Tx, signup: Signup, id: string, notFound: () => ProblemError): Promise<StoredParticipant> {
+    const participant = await this.participants.lock(tx.manager, id, signup.id);
+    if (!participant) throw notFound();
+    return participant;
+  }
+}
