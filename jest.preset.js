@@ -17,7 +17,7 @@ const swc = {
 };
 
 /**
- * ES-module-only packages that CommonJS dependencies require(). Node 20.19 allows that; jest's
+ * ES-module-only packages that CommonJS dependencies require(). Node allows that; jest's
  * module loader does not, so jest gets them compiled to CommonJS.
  */
 const REQUIRED_ESM = ['content-disposition'];
@@ -34,6 +34,9 @@ export function jestConfig(projectRoot, overrides = {}) {
     },
     transformIgnorePatterns: [`/node_modules/(?!(${REQUIRED_ESM.join('|')})/)`],
     moduleNameMapper: {
+      // The ES build imports its metadata JSON without an import attribute, which jest warns about
+      // at every import; the CommonJS build is the same code.
+      '^libphonenumber-js(/max)?$': `${ROOT}/node_modules/libphonenumber-js$1/index.cjs`,
       '^#libs/([a-z-]+)$': `${ROOT}/libs/$1/src/index.ts`,
       '^#apps/([a-z-]+)$': `${ROOT}/apps/$1/src/index.ts`,
       '^(\\.{1,2}/.*)\\.js$': '$1',

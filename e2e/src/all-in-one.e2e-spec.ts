@@ -9,6 +9,8 @@ import { DEVICE_GRANT } from './support/oauth.js';
 interface Started {
   child: ChildProcess;
   output: string;
+  /** What the process wrote to stderr up to its banner: a newcomer's first start shows no warning. */
+  stderr: string;
 }
 
 /**
@@ -19,17 +21,21 @@ function start(env: Record<string, string>): Promise<Started> {
   const { DATABASE_URL: _db, NATS_URL: _nats, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn('npm', ['start', '--silent'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
+  let stderr = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`all-in-one did not start:\n${output}`)), 90_000);
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Try it:')) {
         clearTimeout(timer);
-        resolve({ child, output });
+        resolve({ child, output, stderr });
       }
     };
     child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      collect(chunk);
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`all-in-one exited with ${code}:\n${output}`));
@@ -57,6 +63,7 @@ describe('npm start (all-in-one)', () => {
     try {
       const key = /Sandbox API key\s+(sgn_test_[0-9A-Za-z]{32})/.exec(first.output)?.[1];
       expect(key).toBeDefined();
+      expect(first.stderr).toBe('');
       expect(first.output).toContain('tier pro');
       expect((await request(`${gatewayOrigin}/healthz`)).status).toBe(200);
       // Every listener of the process has the HTTP timeouts, and announces its keep-alive one.

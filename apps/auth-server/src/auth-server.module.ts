@@ -16,6 +16,7 @@ import { AuthHandlers } from './auth.handlers.js';
 import { InteractionsController } from './interactions/interactions.controller.js';
 import { MeService } from './me/me.service.js';
 import { OAuthGrants } from './oauth/oauth-grants.js';
+import { OAuthGrantsRepository } from './oauth/oauth-grants.repository.js';
 import { loadOrCreateOAuthKeys } from './oauth/oauth-keys.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
 import { OAuthController } from './oauth/oauth.controller.js';
@@ -45,6 +46,7 @@ export class AuthServerModule {
         ApiKeysService,
         MeService,
         AuthHandlers,
+        OAuthGrantsRepository,
         OAuthGrants,
         AccountService,
         {

@@ -23,6 +23,9 @@ export const authServerApp: AppDefinition = {
     const config = loadAuthConfig(context.env);
     return [
       { table: 'oauth_store', key: ['model', 'id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+      { table: 'oauth_grant_organizations', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+      { table: 'oauth_revoked_grants', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+      { table: 'oauth_device_polls', key: ['device_code_hash'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
       { table: 'account_sessions', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
     ];
   },

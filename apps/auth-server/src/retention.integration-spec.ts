@@ -1,4 +1,4 @@
-import { SEEDED, describeRetention, outboxRetentionCases } from '#libs/testing';
+import { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from '#libs/testing';
 import { authServerApp } from './index.js';
 
 /** `SEEDED` OAuth rows of a kind, expiring at `expiry` (an SQL expression, NULL for never). */
@@ -13,6 +13,20 @@ const old = `now() - interval '61 minutes'`;
 const expired = `now() - interval '59 minutes'`;
 const live = `now() + interval '1 hour'`;
 
+/** One of the auth-server's own OAuth tables: `SEEDED` rows of each kind, keyed by `key`, with `column` set to `value`. */
+function oauthRecordCase(table: string, key: string, column: string, value: string): RetentionCase {
+  const seed = (kind: string, expiry: string) =>
+    `INSERT INTO "auth"."${table}" ("${key}", "${column}", "expires_at")
+     SELECT '${kind}-' || n, ${value}, ${expiry} FROM generate_series(1, ${SEEDED}) AS n`;
+  return {
+    table,
+    seed: [seed('old', old), seed('expired', expired), seed('live', live)],
+    left: `SELECT split_part("${key}", '-', 1) AS "kind", count(*)::int AS "count" FROM "auth"."${table}" GROUP BY 1 ORDER BY 1`,
+    expected: [{ kind: 'expired', count: SEEDED }, { kind: 'live', count: SEEDED }],
+    deleted: SEEDED,
+  };
+}
+
 describeRetention(
   authServerApp,
   [
@@ -24,6 +38,9 @@ describeRetention(
       expected: [{ kind: 'expired', count: SEEDED }, { kind: 'lasting', count: SEEDED }, { kind: 'live', count: SEEDED }],
       deleted: SEEDED,
     },
+    oauthRecordCase('oauth_grant_organizations', 'grant_id', 'organization_id', `'org_retention'`),
+    oauthRecordCase('oauth_revoked_grants', 'grant_id', 'revoked_at', 'now()'),
+    oauthRecordCase('oauth_device_polls', 'device_code_hash', 'polled_at', 'now()'),
     {
       table: 'account_sessions',
       seed: [

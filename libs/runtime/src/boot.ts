@@ -131,7 +131,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   const adapter = new FastifyAdapter({
     ...requestIdOptions,
     bodyLimit: BODY_LIMIT_BYTES,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request that reaches the app while it closes is served, not refused: its dependencies are still up.
     return503OnClosing: false,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

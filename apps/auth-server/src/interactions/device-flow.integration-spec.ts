@@ -143,6 +143,19 @@ describe('device flow (RFC 8628) pages', () => {
     expect(fast.body.error).toBe('slow_down');
   });
 
+  it('keeps a device code\'s last poll under the SHA-256 of the code, for the code\'s lifetime', async () => {
+    const device = await startDevice();
+    const before = Date.now() - 1000;
+    expect((await poll(device)).body.error).toBe('authorization_pending');
+    const rows = await server.dataSource().query<{ device_code_hash: string; polled_at: Date; lifetime: number }[]>(
+      `SELECT "device_code_hash", "polled_at", round(extract(epoch FROM "expires_at" - now()) / 60)::int AS "lifetime" FROM "auth"."oauth_device_polls" WHERE "device_code_hash" = $1`,
+      [createHash('sha256').update(device.device_code).digest('hex')],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.polled_at.getTime()).toBeGreaterThan(before);
+    expect(rows[0]?.lifetime).toBe(10);
+  });
+
   it('answers access_denied to the polling device when the user denies', async () => {
     const { email } = await createUser();
     const device = await startDevice();

@@ -6,7 +6,9 @@ import { Auth, isScope, type Scope } from '#libs/scopes';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
 import { OAuthGrants } from '../oauth/oauth-grants.js';
 import { answerByProvider } from '../oauth/oauth.controller.js';
-import { consentDecisions, interactionPath, OAuthProvider } from '../oauth/oauth-provider.js';
+import { consentDecisions } from '../oauth/middleware/found-redirects.js';
+import { OAuthProvider } from '../oauth/oauth-provider.js';
+import { interactionPath } from '../oauth/oauth-routes.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { PAGE_HEADERS } from '../shared/page-headers.js';
 import { busy, passwordMatches, PasswordHashingBusy } from '../users/password.js';
@@ -47,7 +49,7 @@ export class InteractionsController {
     const details = await this.details(uid, req, reply);
     if (!details) return;
     if (details.prompt.name === 'login') {
-      this.html(reply, 200, loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details) }));
+      this.html(reply, 200, loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrf.token(uid), clientName: await this.clientName(details) }));
       return;
     }
     await this.showConsent(details, reply, 200);
@@ -63,7 +65,7 @@ export class InteractionsController {
     }
     const email = field(form, 'email');
     const again = async (error: string) =>
-      loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrfToken(uid), clientName: await this.clientName(details), email, error });
+      loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrf.token(uid), clientName: await this.clientName(details), email, error });
     const user = email ? await this.users.findByEmail(email) : null;
     // Counted under the account's own email: every spelling the lookup matches is one account.
     const account = user?.email ?? email;
@@ -154,7 +156,7 @@ export class InteractionsController {
       this.html(reply, 400, problemPage('This sign-in request has expired or is unknown. Start again from the app.'));
       return undefined;
     }
-    if (details.uid !== uid || (req.method !== 'GET' && !this.oauth.csrfTokenValid(uid, field(form, 'csrf')))) {
+    if (details.uid !== uid || (req.method !== 'GET' && !this.oauth.csrf.valid(uid, field(form, 'csrf')))) {
       this.html(reply, 400, problemPage('This form is not valid for the current sign-in request. Start again from the app.'));
       return undefined;
     }
@@ -168,7 +170,7 @@ export class InteractionsController {
     const offered = requested.filter((scope) => organizations.some((o) => ROLE_SCOPES[o.role].includes(scope)));
     const page = consentPage({
       path: interactionPath(details.returnTo),
-      csrf: this.oauth.csrfToken(details.uid),
+      csrf: this.oauth.csrf.token(details.uid),
       clientName: await this.clientName(details),
       scopes: offered,
       unavailable: requested.filter((scope) => !offered.includes(scope)),

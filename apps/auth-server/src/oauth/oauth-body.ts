@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { OAUTH_ROUTES } from './oauth-provider.js';
+import { OAUTH_ROUTES } from './oauth-routes.js';
 
 /** The provider's routes that take a body, as Nest registers them in Fastify. */
 const BODY_ROUTES = new Set<string>([

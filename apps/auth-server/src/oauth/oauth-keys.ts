@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import type { JWK } from 'jose';
 import type { DataSource } from 'typeorm';
 
 export interface OAuthKeys {
@@ -29,4 +30,10 @@ export async function loadOrCreateOAuthKeys(dataSource: DataSource): Promise<OAu
   const stored = rows[0];
   if (!stored) throw new Error('The OAuth keys could not be stored.');
   return stored.value;
+}
+
+/** The public half of the signing key, as a JWK Set. */
+export function publicJwks(signingKey: Record<string, unknown>): { keys: JWK[] } {
+  const { kty, crv, x, y, kid, alg, use } = signingKey;
+  return { keys: [{ kty, crv, x, y, kid, alg, use } as JWK] };
 }

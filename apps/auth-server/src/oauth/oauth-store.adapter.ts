@@ -11,13 +11,12 @@ interface StoreRow {
 }
 
 /**
- * Models whose id is a bearer secret (a code, a token, a session cookie's value) or is keyed by
- * one (DevicePoll, by the device code): the row holds the value's SHA-256 as its id and the
- * value nowhere else. 256 random bits need no salt or slow hash.
+ * Models whose id is a bearer secret (a code, a token, a session cookie's value): the row holds
+ * the value's SHA-256 as its id and the value nowhere else. 256 random bits need no salt or slow hash.
  */
 const SECRET_MODELS = new Set([
   'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken', 'AccessToken', 'ClientCredentials',
-  'InitialAccessToken', 'PushedAuthorizationRequest', 'BackchannelAuthenticationRequest', 'DevicePoll',
+  'InitialAccessToken', 'PushedAuthorizationRequest', 'BackchannelAuthenticationRequest',
 ]);
 
 /**
@@ -133,16 +132,6 @@ export class OAuthStoreAdapter implements Adapter {
   /** Every artifact of the grant, whatever its model (codes, tokens, device codes). */
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "grant_id" = $1`, [grantId]);
-  }
-
-  /** The ids of this model's unexpired rows (of a model whose ids are not secret). */
-  async activeIds(): Promise<string[]> {
-    if (this.secret) throw new Error(`${this.model} rows are keyed by hashes, not ids.`);
-    const rows = (await this.dataSource.query(
-      `SELECT "id" FROM "auth"."oauth_store" WHERE "model" = $1 AND ("expires_at" IS NULL OR "expires_at" > now())`,
-      [this.model],
-    )) as { id: string }[];
-    return rows.map((row) => row.id);
   }
 
   /** The row key of an id: the id itself, or for a secret model its hash; undefined for a reference that may not stand for a value here. */

@@ -141,7 +141,7 @@ describe('OAuthStoreAdapter secrets', () => {
     dataSource.query<{ id: string; payload: unknown; user_code: string | null }[]>(`SELECT "id", "payload", "user_code" FROM "auth"."oauth_store" WHERE "model" = $1`, [model]);
 
   it('keeps a code, token or session under the SHA-256 of its value, the value nowhere in the row, and gives the value back as jti', async () => {
-    for (const model of ['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken', 'DevicePoll']) {
+    for (const model of ['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken']) {
       const store = new OAuthStoreAdapter(model, dataSource);
       const value = uniqueId(`${model}_value`);
       await store.upsert(value, { jti: value, grantId: 'g6', userCode: `${value}-user` }, 60);

@@ -1,7 +1,10 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth } from '#libs/scopes';
-import { clientAddresses, deviceCodePrefill, httpsRequests, OAuthProvider } from './oauth-provider.js';
+import { deviceCodePrefill } from './device-pages.js';
+import { clientAddresses } from './middleware/registration-limit.js';
+import { httpsRequests } from './middleware/secure-cookies.js';
+import { OAuthProvider } from './oauth-provider.js';
 
 /**
  * The provider's routes, answered by oidc-provider on the raw request and response. Their

@@ -1,0 +1,93 @@
+import { errors, type Configuration, type OidcClient } from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+import { ACCESS_TOKEN_CLAIMS, newPrefixedId } from '#libs/contracts';
+import { ALL_SCOPES } from '#libs/scopes';
+import { checkClientMetadata } from './client-policy.js';
+import { devicePages } from './device-pages.js';
+import {
+  ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
+} from './lifetimes.js';
+import type { OAuthGrants } from './oauth-grants.js';
+import type { OAuthKeys } from './oauth-keys.js';
+import { CLIENT_AUTH_METHODS } from './oauth-metadata.js';
+import { interactionPath, OAUTH_ROUTES } from './oauth-routes.js';
+import { OAuthStoreAdapter } from './oauth-store.adapter.js';
+
+export interface ProviderSettings {
+  dataSource: DataSource;
+  keys: OAuthKeys;
+  grants: OAuthGrants;
+  /** The REST API's resource (PUBLIC_BASE_URL), the default one. */
+  publicBaseUrl: string;
+  /** The MCP surface's resource (MCP_URL). */
+  mcpUrl: string;
+}
+
+/** oidc-provider's configuration: pure OAuth 2.1 on the auth schema. */
+export function providerConfiguration({ dataSource, keys, grants, publicBaseUrl, mcpUrl }: ProviderSettings): Configuration {
+  const resources = new Set([publicBaseUrl, mcpUrl]);
+  return {
+    adapter: (model: string) => new OAuthStoreAdapter(model, dataSource),
+    jwks: { keys: [keys.signingKey] },
+    cookies: { keys: keys.cookieKeys },
+    scopes: [...ALL_SCOPES],
+    clientAuthMethods: CLIENT_AUTH_METHODS,
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: AUTHORIZATION_CODE_TTL_SECONDS,
+      DeviceCode: DEVICE_CODE_TTL_SECONDS,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: GRANT_TTL_SECONDS,
+      Interaction: 3600,
+      Session: 14 * 24 * 3600,
+    },
+    // Refresh tokens for every client allowed the grant, without offline_access; one use each.
+    issueRefreshToken: (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    // Tokens outlive the browser session they were approved in (oidc-provider ties them to it without offline_access).
+    expiresWithSession: () => false,
+    interactions: { url: (_ctx: unknown, interaction: { returnTo: string }) => interactionPath(interaction.returnTo) },
+    // Resource servers build a Principal from sub (the user id), org_id and scope, and refuse revoked grant_ids.
+    extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
+      const organizationId = await grants.organizationOf(token.grantId);
+      return organizationId && token.grantId ? { [ACCESS_TOKEN_CLAIMS.organization]: organizationId, [ACCESS_TOKEN_CLAIMS.grant]: token.grantId } : {};
+    },
+    // Revoking any token of a grant, access token included, revokes the grant.
+    revokeGrantPolicy: () => true,
+    findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
+    routes: OAUTH_ROUTES,
+    extraClientMetadata: { properties: ['client_name'], validator: checkClientMetadata },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, idFactory: () => newPrefixedId('cli') },
+      revocation: { enabled: true },
+      deviceFlow: { enabled: true, ...devicePages },
+      userinfo: { enabled: false },
+      introspection: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // REST unless the client asked for a resource; a token request without one gets the granted one.
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf ?? publicBaseUrl,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => {
+          if (!resources.has(resource)) throw new errors.InvalidTarget('resource must be the REST API or the MCP surface');
+          return {
+            scope: ALL_SCOPES.join(' '),
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+  };
+}
