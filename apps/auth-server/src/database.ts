@@ -1,5 +1,4 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { CreateAuthTables1795314125777 } from './migrations/1795314125777-CreateAuthTables.js';
 import { AddOAuthStore1795319801201 } from './migrations/1795319801201-AddOAuthStore.js';
 import { IndexGrantsByAccount1795400000000 } from './migrations/1795400000000-IndexGrantsByAccount.js';
@@ -18,6 +17,6 @@ export const AUTH_SCHEMA = 'auth';
 /** The auth-server's schema: its tables and migrations (never synchronized). */
 export const authDataSourceSpec: DataSourceSpec = {
   schema: AUTH_SCHEMA,
-  entities: [OrganizationEntity, UserEntity, MembershipEntity, ApiKeyEntity],
+  entities: [OrganizationEntity, UserEntity, MembershipEntity],
   migrations: [CreateAuthTables1795314125777, AddOAuthStore1795319801201, IndexGrantsByAccount1795400000000, OutboxTraceContext1796000000000, HashOAuthSecrets1796100000000, AccountSessions1796200000000, UnusedClientsExpire1796300000000, Retention1796450000000, OAuthRecordTables1796500000000],
 };
