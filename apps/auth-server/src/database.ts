@@ -1,5 +1,4 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { CreateAuthTables1795314125777 } from './migrations/1795314125777-CreateAuthTables.js';
 import { AddOAuthStore1795319801201 } from './migrations/1795319801201-AddOAuthStore.js';
 import { IndexGrantsByAccount1795400000000 } from './migrations/1795400000000-IndexGrantsByAccount.js';
@@ -9,15 +8,12 @@ import { AccountSessions1796200000000 } from './migrations/1796200000000-Account
 import { UnusedClientsExpire1796300000000 } from './migrations/1796300000000-UnusedClientsExpire.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { OAuthRecordTables1796500000000 } from './migrations/1796500000000-OAuthRecordTables.js';
-import { OrganizationEntity } from './organizations/organization.entity.js';
-import { MembershipEntity } from './users/membership.entity.js';
-import { UserEntity } from './users/user.entity.js';
 
 export const AUTH_SCHEMA = 'auth';
 
 /** The auth-server's schema: its tables and migrations (never synchronized). */
 export const authDataSourceSpec: DataSourceSpec = {
   schema: AUTH_SCHEMA,
-  entities: [OrganizationEntity, UserEntity, MembershipEntity, ApiKeyEntity],
+  entities: [],
   migrations: [CreateAuthTables1795314125777, AddOAuthStore1795319801201, IndexGrantsByAccount1795400000000, OutboxTraceContext1796000000000, HashOAuthSecrets1796100000000, AccountSessions1796200000000, UnusedClientsExpire1796300000000, Retention1796450000000, OAuthRecordTables1796500000000],
 };

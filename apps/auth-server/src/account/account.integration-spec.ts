@@ -3,7 +3,6 @@ import { ACCESS_TOKEN_CLAIMS, type OrganizationView, type Principal } from '#lib
 import { ONE_MIB, eventually } from '#libs/testing';
 import { hashApiKey } from '../api-keys/api-key-secret.js';
 import { jwtPayload, PASSWORD, type Field } from '../testing/oauth-flow.js';
-import { MembershipEntity } from '../users/membership.entity.js';
 import { bootAccountServer, formsWithButton, REDIRECT_URI, startCodeFlow, type PageBrowser } from './account-testing.js';
 import { FIELD_MAX_LENGTH } from '../interactions/form.js';
 import { SIGNUP_LIMITS } from './login-limiter.js';
@@ -383,7 +382,7 @@ describe('API keys page', () => {
   it('offers an organization picker to a member of several and acts on the chosen one', async () => {
     const { browser, user, orgId } = await signedIn();
     const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Second Choir' });
-    await server.running.context.dataSource?.manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'owner', createdAt: new Date() });
+    await server.running.context.dataSource?.query(`INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'owner')`, [user.id, other.id]);
 
     const first = await browser.page('/account/api-keys');
     expect(first.html).toContain('<label for="org">Organization</label>');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { newPrefixedId, newSlug, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import type { Scope } from '#libs/scopes';
@@ -7,11 +8,11 @@ import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { OAuthGrants } from '../oauth/oauth-grants.js';
 import type { ConnectedApp } from '../oauth/oauth-grants.repository.js';
-import type { OrganizationEntity } from '../organizations/organization.entity.js';
-import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from '../organizations/organizations.repository.js';
-import { isUniqueViolation } from '../shared/pg-errors.js';
+import { noFreeSlug } from '../organizations/organization.errors.js';
+import type { Organization } from '../organizations/organization.js';
+import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { hashPassword } from '../users/password.js';
-import { USER_EMAIL_CONSTRAINT, UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../users/users.repository.js';
 import type { SignupCommand } from './signup-form.js';
 
 export type AccountErrorCode = 'not_found' | 'forbidden' | 'email_taken';
@@ -31,7 +32,7 @@ const SLUG_ATTEMPTS = 5;
 const MANAGING_ROLES: readonly MemberRole[] = ['owner', 'admin'];
 
 export interface MyOrganization {
-  organization: OrganizationEntity;
+  organization: Organization;
   role: MemberRole;
 }
 
@@ -68,22 +69,13 @@ export class AccountService {
   /** A new free organization with the new user as its owner, in one transaction; the user's id. */
   async signUp(command: SignupCommand): Promise<string> {
     const passwordHash = await hashPassword(command.password);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.outbox.transaction(async (tx) => {
-          if (await this.users.emailTaken(command.email, tx)) throw emailTaken();
-          const now = new Date();
-          const org = { id: newPrefixedId('org'), name: command.organizationName, slug: newSlug(command.organizationName, 'org'), tier: 'free' as const, createdAt: now, updatedAt: now };
-          await this.organizations.insert(org, tx);
-          const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, createdAt: now };
-          await this.users.insert(user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now }, tx);
-          return user.id;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err, USER_EMAIL_CONSTRAINT)) throw emailTaken();
-        if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(err, ORGANIZATION_SLUG_CONSTRAINT)) throw err;
-      }
-    }
+    return this.outbox.transaction(async (tx) => {
+      const now = new Date();
+      const org = await this.insertOrganization(tx.manager, command.organizationName, now);
+      const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, createdAt: now };
+      if (!(await this.users.insert(tx.manager, user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now }))) throw emailTaken();
+      return user.id;
+    });
   }
 
   async email(userId: string): Promise<string | undefined> {
@@ -141,6 +133,15 @@ export class AccountService {
 
   async disconnectApp(userId: string, grantId: string): Promise<void> {
     if (!(await this.grants.revokeForAccount(userId, grantId))) throw new AccountError('not_found', 'There is no such connected app.');
+  }
+
+  /** A new free organization under a fresh slug, in the caller's transaction. */
+  private async insertOrganization(db: EntityManager, name: string, now: Date): Promise<Organization> {
+    for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
+      const org = await this.organizations.insert({ id: newPrefixedId('org'), name, slug: newSlug(name, 'org'), tier: 'free', createdAt: now, updatedAt: now }, db);
+      if (org) return org;
+    }
+    throw noFreeSlug(name, SLUG_ATTEMPTS);
   }
 
   private async requireManager(userId: string, organizationId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ApiKeyView, KeyMode } from '#libs/contracts';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';
-import type { ApiKeyEntity } from './api-key.entity.js';
+import type { ApiKey } from './api-key.js';
 
 /** The key mode a principal acts in: live keys and OAuth tokens are live. */
 export function modeOf(livemode: boolean): KeyMode {
@@ -8,11 +8,11 @@ export function modeOf(livemode: boolean): KeyMode {
 }
 
 /** A key's scopes: its subset, or every scope when created without one. */
-export function scopesOf(key: ApiKeyEntity): Scope[] {
+export function scopesOf(key: ApiKey): Scope[] {
   return key.scopes ?? [...ALL_SCOPES];
 }
 
-export function toApiKeyView(key: ApiKeyEntity): ApiKeyView {
+export function toApiKeyView(key: ApiKey): ApiKeyView {
   return {
     id: key.id,
     name: key.name,

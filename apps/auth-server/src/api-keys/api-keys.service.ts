@@ -7,7 +7,7 @@ import { organizationNotFound } from '../organizations/organization.errors.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { displayPrefix, generateApiKey, hashApiKey, isKeyHash, sameHash } from './api-key-secret.js';
-import type { ApiKeyEntity } from './api-key.entity.js';
+import type { ApiKey } from './api-key.js';
 import { scopesOf, toApiKeyView } from './api-key.view.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 
@@ -35,7 +35,7 @@ export class ApiKeysService {
     const userId = await this.keyOwner(org.id, input.userId);
     const mode = input.mode ?? 'test';
     const key = generateApiKey(mode);
-    const entity: ApiKeyEntity = {
+    const apiKey: ApiKey = {
       id: newPrefixedId('key'),
       organizationId: org.id,
       userId,
@@ -47,22 +47,21 @@ export class ApiKeysService {
       createdAt: new Date(),
       revokedAt: null,
     };
-    await this.keys.insert(entity);
-    const { id, ...view } = toApiKeyView(entity);
+    await this.keys.insert(apiKey);
+    const { id, ...view } = toApiKeyView(apiKey);
     return { id, key, ...view };
   }
 
   /** Revokes a key and emits auth.apikey.revoked with it; revoking a revoked key changes nothing. */
   revoke(id: string): Promise<ApiKeyView> {
     return this.outbox.transaction(async (tx) => {
-      const key = await this.keys.lockById(id, tx);
+      const key = await this.keys.lockById(tx.manager, id);
       if (!key) throw apiKeyNotFound(id);
       if (key.revokedAt) return toApiKeyView(key);
-      key.revokedAt = new Date();
-      await this.keys.markRevoked(key, tx);
+      const revoked = await this.keys.markRevoked(tx.manager, key.id, new Date());
       const livemode = key.mode === 'live';
       await tx.emit('auth.apikey.revoked', { apiKeyId: key.id, organizationId: key.organizationId, livemode }, { orgid: key.organizationId, livemode });
-      return toApiKeyView(key);
+      return toApiKeyView(revoked);
     });
   }
 

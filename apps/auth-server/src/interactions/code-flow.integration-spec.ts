@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { OrganizationView } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
 import { approveConsent, authorizeUrl, bootAuthServer, csrf, formAction, jwtPayload, PASSWORD, pkce, PUBLIC_BASE_URL, REDIRECT_URI, signIn as postLogin, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
-import { MembershipEntity } from '../users/membership.entity.js';
 
 
 const server = bootAuthServer('auth_code_flow', 'flow-admin-token');
@@ -187,7 +186,7 @@ describe('authorization code flow with PKCE', () => {
   it('keeps an earlier grant on its organization when the user consents again for another one', async () => {
     const { user, org, email } = await createUser('Grant org');
     const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Other org' });
-    await server.dataSource().manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'admin', createdAt: new Date() });
+    await server.dataSource().query(`INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'admin')`, [user.id, other.id]);
     const first = await startFlow({ scope: 'signups:read' });
     const firstConsent = await signIn(first, email);
     const firstTokens = await exchange(first, (await approve(first, firstConsent.html, ['signups:read'], org.id)).searchParams.get('code') ?? '');
@@ -211,7 +210,7 @@ describe('authorization code flow with PKCE', () => {
     const { user, email } = await createUser('First org');
     const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Second <org>' });
     const dataSource = server.dataSource();
-    await dataSource.manager.insert(MembershipEntity, { userId: user.id, organizationId: other.id, role: 'member', createdAt: new Date() });
+    await dataSource.query(`INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'member')`, [user.id, other.id]);
 
     const started = await startFlow();
     const consent = await signIn(started, email);

@@ -1,10 +1,10 @@
 import type { OrganizationSummary, OrganizationView } from '#libs/contracts';
-import type { OrganizationEntity } from './organization.entity.js';
+import type { Organization } from './organization.js';
 
-export function toOrganizationSummary(org: OrganizationEntity): OrganizationSummary {
+export function toOrganizationSummary(org: Organization): OrganizationSummary {
   return { id: org.id, name: org.name, slug: org.slug, tier: org.tier };
 }
 
-export function toOrganizationView(org: OrganizationEntity): OrganizationView {
+export function toOrganizationView(org: Organization): OrganizationView {
   return { ...toOrganizationSummary(org), createdAt: org.createdAt.toISOString(), updatedAt: org.updatedAt.toISOString() };
 }

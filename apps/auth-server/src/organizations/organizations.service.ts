@@ -4,11 +4,10 @@ import { newPrefixedId, newSlug } from '#libs/contracts';
 import type { Tier } from '#libs/config';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
-import { isUniqueViolation } from '../shared/pg-errors.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { organizationNotFound } from './organization.errors.js';
+import { noFreeSlug, organizationNotFound } from './organization.errors.js';
 import { toOrganizationView } from './organization.view.js';
-import { ORGANIZATION_SLUG_CONSTRAINT, OrganizationsRepository } from './organizations.repository.js';
+import { OrganizationsRepository } from './organizations.repository.js';
 
 const SLUG_ATTEMPTS = 5;
 
@@ -23,15 +22,11 @@ export class OrganizationsService {
   /** Creates an organization with a unique slug derived from its name. */
   async create(input: AdminCreateOrgDto): Promise<OrganizationView> {
     const now = new Date();
-    for (let attempt = 1; ; attempt++) {
-      const org = { id: newPrefixedId('org'), name: input.name, slug: newSlug(input.name, 'org'), tier: input.tier ?? 'free', createdAt: now, updatedAt: now };
-      try {
-        await this.organizations.insert(org);
-        return toOrganizationView(org);
-      } catch (err) {
-        if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(err, ORGANIZATION_SLUG_CONSTRAINT)) throw err;
-      }
+    for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
+      const org = await this.organizations.insert({ id: newPrefixedId('org'), name: input.name, slug: newSlug(input.name, 'org'), tier: input.tier ?? 'free', createdAt: now, updatedAt: now });
+      if (org) return toOrganizationView(org);
     }
+    throw noFreeSlug(input.name, SLUG_ATTEMPTS);
   }
 
   async get(id: string): Promise<OrganizationView> {
@@ -63,17 +58,14 @@ export class OrganizationsService {
   /** Changes the tier; a real change emits auth.organization.tier_changed in the same transaction. */
   setTier(id: string, input: AdminSetTierDto): Promise<OrganizationView> {
     return this.outbox.transaction(async (tx) => {
-      const org = await this.organizations.lockById(id, tx);
-      if (!org) throw organizationNotFound(id);
-      if (org.tier === input.tier) return toOrganizationView(org);
-      const previousTier = org.tier;
-      org.tier = input.tier;
-      org.updatedAt = new Date();
-      await this.organizations.updateTier(org, tx);
+      const previous = await this.organizations.lockById(tx.manager, id);
+      if (!previous) throw organizationNotFound(id);
+      if (previous.tier === input.tier) return toOrganizationView(previous);
+      const org = await this.organizations.updateTier(tx.manager, id, input.tier, new Date());
       // A tier applies to both modes; the event is a live-mode fact.
       await tx.emit(
         'auth.organization.tier_changed',
-        { organizationId: org.id, tier: org.tier, previousTier, livemode: true },
+        { organizationId: org.id, tier: org.tier, previousTier: previous.tier, livemode: true },
         { orgid: org.id, livemode: true },
       );
       return toOrganizationView(org);

@@ -1,7 +1,6 @@
 import type { UserView } from '#libs/contracts';
-import type { MembershipEntity } from './membership.entity.js';
-import type { UserEntity } from './user.entity.js';
+import type { Membership, User } from './user.js';
 
-export function toUserView(user: UserEntity, membership: MembershipEntity): UserView {
+export function toUserView(user: User, membership: Membership): UserView {
   return { id: user.id, email: user.email, organizationId: membership.organizationId, role: membership.role, createdAt: user.createdAt.toISOString() };
 }

@@ -4,10 +4,9 @@ import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { organizationNotFound } from '../organizations/organization.errors.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
-import { isUniqueViolation } from '../shared/pg-errors.js';
 import { hashPassword } from './password.js';
 import { toUserView } from './user.view.js';
-import { USER_EMAIL_CONSTRAINT, UsersRepository } from './users.repository.js';
+import { UsersRepository } from './users.repository.js';
 
 function emailTaken(): ProblemError {
   return new ProblemError('conflict', 'A user with this email already exists.');
@@ -24,21 +23,15 @@ export class UsersService {
   /** Creates a user as a member of one organization; its first member becomes owner unless a role is given. */
   async create(input: AdminCreateUserDto): Promise<UserView> {
     const passwordHash = await hashPassword(input.password);
-    try {
-      return await this.outbox.transaction(async (tx) => {
-        const org = await this.organizations.lockById(input.organizationId, tx);
-        if (!org) throw organizationNotFound(input.organizationId);
-        if (await this.users.emailTaken(input.email, tx)) throw emailTaken();
-        const role = input.role ?? ((await this.users.countMembers(org.id, tx)) === 0 ? 'owner' : 'member');
-        const now = new Date();
-        const user = { id: newPrefixedId('usr'), email: input.email, passwordHash, createdAt: now };
-        const membership = { userId: user.id, organizationId: org.id, role, createdAt: now };
-        await this.users.insert(user, membership, tx);
-        return toUserView(user, membership);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err, USER_EMAIL_CONSTRAINT)) throw emailTaken();
-      throw err;
-    }
+    return this.outbox.transaction(async (tx) => {
+      const org = await this.organizations.lockById(tx.manager, input.organizationId);
+      if (!org) throw organizationNotFound(input.organizationId);
+      const role = input.role ?? ((await this.users.countMembers(tx.manager, org.id)) === 0 ? 'owner' : 'member');
+      const now = new Date();
+      const user = { id: newPrefixedId('usr'), email: input.email, passwordHash, createdAt: now };
+      const membership = { userId: user.id, organizationId: org.id, role, createdAt: now };
+      if (!(await this.users.insert(tx.manager, user, membership))) throw emailTaken();
+      return toUserView(user, membership);
+    });
   }
 }
