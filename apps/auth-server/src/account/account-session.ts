@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { sha256Hex } from '#libs/contracts';
+import { affectedBy, rowsOf } from '#libs/persistence';
 
 export const SESSION_COOKIE = 'account_session';
 /** The double-submit cookie of the forms shown before sign-in (login, signup). */
@@ -53,7 +54,8 @@ export class AccountSessions {
   /** A new session for the user: the cookie's value. */
   async issue(userId: string): Promise<string> {
     const value = randomBytes(32).toString('base64url');
-    await this.dataSource.query(
+    await affectedBy(
+      this.dataSource,
       `INSERT INTO "auth"."account_sessions" ("id", "user_id", "expires_at") VALUES ($1, $2, now() + make_interval(secs => $3))`,
       [sha256Hex(value), userId, SESSION_LIFETIME_SECONDS],
     );
@@ -63,7 +65,8 @@ export class AccountSessions {
   /** The user of a session that has neither expired nor ended. */
   async userIdOf(value: string | undefined): Promise<string | undefined> {
     if (!value || !TOKEN_PATTERN.test(value)) return undefined;
-    const rows = await this.dataSource.query<{ user_id: string }[]>(
+    const rows = await rowsOf<{ user_id: string }>(
+      this.dataSource,
       `SELECT "user_id" FROM "auth"."account_sessions" WHERE "id" = $1 AND "expires_at" > now()`,
       [sha256Hex(value)],
     );
@@ -72,7 +75,7 @@ export class AccountSessions {
 
   /** Ends a session: its cookie is refused from now on, wherever it was copied. */
   async end(value: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM "auth"."account_sessions" WHERE "id" = $1`, [sha256Hex(value)]);
+    await affectedBy(this.dataSource, `DELETE FROM "auth"."account_sessions" WHERE "id" = $1`, [sha256Hex(value)]);
   }
 
   sessionCookie(value: string): string {

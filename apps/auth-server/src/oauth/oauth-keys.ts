@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { DataSource } from 'typeorm';
+import { affectedBy, rowsOf } from '#libs/persistence';
 
 export interface OAuthKeys {
   /** The private ES256 JWK that signs access tokens (never log it). */
@@ -23,10 +24,10 @@ function newKeys(): OAuthKeys {
  * replicas share them. Replicas booting together race on the insert; all read the winner's.
  */
 export async function loadOrCreateOAuthKeys(dataSource: DataSource): Promise<OAuthKeys> {
-  await dataSource.query(`INSERT INTO "auth"."oauth_keys" ("id", "value") VALUES ('provider', $1) ON CONFLICT ("id") DO NOTHING`, [
+  await affectedBy(dataSource, `INSERT INTO "auth"."oauth_keys" ("id", "value") VALUES ('provider', $1) ON CONFLICT ("id") DO NOTHING`, [
     JSON.stringify(newKeys()),
   ]);
-  const rows = (await dataSource.query(`SELECT "value" FROM "auth"."oauth_keys" WHERE "id" = 'provider'`)) as { value: OAuthKeys }[];
+  const rows = await rowsOf<{ value: OAuthKeys }>(dataSource, `SELECT "value" FROM "auth"."oauth_keys" WHERE "id" = 'provider'`);
   const stored = rows[0];
   if (!stored) throw new Error('The OAuth keys could not be stored.');
   return stored.value;

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { DataSource, EntityManager } from 'typeorm';
 import { sha256Hex } from '#libs/contracts';
+import { affectedBy, rowsOf, type Db } from '#libs/persistence';
 import { CLIENT_TOUCH_INTERVAL_SECONDS, UNUSED_CLIENT_TTL_SECONDS } from './lifetimes.js';
 
 interface StoreRow {
@@ -63,7 +63,7 @@ export class OAuthStoreAdapter implements Adapter {
   constructor(
     private readonly model: string,
     /** The data source, or the manager of a transaction the store's writes must join. */
-    private readonly dataSource: DataSource | EntityManager,
+    private readonly dataSource: Db,
   ) {
     this.secret = SECRET_MODELS.has(model);
   }
@@ -74,7 +74,8 @@ export class OAuthStoreAdapter implements Adapter {
     const lifetime = expiresIn ?? (this.model === 'Client' ? UNUSED_CLIENT_TTL_SECONDS : undefined);
     const expiresAt = typeof lifetime === 'number' ? new Date(Date.now() + lifetime * 1000) : null;
     const userCode = typeof payload.userCode === 'string' ? sha256Hex(payload.userCode) : null;
-    await this.dataSource.query(
+    await affectedBy(
+      this.dataSource,
       `INSERT INTO "auth"."oauth_store" ("model", "id", "payload", "grant_id", "user_code", "uid", "expires_at")
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT ("model", "id") DO UPDATE SET
@@ -105,7 +106,8 @@ export class OAuthStoreAdapter implements Adapter {
   async consume(id: string): Promise<void> {
     const key = this.keyOf(id);
     if (key === undefined) return;
-    await this.dataSource.query(
+    await affectedBy(
+      this.dataSource,
       `UPDATE "auth"."oauth_store" SET "consumed_at" = now() WHERE "model" = $1 AND "id" = $2 AND "consumed_at" IS NULL`,
       [this.model, key],
     );
@@ -114,7 +116,7 @@ export class OAuthStoreAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     const key = this.keyOf(id);
     if (key === undefined) return;
-    await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "model" = $1 AND "id" = $2`, [this.model, key]);
+    await affectedBy(this.dataSource, `DELETE FROM "auth"."oauth_store" WHERE "model" = $1 AND "id" = $2`, [this.model, key]);
   }
 
   /**
@@ -122,7 +124,8 @@ export class OAuthStoreAdapter implements Adapter {
    * CLIENT_TOUCH_INTERVAL_SECONDS), so only clients nobody uses expire and are swept.
    */
   async touchClient(clientId: string): Promise<void> {
-    await this.dataSource.query(
+    await affectedBy(
+      this.dataSource,
       `UPDATE "auth"."oauth_store" SET "expires_at" = now() + make_interval(secs => $2)
        WHERE "model" = 'Client' AND "id" = $1 AND "expires_at" > now() AND "expires_at" < now() + make_interval(secs => $3)`,
       [clientId, UNUSED_CLIENT_TTL_SECONDS, UNUSED_CLIENT_TTL_SECONDS - CLIENT_TOUCH_INTERVAL_SECONDS],
@@ -131,7 +134,7 @@ export class OAuthStoreAdapter implements Adapter {
 
   /** Every artifact of the grant, whatever its model (codes, tokens, device codes). */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM "auth"."oauth_store" WHERE "grant_id" = $1`, [grantId]);
+    await affectedBy(this.dataSource, `DELETE FROM "auth"."oauth_store" WHERE "grant_id" = $1`, [grantId]);
   }
 
   /** The row key of an id: the id itself, or for a secret model its hash; undefined for a reference that may not stand for a value here. */
@@ -164,12 +167,13 @@ export class OAuthStoreAdapter implements Adapter {
   }
 
   private async findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<StoreRow | undefined> {
-    const rows = (await this.dataSource.query(
+    const rows = await rowsOf<StoreRow>(
+      this.dataSource,
       `SELECT "id", "payload", "consumed_at" FROM "auth"."oauth_store"
        WHERE "model" = $1 AND "${column}" = $2 AND ("expires_at" IS NULL OR "expires_at" > now())
        LIMIT 1`,
       [this.model, value],
-    )) as StoreRow[];
+    );
     return rows[0];
   }
 }
