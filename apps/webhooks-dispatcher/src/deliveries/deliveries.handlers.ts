@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor, pageOf, requireUuid, validateInput, type HandlersOf } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { assertApiKey } from '../endpoints/endpoints.handlers.js';
-import { ownerOf } from '../endpoints/endpoint.js';
+import { assertApiKey, ownerOf } from '../endpoints/endpoint.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 

@@ -3,10 +3,10 @@ import type { Counter, Metrics } from '#libs/observability';
 import { type AppContext, APP_CONTEXT, METRICS } from '#libs/runtime';
 import { EndpointRules } from '../endpoints/endpoint-rules.js';
 import { webhookHeaders } from '../signing/index.js';
-import { closeWebhookConnections, postWebhook, type SendResult } from '../targets/index.js';
+import { closeWebhookConnections, errorMessageOf, isSuccess, postWebhook, type SendResult } from '../targets/index.js';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
 import { DeliveriesRepository, type ClaimedAttempt } from './deliveries.repository.js';
-import { errorMessageOf, isSuccess, outcomeOf, type AttemptOutcome } from './retry-policy.js';
+import { outcomeOf, type AttemptOutcome } from './retry-policy.js';
 
 /** Attempts one worker has in flight at most. */
 const CONCURRENCY = 16;

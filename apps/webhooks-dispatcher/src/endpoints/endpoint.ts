@@ -1,4 +1,5 @@
 import type { PausedReason, Principal } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
 
 /** A webhook endpoint as the dispatcher keeps it; secrets stay sealed until a delivery signs with them. */
 export interface Endpoint {
@@ -29,6 +30,12 @@ export interface Owner {
 
 export function ownerOf(principal: Principal): Owner {
   return { organizationId: principal.organizationId, livemode: principal.livemode };
+}
+
+/** Defense in depth: the edge lets only API keys through to webhook endpoints and their deliveries. */
+export function assertApiKey(principal: Principal): Principal {
+  if (principal.kind !== 'api_key') throw new ProblemError('forbidden', 'Webhook endpoints take an organization API key, not an OAuth access token.');
+  return principal;
 }
 
 /** How long the previous secret keeps signing after a rotation. */

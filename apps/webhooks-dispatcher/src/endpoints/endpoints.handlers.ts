@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
-  CreateWebhookDto, DEFAULT_PAGE_SIZE, PageQueryDto, UpdateWebhookDto, requireUuid, validateInput, type HandlersOf, type Principal,
+  CreateWebhookDto, DEFAULT_PAGE_SIZE, PageQueryDto, UpdateWebhookDto, requireUuid, validateInput, type HandlersOf,
 } from '#libs/contracts';
-import { ProblemError } from '#libs/problem';
+import { assertApiKey } from './endpoint.js';
 import { CreateEndpointUseCase } from './usecases/create-endpoint.usecase.js';
 import { ManageEndpointsUseCase } from './usecases/manage-endpoints.usecase.js';
 import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
-
-/** Defense in depth: the edge lets only API keys through to webhook endpoints. */
-export function assertApiKey(principal: Principal): Principal {
-  if (principal.kind !== 'api_key') throw new ProblemError('forbidden', 'Webhook endpoints take an organization API key, not an OAuth access token.');
-  return principal;
-}
 
 /** The webhooks.* subjects: endpoint management for the edges. */
 @Injectable()
