@@ -2,7 +2,7 @@ export { assertScope, type Authorized, type Principal } from './principal.js';
 export {
   ArrayField, BoolField, DateTimeField, EMAIL_MAX_LENGTH, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isEmailAddress, isPhoneNumber, QueryIntField, StringField, UNICODE_MESSAGE, UuidField, isWellFormed, toE164, validateInput,
 } from './validation.js';
-export { isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
+export { constantTimeEqual, isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, pageOf, type CursorPosition, type Page } from './pagination.js';
 export {
   CreateSignupDto, ListSignupsQueryDto, SIGNUP_STATUSES, SignupPageView, SignupView, UpdateSignupDto,
@@ -23,7 +23,7 @@ export {
   type CreateItemInput, type CreateSlotInput, type UpdateItemInput, type UpdateSlotInput,
 } from './slots-items.js';
 export {
-  ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
+  CONFIRMATION_TOKEN_PATTERN, ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
   RegistrationResultView, RegistrationView, SELECTION_TYPES, SelectionDto, SelectionView, UpdateParticipantDto, UpdateRegistrationDto,
   toRegistrationInput, toUpdateRegistrationInput,
   type FailureReason, type RegistrationInput, type SelectionInput, type SelectionType, type UpdateParticipantInput, type UpdateRegistrationInput,
