@@ -25,7 +25,7 @@ export {
 export {
   CONFIRMATION_TOKEN_PATTERN, ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
   RegistrationResultView, RegistrationView, SELECTION_TYPES, SelectionDto, SelectionView, UpdateParticipantDto, UpdateRegistrationDto,
-  toRegistrationInput, toUpdateRegistrationInput,
+  missingRequiredPhone, toRegistrationInput, toUpdateRegistrationInput,
   type FailureReason, type RegistrationInput, type SelectionInput, type SelectionType, type UpdateParticipantInput, type UpdateRegistrationInput,
 } from './participants.js';
 export { AnalyticsView } from './analytics.js';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { missingRequiredPhone } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
 import { lockForTokenChange } from '../../signups/registration-window.js';
@@ -9,6 +10,7 @@ import type { Participant, RegistrationChanges } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
 import { RegistrationReader, registrationNotFound, type Registration } from '../registration-reader.js';
+import { phoneRequired } from '../registration-refusal.js';
 import { SelectionAllocator } from '../selection-allocator.js';
 
 export interface ChangeParticipantCommand {
@@ -64,9 +66,7 @@ export class ChangeRegistrationUseCase {
   }
 
   private async apply(tx: Tx, signup: Signup, participant: Participant, changes: RegistrationChanges): Promise<Participant> {
-    if (changes.phone === null && signup.requiresPhone) {
-      throw ProblemError.validation([{ path: 'phone', message: 'Required' }], 'This signup requires a phone number.');
-    }
+    if (missingRequiredPhone(signup, changes.phone !== null)) throw phoneRequired();
     if (Object.values(changes).every((value) => value === undefined)) return participant;
     const { selections, ...contact } = changes;
     const transitions = selections ? await this.allocator.reallocate(tx.manager, signup.id, participant.selections, selections) : [];
