@@ -44,4 +44,4 @@ export {
   NOT_ELIGIBLE_REASONS, NotEligibleView, OutboxListView, OutboxMessageView, REMINDER_TRIGGERS, ReminderPassView, type InboundSms, type NotEligibleReason,
   type ReminderSentData, type ReminderTrigger,
 } from './reminders.js';
-export { BUS_ACCESS, DURABLES, busAccessOf, type BusAccess, type DurableAccess } from './bus-access.js';
+export { BUS_ACCESS, DURABLES, busAccessOf, type BusAccess, type DurableAccess, type DurableEventType } from './bus-access.js';
