@@ -7,9 +7,9 @@ import {
 } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { ProblemError, isProblemError } from '#libs/problem';
-import { BUS, LOGGER } from '#libs/runtime';
+import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config.js';
+import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
 import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
@@ -50,7 +50,7 @@ export class PagesController {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Inject(APP_CONFIG) config: GatewayConfig,
   ) {
     this.origin = new URL(config.publicBaseUrl).origin;
   }
