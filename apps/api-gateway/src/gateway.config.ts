@@ -13,6 +13,3 @@ export const gatewaySpec = {
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewaySpec>;
-
-/** Injection token of the gateway's validated configuration. */
-export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

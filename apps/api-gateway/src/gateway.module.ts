@@ -4,7 +4,7 @@ import { oauthIssuer } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
-import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config.js';
+import type { GatewayConfig } from './gateway.config.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MeController } from './me/me.controller.js';
@@ -22,8 +22,8 @@ import { SlotsController } from './slots-items/slots.controller.js';
 
 @Module({})
 export class GatewayModule {
-  static register(config: GatewayConfig, context: AppContext): DynamicModule {
-    const { dataSource } = context;
+  static register(context: AppContext<GatewayConfig>): DynamicModule {
+    const { config, dataSource } = context;
     if (!dataSource) throw new Error('The gateway runs on its own schema (idempotency records)');
     return {
       module: GatewayModule,
@@ -43,7 +43,6 @@ export class GatewayModule {
         TwilioInboundController,
       ],
       providers: [
-        { provide: GATEWAY_CONFIG, useValue: config },
         ...edgeProviders({
           bus: context.bus,
           tokens: { issuer: oauthIssuer(config.authUrl), audience: config.publicBaseUrl },

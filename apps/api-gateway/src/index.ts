@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { loadConfig } from '#libs/config';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import { hoursToSeconds, type AppDefinition } from '#libs/runtime';
@@ -18,13 +17,13 @@ import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-signature.guard.js';
  * The REST edge: authenticates, rate-limits, honours Idempotency-Key, checks scopes, validates,
  * forwards over the bus, renders problems; also serves the public pages.
  */
-export const apiGatewayApp: AppDefinition = {
+export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
   name: 'api-gateway',
   config: gatewaySpec,
   database: gatewayDataSourceSpec,
-  module: (context) => GatewayModule.register(loadConfig(gatewaySpec, context.env), context),
+  module: (context) => GatewayModule.register(context),
   fastify: (context) => {
-    const config = loadConfig(gatewaySpec, context.env);
+    const { config } = context;
     return {
       trustProxy: config.trustProxy,
       // The router's own errors (a malformed URL): HTML on the pages, problem+json elsewhere.
@@ -36,10 +35,10 @@ export const apiGatewayApp: AppDefinition = {
     };
   },
   retention: (context) => [
-    { table: 'idempotency_keys', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(loadConfig(gatewaySpec, context.env).idempotencyRetentionHours) },
+    { table: 'idempotency_keys', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(context.config.idempotencyRetentionHours) },
   ],
   configure(app, context) {
-    const config = loadConfig(gatewaySpec, context.env);
+    const { config } = context;
     app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', TWILIO_INBOUND_ROUTE, ...PAGE_ROUTES] });
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
     app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));

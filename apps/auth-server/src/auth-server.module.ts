@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_CONTEXT, DATA_SOURCE, LOGGER, type AppContext } from '#libs/runtime';
-import { loadConfig, publicUrlsSpec } from '#libs/config';
 import type { Logger } from '#libs/observability';
 import type { DataSource } from 'typeorm';
 import { AccountController } from './account/account.controller.js';
@@ -11,7 +10,7 @@ import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { ApiKeysAdminController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
-import { AUTH_CONFIG, loadAuthConfig } from './auth.config.js';
+import type { AuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { InteractionsController } from './interactions/interactions.controller.js';
 import { MeService } from './me/me.service.js';
@@ -29,14 +28,12 @@ import { UsersService } from './users/users.service.js';
 
 @Module({})
 export class AuthServerModule {
-  /** Reads the auth-server's configuration first, so a missing ADMIN_TOKEN stops the boot. */
-  static forApp(context: AppContext): DynamicModule {
-    const config = loadAuthConfig(context.env);
+  static forApp(context: AppContext<AuthConfig>): DynamicModule {
+    const { config } = context;
     return {
       module: AuthServerModule,
       controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController, InteractionsController, AccountController],
       providers: [
-        { provide: AUTH_CONFIG, useValue: config },
         AdminTokenGuard,
         OrganizationsRepository,
         UsersRepository,
@@ -56,12 +53,12 @@ export class AuthServerModule {
         },
         {
           provide: AccountSessions,
-          useFactory: async (app: AppContext, dataSource: DataSource) => {
+          useFactory: async (dataSource: DataSource) => {
             const key = (await loadOrCreateOAuthKeys(dataSource)).cookieKeys[0];
             if (!key) throw new Error('The OAuth cookie keys are missing.');
-            return new AccountSessions(key, new URL(loadConfig(publicUrlsSpec, app.env).authUrl).protocol === 'https:', dataSource);
+            return new AccountSessions(key, new URL(config.authUrl).protocol === 'https:', dataSource);
           },
-          inject: [APP_CONTEXT, DATA_SOURCE],
+          inject: [DATA_SOURCE],
         },
         {
           provide: OAuthProvider,

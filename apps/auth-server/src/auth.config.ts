@@ -1,7 +1,8 @@
-import { env, loadConfig, trustProxyField, type ConfigOf, type Env } from '#libs/config';
+import { env, publicUrlsSpec, trustProxyField, type ConfigOf } from '#libs/config';
 import { retentionHours } from '#libs/runtime';
 
 export const authConfigSpec = {
+  ...publicUrlsSpec,
   /** Bearer token of the operators' admin API (and the admin CLI). */
   adminToken: env.secret('ADMIN_TOKEN'),
   /** Take the client IP (for the login rate limit) from X-Forwarded-For; only behind a proxy that sets it. */
@@ -17,10 +18,3 @@ export const authConfigSpec = {
 };
 
 export type AuthConfig = ConfigOf<typeof authConfigSpec>;
-
-export const AUTH_CONFIG = Symbol('AUTH_CONFIG');
-
-/** Fails with a ConfigError naming every missing or bad variable. */
-export function loadAuthConfig(source: Env): AuthConfig {
-  return loadConfig(authConfigSpec, source);
-}

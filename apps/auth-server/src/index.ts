@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
-import { authConfigSpec, loadAuthConfig } from './auth.config.js';
+import { authConfigSpec } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { AuthServerModule } from './auth-server.module.js';
 import { authDataSourceSpec } from './database.js';
@@ -9,25 +9,22 @@ import { leaveOAuthBodiesUnread } from './oauth/oauth-body.js';
 export { authDataSourceSpec } from './database.js';
 
 /** Accounts, organizations and API keys: the admin API, the auth.* bus subjects, and OAuth. */
-export const authServerApp: AppDefinition = {
+export const authServerApp: AppDefinition<typeof authConfigSpec> = {
   name: 'auth-server',
   config: authConfigSpec,
   database: authDataSourceSpec,
   module: (context) => AuthServerModule.forApp(context),
-  fastify: (context) => ({ trustProxy: loadAuthConfig(context.env).trustProxy }),
+  fastify: ({ config }) => ({ trustProxy: config.trustProxy }),
   configure(app) {
     leaveOAuthBodiesUnread((app as NestFastifyApplication).getHttpAdapter().getInstance());
   },
   // Only expired rows go (a row without an expiry, such as a client in use, never does).
-  retention: (context) => {
-    const config = loadAuthConfig(context.env);
-    return [
-      { table: 'oauth_store', key: ['model', 'id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
-      { table: 'oauth_grant_organizations', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
-      { table: 'oauth_revoked_grants', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
-      { table: 'oauth_device_polls', key: ['device_code_hash'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
-      { table: 'account_sessions', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
-    ];
-  },
+  retention: ({ config }) => [
+    { table: 'oauth_store', key: ['model', 'id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+    { table: 'oauth_grant_organizations', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+    { table: 'oauth_revoked_grants', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+    { table: 'oauth_device_polls', key: ['device_code_hash'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+    { table: 'account_sessions', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
+  ],
   serve: serving('auth', (app) => app.get(AuthHandlers).handlers()),
 };

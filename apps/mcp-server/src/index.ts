@@ -1,4 +1,3 @@
-import { loadConfig } from '#libs/config';
 import type { AppDefinition } from '#libs/runtime';
 import { mcpSpec } from './mcp.config.js';
 import { installMcpHooks } from './mcp.hooks.js';
@@ -8,12 +7,12 @@ import { McpModule } from './mcp.module.js';
  * The MCP surface: Streamable HTTP at /mcp, an OAuth resource server for MCP_URL whose tools
  * make the gateway's bus requests with the caller's principal. It owns no schema.
  */
-export const mcpServerApp: AppDefinition = {
+export const mcpServerApp: AppDefinition<typeof mcpSpec> = {
   name: 'mcp-server',
   config: mcpSpec,
-  module: (context) => McpModule.register(loadConfig(mcpSpec, context.env), context),
-  fastify: (context) => ({ trustProxy: loadConfig(mcpSpec, context.env).trustProxy }),
-  configure(app, context) {
-    installMcpHooks(app.getHttpAdapter().getInstance(), loadConfig(mcpSpec, context.env));
+  module: (context) => McpModule.register(context),
+  fastify: ({ config }) => ({ trustProxy: config.trustProxy }),
+  configure(app, { config }) {
+    installMcpHooks(app.getHttpAdapter().getInstance(), config);
   },
 };

@@ -43,6 +43,3 @@ export const mcpSpec = {
 };
 
 export type McpConfig = ConfigOf<typeof mcpSpec>;
-
-/** Injection token of the mcp-server's validated configuration. */
-export const MCP_CONFIG = Symbol('MCP_CONFIG');

@@ -5,9 +5,9 @@ import type { Bus } from '#libs/bus';
 import type { Principal } from '#libs/contracts';
 import { CurrentPrincipal } from '#libs/edge';
 import type { Counter, Logger, Metrics } from '#libs/observability';
-import { BUS, LOGGER, METRICS } from '#libs/runtime';
+import { APP_CONFIG, BUS, LOGGER, METRICS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
-import { MCP_CONFIG, MCP_PATH, type McpConfig } from './mcp.config.js';
+import { MCP_PATH, type McpConfig } from './mcp.config.js';
 import { mcpServer } from './mcp.server.js';
 import { ToolCatalog } from './tools/tool-catalog.js';
 
@@ -47,7 +47,7 @@ export class McpController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS) metrics: Metrics,
-    @Inject(MCP_CONFIG) private readonly config: McpConfig,
+    @Inject(APP_CONFIG) private readonly config: McpConfig,
     @Inject(ToolCatalog) private readonly catalog: ToolCatalog,
   ) {
     this.publicOrigin = new URL(config.publicBaseUrl).origin;

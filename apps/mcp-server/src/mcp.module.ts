@@ -2,19 +2,19 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
-import { MCP_CONFIG, type McpConfig } from './mcp.config.js';
+import type { McpConfig } from './mcp.config.js';
 import { McpController } from './mcp.controller.js';
 import { PROTECTED_RESOURCE_METADATA, ProtectedResourceController } from './protected-resource.js';
 import { ToolCatalog } from './tools/tool-catalog.js';
 
 @Module({})
 export class McpModule {
-  static register(config: McpConfig, context: AppContext): DynamicModule {
+  static register(context: AppContext<McpConfig>): DynamicModule {
+    const { config } = context;
     return {
       module: McpModule,
       controllers: [ProtectedResourceController, McpController],
       providers: [
-        { provide: MCP_CONFIG, useValue: config },
         { provide: PROTECTED_RESOURCE_METADATA, useValue: protectedResourceMetadata(config.mcpUrl, config.authUrl) },
         { provide: ToolCatalog, useValue: new ToolCatalog(config.problemBase) },
         ...edgeProviders({

@@ -1,5 +1,4 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { loadConfig } from '#libs/config';
 import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
 import { ContactsProjection } from './contacts/contacts-projection.js';
 import { InitReminders1795314237764 } from './migrations/1795314237764-InitReminders.js';
@@ -25,19 +24,19 @@ export const remindersDataSourceSpec: DataSourceSpec = {
  * reminder passes (reminders.* on the bus, and automatically about 24 h before each event)
  * through the SMS provider, records opt-outs, and emits reminder.sent.
  */
-export const remindersServiceApp: AppDefinition = {
+export const remindersServiceApp: AppDefinition<typeof remindersSpec> = {
   name: 'reminders-service',
   config: remindersSpec,
   database: remindersDataSourceSpec,
   module: () => ({ module: RemindersModule }),
   // Live texts stay: they are what keeps a person from a second reminder.
-  retention: (context) => [
+  retention: ({ config }) => [
     {
       table: 'messages',
       key: ['id'],
       after: 'sent_at',
       only: `NOT "livemode" AND "status" = 'sent'`,
-      retentionSeconds: hoursToSeconds(loadConfig(remindersSpec, context.env).sandboxMessagesRetentionHours),
+      retentionSeconds: hoursToSeconds(config.sandboxMessagesRetentionHours),
     },
   ],
   serve: serving('reminders', (app) => app.get(RemindersHandlers).handlers()),

@@ -22,5 +22,3 @@ export const remindersSpec = {
 };
 
 export type RemindersConfig = ConfigOf<typeof remindersSpec>;
-
-export const REMINDERS_CONFIG = Symbol('REMINDERS_CONFIG');

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { loadConfig } from '#libs/config';
-import { APP_CONTEXT, type AppContext } from '#libs/runtime';
+import { APP_CONFIG, APP_CONTEXT, type AppContext } from '#libs/runtime';
 import { ContactsModule } from './contacts/contacts.module.js';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
 import { OptOutsRepository } from './inbound/opt-outs.repository.js';
@@ -9,7 +8,7 @@ import { ListOutboxUseCase } from './passes/list-outbox.usecase.js';
 import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
 import { PassesRepository } from './passes/passes.repository.js';
 import { ReminderPass } from './passes/reminder-pass.js';
-import { REMINDERS_CONFIG, remindersSpec, type RemindersConfig } from './reminders.config.js';
+import type { RemindersConfig } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
 import { smsProviderFor } from './sms/sms-provider.factory.js';
 import { SMS_PROVIDER } from './sms/sms-provider.js';
@@ -18,11 +17,10 @@ import { SMS_PROVIDER } from './sms/sms-provider.js';
 @Module({
   imports: [ContactsModule],
   providers: [
-    { provide: REMINDERS_CONFIG, useFactory: (context: AppContext) => loadConfig(remindersSpec, context.env), inject: [APP_CONTEXT] },
     {
       provide: SMS_PROVIDER,
       useFactory: (config: RemindersConfig, context: AppContext) => smsProviderFor(config, context.logger),
-      inject: [REMINDERS_CONFIG, APP_CONTEXT],
+      inject: [APP_CONFIG, APP_CONTEXT],
     },
     PassesRepository,
     OptOutsRepository,

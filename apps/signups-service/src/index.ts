@@ -27,7 +27,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
  * The signup domain: serves signups.* on the bus and publishes signup, participant, slot and item
  * events through its outbox; follows reminder.sent for each participant's remindedAt.
  */
-export const signupsServiceApp: AppDefinition = {
+export const signupsServiceApp: AppDefinition<typeof signupsServiceSpec> = {
   name: 'signups-service',
   config: signupsServiceSpec,
   database: signupsDataSourceSpec,

@@ -1,6 +1,7 @@
-import { env, signupsPerDayField, tierLimitsField, type ConfigOf } from '#libs/config';
+import { env, publicUrlsSpec, signupsPerDayField, tierLimitsField, type ConfigOf } from '#libs/config';
 
 export const signupsServiceSpec = {
+  ...publicUrlsSpec,
   signupsPerDay: signupsPerDayField(),
   tierLimits: tierLimitsField(),
   /** offline: the built-in parser; openai: any OpenAI-compatible chat-completions endpoint. */
@@ -12,6 +13,3 @@ export const signupsServiceSpec = {
 };
 
 export type SignupsServiceConfig = ConfigOf<typeof signupsServiceSpec>;
-
-/** Injection token of the signups-service's validated configuration. */
-export const SIGNUPS_SERVICE_CONFIG = Symbol('SIGNUPS_SERVICE_CONFIG');

@@ -1,5 +1,4 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { loadConfig } from '#libs/config';
 import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
 import { DeliveriesHandlers } from './deliveries/deliveries.handlers.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
@@ -24,14 +23,14 @@ export const webhooksDataSourceSpec: DataSourceSpec = {
  * The webhooks-dispatcher: manages webhook endpoints (webhooks.* on the bus), turns events into
  * deliveries, and signs, sends and retries them.
  */
-export const webhooksDispatcherApp: AppDefinition = {
+export const webhooksDispatcherApp: AppDefinition<typeof webhooksSpec> = {
   name: 'webhooks-dispatcher',
   config: webhooksSpec,
   database: webhooksDataSourceSpec,
   module: () => ({ module: WebhooksModule }),
   // A delivery still pending (due or retrying) is never deleted, whatever its age.
-  retention: (context) => [
-    { table: 'deliveries', key: ['id'], after: 'created_at', only: `"status" <> 'pending'`, retentionSeconds: hoursToSeconds(loadConfig(webhooksSpec, context.env).deliveriesRetentionHours) },
+  retention: ({ config }) => [
+    { table: 'deliveries', key: ['id'], after: 'created_at', only: `"status" <> 'pending'`, retentionSeconds: hoursToSeconds(config.deliveriesRetentionHours) },
   ],
   serve: serving('webhooks', (app) => ({ ...app.get(EndpointsHandlers).handlers(), ...app.get(DeliveriesHandlers).handlers() })),
   async start(app) {

@@ -40,5 +40,3 @@ export const webhooksSpec = {
 };
 
 export type WebhooksConfig = ConfigOf<typeof webhooksSpec>;
-
-export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');

@@ -8,7 +8,8 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-export type EventHandler = (event: CloudEvent) => Promise<void>;
+/** Handles the events of the types it subscribed to, T (any type by default). */
+export type EventHandler<T extends EventType = EventType> = (event: CloudEvent<T>) => Promise<void>;
 
 export interface Subscription {
   stop(): Promise<void>;
@@ -23,13 +24,13 @@ export interface ConsumerBacklog {
   unacknowledged: number;
 }
 
-export interface ConsumeOptions {
+export interface ConsumeOptions<T extends EventType = EventType> {
   /**
    * Durable consumer name; replicas sharing it share the work. A new durable on NATS starts at
    * the oldest event the stream keeps (7 days), so nothing published before its first boot is missed.
    */
   durable: string;
-  types: readonly EventType[];
+  types: readonly T[];
   /** Deliveries of one event, the first included, before it is parked: logged and never delivered again. */
   maxDeliver?: number;
   /**
@@ -59,10 +60,10 @@ export interface Bus {
   publish(event: CloudEvent): Promise<void>;
 
   /** Durable, at-least-once consumption; an event is acked after its handler resolves. */
-  consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription>;
+  consume<T extends EventType>(options: ConsumeOptions<T>, handler: EventHandler<T>): Promise<Subscription>;
 
   /** Every replica gets every event (no durability): for cache eviction. */
-  broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription>;
+  broadcast<T extends EventType>(types: readonly T[], handler: EventHandler<T>): Promise<Subscription>;
 
   /** The backlog of a durable consumer (shared by every replica), for the consumer lag gauges. */
   backlog(durable: string): Promise<ConsumerBacklog>;

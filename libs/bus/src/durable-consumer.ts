@@ -6,26 +6,26 @@ import type { Bus, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
 
-export interface ConsumeOnceOptions {
+export interface ConsumeOnceOptions<T extends EventType = EventType> {
   bus: Bus;
   dataSource: DataSource;
   /** The schema holding processed_events (see outboxMigrationSql). */
   schema: string;
   /** Durable consumer name; also the key under which applied event ids are recorded. */
   consumer: string;
-  types: readonly EventType[];
+  types: readonly T[];
   logger: BusLogger;
   maxDeliver?: number;
   /** Runs after the transaction that applied a new event has committed (e.g. to wake a worker). */
-  afterCommit?: (event: CloudEvent) => void;
+  afterCommit?: (event: CloudEvent<T>) => void;
 }
 
 /** Events handed to a member of the consumer at once, and so applied in one transaction at most. */
 const BATCH = 64;
 
 /** An event waiting for its batch, with its handler bound to the async context (request id, span) it was handed over in. */
-interface Queued {
-  event: CloudEvent;
+interface Queued<T extends EventType> {
+  event: CloudEvent<T>;
   apply: (manager: EntityManager) => Promise<void>;
 }
 
@@ -39,16 +39,16 @@ interface Queued {
  * skipped. A handler may so run again after a rollback: it writes only through the manager, and
  * leaves effects outside the database to afterCommit.
  */
-export function consumeOnce(
-  options: ConsumeOnceOptions,
-  handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
+export function consumeOnce<T extends EventType>(
+  options: ConsumeOnceOptions<T>,
+  handler: (manager: EntityManager, event: CloudEvent<T>) => Promise<void>,
 ): Promise<Subscription> {
   const { bus, dataSource, schema, consumer, types, logger, maxDeliver, afterCommit } = options;
   const claim = prepared(`INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
     SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`);
 
   /** Applies the events not applied before, in order, in one transaction; whether each was the one that applied its id. */
-  const applyAll = (batch: readonly Queued[]): Promise<boolean[]> =>
+  const applyAll = (batch: readonly Queued<T>[]): Promise<boolean[]> =>
     dataSource.transaction(async (manager) => {
       const claimed = await rowsOf<{ event_id: string }>(manager, claim, [consumer, batch.map((q) => q.event.id)]);
       const fresh = new Set(claimed.map((row) => row.event_id));
@@ -66,7 +66,7 @@ export function consumeOnce(
       return outcomes;
     });
 
-  const batches = new Batches<string, Queued, boolean>({
+  const batches = new Batches<string, Queued<T>, boolean>({
     run: (_consumer, batch) => applyAll(batch),
     max: BATCH,
     onBatchFailed: (err, _consumer, events) => logger.warn({ err, consumer, events }, 'event batch failed; applying its events one by one'),

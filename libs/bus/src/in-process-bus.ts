@@ -74,7 +74,8 @@ export class InProcessBus implements Bus {
     }
   }
 
-  async consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
+  async consume<T extends EventType>(options: ConsumeOptions<T>, typed: EventHandler<T>): Promise<Subscription> {
+    const handler = anyType(typed);
     const group = this.groups.get(options.durable) ?? {
       types: new Set(options.types),
       handlers: [],
@@ -93,8 +94,8 @@ export class InProcessBus implements Bus {
     };
   }
 
-  async broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription> {
-    const listener = { types: new Set(types), handler };
+  async broadcast<T extends EventType>(types: readonly T[], handler: EventHandler<T>): Promise<Subscription> {
+    const listener = { types: new Set<EventType>(types), handler: anyType(handler) };
     this.listeners.add(listener);
     return { stop: async () => void this.listeners.delete(listener) };
   }
@@ -144,6 +145,11 @@ export class InProcessBus implements Bus {
       }
     }
   }
+}
+
+/** A handler kept among others of other types: it is only ever handed events of the types it subscribed to (publish filters by type). */
+function anyType<T extends EventType>(handler: EventHandler<T>): EventHandler {
+  return handler as EventHandler;
 }
 
 function copy<T>(value: T): T {

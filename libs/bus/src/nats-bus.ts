@@ -120,7 +120,7 @@ export class NatsBus implements Bus {
     });
   }
 
-  async consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
+  async consume<T extends EventType>(options: ConsumeOptions<T>, handler: EventHandler<T>): Promise<Subscription> {
     const { durable, types, maxDeliver = DEFAULT_MAX_DELIVER, concurrency = 1 } = options;
     const { streamName } = this.options;
     const subjects = types.map((type) => this.eventSubject(type));
@@ -140,7 +140,7 @@ export class NatsBus implements Bus {
     return this.register(() => worker.stop());
   }
 
-  async broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription> {
+  async broadcast<T extends EventType>(types: readonly T[], handler: EventHandler<T>): Promise<Subscription> {
     return this.listen(
       types.map((type) => ({ subject: this.eventSubject(type), onMessage: (msg) => this.notify(msg, handler) })),
       undefined,
@@ -187,8 +187,8 @@ export class NatsBus implements Bus {
     );
   }
 
-  private async notify(msg: Msg, handler: EventHandler): Promise<void> {
-    const event = parseJson(msg.data) as CloudEvent | undefined;
+  private async notify<T extends EventType>(msg: Msg, handler: EventHandler<T>): Promise<void> {
+    const event = parseJson(msg.data) as CloudEvent<T> | undefined;
     if (event === undefined) return this.logger.error({ subject: msg.subject }, 'malformed event; ignored');
     await handleEvent(msg.headers, event, handler);
   }

@@ -1,5 +1,5 @@
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
-import { eventSubject, type CloudEvent } from '#libs/contracts';
+import { eventSubject, type CloudEvent, type EventType } from '#libs/contracts';
 import {
   REQUEST_ID_HEADER, SpanKind, acceptRequestId, contextFromHeaders, currentRequestId, inSpan, runWithRequestId, traceContextHeaders,
 } from '#libs/observability';
@@ -25,7 +25,7 @@ export function senderContext(h: MsgHdrs | undefined) {
 }
 
 /** Runs an event handler under the publisher's request id, in a consumer span of its trace. */
-export function handleEvent(h: MsgHdrs | undefined, event: CloudEvent, handler: EventHandler): Promise<void> {
+export function handleEvent<T extends EventType>(h: MsgHdrs | undefined, event: CloudEvent<T>, handler: EventHandler<T>): Promise<void> {
   const options = { kind: SpanKind.CONSUMER, attributes: { ...messagingAttributes(eventSubject(event.type)), 'messaging.message.id': event.id } };
   return inSpan(`process ${event.type}`, options, () => runWithRequestId(acceptRequestId(h?.get(REQUEST_ID_HEADER)), () => handler(event)), senderContext(h));
 }

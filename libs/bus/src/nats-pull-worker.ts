@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ClosedConnectionError } from '@nats-io/transport-node';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import type { CloudEvent } from '#libs/contracts';
+import type { CloudEvent, EventType } from '#libs/contracts';
 import type { EventHandler } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { parseJson } from './json.js';
@@ -32,14 +32,14 @@ export interface PullWorkerOptions {
  * the order they arrive, acks each after its handler resolves, naks with a growing delay when it throws, and parks (terms) the event once it
  * has been delivered maxDeliver times. Resumes pulling if the message stream ever ends.
  */
-export class PullWorker {
+export class PullWorker<T extends EventType> {
   private readonly stopping = new AbortController();
   private messages?: ConsumerMessages;
   private readonly done: Promise<void>;
 
   constructor(
     private readonly options: PullWorkerOptions,
-    private readonly handler: EventHandler,
+    private readonly handler: EventHandler<T>,
   ) {
     this.done = this.run();
   }
@@ -98,7 +98,7 @@ export class PullWorker {
   private async handle(msg: JsMsg): Promise<void> {
     const { durable, logger, maxDeliver } = this.options;
     if (!this.options.subjects.has(msg.subject)) return msg.ack();
-    const event = parseJson(msg.data) as CloudEvent | undefined;
+    const event = parseJson(msg.data) as CloudEvent<T> | undefined;
     if (event === undefined) {
       logger.error({ durable, subject: msg.subject, seq: msg.seq }, 'malformed event; event parked');
       return msg.term();

@@ -128,14 +128,14 @@ export class SpyBus implements Bus {
     this.published.add(event.id);
   }
 
-  consume(options: ConsumeOptions, handler: EventHandler): Promise<Subscription> {
+  consume<T extends EventType>(options: ConsumeOptions<T>, handler: EventHandler<T>): Promise<Subscription> {
     return this.inner.consume(options, async (event) => {
       await handler(event);
       this.handled.add(event.id);
     });
   }
 
-  broadcast(types: readonly EventType[], handler: EventHandler): Promise<Subscription> {
+  broadcast<T extends EventType>(types: readonly T[], handler: EventHandler<T>): Promise<Subscription> {
     return this.inner.broadcast(types, handler);
   }
 

@@ -44,6 +44,9 @@ export const DURABLES = {
   'webhooks-fan-out': { durable: 'webhooks-fan-out', types: DELIVERABLE_EVENTS },
 } as const satisfies Record<string, DurableAccess>;
 
+/** The event types a durable consumer reads (what its handler is handed). */
+export type DurableEventType<D extends keyof typeof DURABLES> = (typeof DURABLES)[D]['types'][number];
+
 export const BUS_ACCESS = {
   'api-gateway': {
     calls: [

@@ -60,8 +60,8 @@ const EVENT_TYPE_LIST = {
 
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_LIST) as EventType[];
 
-/** CloudEvents 1.0, structured mode, with the orgid and livemode extension attributes. */
-export interface CloudEvent<T extends EventType = EventType> {
+/** CloudEvents 1.0, structured mode, with the orgid and livemode extension attributes: one event of type T. */
+interface CloudEventOf<T extends EventType> {
   specversion: '1.0';
   id: string;
   source: string;
@@ -73,6 +73,12 @@ export interface CloudEvent<T extends EventType = EventType> {
   livemode: boolean;
   data: EventMap[T];
 }
+
+/**
+ * A CloudEvent of one of the types T (by default, of any type): a union discriminated by `type`,
+ * so checking an event's type narrows its data to that type's payload.
+ */
+export type CloudEvent<T extends EventType = EventType> = { [K in T]: CloudEventOf<K> }[T];
 
 export function eventSubject(type: EventType): string {
   return `events.${type}`;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
 import { ProblemError } from '#libs/problem';
 
@@ -30,6 +30,14 @@ export function newPrefixedId(prefix: IdPrefix): string {
 /** How a secret with 256 random bits (a token, a key, a session) is kept and looked up: its SHA-256, hex. */
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/**
+ * Whether a presented secret (a token, a hash, a signature) equals the expected one, in a time that
+ * depends on neither: both are hashed to the same length first, so not even the length leaks.
+ */
+export function constantTimeEqual(presented: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(presented, 'utf8').digest(), createHash('sha256').update(expected, 'utf8').digest());
 }
 
 export function isUuid(value: unknown): value is string {

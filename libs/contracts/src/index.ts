@@ -2,7 +2,7 @@ export { authorize, authorized, requirementOf, type Authorized, type Principal }
 export {
   ArrayField, BoolField, DateTimeField, EMAIL_MAX_LENGTH, EnumField, EnumListField, IntField, PHONE_MESSAGE, PatternField, PhoneField, isEmailAddress, isPhoneNumber, QueryIntField, StringField, UNICODE_MESSAGE, UuidField, isWellFormed, toE164, validateInput,
 } from './validation.js';
-export { isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
+export { constantTimeEqual, isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageMetaDto, PageQueryDto, decodeCursor, encodeCursor, pageOf, type CursorPosition, type Page } from './pagination.js';
 export {
   CreateSignupDto, ListSignupsQueryDto, SIGNUP_STATUSES, SignupPageView, SignupView, UpdateSignupDto,
@@ -24,9 +24,9 @@ export {
   type CreateItemInput, type CreateSlotInput, type UpdateItemInput, type UpdateSlotInput,
 } from './slots-items.js';
 export {
-  ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
+  CONFIRMATION_TOKEN_PATTERN, ConfirmedSelectionView, FAILURE_REASONS, FailedSelectionView, ParticipantPageView, ParticipantView, PublicSignupView, RegistrationDto,
   RegistrationResultView, RegistrationView, SELECTION_TYPES, SelectionDto, SelectionView, UpdateParticipantDto, UpdateRegistrationDto,
-  toRegistrationInput, toUpdateRegistrationInput,
+  missingRequiredPhone, toRegistrationInput, toUpdateRegistrationInput,
   type FailureReason, type RegistrationInput, type SelectionInput, type SelectionType, type UpdateParticipantInput, type UpdateRegistrationInput,
 } from './participants.js';
 export { AnalyticsView } from './analytics.js';
@@ -45,4 +45,4 @@ export {
   NOT_ELIGIBLE_REASONS, NotEligibleView, OutboxListView, OutboxMessageView, REMINDER_TRIGGERS, ReminderPassView, type InboundSms, type NotEligibleReason,
   type ReminderSentData, type ReminderTrigger,
 } from './reminders.js';
-export { BUS_ACCESS, DURABLES, busAccessOf, type BusAccess, type DurableAccess } from './bus-access.js';
+export { BUS_ACCESS, DURABLES, busAccessOf, type BusAccess, type DurableAccess, type DurableEventType } from './bus-access.js';

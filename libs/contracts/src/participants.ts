@@ -6,6 +6,17 @@ import type { SignupStatus } from './signups.js';
 
 export const SELECTION_TYPES = ['slot', 'item'] as const;
 export type SelectionType = (typeof SELECTION_TYPES)[number];
+/** A confirmation token: `cnf_` followed by 32 base62 characters, as the signups-service issues them. */
+export const CONFIRMATION_TOKEN_PATTERN = /^cnf_[0-9A-Za-z]{32}$/;
+
+/**
+ * The requiresPhone rule, checked by the signups-service and by the gateway's pages before they ask
+ * it: a signup that requires a phone takes no registration that is left without one.
+ */
+export function missingRequiredPhone(signup: { requiresPhone: boolean }, hasPhone: boolean): boolean {
+  return signup.requiresPhone && !hasPhone;
+}
+
 export const FAILURE_REASONS = ['full', 'not_found'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 

@@ -1,5 +1,5 @@
 import type { Bus, Subscription } from '#libs/bus';
-import { API_KEY_PATTERN, type EventMap, type Principal } from '#libs/contracts';
+import { API_KEY_PATTERN, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { ApiKeyCache } from './api-key-cache.js';
 import type { ParsedCredential } from './credentials.js';
@@ -27,9 +27,9 @@ export class CredentialVerifier {
       ['auth.apikey.revoked', 'auth.organization.tier_changed', 'auth.oauth.grant_revoked'],
       async (event) => {
         if (event.type === 'auth.apikey.revoked') {
-          this.cache.evictCredential((event.data as EventMap['auth.apikey.revoked']).apiKeyId);
+          this.cache.evictCredential(event.data.apiKeyId);
         } else if (event.type === 'auth.oauth.grant_revoked') {
-          this.tokens.grantRevoked((event.data as EventMap['auth.oauth.grant_revoked']).grantId);
+          this.tokens.grantRevoked(event.data.grantId);
         } else {
           this.cache.evictOrganization(event.orgid);
           this.tokens.tierChanged(event.orgid);

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual } from '#libs/contracts';
 
 /** A urlencoded body as Fastify parses it: a repeated key gives an array. */
 export type FormParams = Record<string, string | string[] | undefined>;
@@ -20,7 +21,5 @@ export function twilioSignature(authToken: string, url: string, params: FormPara
 /** Whether X-Twilio-Signature is Twilio's for this request, compared in constant time. */
 export function isTwilioSignatureValid(authToken: string, signature: string | undefined, url: string, params: FormParams): boolean {
   if (!signature) return false;
-  const expected = Buffer.from(twilioSignature(authToken, url, params));
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return constantTimeEqual(signature, twilioSignature(authToken, url, params));
 }

@@ -4,19 +4,19 @@ import { consumeOnce, type Subscription } from '#libs/bus';
 import type { CloudEvent, EventType } from '#libs/contracts';
 import type { AppContext } from './app-definition.js';
 
-export interface AppConsumerOptions {
+export interface AppConsumerOptions<T extends EventType = EventType> {
   /** Durable consumer name, shared by the app's replicas. */
   consumer: string;
-  types: readonly EventType[];
+  types: readonly T[];
   /** Runs after the transaction that applied a new event has committed. */
-  afterCommit?: (event: CloudEvent) => void;
+  afterCommit?: (event: CloudEvent<T>) => void;
 }
 
 /** consumeOnce on the app's own bus, database and schema (processed_events lives there). */
-function consumeOnceFor(
+function consumeOnceFor<T extends EventType>(
   context: AppContext,
-  options: AppConsumerOptions,
-  handler: (manager: EntityManager, event: CloudEvent) => Promise<void>,
+  options: AppConsumerOptions<T>,
+  handler: (manager: EntityManager, event: CloudEvent<T>) => Promise<void>,
 ): Promise<Subscription> {
   const { dataSource } = context;
   const schema = (dataSource?.options as { schema?: string } | undefined)?.schema;
@@ -26,21 +26,22 @@ function consumeOnceFor(
 
 /**
  * A provider that applies events once (consumeOnceFor) from start() until the app shuts down.
- * Subclasses name their consumer and types, and apply each event in the given transaction.
+ * Subclasses name their consumer and types T, and apply each event (of one of those types) in the
+ * given transaction.
  */
-export abstract class EventConsumer implements OnApplicationShutdown {
+export abstract class EventConsumer<T extends EventType> implements OnApplicationShutdown {
   private subscription?: Subscription;
 
   protected constructor(
     private readonly context: AppContext,
-    private readonly options: AppConsumerOptions,
+    private readonly options: AppConsumerOptions<T>,
   ) {}
 
   async start(): Promise<void> {
     this.subscription = await consumeOnceFor(this.context, this.options, (manager, event) => this.apply(manager, event));
   }
 
-  protected abstract apply(manager: EntityManager, event: CloudEvent): Promise<void>;
+  protected abstract apply(manager: EntityManager, event: CloudEvent<T>): Promise<void>;
 
   async onApplicationShutdown(): Promise<void> {
     await this.subscription?.stop();

@@ -1,14 +1,16 @@
 import { request as httpRequest, Agent } from 'node:http';
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Module, Post } from '@nestjs/common';
 import { InProcessBus } from '#libs/bus';
-import { ConfigError, loadConfig } from '#libs/config';
+import { ConfigError, FieldProblem, loadConfig, type Field } from '#libs/config';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { subjectsOf, type HandlersOf } from '#libs/contracts';
 import { Auth } from '#libs/scopes';
+import type { AppContext } from './app-definition.js';
 import { bootApp, type RunningApp } from './boot.js';
 import type { Infrastructure } from './infrastructure.js';
 import { shutdownSpec } from './services-infrastructure.js';
+import { APP_CONFIG } from './tokens.js';
 
 @Controller('things')
 class ThingsController {
@@ -50,6 +52,28 @@ class SlowController {
 
 @Module({ controllers: [SlowController] })
 class SlowModule {}
+
+/** GREETING, counting how often it is read. */
+const greetingReads = { count: 0 };
+const greetingField: Field<string> = {
+  name: 'GREETING',
+  read(raw) {
+    greetingReads.count++;
+    if (raw === 'boom') throw new FieldProblem('GREETING must not be boom');
+    return raw ?? 'hello';
+  },
+};
+const greetingSpec = { greeting: greetingField };
+
+@Controller('greeting')
+class GreetingController {
+  constructor(@Inject(APP_CONFIG) private readonly config: { greeting: string }) {}
+
+  @Get() @Auth.public() greet(): object { return { greeting: this.config.greeting }; }
+}
+
+@Module({ controllers: [GreetingController] })
+class GreetingModule {}
 
 function testInfrastructure(bus: InProcessBus): Infrastructure {
   return {
@@ -250,6 +274,69 @@ describe('bootApp shutting down', () => {
     const started = Date.now();
     await closing;
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('bootApp reading the app\'s settings', () => {
+  const bus = new InProcessBus(createLogger('test', 'silent'));
+  const withGreeting = (GREETING: string): Infrastructure => {
+    const infrastructure = testInfrastructure(bus);
+    return { ...infrastructure, env: { ...infrastructure.env, GREETING } };
+  };
+
+  beforeEach(() => {
+    greetingReads.count = 0;
+  });
+
+  afterAll(() => bus.close());
+
+  it('reads them once, and hands the same object to every hook and to APP_CONFIG', async () => {
+    const seen: { greeting: string }[] = [];
+    const see = (context: AppContext<{ readonly greeting: string }>) => void seen.push(context.config);
+    const running = await bootApp(
+      {
+        name: 'signups-service',
+        config: greetingSpec,
+        module: (context) => {
+          see(context);
+          return { module: GreetingModule };
+        },
+        fastify: (context) => {
+          see(context);
+          return {};
+        },
+        configure: (_app, context) => see(context),
+        start: async (_app, context) => see(context),
+      },
+      withGreeting('hi'),
+    );
+    try {
+      expect(greetingReads.count).toBe(1);
+      expect(seen).toEqual([{ greeting: 'hi' }, { greeting: 'hi' }, { greeting: 'hi' }, { greeting: 'hi' }]);
+      expect(new Set(seen).size).toBe(1);
+      expect(running.context.config).toBe(seen[0]);
+      expect(await (await fetch(`${running.url}/greeting`)).json()).toEqual({ greeting: 'hi' });
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('refuses to boot on a bad one, naming it once, before building anything', async () => {
+    let built = false;
+    const boot = bootApp(
+      {
+        name: 'signups-service',
+        config: greetingSpec,
+        module: () => {
+          built = true;
+          return { module: GreetingModule };
+        },
+      },
+      withGreeting('boom'),
+    );
+    await expect(boot).rejects.toThrow(new ConfigError(['GREETING must not be boom']));
+    expect(greetingReads.count).toBe(1);
+    expect(built).toBe(false);
   });
 });
 

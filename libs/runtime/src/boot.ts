@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec, type HttpTimeouts } from '#libs/config';
+import { listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec, type ConfigOf, type ConfigSpec, type HttpTimeouts } from '#libs/config';
 import { Metrics, REQUEST_ID_HEADER, createLogger, installHttpObservability, requestIdOptions } from '#libs/observability';
 import { migrate } from '#libs/persistence';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
@@ -97,11 +97,12 @@ async function closeHttp(fastify: FastifyInstance): Promise<void> {
 }
 
 /** Boots one app on the given adapters: schema migrated, HTTP listening, bus handlers served. */
-export async function bootApp(definition: AppDefinition, infrastructure: Infrastructure): Promise<RunningApp> {
+export async function bootApp<S extends ConfigSpec>(definition: AppDefinition<S>, infrastructure: Infrastructure): Promise<RunningApp> {
   const { env } = infrastructure;
   const logger = createLogger(definition.name, infrastructure.logLevel);
   const metrics = new Metrics(definition.name);
-  if (definition.config) loadConfig(definition.config, env);
+  // An app without settings of its own gets none.
+  const config = definition.config ? loadConfig(definition.config, env) : ({} as ConfigOf<S>);
   const { problemBase } = loadConfig(publicUrlsSpec, env);
   const { port, host } = loadConfig(listenSpec(definition.name), env);
   const timeouts = loadHttpTimeouts(env);
@@ -116,7 +117,7 @@ export async function bootApp(definition: AppDefinition, infrastructure: Infrast
   const bus = instrumentBus(infrastructure.bus, metrics, logger);
   const { database } = definition;
   const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger, metrics) : undefined;
-  const context: AppContext = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, env };
+  const context: AppContext<ConfigOf<S>> = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, config, env };
   const shutdown = new ShutdownState();
   const retention = dataSource && database && retentionConfig
     ? new RetentionJob(

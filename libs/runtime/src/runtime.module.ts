@@ -6,7 +6,7 @@ import { postgresHealth } from '#libs/persistence';
 import type { AppContext } from './app-definition.js';
 import { OpsController, ShutdownState } from './ops.controller.js';
 import { Outbox } from './outbox.js';
-import { APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } from './tokens.js';
+import { APP_CONFIG, APP_CONTEXT, BUS, DATA_SOURCE, HEALTH_INDICATORS, LOGGER, METRICS } from './tokens.js';
 
 function indicatorsOf(context: AppContext): HealthIndicator[] {
   const indicators: HealthIndicator[] = [{ name: 'bus', check: () => context.bus.ping() }];
@@ -21,6 +21,7 @@ export class RuntimeModule {
   static forApp(context: AppContext, shutdown = new ShutdownState()): DynamicModule {
     const providers = [
       { provide: APP_CONTEXT, useValue: context },
+      { provide: APP_CONFIG, useValue: context.config },
       { provide: BUS, useValue: context.bus },
       { provide: LOGGER, useValue: context.logger },
       { provide: METRICS, useValue: context.metrics },

@@ -16,9 +16,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function runStandalone(definition: AppDefinition): Promise<void> {
   try {
-    loadConfig({ ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...httpTimeoutsSpec, ...shutdownSpec, ...(definition.database ? retentionSpec : {}), ...definition.config }, process.env);
+    const { shutdownDelayMs } = loadConfig(
+      { ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...httpTimeoutsSpec, ...shutdownSpec, ...(definition.database ? retentionSpec : {}), ...definition.config },
+      process.env,
+    );
     loadHttpTimeouts(process.env);
-    const { shutdownDelayMs } = loadConfig(shutdownSpec, process.env);
     const tracing = startTracing(definition.name, loadConfig(tracingSpec, process.env));
     const infrastructure = await servicesInfrastructure(definition.name, process.env);
     const running = await bootApp(definition, infrastructure);

@@ -1,11 +1,8 @@
 import { Param, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { isUuid, type Principal } from '#libs/contracts';
+import { CONFIRMATION_TOKEN_PATTERN, isUuid, type Principal } from '#libs/contracts';
 import type { AuthenticatedRequest } from '#libs/edge';
 import { ProblemError } from '#libs/problem';
-
-/** `cnf_` followed by 32 base62 characters, as the signups-service issues them. */
-export const CONFIRMATION_TOKEN_PATTERN = /^cnf_[0-9A-Za-z]{32}$/;
 
 /** A public slug: lowercase letters, digits and hyphens, at most 60 characters. */
 export const SLUG_PATTERN = /^[a-z0-9-]{1,60}$/;

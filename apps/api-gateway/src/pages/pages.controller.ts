@@ -3,13 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import {
-  RegistrationDto, UpdateRegistrationDto, validateInput, type PublicSignupView, type RegistrationInput, type RegistrationResultView, type RegistrationView, type UpdateRegistrationInput,
+  RegistrationDto, UpdateRegistrationDto, missingRequiredPhone, validateInput, type PublicSignupView, type RegistrationInput, type RegistrationResultView, type RegistrationView, type UpdateRegistrationInput,
 } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import { ProblemError, isProblemError } from '#libs/problem';
-import { BUS, LOGGER } from '#libs/runtime';
+import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config.js';
+import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
 import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
@@ -50,7 +50,7 @@ export class PagesController {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Inject(APP_CONFIG) config: GatewayConfig,
   ) {
     this.origin = new URL(config.publicBaseUrl).origin;
   }
@@ -75,7 +75,7 @@ export class PagesController {
       const phone = values.phone?.trim();
       const input: RegistrationInput = { name: values.name?.trim() ?? '', email: values.email?.trim() ?? '', ...(phone && { phone }), selections };
       await this.check(form, RegistrationDto, input, fields, REGISTRATION_FIELDS);
-      if (signup.requiresPhone && !phone && !form.errors.phone) form.errors.phone = ['Required'];
+      if (missingRequiredPhone(signup, Boolean(phone)) && !form.errors.phone) form.errors.phone = ['Required'];
       if (hasErrors(form)) return { status: 422, page: signupPage(signup, form) };
 
       let result: RegistrationResultView;
@@ -124,7 +124,7 @@ export class PagesController {
       const phone = values.phone?.trim();
       const input: UpdateRegistrationInput = { name: values.name?.trim() ?? '', phone: phone || null, selections };
       await this.check(form, UpdateRegistrationDto, input, fields, UPDATE_FIELDS);
-      if (view.signup.requiresPhone && !phone && !form.errors.phone) form.errors.phone = ['Required'];
+      if (missingRequiredPhone(view.signup, Boolean(phone)) && !form.errors.phone) form.errors.phone = ['Required'];
       if (hasErrors(form)) return { status: 422, page: registrationPage(view, token, form) };
       try {
         await this.bus.request('signups.registrations.update', { token, input });

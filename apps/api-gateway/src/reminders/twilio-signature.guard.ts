@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EdgeRateLimiter, isTwilioSignatureValid, type FormParams } from '#libs/edge';
 import type { Logger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
-import { LOGGER } from '#libs/runtime';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config.js';
+import { APP_CONFIG, LOGGER } from '#libs/runtime';
+import type { GatewayConfig } from '../gateway.config.js';
 
 /** Where Twilio posts the texts people send to our number, outside the REST prefix. */
 export const TWILIO_INBOUND_ROUTE = 'hooks/twilio/inbound';
@@ -20,7 +20,7 @@ export class TwilioSignatureGuard implements CanActivate {
   private readonly url: string;
 
   constructor(
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(APP_CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) logger: Logger,
     private readonly limiter: EdgeRateLimiter,
   ) {

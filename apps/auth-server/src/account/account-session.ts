@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sha256Hex } from '#libs/contracts';
+import { constantTimeEqual, sha256Hex } from '#libs/contracts';
 import { affectedBy, rowsOf } from '#libs/persistence';
 
 export const SESSION_COOKIE = 'account_session';
@@ -10,12 +10,6 @@ export const SESSION_LIFETIME_SECONDS = 12 * 3600;
 const COOKIE_PATH = '/account';
 /** A session value or form nonce: 32 random bytes, base64url. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-function sameText(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** The cookies of a request header, by name (the first of each name). */
 export function parseCookies(header: string | undefined): Map<string, string> {
@@ -91,7 +85,7 @@ export class AccountSessions {
   }
 
   csrfValidForSession(session: string, token: string): boolean {
-    return sameText(token, this.csrfForSession(session));
+    return constantTimeEqual(token, this.csrfForSession(session));
   }
 
   /** The request's form nonce when it has a well-formed one, else a new one (to be set as a cookie). */
@@ -109,7 +103,7 @@ export class AccountSessions {
   }
 
   csrfValidForForm(nonce: string | undefined, token: string): boolean {
-    return nonce !== undefined && TOKEN_PATTERN.test(nonce) && sameText(token, this.csrfForForm(nonce));
+    return nonce !== undefined && TOKEN_PATTERN.test(nonce) && constantTimeEqual(token, this.csrfForForm(nonce));
   }
 
   private cookie(name: string, value: string, maxAge: number): string {

@@ -1,12 +1,13 @@
 import { Inject, Injectable, UseGuards, applyDecorators, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { APP_CONFIG } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
-import { AUTH_CONFIG, type AuthConfig } from '../auth.config.js';
+import type { AuthConfig } from '../auth.config.js';
 import { checkAdminAuthorization } from './admin-token.js';
 
 /** Lets a request through only with `Authorization: Bearer <ADMIN_TOKEN>`. */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AuthConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
     const { headers } = context.switchToHttp().getRequest<{ headers: { authorization?: string } }>();

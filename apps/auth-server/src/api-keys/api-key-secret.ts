@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { randomBase62, type KeyMode } from '#libs/contracts';
 
 const KEY_BODY_LENGTH = 32;
@@ -18,13 +18,6 @@ export function hashApiKey(key: string): string {
 /** A key hash as stored and as sent by the edge: 64 lowercase hex characters. */
 export function isKeyHash(value: unknown): value is string {
   return typeof value === 'string' && KEY_HASH_PATTERN.test(value);
-}
-
-/** Constant-time comparison of two hex hashes. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** The first characters, shown in lists to recognise a key; never enough to use it. */

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { newPrefixedId, type AdminCreateApiKeyDto, type ApiKeyView, type CreatedApiKey, type Principal } from '#libs/contracts';
+import { constantTimeEqual, newPrefixedId, type AdminCreateApiKeyDto, type ApiKeyView, type CreatedApiKey, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { parseScopeString } from '#libs/scopes';
 import { organizationNotFound } from '../organizations/organization.errors.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { displayPrefix, generateApiKey, hashApiKey, isKeyHash, sameHash } from './api-key-secret.js';
+import { displayPrefix, generateApiKey, hashApiKey, isKeyHash } from './api-key-secret.js';
 import type { ApiKey } from './api-key.js';
 import { scopesOf, toApiKeyView } from './api-key.view.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -72,7 +72,7 @@ export class ApiKeysService {
   async verify(keyHash: unknown): Promise<Principal> {
     if (!isKeyHash(keyHash)) throw invalidKey();
     const found = await this.keys.findByHash(keyHash);
-    if (!found || !sameHash(keyHash, found.keyHash)) throw invalidKey();
+    if (!found || !constantTimeEqual(keyHash, found.keyHash)) throw invalidKey();
     if (found.revokedAt) throw new ProblemError('revoked_credentials', 'The API key was revoked.');
     const org = await this.organizations.findById(found.organizationId);
     if (!org) throw invalidKey();

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DURABLES, type CloudEvent, type EventMap, type EventType } from '#libs/contracts';
+import { DURABLES, type CloudEvent, type DurableEventType, type EventType } from '#libs/contracts';
 import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { ContactsRepository } from './contacts.repository.js';
 
 const SIGNUP_EVENTS = ['signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted'] as const satisfies readonly EventType[];
 
-function isSignupEvent(event: CloudEvent): event is CloudEvent<(typeof SIGNUP_EVENTS)[number]> {
+type ContactsEvent = CloudEvent<DurableEventType<'reminders-contacts'>>;
+
+function isSignupEvent(event: ContactsEvent): event is CloudEvent<(typeof SIGNUP_EVENTS)[number]> {
   return (SIGNUP_EVENTS as readonly string[]).includes(event.type);
 }
 
@@ -16,7 +18,7 @@ function isSignupEvent(event: CloudEvent): event is CloudEvent<(typeof SIGNUP_EV
  * After a restart it goes on from the last event applied.
  */
 @Injectable()
-export class ContactsProjection extends EventConsumer {
+export class ContactsProjection extends EventConsumer<DurableEventType<'reminders-contacts'>> {
   constructor(
     private readonly contacts: ContactsRepository,
     @Inject(APP_CONTEXT) context: AppContext,
@@ -24,9 +26,9 @@ export class ContactsProjection extends EventConsumer {
     super(context, { consumer: DURABLES['reminders-contacts'].durable, types: DURABLES['reminders-contacts'].types });
   }
 
-  protected apply(manager: EntityManager, event: CloudEvent): Promise<void> {
+  protected apply(manager: EntityManager, event: ContactsEvent): Promise<void> {
     return isSignupEvent(event)
       ? this.contacts.applySignup(manager, event, event.data)
-      : this.contacts.applyParticipant(manager, event, event.data as EventMap['participant.registered']);
+      : this.contacts.applyParticipant(manager, event, event.data);
   }
 }

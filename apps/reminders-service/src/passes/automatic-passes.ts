@@ -2,8 +2,8 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Bus } from '#libs/bus';
 import type { Logger } from '#libs/observability';
 import { isProblemError } from '#libs/problem';
-import { BUS, LOGGER } from '#libs/runtime';
-import { REMINDERS_CONFIG, type RemindersConfig } from '../reminders.config.js';
+import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
+import type { RemindersConfig } from '../reminders.config.js';
 import { PassesRepository, type DueSignup } from './passes.repository.js';
 import { ReminderPass } from './reminder-pass.js';
 
@@ -29,7 +29,7 @@ export class AutomaticPasses implements OnApplicationShutdown {
     private readonly passes: PassesRepository,
     private readonly pass: ReminderPass,
     @Inject(BUS) private readonly bus: Bus,
-    @Inject(REMINDERS_CONFIG) private readonly config: RemindersConfig,
+    @Inject(APP_CONFIG) private readonly config: RemindersConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 

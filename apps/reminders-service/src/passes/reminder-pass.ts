@@ -4,9 +4,9 @@ import type { Tier } from '#libs/config';
 import { NOT_ELIGIBLE_REASONS, newId, utcDay, type NotEligibleReason, type NotEligibleView, type ReminderPassView, type ReminderTrigger } from '#libs/contracts';
 import type { Counter, Logger, Metrics } from '#libs/observability';
 import { ProblemError, upgradeRequired } from '#libs/problem';
-import { DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
+import { APP_CONFIG, DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
 import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
-import { REMINDERS_CONFIG, type RemindersConfig } from '../reminders.config.js';
+import type { RemindersConfig } from '../reminders.config.js';
 import { SmsNumberPolicy } from '../sms/sms-number-policy.js';
 import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
 import { PassesRepository, type Candidate, type ClaimedMessage } from './passes.repository.js';
@@ -85,7 +85,7 @@ export class ReminderPass {
     private readonly passes: PassesRepository,
     private readonly optOuts: OptOutsRepository,
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
-    @Inject(REMINDERS_CONFIG) private readonly config: RemindersConfig,
+    @Inject(APP_CONFIG) private readonly config: RemindersConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(METRICS) metrics: Metrics,
   ) {

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal, SignupDraft } from '#libs/contracts';
 import type { Counter, Metrics } from '#libs/observability';
 import { ProblemError, isProblemError, upgradeRequired } from '#libs/problem';
-import { METRICS } from '#libs/runtime';
-import { SIGNUPS_SERVICE_CONFIG, type SignupsServiceConfig } from '../signups-service.config.js';
+import { APP_CONFIG, METRICS } from '#libs/runtime';
+import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { AiQuotaRepository } from './ai-quota.repository.js';
 import { DRAFTER, OFFLINE_DRAFTER, type Drafter } from './drafter.js';
 
@@ -32,7 +32,7 @@ export class CreateDraftUseCase {
     private readonly quota: AiQuotaRepository,
     @Inject(DRAFTER) private readonly drafter: Drafter,
     @Inject(OFFLINE_DRAFTER) private readonly offline: Drafter,
-    @Inject(SIGNUPS_SERVICE_CONFIG) private readonly config: SignupsServiceConfig,
+    @Inject(APP_CONFIG) private readonly config: SignupsServiceConfig,
     @Inject(METRICS) metrics: Metrics,
   ) {
     this.drafts = metrics.counter('ai_drafts_total', 'AI draft requests, by provider and outcome', ['provider', 'outcome']);

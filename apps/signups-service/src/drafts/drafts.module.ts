@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { loadConfig } from '#libs/config';
-import { APP_CONTEXT, type AppContext } from '#libs/runtime';
-import { SIGNUPS_SERVICE_CONFIG, signupsServiceSpec, type SignupsServiceConfig } from '../signups-service.config.js';
+import { APP_CONFIG } from '#libs/runtime';
+import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { AiQuotaRepository } from './ai-quota.repository.js';
 import { CreateDraftUseCase } from './create-draft.usecase.js';
 import { DRAFTER, OFFLINE_DRAFTER, type Drafter } from './drafter.js';
@@ -18,9 +17,8 @@ function configuredDrafter(config: SignupsServiceConfig, offline: Drafter): Draf
 /** AI drafts: a signup drafted from a description by the offline parser or an OpenAI-compatible provider, within a monthly quota. */
 @Module({
   providers: [
-    { provide: SIGNUPS_SERVICE_CONFIG, useFactory: (context: AppContext) => loadConfig(signupsServiceSpec, context.env), inject: [APP_CONTEXT] },
     { provide: OFFLINE_DRAFTER, useClass: OfflineDrafter },
-    { provide: DRAFTER, useFactory: configuredDrafter, inject: [SIGNUPS_SERVICE_CONFIG, OFFLINE_DRAFTER] },
+    { provide: DRAFTER, useFactory: configuredDrafter, inject: [APP_CONFIG, OFFLINE_DRAFTER] },
     AiQuotaRepository,
     CreateDraftUseCase,
     DraftsHandlers,

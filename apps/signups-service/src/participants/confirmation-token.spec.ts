@@ -1,4 +1,4 @@
-import { hashOf, newConfirmationToken, sameHash } from './confirmation-token.js';
+import { hashOf, newConfirmationToken } from './confirmation-token.js';
 
 describe('confirmation tokens', () => {
   it('are cnf_ and 32 base62 characters, stored as their SHA-256', () => {
@@ -13,12 +13,5 @@ describe('confirmation tokens', () => {
     for (const token of [undefined, 42, '', 'cnf_', `cnf_${'a'.repeat(31)}`, `cnf_${'a'.repeat(33)}`, `CNF_${'a'.repeat(32)}`, `cnf_${'a'.repeat(31)}-`]) {
       expect(hashOf(token)).toBeUndefined();
     }
-  });
-
-  it('compare hashes in constant time, refusing different lengths', () => {
-    const { hash } = newConfirmationToken();
-    expect(sameHash(hash, hash)).toBe(true);
-    expect(sameHash(hash, newConfirmationToken().hash)).toBe(false);
-    expect(sameHash(hash, hash.slice(2))).toBe(false);
   });
 });

@@ -1,9 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { randomBase62 } from '#libs/contracts';
+import { createHash } from 'node:crypto';
+import { CONFIRMATION_TOKEN_PATTERN, randomBase62 } from '#libs/contracts';
 
 const PREFIX = 'cnf_';
 const LENGTH = 32;
-const FORMAT = /^cnf_[0-9A-Za-z]{32}$/;
 
 /**
  * Confirmation tokens: `cnf_` and 32 base62 characters (190 bits). Only their SHA-256 is
@@ -16,13 +15,6 @@ export function newConfirmationToken(): { token: string; hash: string } {
 
 /** The stored form of a token; undefined for anything that is not a well-formed token. */
 export function hashOf(token: unknown): string | undefined {
-  if (typeof token !== 'string' || !FORMAT.test(token)) return undefined;
+  if (typeof token !== 'string' || !CONFIRMATION_TOKEN_PATTERN.test(token)) return undefined;
   return createHash('sha256').update(token).digest('hex');
-}
-
-/** Whether a stored hash is the hash of the presented token, compared in constant time. */
-export function sameHash(stored: string, presented: string): boolean {
-  const a = Buffer.from(stored, 'hex');
-  const b = Buffer.from(presented, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
 }

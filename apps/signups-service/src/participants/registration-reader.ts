@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { constantTimeEqual } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { isPublic, type PublicSignup } from '../signups/signup.js';
 import type { Contents } from '../signups/slot-item.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
 import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
-import { hashOf, sameHash } from './confirmation-token.js';
+import { hashOf } from './confirmation-token.js';
 import type { Participant } from './participant.js';
 import { ParticipantsRepository, type StoredParticipant } from './participants.repository.js';
 
@@ -40,7 +41,7 @@ export class RegistrationReader {
   async byToken(token: unknown): Promise<StoredParticipant> {
     const hash = this.tokenHash(token);
     const participant = await this.participants.findByTokenHash(hash);
-    if (!participant || !sameHash(participant.tokenHash, hash)) throw registrationNotFound();
+    if (!participant || !constantTimeEqual(hash, participant.tokenHash)) throw registrationNotFound();
     return participant;
   }
 

@@ -1,3 +1,4 @@
+import { missingRequiredPhone } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { closureDetail, closureOf } from '../signups/registration-window.js';
 import type { Owner, Signup } from '../signups/signup.js';
@@ -18,8 +19,11 @@ export function registrationRefusal(signup: Signup | undefined, caller: Owner | 
   if (signup.status === 'draft' && caller?.organizationId !== signup.organizationId) return notFound;
   const closure = closureOf(signup, now);
   if (closure) return new ProblemError('bad_request', closureDetail(closure, signup));
-  if (signup.requiresPhone && !hasPhone) {
-    return ProblemError.validation([{ path: 'phone', message: 'Required' }], 'This signup requires a phone number.');
-  }
+  if (missingRequiredPhone(signup, hasPhone)) return phoneRequired();
   return undefined;
+}
+
+/** A registration of a signup that requires a phone, made or changed without one: 422 on `phone`. */
+export function phoneRequired(): ProblemError {
+  return ProblemError.validation([{ path: 'phone', message: 'Required' }], 'This signup requires a phone number.');
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DURABLES, type CloudEvent, type EventMap } from '#libs/contracts';
+import { DURABLES, type CloudEvent, type DurableEventType } from '#libs/contracts';
 import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { ParticipantsRepository } from './participants.repository.js';
 
 /** Keeps each participant's remindedAt from the reminders-service's reminder.sent events (each applied once). */
 @Injectable()
-export class RemindedConsumer extends EventConsumer {
+export class RemindedConsumer extends EventConsumer<DurableEventType<'signups-reminded'>> {
   constructor(
     private readonly participants: ParticipantsRepository,
     @Inject(APP_CONTEXT) context: AppContext,
@@ -14,8 +14,8 @@ export class RemindedConsumer extends EventConsumer {
     super(context, { consumer: DURABLES['signups-reminded'].durable, types: DURABLES['signups-reminded'].types });
   }
 
-  protected apply(manager: EntityManager, event: CloudEvent): Promise<void> {
-    const { participantId, sentAt } = event.data as EventMap['reminder.sent'];
+  protected apply(manager: EntityManager, event: CloudEvent<DurableEventType<'signups-reminded'>>): Promise<void> {
+    const { participantId, sentAt } = event.data;
     return this.participants.markReminded(manager, participantId, sentAt);
   }
 }

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { loadConfig, publicUrlsSpec } from '#libs/config';
-import { signupsServiceSpec } from '../signups-service.config.js';
-import { APP_CONTEXT, type AppContext } from '#libs/runtime';
+import type { SignupsServiceConfig } from '../signups-service.config.js';
+import { APP_CONFIG } from '#libs/runtime';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
@@ -25,13 +24,13 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
   providers: [
     {
       provide: PUBLIC_ORIGIN,
-      useFactory: (context: AppContext) => new URL(loadConfig(publicUrlsSpec, context.env).publicBaseUrl).origin,
-      inject: [APP_CONTEXT],
+      useFactory: (config: SignupsServiceConfig) => new URL(config.publicBaseUrl).origin,
+      inject: [APP_CONFIG],
     },
     {
       provide: SIGNUPS_PER_DAY,
-      useFactory: (context: AppContext) => loadConfig(signupsServiceSpec, context.env).signupsPerDay,
-      inject: [APP_CONTEXT],
+      useFactory: (config: SignupsServiceConfig) => config.signupsPerDay,
+      inject: [APP_CONFIG],
     },
     SignupPresenter,
     SignupsRepository,

@@ -1,12 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Counter, Metrics } from '#libs/observability';
-import { type AppContext, APP_CONTEXT, METRICS } from '#libs/runtime';
+import { type AppContext, APP_CONFIG, APP_CONTEXT, METRICS } from '#libs/runtime';
 import { EndpointRules } from '../endpoints/endpoint-rules.js';
 import { webhookHeaders } from '../signing/index.js';
-import { closeWebhookConnections, postWebhook, type SendResult } from '../targets/index.js';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
+import { closeWebhookConnections, errorMessageOf, isSuccess, postWebhook, type SendResult } from '../targets/index.js';
+import type { WebhooksConfig } from '../webhooks.config.js';
 import { DeliveriesRepository, type ClaimedAttempt } from './deliveries.repository.js';
-import { errorMessageOf, isSuccess, outcomeOf, type AttemptOutcome } from './retry-policy.js';
+import { outcomeOf, type AttemptOutcome } from './retry-policy.js';
 
 /** Attempts one worker has in flight at most. */
 const CONCURRENCY = 16;
@@ -50,7 +50,7 @@ export class DeliveryWorker implements OnApplicationShutdown {
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly rules: EndpointRules,
-    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    @Inject(APP_CONFIG) private readonly config: WebhooksConfig,
     @Inject(APP_CONTEXT) private readonly context: AppContext,
     @Inject(METRICS) metrics: Metrics,
   ) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DURABLES, type CloudEvent } from '#libs/contracts';
+import { DURABLES, type CloudEvent, type DurableEventType } from '#libs/contracts';
 import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
@@ -10,7 +10,7 @@ export function webhookPayload(event: CloudEvent): string {
   return JSON.stringify({
     type: event.type,
     timestamp: event.time,
-    data: { ...(event.data as object), organizationId: event.orgid, livemode: event.livemode },
+    data: { ...event.data, organizationId: event.orgid, livemode: event.livemode },
   });
 }
 
@@ -21,7 +21,7 @@ export function webhookPayload(event: CloudEvent): string {
  * created a pending delivery: most events match no endpoint, and a wake-up costs a claim query.
  */
 @Injectable()
-export class FanOut extends EventConsumer {
+export class FanOut extends EventConsumer<DurableEventType<'webhooks-fan-out'>> {
   /**
    * Whether an event applied since the last wake-up created a pending delivery. One of a batch
    * that rolled back leaves it set, which costs at most one claim that finds nothing.
@@ -44,7 +44,7 @@ export class FanOut extends EventConsumer {
     });
   }
 
-  protected async apply(manager: EntityManager, event: CloudEvent): Promise<void> {
+  protected async apply(manager: EntityManager, event: CloudEvent<DurableEventType<'webhooks-fan-out'>>): Promise<void> {
     if ((await this.deliveries.fanOut(manager, event, webhookPayload(event))) > 0) this.pendingWork = true;
   }
 }

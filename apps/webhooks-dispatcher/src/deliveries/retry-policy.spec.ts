@@ -1,5 +1,5 @@
 import type { SendResult } from '../targets/index.js';
-import { errorMessageOf, outcomeOf } from './retry-policy.js';
+import { outcomeOf } from './retry-policy.js';
 
 const SCHEDULE = [5_000, 300_000, 1_800_000];
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -41,13 +41,5 @@ describe('outcomeOf', () => {
   it('ignores Retry-After on other statuses and caps a very long one at a day', () => {
     expect(outcomeOf(answer(500, { retryAfterSeconds: 120 }), 1, SCHEDULE, NOW, () => 0.5)).toEqual(at(5_000));
     expect(outcomeOf(answer(503, { retryAfterSeconds: 10 * 86_400 }), 1, SCHEDULE, NOW)).toEqual(at(86_400_000));
-  });
-});
-
-describe('errorMessageOf', () => {
-  it('keeps the transport error, or names the status', () => {
-    expect(errorMessageOf(answer(null))).toBe('connect ECONNREFUSED 127.0.0.1:1');
-    expect(errorMessageOf(answer(503))).toBe('HTTP 503');
-    expect(errorMessageOf(answer(200))).toBeNull();
   });
 });

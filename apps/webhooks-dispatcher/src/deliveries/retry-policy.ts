@@ -1,4 +1,4 @@
-import type { SendResult } from '../targets/index.js';
+import { isSuccess, type SendResult } from '../targets/index.js';
 
 /** Statuses whose Retry-After is honoured. */
 const RETRY_AFTER_STATUSES = new Set([429, 502, 503, 504]);
@@ -14,10 +14,6 @@ export type AttemptOutcome =
   /** No more attempts; `gone` when the endpoint answered 410 (it pauses at once). */
   | { kind: 'failed'; gone: boolean };
 
-export function isSuccess(result: SendResult): boolean {
-  return result.status !== null && result.status >= 200 && result.status < 300;
-}
-
 /**
  * What follows attempt number `attempt` (1 for the first): success on a 2xx; after a failure,
  * the schedule's next delay with jitter (or the endpoint's Retry-After on 429/502/503/504),
@@ -31,10 +27,4 @@ export function outcomeOf(result: SendResult, attempt: number, schedule: readonl
   const honoured = result.status !== null && RETRY_AFTER_STATUSES.has(result.status) && result.retryAfterSeconds !== null;
   const wait = honoured ? Math.min(result.retryAfterSeconds! * 1000, MAX_RETRY_AFTER_MS) : delay * (1 + JITTER * (2 * random() - 1));
   return { kind: 'retry', retryAt: new Date(now.getTime() + Math.round(wait)) };
-}
-
-/** The error message kept on a delivery: the transport error, or the HTTP status. */
-export function errorMessageOf(result: SendResult): string | null {
-  if (isSuccess(result)) return null;
-  return result.error ?? `HTTP ${result.status}`;
 }

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ALL_EVENT_TYPES, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { APP_CONFIG } from '#libs/runtime';
 import { SecretBox } from '../signing/index.js';
 import { TargetRefused, checkTarget, type TargetPolicy } from '../targets/index.js';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config.js';
+import type { WebhooksConfig } from '../webhooks.config.js';
 import type { Endpoint } from './endpoint.js';
 
 /** Omitted, or naming `*` among others: every type, stored as ["*"]; otherwise each type once (an empty list is refused earlier). */
@@ -17,7 +18,7 @@ export function normalizeEventTypes(eventTypes: string[] | undefined): string[] 
 export class EndpointRules {
   private readonly box: SecretBox;
 
-  constructor(@Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig) {
+  constructor(@Inject(APP_CONFIG) private readonly config: WebhooksConfig) {
     this.box = new SecretBox(config.secretKey);
   }
 

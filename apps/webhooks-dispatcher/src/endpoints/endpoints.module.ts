@@ -1,7 +1,4 @@
 import { Module } from '@nestjs/common';
-import { loadConfig } from '#libs/config';
-import { APP_CONTEXT, type AppContext } from '#libs/runtime';
-import { WEBHOOKS_CONFIG, webhooksSpec } from '../webhooks.config.js';
 import { EndpointRules } from './endpoint-rules.js';
 import { EndpointsHandlers } from './endpoints.handlers.js';
 import { EndpointsRepository } from './endpoints.repository.js';
@@ -12,7 +9,6 @@ import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
 /** Webhook endpoints: registration within the tier cap, sealed secrets and their rotation, pausing, tests. */
 @Module({
   providers: [
-    { provide: WEBHOOKS_CONFIG, useFactory: (context: AppContext) => loadConfig(webhooksSpec, context.env), inject: [APP_CONTEXT] },
     EndpointRules,
     EndpointsRepository,
     CreateEndpointUseCase,
@@ -20,6 +16,6 @@ import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
     TestEndpointUseCase,
     EndpointsHandlers,
   ],
-  exports: [EndpointsHandlers, EndpointRules, WEBHOOKS_CONFIG],
+  exports: [EndpointsHandlers, EndpointRules],
 })
 export class EndpointsModule {}

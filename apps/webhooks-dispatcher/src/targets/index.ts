@@ -7,4 +7,4 @@ export {
   type Resolver,
   type TargetPolicy,
 } from './target-policy.js';
-export { closeWebhookConnections, parseRetryAfter, postWebhook, type PostWebhookOptions, type SendResult } from './webhook-sender.js';
+export { closeWebhookConnections, errorMessageOf, isSuccess, parseRetryAfter, postWebhook, type PostWebhookOptions, type SendResult } from './webhook-sender.js';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeWebhookConnections, parseRetryAfter, postWebhook, type PostWebhookOptions } from './webhook-sender.js';
+import { closeWebhookConnections, errorMessageOf, parseRetryAfter, postWebhook, type PostWebhookOptions, type SendResult } from './webhook-sender.js';
 
 interface Received {
   method: string | undefined;
@@ -264,5 +264,17 @@ describe('parseRetryAfter', () => {
     ['Thu Jan  1 00:00:10 2026', 10],
   ])('parses %p as %p', (value, expected) => {
     expect(parseRetryAfter(value, now)).toBe(expected);
+  });
+});
+
+describe('errorMessageOf', () => {
+  const answer = (status: number | null): SendResult => ({
+    status, body: null, latencyMs: 5, error: status === null ? 'connect ECONNREFUSED 127.0.0.1:1' : null, retryAfterSeconds: null,
+  });
+
+  it('keeps the transport error, or names the status', () => {
+    expect(errorMessageOf(answer(null))).toBe('connect ECONNREFUSED 127.0.0.1:1');
+    expect(errorMessageOf(answer(503))).toBe('HTTP 503');
+    expect(errorMessageOf(answer(200))).toBeNull();
   });
 });

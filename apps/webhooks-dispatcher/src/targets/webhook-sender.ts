@@ -15,6 +15,17 @@ export interface SendResult {
   retryAfterSeconds: number | null;
 }
 
+/** Whether the endpoint took the webhook: a 2xx answer. */
+export function isSuccess(result: SendResult): boolean {
+  return result.status !== null && result.status >= 200 && result.status < 300;
+}
+
+/** The error message kept on a delivery or reported by a test send: the transport error, or the HTTP status. */
+export function errorMessageOf(result: SendResult): string | null {
+  if (isSuccess(result)) return null;
+  return result.error ?? `HTTP ${result.status}`;
+}
+
 /** Options of one webhook delivery attempt. */
 export interface PostWebhookOptions {
   /** Deadline for the whole attempt, from waiting for a connection to the end of the response body, a resend included. */

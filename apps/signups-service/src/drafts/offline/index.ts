@@ -1,2 +1,2 @@
 /** Offline, deterministic drafting of signup sheets from free text. */
-export { draftFromDescription, type DraftItem, type DraftOptions, type DraftSlot, type SignupDraft } from './offline-drafter.js';
+export { draftFromDescription, type DraftOptions } from './offline-drafter.js';

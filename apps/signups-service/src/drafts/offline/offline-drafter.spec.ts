@@ -1,4 +1,5 @@
-import { draftFromDescription, type SignupDraft } from './index.js';
+import type { SignupDraft } from '#libs/contracts';
+import { draftFromDescription } from './index.js';
 
 /** A Sunday; every relative date below is resolved from it. */
 const REFERENCE = new Date('2026-11-22T10:00:00Z');

@@ -1,29 +1,5 @@
 import * as chrono from 'chrono-node';
-
-/** One thing participants can sign up to bring. */
-export interface DraftItem {
-  name: string;
-  quantityNeeded?: number;
-  notes?: string;
-}
-
-/** One time slot participants can sign up for. */
-export interface DraftSlot {
-  title: string;
-  startTime?: string;
-  endTime?: string;
-  capacity?: number;
-}
-
-/** A draft of a signup sheet (the API contract). */
-export interface SignupDraft {
-  title: string;
-  description?: string;
-  eventDate?: string;
-  location?: string;
-  items: DraftItem[];
-  slots: DraftSlot[];
-}
+import type { DraftItemDto as DraftItem, DraftSlotDto as DraftSlot, SignupDraft } from '#libs/contracts';
 
 /** Options of {@link draftFromDescription}. */
 export interface DraftOptions {

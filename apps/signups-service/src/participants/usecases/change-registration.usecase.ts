@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemError } from '#libs/problem';
+import { missingRequiredPhone } from '#libs/contracts';
 import type { Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
 import type { Participant, RegistrationChanges } from '../participant.js';
@@ -7,6 +7,7 @@ import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
 import type { Registration } from '../registration-reader.js';
 import { RegistrationLock } from '../registration-lock.js';
+import { phoneRequired } from '../registration-refusal.js';
 import { SelectionAllocator } from '../selection-allocator.js';
 
 export interface ChangeParticipantCommand {
@@ -45,9 +46,7 @@ export class ChangeRegistrationUseCase {
   }
 
   private async apply(tx: Tx, signup: Signup, participant: Participant, changes: RegistrationChanges): Promise<Participant> {
-    if (changes.phone === null && signup.requiresPhone) {
-      throw ProblemError.validation([{ path: 'phone', message: 'Required' }], 'This signup requires a phone number.');
-    }
+    if (missingRequiredPhone(signup, changes.phone !== null)) throw phoneRequired();
     if (Object.values(changes).every((value) => value === undefined)) return participant;
     const { selections, ...contact } = changes;
     const transitions = selections ? await this.allocator.reallocate(tx.manager, signup.id, participant.selections, selections) : [];
