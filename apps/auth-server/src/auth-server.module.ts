@@ -62,9 +62,8 @@ export class AuthServerModule {
         },
         {
           provide: OAuthProvider,
-          useFactory: (app: AppContext, dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger) =>
-            OAuthProvider.create(app.env, dataSource, grants, limiter, logger),
-          inject: [APP_CONTEXT, DATA_SOURCE, OAuthGrants, LoginLimiter, LOGGER],
+          useFactory: (dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger) => OAuthProvider.create(config, dataSource, grants, limiter, logger),
+          inject: [DATA_SOURCE, OAuthGrants, LoginLimiter, LOGGER],
         },
       ],
     };

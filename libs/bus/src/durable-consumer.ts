@@ -1,7 +1,6 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, EventType } from '#libs/contracts';
-import { Batches, prepared, rowsOf } from '#libs/persistence';
+import { Batches, prepared, rowsOf, type InTurn } from '#libs/persistence';
 import type { Bus, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -23,12 +22,6 @@ export interface ConsumeOnceOptions<T extends EventType = EventType> {
 /** Events handed to a member of the consumer at once, and so applied in one transaction at most. */
 const BATCH = 64;
 
-/** An event waiting for its batch, with its handler bound to the async context (request id, span) it was handed over in. */
-interface Queued<T extends EventType> {
-  event: CloudEvent<T>;
-  apply: (manager: EntityManager) => Promise<void>;
-}
-
 /**
  * Consumes durably and applies each event id once: one transaction records the id in
  * processed_events and, only if it was new, runs the handler with the same manager. Events that
@@ -47,33 +40,31 @@ export function consumeOnce<T extends EventType>(
   const claim = prepared(`INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
     SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`);
 
-  /** Applies the events not applied before, in order, in one transaction; whether each was the one that applied its id. */
-  const applyAll = (batch: readonly Queued<T>[]): Promise<boolean[]> =>
+  /** Applies the events not applied before, in order and each in its own async context, in one transaction; whether each was the one that applied its id. */
+  const applyAll = (batch: readonly CloudEvent<T>[], inTurn: InTurn<CloudEvent<T>>): Promise<boolean[]> =>
     dataSource.transaction(async (manager) => {
-      const claimed = await rowsOf<{ event_id: string }>(manager, claim, [consumer, batch.map((q) => q.event.id)]);
+      const claimed = await rowsOf<{ event_id: string }>(manager, claim, [consumer, batch.map((event) => event.id)]);
       const fresh = new Set(claimed.map((row) => row.event_id));
       // Postgres answers ids in canonical (lowercase) form.
       const applied = new Set<string>();
-      const outcomes: boolean[] = [];
-      for (const { event, apply } of batch) {
+      return inTurn(async (event) => {
         const first = fresh.has(event.id.toLowerCase()) && !applied.has(event.id);
         if (first) {
-          await apply(manager);
+          await handler(manager, event);
           applied.add(event.id);
         }
-        outcomes.push(first);
-      }
-      return outcomes;
+        return first;
+      });
     });
 
-  const batches = new Batches<string, Queued<T>, boolean>({
-    run: (_consumer, batch) => applyAll(batch),
+  const batches = new Batches<string, CloudEvent<T>, boolean>({
+    run: (_consumer, batch, inTurn) => applyAll(batch, inTurn),
     max: BATCH,
     onBatchFailed: (err, _consumer, events) => logger.warn({ err, consumer, events }, 'event batch failed; applying its events one by one'),
   });
 
   return bus.consume({ durable: consumer, types, maxDeliver, concurrency: BATCH }, async (event) => {
-    const applied = await batches.submit(consumer, { event, apply: AsyncResource.bind((manager: EntityManager) => handler(manager, event)) });
+    const applied = await batches.submit(consumer, event);
     if (applied) afterCommit?.(event);
     else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');
   });

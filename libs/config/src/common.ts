@@ -68,6 +68,8 @@ export const publicUrlsSpec = {
   problemBase: env.url('PROBLEM_BASE', 'http://localhost:3000/problems'),
 } as const;
 
+export type PublicUrls = ConfigOf<typeof publicUrlsSpec>;
+
 export const DEFAULT_PORTS = {
   'api-gateway': 3000,
   'auth-server': 3001,

@@ -5,5 +5,5 @@ export {
 } from './tiers.js';
 export {
   APP_NAMES, DEFAULT_PORTS, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadHttpTimeouts, natsAuthOf, natsAuthSpec, publicUrlsSpec, tracingSpec, trustProxyField,
-  type AppName, type HttpTimeouts, type TrustProxy,
+  type AppName, type HttpTimeouts, type PublicUrls, type TrustProxy,
 } from './common.js';

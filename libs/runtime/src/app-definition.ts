@@ -21,7 +21,6 @@ export interface AppContext<C = unknown> {
   redisUrl?: string;
   /** The app's own settings (AppDefinition.config), read and validated once at boot; also injectable as APP_CONFIG. */
   config: C;
-  env: Record<string, string | undefined>;
 }
 
 /** The bus subjects an app serves, with handlers taken from its Nest app once it is built. */

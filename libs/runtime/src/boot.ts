@@ -117,7 +117,7 @@ export async function bootApp<S extends ConfigSpec>(definition: AppDefinition<S>
   const bus = instrumentBus(infrastructure.bus, metrics, logger);
   const { database } = definition;
   const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger, metrics) : undefined;
-  const context: AppContext<ConfigOf<S>> = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, config, env };
+  const context: AppContext<ConfigOf<S>> = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, config };
   const shutdown = new ShutdownState();
   const retention = dataSource && database && retentionConfig
     ? new RetentionJob(

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual } from '#libs/contracts';
 
 /** The anti-CSRF token of the interaction pages' forms: an HMAC of the interaction uid under a server-side key. */
 export class InteractionCsrf {
@@ -10,9 +11,6 @@ export class InteractionCsrf {
   }
 
   valid(uid: string, token: unknown): boolean {
-    if (typeof token !== 'string') return false;
-    const expected = Buffer.from(this.token(uid));
-    const given = Buffer.from(token);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return typeof token === 'string' && constantTimeEqual(token, this.token(uid));
   }
 }

@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { KoaContext } from 'oidc-provider';
-import { OAUTH_ARTIFACT_PREFIXES, randomBase62, sha256Hex } from '#libs/contracts';
+import { OAUTH_ARTIFACT_PREFIXES, constantTimeEqual, randomBase62, sha256Hex } from '#libs/contracts';
 import { byValueOnly } from './oauth-store.adapter.js';
 
 /** 256 random bits behind each prefix, as many as oidc-provider's own opaque values carry. */
@@ -32,9 +31,7 @@ export function prefixStoredArtifacts(provider: Provider): void {
  */
 export function hashClientSecrets(provider: Provider): void {
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string): boolean {
-    const stored = Buffer.from(this.clientSecret ?? '');
-    const given = Buffer.from(sha256Hex(actual));
-    return stored.length === given.length && timingSafeEqual(stored, given);
+    return this.clientSecret !== undefined && constantTimeEqual(sha256Hex(actual), this.clientSecret);
   };
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JWK } from 'jose';
 import Provider from 'oidc-provider';
 import type { DataSource } from 'typeorm';
-import { loadConfig, publicUrlsSpec } from '#libs/config';
+import type { PublicUrls } from '#libs/config';
 import { oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import type { LoginLimiter } from '../account/login-limiter.js';
@@ -40,8 +40,8 @@ export class OAuthProvider {
     readonly protectedResources: { rest: Record<string, unknown>; mcp: Record<string, unknown> },
   ) {}
 
-  static async create(env: Record<string, string | undefined>, dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger): Promise<OAuthProvider> {
-    const { authUrl, publicBaseUrl, mcpUrl } = loadConfig(publicUrlsSpec, env);
+  static async create(urls: PublicUrls, dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger): Promise<OAuthProvider> {
+    const { authUrl, publicBaseUrl, mcpUrl } = urls;
     const issuer = oauthIssuer(authUrl);
     const keys = await loadOrCreateOAuthKeys(dataSource);
     const csrfKey = keys.cookieKeys[0];
