@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
 const depConstraints = [
@@ -20,6 +21,12 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@nx/enforce-module-boundaries': boundaries([]),
     },
+  },
+  {
+    // One import order, in one block: side effects, Node's own modules, packages, #libs and #apps, relative paths.
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: { 'simple-import-sort/imports': ['error', { groups: [['^\\u0000', '^node:', '^@?\\w', '^#', '^\\.']] }] },
   },
   {
     // The launcher is the one project that composes apps (both run modes boot them).
