@@ -18,7 +18,10 @@ export default [
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@nx/enforce-module-boundaries': boundaries([]),
     },
   },

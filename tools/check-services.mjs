@@ -1,9 +1,9 @@
 // Checks that Postgres, NATS (with JetStream) and Redis answer before the tests run.
 // With CI=true a missing service fails the run naming it; otherwise it only warns.
-import pg from 'pg';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';

@@ -35,7 +35,10 @@ async function front(): Promise<void> {
   const forward = (subject: string, status: number) => async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const body = (await nc.request(`${prefix}${subject}`, req.params.id, { timeout: 5000 })).string();
     if (body === '') return reply.code(500).send({ error: 'the responder failed' });
-    return reply.code(body === 'null' ? 404 : status).type('application/json').send(body);
+    return reply
+      .code(body === 'null' ? 404 : status)
+      .type('application/json')
+      .send(body);
   };
   app.get('/read/:id', forward('read', 200));
   app.post('/write/:id', forward('write', 201));
@@ -63,7 +66,10 @@ async function responder(): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const updated = await client.query(`UPDATE "${schema}".slots SET taken = taken + 1 WHERE id = $1 AND taken + 1 <= capacity RETURNING taken`, [id]);
+      const updated = await client.query(
+        `UPDATE "${schema}".slots SET taken = taken + 1 WHERE id = $1 AND taken + 1 <= capacity RETURNING taken`,
+        [id],
+      );
       const inserted = await client.query(`INSERT INTO "${schema}".registrations (slot_id) VALUES ($1) RETURNING id`, [id]);
       await client.query('COMMIT');
       return { taken: updated.rows[0]?.taken, id: inserted.rows[0].id };

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,13 @@ function start(role: string, env: Record<string, string>): ChildProcess {
 async function waitFor(url: string, init: RequestInit, children: ChildProcess[]): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (await fetch(url, init).then((res) => res.ok, () => false)) return;
+    if (
+      await fetch(url, init).then(
+        (res) => res.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline || children.some((child) => child.exitCode !== null)) throw new Error(`the baseline at ${url} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -56,14 +62,20 @@ export async function startBaselines(databaseUrl: string, natsUrl: string): Prom
   const slotId = await prepareSchema(databaseUrl);
   const [helloPort, frontPort] = await freePorts(2);
   const shared = { NATS_URL: natsUrl, SUBJECT_PREFIX: `bench${randomBytes(4).toString('hex')}.`, DATABASE_URL: databaseUrl, SCHEMA };
-  const children = [start('hello', { ...shared, PORT: String(helloPort) }), start('responder', shared), start('front', { ...shared, PORT: String(frontPort) })];
+  const children = [
+    start('hello', { ...shared, PORT: String(helloPort) }),
+    start('responder', shared),
+    start('front', { ...shared, PORT: String(frontPort) }),
+  ];
   const baselines: Baselines = {
     helloUrl: `http://127.0.0.1:${helloPort}/hello`,
     readUrl: `http://127.0.0.1:${frontPort}/read/${slotId}`,
     writeUrl: `http://127.0.0.1:${frontPort}/write/${slotId}`,
     async stop() {
       await Promise.all(
-        children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM')) : undefined)),
+        children.map((child) =>
+          child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM')) : undefined,
+        ),
       );
     },
   };

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 /** CPU seconds used so far by each process measured, with the group it counts in. */
@@ -25,7 +25,12 @@ function procStat(pid: number): ProcStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, ppid: Number(fields[1]), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS };
+    return {
+      pid,
+      ppid: Number(fields[1]),
+      comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      seconds: (Number(fields[11]) + Number(fields[12])) / TICKS,
+    };
   } catch {
     return undefined;
   }
@@ -48,7 +53,10 @@ function commandLine(pid: number): string {
 export class CpuMeter {
   private readonly client: pg.Client;
 
-  constructor(private readonly database: string, databaseUrl: string) {
+  constructor(
+    private readonly database: string,
+    databaseUrl: string,
+  ) {
     this.client = new pg.Client({ connectionString: databaseUrl });
   }
 
@@ -64,11 +72,16 @@ export class CpuMeter {
     const snapshot: CpuSnapshot = new Map();
     let pids: number[];
     try {
-      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+      pids = readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .map(Number);
     } catch {
       return snapshot;
     }
-    const { rows } = await this.client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [this.database]);
+    const { rows } = await this.client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [this.database],
+    );
     const backends = new Set(rows.map((row) => row.pid));
     const stats = new Map(pids.flatMap((pid) => procStat(pid) ?? []).map((stat) => [stat.pid, stat]));
     const ours = (stat: ProcStat): boolean => {
@@ -101,5 +114,7 @@ export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operati
   const used = new Map<string, number>();
   for (const [pid, { group, seconds }] of after) used.set(group, (used.get(group) ?? 0) + seconds - (before.get(pid)?.seconds ?? 0));
   if (operations === 0) return {};
-  return Object.fromEntries([...used].filter(([, seconds]) => seconds > 0).map(([group, seconds]) => [group, (seconds * 1000) / operations]));
+  return Object.fromEntries(
+    [...used].filter(([, seconds]) => seconds > 0).map(([group, seconds]) => [group, (seconds * 1000) / operations]),
+  );
 }

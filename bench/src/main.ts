@@ -6,11 +6,11 @@ import { parseArgs } from 'node:util';
 import { RELAXED_LIMITS_ENV, startReceiver, startServicesStack } from '#libs/testing';
 import { startBaselines } from './baselines.js';
 import { CpuMeter, cpuPerOperation } from './cpu.js';
-import { clientAddress, runHttp, type Measurement } from './load.js';
+import { clientAddress, type Measurement, runHttp } from './load.js';
 import { Platform } from './platform.js';
 import { monotonicMicros, summarizeProfiles } from './profile.js';
-import { markdown, summarize, type Check, type ScenarioResult, type Target } from './report.js';
-import { nearlyFullSignup, registration, seed, takenPlaces, REGISTRATION_SLOTS } from './seed.js';
+import { type Check, markdown, type ScenarioResult, summarize, type Target } from './report.js';
+import { nearlyFullSignup, registration, REGISTRATION_SLOTS, seed, takenPlaces } from './seed.js';
 import { seedWebhooks, webhookBurst, webhookPaced } from './webhooks.js';
 
 const { values: args } = parseArgs({
@@ -81,20 +81,34 @@ async function main(): Promise<void> {
     const apiPath = new URL(api).pathname;
     const { key } = fixtures.tenant;
     const checks: Check[] = [];
-    const http = (url: string, connections: number, expectStatus: number[], extra: Partial<Parameters<typeof runHttp>[0]> = {}) => () =>
-      runHttp({ url, connections, duration: settings.duration, expectStatus, ...extra });
+    const http =
+      (url: string, connections: number, expectStatus: number[], extra: Partial<Parameters<typeof runHttp>[0]> = {}) =>
+      () =>
+        runHttp({ url, connections, duration: settings.duration, expectStatus, ...extra });
     let slot = 0;
     const scenarios: Scenario[] = [
       { id: 'hello', title: 'Fastify hello (bare)', warm: true, measure: http(baselines.helloUrl, settings.connections, [200]) },
-      { id: 'read-baseline', title: 'Fastify → NATS → Postgres read by key (bare)', warm: true, measure: http(baselines.readUrl, settings.connections, [200]) },
-      { id: 'write-baseline', title: 'Fastify → NATS → Postgres UPDATE + INSERT (bare)', warm: true, measure: http(baselines.writeUrl, settings.connections, [201], { method: 'POST' }) },
+      {
+        id: 'read-baseline',
+        title: 'Fastify → NATS → Postgres read by key (bare)',
+        warm: true,
+        measure: http(baselines.readUrl, settings.connections, [200]),
+      },
+      {
+        id: 'write-baseline',
+        title: 'Fastify → NATS → Postgres UPDATE + INSERT (bare)',
+        warm: true,
+        measure: http(baselines.writeUrl, settings.connections, [201], { method: 'POST' }),
+      },
       { id: 'read-baseline-1', title: 'read baseline, 1 connection', measure: http(baselines.readUrl, 1, [200]) },
       {
         id: 'get-signup',
         title: 'GET /signups/{id} (API key)',
         baseline: 'read-baseline',
         warm: true,
-        measure: http(`${api}/signups/${fixtures.readSignupId}`, settings.connections, [200], { headers: { authorization: `Bearer ${key}` } }),
+        measure: http(`${api}/signups/${fixtures.readSignupId}`, settings.connections, [200], {
+          headers: { authorization: `Bearer ${key}` },
+        }),
       },
       {
         id: 'get-signup-1',
@@ -141,7 +155,11 @@ async function main(): Promise<void> {
           });
           const taken = await takenPlaces(platform, key, signupId);
           const ok = confirmed === LAST_PLACES && taken === LAST_PLACES + TAKEN_BEFORE;
-          checks.push({ name: `contention, round ${checks.length + 1}`, ok, detail: `${confirmed} confirmed of ${LAST_PLACES} places; slot taken ${taken} of ${LAST_PLACES + TAKEN_BEFORE}` });
+          checks.push({
+            name: `contention, round ${checks.length + 1}`,
+            ok,
+            detail: `${confirmed} confirmed of ${LAST_PLACES} places; slot taken ${taken} of ${LAST_PLACES + TAKEN_BEFORE}`,
+          });
           return { ...measured, extra: { confirmed } };
         },
       },
@@ -176,7 +194,13 @@ async function main(): Promise<void> {
       }
     }
 
-    const results: ScenarioResult[] = selected.map((s) => ({ id: s.id, title: s.title, baseline: s.baseline, rounds: measured.get(s.id)!, summary: summarize(measured.get(s.id)!) }));
+    const results: ScenarioResult[] = selected.map((s) => ({
+      id: s.id,
+      title: s.title,
+      baseline: s.baseline,
+      rounds: measured.get(s.id)!,
+      summary: summarize(measured.get(s.id)!),
+    }));
     const byId = new Map(results.map((r) => [r.id, r]));
     for (const result of results) {
       const baseline = result.baseline ? byId.get(result.baseline) : undefined;
@@ -188,7 +212,13 @@ async function main(): Promise<void> {
     const outDir = resolve(args.out);
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `bench-${new Date().toISOString().replaceAll(':', '-')}.json`);
-    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: process.platform,
+    };
     writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), machine, settings, results, targets, checks }, null, 2)}\n`);
     process.stdout.write(`\nresults: ${file}\n`);
     if (checks.some((c) => !c.ok)) process.exitCode = 1;

@@ -18,7 +18,12 @@ export class Platform {
   }
 
   admin<T>(path: string, body: unknown, method = 'POST'): Promise<T> {
-    return this.send<T>(`${this.info.authUrl}/admin/${path}`, { method, body, headers: { authorization: `Bearer ${this.info.adminToken}` }, expect: method === 'POST' ? 201 : 200 });
+    return this.send<T>(`${this.info.authUrl}/admin/${path}`, {
+      method,
+      body,
+      headers: { authorization: `Bearer ${this.info.adminToken}` },
+      expect: method === 'POST' ? 201 : 200,
+    });
   }
 
   private async send<T>(url: string, options: CallOptions): Promise<T> {

@@ -64,7 +64,12 @@ export function markdown(results: ScenarioResult[], targets: Target[], checks: C
   ];
   lines.push(...cpuTable(results));
   if (targets.length > 0) {
-    lines.push('', '| target | goal | measured | met |', '|---|---|---:|---|', ...targets.map((t) => `| ${t.name} | ${t.goal} | ${cell(t.measured)} | ${t.met ? 'yes' : 'NO'} |`));
+    lines.push(
+      '',
+      '| target | goal | measured | met |',
+      '|---|---|---:|---|',
+      ...targets.map((t) => `| ${t.name} | ${t.goal} | ${cell(t.measured)} | ${t.met ? 'yes' : 'NO'} |`),
+    );
   }
   if (checks.length > 0) {
     lines.push('', '| check | result |', '|---|---|', ...checks.map((c) => `| ${c.name} | ${c.ok ? 'ok' : 'FAILED'}: ${c.detail} |`));

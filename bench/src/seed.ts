@@ -42,13 +42,21 @@ export function registration(selections: { type: 'slot'; id: string; quantity?: 
 
 export async function newTenant(platform: Platform, tier: 'free' | 'pro' | 'org', name: string): Promise<Tenant> {
   const organization = await platform.admin<{ id: string }>('organizations', { name: `${name} ${randomUUID().slice(0, 8)}`, tier });
-  await platform.admin('users', { email: `owner-${organization.id.toLowerCase()}@example.com`, password: 'correct horse battery staple', organizationId: organization.id });
+  await platform.admin('users', {
+    email: `owner-${organization.id.toLowerCase()}@example.com`,
+    password: 'correct horse battery staple',
+    organizationId: organization.id,
+  });
   const key = await platform.admin<{ key: string }>('api-keys', { organizationId: organization.id, mode: 'test' });
   return { organizationId: organization.id, key: key.key };
 }
 
 /** A published signup with `slots` slots of `capacity` places and `items` items. */
-export async function publishedSignup(platform: Platform, key: string, options: { title: string; slots: number; capacity: number; items?: number }): Promise<Signup & { slotIds: string[] }> {
+export async function publishedSignup(
+  platform: Platform,
+  key: string,
+  options: { title: string; slots: number; capacity: number; items?: number },
+): Promise<Signup & { slotIds: string[] }> {
   const signup = await platform.call<Signup>('/signups', { key, body: { title: options.title, eventDate: EVENT_DATE } });
   const slotIds: string[] = [];
   for (let first = 0; first < options.slots; first += SLOTS_PER_CALL) {
@@ -68,7 +76,11 @@ export async function publishedSignup(platform: Platform, key: string, options: 
 export async function seed(platform: Platform): Promise<Fixtures> {
   const tenant = await newTenant(platform, 'org', 'Bench org');
   const read = await publishedSignup(platform, tenant.key, { title: 'Neighbourhood potluck', slots: 5, capacity: 10, items: 5 });
-  const register = await publishedSignup(platform, tenant.key, { title: 'Marathon volunteers', slots: REGISTRATION_SLOTS, capacity: AMPLE_CAPACITY });
+  const register = await publishedSignup(platform, tenant.key, {
+    title: 'Marathon volunteers',
+    slots: REGISTRATION_SLOTS,
+    capacity: AMPLE_CAPACITY,
+  });
   for (let i = 0; i < LISTED_SIGNUPS; i += 1) {
     await platform.call('/signups', { key: tenant.key, body: { title: `Bake sale ${i + 1}`, eventDate: EVENT_DATE } });
   }
@@ -76,10 +88,17 @@ export async function seed(platform: Platform): Promise<Fixtures> {
 }
 
 /** A published signup whose one slot has only `open` of its places left. */
-export async function nearlyFullSignup(platform: Platform, key: string, open: number, taken: number): Promise<{ signupId: string; slotId: string }> {
+export async function nearlyFullSignup(
+  platform: Platform,
+  key: string,
+  open: number,
+  taken: number,
+): Promise<{ signupId: string; slotId: string }> {
   const signup = await publishedSignup(platform, key, { title: 'Last places', slots: 1, capacity: open + taken });
   const slotId = signup.slotIds[0]!;
-  await platform.call(`/signups/${signup.id}/participants`, { body: JSON.parse(registration([{ type: 'slot', id: slotId, quantity: taken }])) });
+  await platform.call(`/signups/${signup.id}/participants`, {
+    body: JSON.parse(registration([{ type: 'slot', id: slotId, quantity: taken }])),
+  });
   return { signupId: signup.id, slotId };
 }
 

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import type { Receiver } from '#libs/testing';
-import { clientAddress, measurement, runHttp, type Measurement } from './load.js';
+import { clientAddress, type Measurement, measurement, runHttp } from './load.js';
 import type { Platform } from './platform.js';
 import { newTenant, publishedSignup, registration } from './seed.js';
 
@@ -28,7 +28,11 @@ export async function seedWebhooks(platform: Platform, receiver: Receiver, endpo
   for (let i = 0; i < endpoints; i += 1) {
     const tenant = await newTenant(platform, 'pro', `Bench webhooks ${i + 1}`);
     const signup = await publishedSignup(platform, tenant.key, { title: 'Webhook source', slots: 1, capacity: AMPLE_CAPACITY });
-    await platform.call('/webhooks', { key: tenant.key, body: { url: receiver.url(`/hooks/${i}`), eventTypes: ['participant.registered'] }, expect: 200 });
+    await platform.call('/webhooks', {
+      key: tenant.key,
+      body: { url: receiver.url(`/hooks/${i}`), eventTypes: ['participant.registered'] },
+      expect: 200,
+    });
     sources.push({ signupId: signup.id, slotId: signup.slotIds[0]! });
   }
   return { sources, receiver };
@@ -87,11 +91,15 @@ export async function webhookBurst(platform: Platform, fixture: WebhookFixture, 
  */
 function post(agent: Agent, url: string, body: string, forwardedFor: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor } }, (res) => {
-      res.on('error', reject);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.resume();
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor } },
+      (res) => {
+        res.on('error', reject);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.resume();
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,11 +67,15 @@ describe('npm start (all-in-one)', () => {
       expect(first.output).toContain('tier pro');
       expect((await request(`${gatewayOrigin}/healthz`)).status).toBe(200);
       // Every listener of the process has the HTTP timeouts, and announces its keep-alive one.
-      for (const origin of Object.values(stack.origins)) expect((await fetch(`${origin}/healthz`)).headers.get('keep-alive')).toBe('timeout=65');
+      for (const origin of Object.values(stack.origins))
+        expect((await fetch(`${origin}/healthz`)).headers.get('keep-alive')).toBe('timeout=65');
       const me = await request<{ organization: { tier: string } }>(`${base}/me`, { key });
       expect(me.status).toBe(200);
       expect(me.body.organization.tier).toBe('pro');
-      const created = await request<{ id: string; status: string }>(`${base}/signups`, { key, body: { title: 'Smoke', eventDate: '2027-01-01T10:00:00Z' } });
+      const created = await request<{ id: string; status: string }>(`${base}/signups`, {
+        key,
+        body: { title: 'Smoke', eventDate: '2027-01-01T10:00:00Z' },
+      });
       expect(created.status).toBe(201);
       expect(created.body.status).toBe('draft');
       const tool = await request<{ result: { structuredContent: { data: { title: string }[] } } }>(stack.env.MCP_URL!, {
@@ -83,7 +87,14 @@ describe('npm start (all-in-one)', () => {
       expect(tool.body.result.structuredContent.data.map((s) => s.title)).toEqual(['Smoke']);
       const authUrl = stack.env.AUTH_URL!;
       const registered = await request<{ client_id: string }>(`${authUrl}/oauth/register`, {
-        body: { client_name: 'Smoke CLI', grant_types: [DEVICE_GRANT], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'none', scope: 'signups:read' },
+        body: {
+          client_name: 'Smoke CLI',
+          grant_types: [DEVICE_GRANT],
+          response_types: [],
+          redirect_uris: [],
+          token_endpoint_auth_method: 'none',
+          scope: 'signups:read',
+        },
       });
       expect(registered.status).toBe(201);
       const device = await request<{ device_code: string }>(`${authUrl}/oauth/device_authorization`, {

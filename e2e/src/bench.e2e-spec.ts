@@ -5,13 +5,27 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 interface BenchResults {
-  results: { id: string; rounds: { requests: number; errors: number }[]; summary: { requestsPerSecond: number; cpuMs?: Record<string, number> } }[];
+  results: {
+    id: string;
+    rounds: { requests: number; errors: number }[];
+    summary: { requestsPerSecond: number; cpuMs?: Record<string, number> };
+  }[];
   targets: { name: string; measured: number }[];
   checks: { name: string; ok: boolean; detail: string }[];
 }
 
 const SCENARIOS = [
-  'hello', 'read-baseline', 'write-baseline', 'read-baseline-1', 'get-signup', 'get-signup-1', 'list-signups', 'register', 'contention', 'webhooks-burst', 'webhooks-paced',
+  'hello',
+  'read-baseline',
+  'write-baseline',
+  'read-baseline-1',
+  'get-signup',
+  'get-signup-1',
+  'list-signups',
+  'register',
+  'contention',
+  'webhooks-burst',
+  'webhooks-paced',
 ];
 
 /**
@@ -26,7 +40,9 @@ describe('the benchmark harness', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('runs every scenario without an error and writes the results', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['dist/bench/src/main.js', '--smoke', '--out', out], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/bench/src/main.js', '--smoke', '--out', out], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const [file] = readdirSync(out);
     const report = JSON.parse(readFileSync(join(out, file!), 'utf8')) as BenchResults;
 
@@ -39,7 +55,8 @@ describe('the benchmark harness', () => {
     // CPU is read from /proc: elsewhere the bench runs without its CPU table.
     if (process.platform === 'linux') {
       const registration = report.results.find((r) => r.id === 'register')!.summary.cpuMs ?? {};
-      for (const group of ['api-gateway', 'signups-service', 'postgres']) expect({ group, used: (registration[group] ?? 0) > 0 }).toEqual({ group, used: true });
+      for (const group of ['api-gateway', 'signups-service', 'postgres'])
+        expect({ group, used: (registration[group] ?? 0) > 0 }).toEqual({ group, used: true });
       expect(report.results.find((r) => r.id === 'write-baseline')!.summary.cpuMs).toHaveProperty(['baseline responder']);
       expect(stdout).toContain('| CPU ms per request |');
     }

@@ -13,7 +13,11 @@ async function admin(...args: string[]): Promise<{ code: number; json: Record<st
     return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr };
   } catch (err) {
     const failure = err as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, json: failure.stdout ? (JSON.parse(failure.stdout) as Record<string, unknown>) : {}, stderr: failure.stderr };
+    return {
+      code: failure.code,
+      json: failure.stdout ? (JSON.parse(failure.stdout) as Record<string, unknown>) : {},
+      stderr: failure.stderr,
+    };
   }
 }
 
@@ -22,7 +26,15 @@ describe('admin CLI', () => {
     const org = await admin('org:create', '--name', 'CLI org', '--tier', 'org');
     expect(org).toMatchObject({ code: 0, json: { name: 'CLI org', tier: 'org' } });
     const orgId = String(org.json.id);
-    const user = await admin('user:create', '--email', `cli-${Date.now()}@example.com`, '--password', 'long enough password', '--org', orgId);
+    const user = await admin(
+      'user:create',
+      '--email',
+      `cli-${Date.now()}@example.com`,
+      '--password',
+      'long enough password',
+      '--org',
+      orgId,
+    );
     expect(user.code).toBe(0);
     const key = await admin('apikey:create', '--org', orgId, '--mode', 'live', '--scopes', 'signups:read ai:draft', '--name', 'ci');
     expect(key.code).toBe(0);

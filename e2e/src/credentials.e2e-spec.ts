@@ -1,5 +1,5 @@
-import { eventually } from '#libs/testing';
 import { ALL_SCOPES } from '#libs/scopes';
+import { eventually } from '#libs/testing';
 import { call, newTenant, revokeKey, setTier, signupBody, type Tenant } from './support/api.js';
 import { stackInfo } from './support/stack-env.js';
 
@@ -42,11 +42,14 @@ describe('credentials and GET /me', () => {
     });
   });
 
-  it.each([['Basic dXNlcjpwYXNz'], ['Bearer'], ['Bearersgn_test_x'], ['Token abc']])('answers Authorization %j with 401 malformed_credentials', async (header) => {
-    const res = await call('/me', { headers: { authorization: header } });
-    expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: 'malformed_credentials' });
-  });
+  it.each([['Basic dXNlcjpwYXNz'], ['Bearer'], ['Bearersgn_test_x'], ['Token abc']])(
+    'answers Authorization %j with 401 malformed_credentials',
+    async (header) => {
+      const res = await call('/me', { headers: { authorization: header } });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ code: 'malformed_credentials' });
+    },
+  );
 
   it('answers an unknown key with 401 invalid_credentials', async () => {
     const res = await call('/me', { key: `sgn_test_${'A'.repeat(32)}` });

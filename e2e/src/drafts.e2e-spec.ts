@@ -1,5 +1,5 @@
-import type { ProblemBody } from '#libs/problem';
 import type { SignupDraft } from '#libs/contracts';
+import type { ProblemBody } from '#libs/problem';
 import { call, newTenant } from './support/api.js';
 
 describe('POST /signups/from-description', () => {

@@ -29,7 +29,13 @@ describe('domain events on NATS for internal teams', () => {
     const created = await call<SignupView>('/signups', { key: tenant.key, body: signupBody() });
     await call(`/signups/${created.body.id}/publish`, { key: tenant.key, method: 'POST' });
     const mine = () => received.filter((e) => e.orgid === tenant.organization.id);
-    await eventually(() => expect(mine().map((e) => e.type).sort()).toEqual(['signup.created', 'signup.published']));
+    await eventually(() =>
+      expect(
+        mine()
+          .map((e) => e.type)
+          .sort(),
+      ).toEqual(['signup.created', 'signup.published']),
+    );
     const event = mine().find((e) => e.type === 'signup.created')!;
     expect(event).toMatchObject({
       specversion: '1.0',
@@ -44,7 +50,11 @@ describe('domain events on NATS for internal teams', () => {
 
   it('carries the request id of the HTTP request that caused the event', async () => {
     const tenant = await newTenant('pro');
-    const created = await call<SignupView>('/signups', { key: tenant.key, body: signupBody(), headers: { 'x-request-id': 'e2e-trace-event' } });
+    const created = await call<SignupView>('/signups', {
+      key: tenant.key,
+      body: signupBody(),
+      headers: { 'x-request-id': 'e2e-trace-event' },
+    });
     await eventually(() => {
       const event = received.find((e) => e.type === 'signup.created' && (e.data as SignupView).id === created.body.id);
       expect(event).toBeDefined();

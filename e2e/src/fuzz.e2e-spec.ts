@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { ParticipantView, RegistrationResultView, SignupView } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import {
-  BODY_LIMIT_BYTES, HOSTILE_BODIES, HOSTILE_PATH_VALUES, HOSTILE_QUERY_VALUES, HOSTILE_VALUES, takes,
-  type BodyContext, type FieldSchema, type Refusal,
+  BODY_LIMIT_BYTES,
+  type BodyContext,
+  type FieldSchema,
+  HOSTILE_BODIES,
+  HOSTILE_PATH_VALUES,
+  HOSTILE_QUERY_VALUES,
+  HOSTILE_VALUES,
+  type Refusal,
+  takes,
 } from './support/hostile-inputs.js';
 import { newSignup, person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
@@ -63,7 +70,8 @@ const CONCURRENCY = 6;
  * Signs of internals in an answer. The JSON-RPC internal error code counts only as a whole
  * number: a request id's last group may begin with its digits (…-326039c2e3ea).
  */
-const INTERNALS = /node_modules|\bat [\w.<>$]+ \(|\.(?:js|ts):\d+:\d+|\/work\/|QueryFailedError|RangeError|TypeError|URIError|ReferenceError|Maximum call stack|invalid input syntax|violates|internal_error|-32603(?![0-9a-f])/;
+const INTERNALS =
+  /node_modules|\bat [\w.<>$]+ \(|\.(?:js|ts):\d+:\d+|\/work\/|QueryFailedError|RangeError|TypeError|URIError|ReferenceError|Maximum call stack|invalid input syntax|violates|internal_error|-32603(?![0-9a-f])/;
 const PROBLEM_KEYS = new Set(['type', 'title', 'status', 'code', 'detail', 'instance', 'errors', 'cause']);
 
 /** Runs `run` over `items`, at most `size` at a time, keeping their order. */
@@ -92,11 +100,13 @@ async function answer(res: Response): Promise<Answer> {
   return { status: res.status, type: res.headers.get('content-type') ?? '', text, json };
 }
 
-const schemasOf = (defs: Record<string, Schema>, prefix: string) => (schema: Schema): Schema => {
-  let current = schema;
-  for (let hops = 0; current.$ref && hops < 10; hops++) current = defs[current.$ref.slice(prefix.length)] ?? {};
-  return current;
-};
+const schemasOf =
+  (defs: Record<string, Schema>, prefix: string) =>
+  (schema: Schema): Schema => {
+    let current = schema;
+    for (let hops = 0; current.$ref && hops < 10; hops++) current = defs[current.$ref.slice(prefix.length)] ?? {};
+    return current;
+  };
 
 describe('hostile inputs', () => {
   let tenant: Tenant;
@@ -115,11 +125,18 @@ describe('hostile inputs', () => {
     if (s.oneOf) return validValue(name, s.oneOf[0]!, resolve);
     if (s.enum) return s.enum[0];
     if (takes(s, 'object') || s.properties) return validObject(s, resolve);
-    if (takes(s, 'array')) return s.items && (resolve(s.items).properties || (s.minItems ?? 0) > 0) ? [validValue(name, s.items, resolve)] : [];
+    if (takes(s, 'array'))
+      return s.items && (resolve(s.items).properties || (s.minItems ?? 0) > 0) ? [validValue(name, s.items, resolve)] : [];
     if (takes(s, 'boolean')) return false;
     if (takes(s, 'number')) return s.minimum ?? 1;
     if (s.format === 'uuid') {
-      const byName: Record<string, string> = { signupId: ids.signup.id, slotId: ids.slotId, itemId: ids.itemId, participantId: ids.participantId, id: ids.slotId };
+      const byName: Record<string, string> = {
+        signupId: ids.signup.id,
+        slotId: ids.slotId,
+        itemId: ids.itemId,
+        participantId: ids.participantId,
+        id: ids.slotId,
+      };
       return byName[name] ?? randomUUID();
     }
     if (s.format === 'date-time') return '2027-06-01T18:00:00Z';
@@ -135,7 +152,11 @@ describe('hostile inputs', () => {
   }
 
   /** Every field of an object schema, nested objects in arrays included (`slots.0.capacity`). */
-  function fieldsOf(schema: Schema, resolve: (s: Schema) => Schema, parent: (string | number)[] = []): { path: (string | number)[]; schema: Schema }[] {
+  function fieldsOf(
+    schema: Schema,
+    resolve: (s: Schema) => Schema,
+    parent: (string | number)[] = [],
+  ): { path: (string | number)[]; schema: Schema }[] {
     return Object.entries(resolve(schema).properties ?? {}).flatMap(([name, property]) => {
       const field = resolve(property);
       const here = [...parent, name];
@@ -175,7 +196,12 @@ describe('hostile inputs', () => {
     if (p.code === 'validation_failed') {
       const errors = p.errors as { path?: unknown; message?: unknown }[] | undefined;
       if (!Array.isArray(errors) || errors.length === 0) failures.push('no errors');
-      else if (!errors.every((e) => typeof e.path === 'string' && typeof e.message === 'string' && e.message.length > 0 && Object.keys(e).length === 2)) failures.push('malformed errors');
+      else if (
+        !errors.every(
+          (e) => typeof e.path === 'string' && typeof e.message === 'string' && e.message.length > 0 && Object.keys(e).length === 2,
+        )
+      )
+        failures.push('malformed errors');
     }
     return failures;
   }
@@ -197,7 +223,8 @@ describe('hostile inputs', () => {
       if (!names(res.json, path)) failures.push(`no error on ${path}: ${res.text.slice(0, 300)}`);
       return failures;
     }
-    const rpc = res.json as { result?: { isError?: boolean; structuredContent?: unknown; content?: { text?: string }[] }; error?: { code?: number } } | undefined;
+    const rpc = res.json as
+      { result?: { isError?: boolean; structuredContent?: unknown; content?: { text?: string }[] }; error?: { code?: number } } | undefined;
     if (res.status !== 200) failures.push(`answered ${res.status}, not 200`);
     if (expected.kind === 'shape') {
       if (rpc?.error?.code !== -32602) failures.push(`not InvalidParams: ${res.text.slice(0, 300)}`);
@@ -206,7 +233,8 @@ describe('hostile inputs', () => {
     const result = rpc?.result;
     if (result?.isError !== true) return [...failures, `not a tool error: ${res.text.slice(0, 300)}`];
     failures.push(...problemFailures(result.structuredContent, 422));
-    if ((result.structuredContent as { code?: string }).code !== 'validation_failed') failures.push(`code ${(result.structuredContent as { code?: string }).code}`);
+    if ((result.structuredContent as { code?: string }).code !== 'validation_failed')
+      failures.push(`code ${(result.structuredContent as { code?: string }).code}`);
     if (!names(result.structuredContent, expected.path)) failures.push(`no error on ${expected.path}: ${res.text.slice(0, 300)}`);
     if (result.content?.[0]?.text !== JSON.stringify(result.structuredContent)) failures.push('text and structuredContent differ');
     return failures;
@@ -222,7 +250,13 @@ describe('hostile inputs', () => {
       room: BODY_LIMIT_BYTES,
       mcp: false,
       send: async (value) =>
-        answer(await fetch(`${info.baseUrl}${route}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, body: value })),
+        answer(
+          await fetch(`${info.baseUrl}${route}`, {
+            method: method.toUpperCase(),
+            headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+            body: value,
+          }),
+        ),
     };
   }
 
@@ -240,7 +274,11 @@ describe('hostile inputs', () => {
         answer(
           await fetch(info.mcpUrl, {
             method: 'POST',
-            headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            headers: {
+              authorization: `Bearer ${tenant.key}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
             body: typeof value === 'string' ? head + value + tail : Buffer.concat([Buffer.from(head), value, Buffer.from(tail)]),
           }),
         ),
@@ -249,7 +287,9 @@ describe('hostile inputs', () => {
 
   /** An OpenAPI path as a route under the base URL, its parameters naming the tenant's resources, except `hostile`'s. */
   function routeOf(path: string, hostile?: { param: string; raw: string }): string {
-    return path.slice(apiPrefix.length).replace(/\{(\w+)\}/g, (_m, name: string) => (name === hostile?.param ? hostile.raw : pathId(path, name)));
+    return path
+      .slice(apiPrefix.length)
+      .replace(/\{(\w+)\}/g, (_m, name: string) => (name === hostile?.param ? hostile.raw : pathId(path, name)));
   }
 
   /** The tenant's resource a path parameter names (the first segment says which kind an `id` is). */
@@ -261,7 +301,13 @@ describe('hostile inputs', () => {
       if (route.startsWith('/orgs/')) return tenant.organization.id;
       return ids.signup.id;
     }
-    const byName: Record<string, string> = { slotId: ids.slotId, itemId: ids.itemId, participantId: ids.participantId, confirmationToken: ids.token, slugOrId: ids.signup.slug };
+    const byName: Record<string, string> = {
+      slotId: ids.slotId,
+      itemId: ids.itemId,
+      participantId: ids.participantId,
+      confirmationToken: ids.token,
+      slugOrId: ids.signup.slug,
+    };
     return byName[name] ?? randomUUID();
   }
 
@@ -286,13 +332,16 @@ describe('hostile inputs', () => {
     const cases = targets.flatMap((target) =>
       fieldsOf(target.schema, target.resolve).flatMap(({ path, schema }) => {
         const values = HOSTILE_VALUES.filter((v) => v.appliesTo?.(schema) ?? true).map((v) => ({ name: v.name, json: v.json }));
-        if (path[path.length - 1] === 'cursor') values.push(...HOSTILE_QUERY_VALUES.map((v) => ({ name: `cursor: ${v.name}`, json: JSON.stringify(decoded(v.raw)) })));
+        if (path[path.length - 1] === 'cursor')
+          values.push(...HOSTILE_QUERY_VALUES.map((v) => ({ name: `cursor: ${v.name}`, json: JSON.stringify(decoded(v.raw)) })));
         return values.map((value) => ({ target, path, value }));
       }),
     );
     const failures = await inPool(cases, CONCURRENCY, async ({ target, path, value }) => {
       const res = await target.send(bodyWith(target, path, value.json));
-      return judge(target.mcp, { kind: 'field', path: path.join('.') }, res).map((f) => `${target.label} ${path.join('.')} = ${value.name}: ${f}`);
+      return judge(target.mcp, { kind: 'field', path: path.join('.') }, res).map(
+        (f) => `${target.label} ${path.join('.')} = ${value.name}: ${f}`,
+      );
     });
     expect(cases.length).toBeGreaterThan(100);
     return failures.flat();
@@ -348,11 +397,17 @@ describe('hostile inputs', () => {
     info = stackInfo();
     apiPrefix = new URL(info.baseUrl).pathname;
     tenant = await newTenant('pro');
-    const { signup, slots, items } = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 5 }], items: [{ name: 'Salad', quantityNeeded: 5 }] });
+    const { signup, slots, items } = await newSignup(tenant.key, {
+      slots: [{ title: 'Setup', capacity: 5 }],
+      items: [{ name: 'Salad', quantityNeeded: 5 }],
+    });
     const registered = await call<RegistrationResultView>(`/signups/${signup.id}/participants`, { key: tenant.key, body: person() });
     const participants = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
     // Subscribed to an event nothing here emits: no delivery changes the endpoint while the tests run.
-    const webhook = await call<{ endpoint: { id: string } }>('/webhooks', { key: tenant.key, body: { url: 'http://127.0.0.1:9/fuzz', eventTypes: ['reminder.sent'] } });
+    const webhook = await call<{ endpoint: { id: string } }>('/webhooks', {
+      key: tenant.key,
+      body: { url: 'http://127.0.0.1:9/fuzz', eventTypes: ['reminder.sent'] },
+    });
     ids = {
       signup,
       slotId: slots[0]!.id,
@@ -362,7 +417,10 @@ describe('hostile inputs', () => {
       webhookId: webhook.body.endpoint.id,
     };
     const forPages = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 5 }] });
-    const pageRegistration = await call<RegistrationResultView>(`/signups/${forPages.signup.id}/participants`, { key: tenant.key, body: person() });
+    const pageRegistration = await call<RegistrationResultView>(`/signups/${forPages.signup.id}/participants`, {
+      key: tenant.key,
+      body: person(),
+    });
     pages = { slug: forPages.signup.slug, token: pageRegistration.body.confirmationToken! };
     doc = (await call<OpenApi>('/openapi.json')).body;
     const listed = await fetch(info.mcpUrl, {
@@ -375,7 +433,9 @@ describe('hostile inputs', () => {
   });
 
   it('finds the body endpoints in the OpenAPI document and the tools in tools/list', () => {
-    expect(restTargets().map((t) => t.label)).toEqual(expect.arrayContaining(['POST /signups', 'POST /signups/{id}/participants', 'PATCH /webhooks/{id}']));
+    expect(restTargets().map((t) => t.label)).toEqual(
+      expect.arrayContaining(['POST /signups', 'POST /signups/{id}/participants', 'PATCH /webhooks/{id}']),
+    );
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_signup', 'register_participant', 'list_participants']));
   });
 
@@ -401,15 +461,28 @@ describe('hostile inputs', () => {
         (op.parameters ?? [])
           .filter((p) => p.in === 'query')
           .flatMap((param) => [
-            ...HOSTILE_QUERY_VALUES.map((value) => ({ path, method, param: param.name, name: value.name, query: `${param.name}=${value.raw}` })),
+            ...HOSTILE_QUERY_VALUES.map((value) => ({
+              path,
+              method,
+              param: param.name,
+              name: value.name,
+              query: `${param.name}=${value.raw}`,
+            })),
             { path, method, param: param.name, name: 'given twice', query: `${param.name}=1&${param.name}=2` },
           ]),
       ),
     );
     expect(cases.length).toBeGreaterThan(20);
     const failures = await inPool(cases, CONCURRENCY, async ({ path, method, param, name, query }) => {
-      const res = await answer(await fetch(`${info.baseUrl}${routeOf(path)}?${query}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${tenant.key}` } }));
-      return judge(false, { kind: 'field', path: param }, res).map((f) => `${method.toUpperCase()} ${path.slice(apiPrefix.length)}?${param} = ${name}: ${f}`);
+      const res = await answer(
+        await fetch(`${info.baseUrl}${routeOf(path)}?${query}`, {
+          method: method.toUpperCase(),
+          headers: { authorization: `Bearer ${tenant.key}` },
+        }),
+      );
+      return judge(false, { kind: 'field', path: param }, res).map(
+        (f) => `${method.toUpperCase()} ${path.slice(apiPrefix.length)}?${param} = ${name}: ${f}`,
+      );
     });
     expect(failures.flat()).toEqual([]);
   });
@@ -417,7 +490,9 @@ describe('hostile inputs', () => {
   it('refuses every hostile path parameter with a 4xx problem', async () => {
     const cases = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item).flatMap(([method, op]) =>
-        [...path.matchAll(/\{(\w+)\}/g)].flatMap(([, param]) => HOSTILE_PATH_VALUES.map((value) => ({ path, method, op, param: param!, value }))),
+        [...path.matchAll(/\{(\w+)\}/g)].flatMap(([, param]) =>
+          HOSTILE_PATH_VALUES.map((value) => ({ path, method, op, param: param!, value })),
+        ),
       ),
     );
     const failures = await inPool(cases, CONCURRENCY, async ({ path, method, op, param, value }) => {
@@ -448,12 +523,28 @@ describe('hostile inputs', () => {
     // The registration's page takes a name and no email: every body is hostile in its name too, or it would be saved.
     const bodies: { name: string; type: string; body: string | Uint8Array }[] = [
       { name: 'a lone surrogate in the name', type: 'application/json', body: '{"name": "\\ud800", "email": "fuzz@example.com"}' },
-      { name: 'lone surrogates in the name and the email', type: 'application/json', body: '{"name": "Fuzz \\udc00", "email": "fuzz\\udc00@example.com"}' },
-      { name: 'a form of a NUL and percent-encoded surrogate bytes', type: 'application/x-www-form-urlencoded', body: 'name=%00&email=%ED%A0%80' },
+      {
+        name: 'lone surrogates in the name and the email',
+        type: 'application/json',
+        body: '{"name": "Fuzz \\udc00", "email": "fuzz\\udc00@example.com"}',
+      },
+      {
+        name: 'a form of a NUL and percent-encoded surrogate bytes',
+        type: 'application/x-www-form-urlencoded',
+        body: 'name=%00&email=%ED%A0%80',
+      },
       { name: 'a form with a __proto__ field', type: 'application/x-www-form-urlencoded', body: '__proto__=x&name=%00&email=not-an-email' },
       { name: 'JSON nested 2000 deep', type: 'application/json', body: `{"name": ${'['.repeat(2000)}${']'.repeat(2000)}}` },
-      { name: 'a JSON __proto__ key', type: 'application/json', body: '{"__proto__": {"polluted": true}, "name": "\\ud800", "email": "fuzz@example.com"}' },
-      { name: 'bytes that are not UTF-8', type: 'application/json', body: Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]) },
+      {
+        name: 'a JSON __proto__ key',
+        type: 'application/json',
+        body: '{"__proto__": {"polluted": true}, "name": "\\ud800", "email": "fuzz@example.com"}',
+      },
+      {
+        name: 'bytes that are not UTF-8',
+        type: 'application/json',
+        body: Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
+      },
       { name: 'a body over the limit', type: 'application/x-www-form-urlencoded', body: `name=${'x'.repeat(BODY_LIMIT_BYTES)}` },
     ];
     const cases = paths.flatMap((page) => bodies.map((body) => ({ page, ...body })));

@@ -89,11 +89,15 @@ describe('Idempotency-Key', () => {
     const other = await newTenant();
     const live = await tenant.newKey({ mode: 'live' });
     const headers = withKey(randomUUID());
-    const answers = await Promise.all([tenant.key, live.key, other.key].map((key) => call<SignupView>('/signups', { key, headers, body: signupBody() })));
+    const answers = await Promise.all(
+      [tenant.key, live.key, other.key].map((key) => call<SignupView>('/signups', { key, headers, body: signupBody() })),
+    );
     expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);
     expect(answers.map((r) => r.headers.get('idempotent-replayed'))).toEqual([null, null, null]);
     expect(new Set(answers.map((r) => r.body.id)).size).toBe(3);
-    const replays = await Promise.all([tenant.key, live.key, other.key].map((key) => call<SignupView>('/signups', { key, headers, body: signupBody() })));
+    const replays = await Promise.all(
+      [tenant.key, live.key, other.key].map((key) => call<SignupView>('/signups', { key, headers, body: signupBody() })),
+    );
     expect(replays.map((r) => r.headers.get('idempotent-replayed'))).toEqual(['true', 'true', 'true']);
     expect(replays.map((r) => r.body.id)).toEqual(answers.map((r) => r.body.id));
   });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { newTenant, signupBody, type ApiResponse } from './support/api.js';
-import { DEFAULT_LIMITS_ENV, startGateway, type ExtraGateway } from './support/processes.js';
+import { type ApiResponse, newTenant, signupBody } from './support/api.js';
+import { DEFAULT_LIMITS_ENV, type ExtraGateway, startGateway } from './support/processes.js';
 import { newSignup, person } from './support/signups.js';
 
 /**
@@ -17,7 +17,10 @@ describe('limits shared by two gateway replicas', () => {
   const replica = (i: number) => (i % 2 === 0 ? a : b);
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([startGateway({ ...DEFAULT_LIMITS_ENV, TRUST_PROXY: '127.0.0.1' }), startGateway({ ...DEFAULT_LIMITS_ENV, TRUST_PROXY: '127.0.0.1' })]);
+    [a, b] = await Promise.all([
+      startGateway({ ...DEFAULT_LIMITS_ENV, TRUST_PROXY: '127.0.0.1' }),
+      startGateway({ ...DEFAULT_LIMITS_ENV, TRUST_PROXY: '127.0.0.1' }),
+    ]);
   });
 
   afterAll(async () => {
@@ -119,7 +122,10 @@ describe('limits shared by two gateway replicas', () => {
       const read = await b.call(`/public/signups/${signup.slug}`, { headers });
       expect(read.status).toBe(200);
       expect(read.headers.get('ratelimit')).toMatch(/^"anonymous-reads";r=59;t=\d+$/);
-      const elsewhere = await b.call(`/signups/${signup.id}/participants`, { body: person(), headers: { 'x-forwarded-for': clientAddress() } });
+      const elsewhere = await b.call(`/signups/${signup.id}/participants`, {
+        body: person(),
+        headers: { 'x-forwarded-for': clientAddress() },
+      });
       expect(elsewhere.status).toBe(201);
     });
 
@@ -130,7 +136,10 @@ describe('limits shared by two gateway replicas', () => {
       try {
         const statuses: number[] = [];
         for (let i = 0; i < 7; i++) {
-          statuses.push((await direct.call(`/signups/${signup.id}/participants`, { body: person(), headers: { 'x-forwarded-for': clientAddress() } })).status);
+          statuses.push(
+            (await direct.call(`/signups/${signup.id}/participants`, { body: person(), headers: { 'x-forwarded-for': clientAddress() } }))
+              .status,
+          );
         }
         expect(statuses).toEqual([201, 201, 201, 201, 201, 201, 429]);
       } finally {
@@ -171,14 +180,18 @@ describe('limits shared by two gateway replicas', () => {
       const tenant = await newTenant();
       const invalid = await a.call<ProblemBody>('/signups', { key: tenant.key, body: { title: '' } });
       expect(invalid.status).toBe(422);
-      const first = await Promise.all(Array.from({ length: 40 }, (_, i) => replica(i).call('/signups', { key: tenant.key, body: signupBody({ title: `Day ${i}` }) })));
+      const first = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => replica(i).call('/signups', { key: tenant.key, body: signupBody({ title: `Day ${i}` }) })),
+      );
       expect(first.every((r) => r.status === 201)).toBe(true);
 
       const live = await tenant.newKey({ mode: 'live' });
       // Retry-After is rounded up from the moment the service refuses, after this one.
       const secondsToMidnight = 86_400 - Math.floor((Date.now() / 1000) % 86_400);
       const race = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => replica(i).call<ProblemBody>('/signups', { key: i < 10 ? tenant.key : live.key, body: signupBody({ title: `Race ${i}` }) })),
+        Array.from({ length: 20 }, (_, i) =>
+          replica(i).call<ProblemBody>('/signups', { key: i < 10 ? tenant.key : live.key, body: signupBody({ title: `Race ${i}` }) }),
+        ),
       );
       expect(race.filter((r) => r.status === 201)).toHaveLength(10);
       const refusals = race.filter((r) => r.status === 429);
@@ -188,7 +201,10 @@ describe('limits shared by two gateway replicas', () => {
         expectSecondsNear(refused.headers.get('retry-after'), secondsToMidnight, 10);
       }
 
-      const listed = await Promise.all([a.call<{ data: SignupView[] }>('/signups?limit=100', { key: tenant.key }), a.call<{ data: SignupView[] }>('/signups?limit=100', { key: live.key })]);
+      const listed = await Promise.all([
+        a.call<{ data: SignupView[] }>('/signups?limit=100', { key: tenant.key }),
+        a.call<{ data: SignupView[] }>('/signups?limit=100', { key: live.key }),
+      ]);
       expect(listed[0].body.data.length + listed[1].body.data.length).toBe(50);
       const other = await newTenant();
       expect((await b.call('/signups', { key: other.key, body: signupBody() })).status).toBe(201);
@@ -216,7 +232,9 @@ describe('limits shared by two gateway replicas', () => {
       const { key } = await newTenant();
       const headers = { 'idempotency-key': randomUUID() };
       const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => replica(i).call<{ id?: string; code?: string }>('/signups', { key, headers, body: signupBody({ title: 'Stampede' }) })),
+        Array.from({ length: 20 }, (_, i) =>
+          replica(i).call<{ id?: string; code?: string }>('/signups', { key, headers, body: signupBody({ title: 'Stampede' }) }),
+        ),
       );
       const created = answers.filter((r) => r.status === 201);
       const running = answers.filter((r) => r.status === 409);
@@ -238,16 +256,19 @@ describe('limits shared by two gateway replicas', () => {
       const body = person();
       const firstAddress = clientAddress();
       const first = await a.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, {
-        body, headers: { 'x-forwarded-for': firstAddress, 'idempotency-key': idempotencyKey },
+        body,
+        headers: { 'x-forwarded-for': firstAddress, 'idempotency-key': idempotencyKey },
       });
       const fromElsewhere = await b.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, {
-        body, headers: { 'x-forwarded-for': clientAddress(), 'idempotency-key': idempotencyKey },
+        body,
+        headers: { 'x-forwarded-for': clientAddress(), 'idempotency-key': idempotencyKey },
       });
       expect([first.status, fromElsewhere.status]).toEqual([201, 201]);
       expect(fromElsewhere.headers.get('idempotent-replayed')).toBeNull();
       expect(fromElsewhere.body.confirmationToken).not.toBe(first.body.confirmationToken);
       const again = await b.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, {
-        body, headers: { 'x-forwarded-for': firstAddress, 'idempotency-key': idempotencyKey },
+        body,
+        headers: { 'x-forwarded-for': firstAddress, 'idempotency-key': idempotencyKey },
       });
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body.confirmationToken).toBe(first.body.confirmationToken);

@@ -1,23 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  UnauthorizedError, discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams,
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
   type OAuthClientProvider,
+  UnauthorizedError,
 } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser } from 'playwright-core';
-import type { MeView, ParticipantView, RegistrationResultView, SignupView, SlotView, ItemView } from '#libs/contracts';
+import { type Browser, chromium } from 'playwright-core';
+import type { ItemView, MeView, ParticipantView, RegistrationResultView, SignupView, SlotView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { ALL_SCOPES } from '#libs/scopes';
 import { eventually } from '#libs/testing';
 import { call, newTenant, request, revokeKey, type Tenant } from './support/api.js';
-import { connectApp, consent, registerPublicClient, signIn, startCallbackServer, withPage, type CallbackServer } from './support/oauth.js';
-import { DEFAULT_LIMITS_ENV, startAppProcess, startGateway, type AppProcess, type ExtraGateway } from './support/processes.js';
+import { type CallbackServer, connectApp, consent, registerPublicClient, signIn, startCallbackServer, withPage } from './support/oauth.js';
+import { type AppProcess, DEFAULT_LIMITS_ENV, type ExtraGateway, startAppProcess, startGateway } from './support/processes.js';
 import { stackInfo } from './support/stack-env.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const EVERY_SCOPE = ALL_SCOPES.join(' ');
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -28,7 +39,9 @@ const clients: Client[] = [];
 /** An MCP client (the SDK's, over Streamable HTTP) presenting `credential` to `url`. */
 async function connect(credential: string, url = stackInfo().mcpUrl): Promise<Client> {
   const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }),
+  );
   clients.push(client);
   return client;
 }
@@ -123,7 +136,12 @@ describe('the MCP surface', () => {
     callback = await startCallbackServer();
     tenant = await newTenant('pro');
     const config = await registerPublicClient(callback.redirectUri);
-    const tokens = await connectApp(browser, config, { redirectUri: callback.redirectUri, email: tenant.user.email, scope: EVERY_SCOPE, resource: mcpUrl() });
+    const tokens = await connectApp(browser, config, {
+      redirectUri: callback.redirectUri,
+      email: tenant.user.email,
+      scope: EVERY_SCOPE,
+      resource: mcpUrl(),
+    });
     mcpToken = tokens.access_token;
     agent = await connect(mcpToken);
   });
@@ -184,7 +202,12 @@ describe('the MCP surface', () => {
 
     it('refuses a token issued for the REST API with 401, and the MCP token at the REST API', async () => {
       const config = await registerPublicClient(callback.redirectUri);
-      const rest = await connectApp(browser, config, { redirectUri: callback.redirectUri, email: tenant.user.email, scope: 'signups:read', resource: stackInfo().baseUrl });
+      const rest = await connectApp(browser, config, {
+        redirectUri: callback.redirectUri,
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: stackInfo().baseUrl,
+      });
       const refused = await rpc(mcpUrl(), rest.access_token, 'tools/list');
       expect(refused.status).toBe(401);
       expect(refused.body).toMatchObject({ code: 'invalid_credentials', detail: expect.stringContaining('another resource') });
@@ -225,7 +248,11 @@ describe('the MCP surface', () => {
 
     it('refuses a JSON-RPC batch: one message per request, one call of the budget each', async () => {
       const message = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
-      const res = await request(mcpUrl(), { key: tenant.key, body: [message(1), message(2)], headers: { accept: 'application/json, text/event-stream' } });
+      const res = await request(mcpUrl(), {
+        key: tenant.key,
+        body: [message(1), message(2)],
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
     });
@@ -247,9 +274,24 @@ describe('the MCP surface', () => {
     it('shows every tool with a title, an agent-oriented description, input and output schemas and annotations', async () => {
       const { tools } = await agent.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([
-        'add_items', 'add_slots', 'close_signup', 'create_signup', 'draft_signup_ai', 'get_signup', 'get_signup_analytics', 'list_participants',
-        'list_signups', 'publish_signup', 'register_participant', 'register_self', 'remove_participant', 'send_reminder', 'update_item',
-        'update_signup', 'update_slot', 'whoami',
+        'add_items',
+        'add_slots',
+        'close_signup',
+        'create_signup',
+        'draft_signup_ai',
+        'get_signup',
+        'get_signup_analytics',
+        'list_participants',
+        'list_signups',
+        'publish_signup',
+        'register_participant',
+        'register_self',
+        'remove_participant',
+        'send_reminder',
+        'update_item',
+        'update_signup',
+        'update_slot',
+        'whoami',
       ]);
       for (const tool of tools) {
         expect(tool).toMatchObject({
@@ -285,14 +327,23 @@ describe('the MCP surface', () => {
     });
 
     it('add_slots adds slots in bulk, and refuses an unknown signup as not_found', async () => {
-      const { data } = await use<{ data: SlotView[] }>(agent, 'add_slots', { signupId: signup.id, slots: [{ title: 'Setup', capacity: 2 }, { title: 'Cleanup', capacity: 1 }] });
+      const { data } = await use<{ data: SlotView[] }>(agent, 'add_slots', {
+        signupId: signup.id,
+        slots: [
+          { title: 'Setup', capacity: 2 },
+          { title: 'Cleanup', capacity: 1 },
+        ],
+      });
       expect(data.map((s) => s.title)).toEqual(['Setup', 'Cleanup']);
       slot = data[0]!;
       expect((await fails(agent, 'add_slots', { signupId: UNKNOWN_ID, slots: [{ title: 'x', capacity: 1 }] })).code).toBe('not_found');
     });
 
     it('add_items adds items in bulk, and refuses a quantity of zero', async () => {
-      const { data } = await use<{ data: ItemView[] }>(agent, 'add_items', { signupId: signup.id, items: [{ name: 'Salad', quantityNeeded: 3 }] });
+      const { data } = await use<{ data: ItemView[] }>(agent, 'add_items', {
+        signupId: signup.id,
+        items: [{ name: 'Salad', quantityNeeded: 3 }],
+      });
       item = data[0]!;
       expect(item).toMatchObject({ name: 'Salad', quantityNeeded: 3, remaining: 3 });
       const problem = await fails(agent, 'add_items', { signupId: signup.id, items: [{ name: 'Cake', quantityNeeded: 0 }] });
@@ -306,15 +357,26 @@ describe('the MCP surface', () => {
     });
 
     it('update_slot and update_item change one of each, and refuse unknown ids', async () => {
-      expect(await use<SlotView>(agent, 'update_slot', { signupId: signup.id, slotId: slot.id.toUpperCase(), capacity: 3 })).toMatchObject({ id: slot.id, capacity: 3, remaining: 3 });
+      expect(await use<SlotView>(agent, 'update_slot', { signupId: signup.id, slotId: slot.id.toUpperCase(), capacity: 3 })).toMatchObject({
+        id: slot.id,
+        capacity: 3,
+        remaining: 3,
+      });
       expect((await fails(agent, 'update_slot', { signupId: signup.id, slotId: UNKNOWN_ID, capacity: 3 })).code).toBe('not_found');
-      expect(await use<ItemView>(agent, 'update_item', { signupId: signup.id, itemId: item.id, notes: 'Vegetarian' })).toMatchObject({ notes: 'Vegetarian' });
-      expect((await fails(agent, 'update_item', { signupId: signup.id, itemId: 'salad' })).errors).toEqual([{ path: 'itemId', message: 'Invalid uuid' }]);
+      expect(await use<ItemView>(agent, 'update_item', { signupId: signup.id, itemId: item.id, notes: 'Vegetarian' })).toMatchObject({
+        notes: 'Vegetarian',
+      });
+      expect((await fails(agent, 'update_item', { signupId: signup.id, itemId: 'salad' })).errors).toEqual([
+        { path: 'itemId', message: 'Invalid uuid' },
+      ]);
     });
 
     it('close_signup refuses a draft (conflict), publish_signup publishes it', async () => {
       expect((await fails(agent, 'close_signup', { signupId: signup.id })).code).toBe('conflict');
-      expect(await use<SignupView>(agent, 'publish_signup', { signupId: signup.id })).toMatchObject({ status: 'published', publicUrl: expect.stringContaining('/s/') });
+      expect(await use<SignupView>(agent, 'publish_signup', { signupId: signup.id })).toMatchObject({
+        status: 'published',
+        publicUrl: expect.stringContaining('/s/'),
+      });
       expect((await fails(agent, 'publish_signup', { signupId: UNKNOWN_ID })).code).toBe('not_found');
     });
 
@@ -332,7 +394,13 @@ describe('the MCP surface', () => {
     it('register_participant puts the confirmation token first and tells the agent to keep it; a bad email is itemized', async () => {
       const result = (await agent.callTool({
         name: 'register_participant',
-        arguments: { signupId: signup.id, name: 'Ana Lima', email: 'ana@example.com', phone: '+14155552671', selections: [{ type: 'slot', id: slot.id }] },
+        arguments: {
+          signupId: signup.id,
+          name: 'Ana Lima',
+          email: 'ana@example.com',
+          phone: '+14155552671',
+          selections: [{ type: 'slot', id: slot.id }],
+        },
       })) as ToolResult;
       participant = result.structuredContent as unknown as RegistrationResultView;
       expect(participant).toMatchObject({ success: true, confirmationToken: expect.stringMatching(/^cnf_/) });
@@ -340,7 +408,12 @@ describe('the MCP surface', () => {
       expect(text.startsWith(`Confirmation token: ${participant.confirmationToken}\n`)).toBe(true);
       expect(text).toMatch(/Keep this token/);
       expect(text).toContain(`/r/${participant.confirmationToken}`);
-      const problem = await fails(agent, 'register_participant', { signupId: signup.id, name: 'Bo', email: 'not-an-email', selections: [] });
+      const problem = await fails(agent, 'register_participant', {
+        signupId: signup.id,
+        name: 'Bo',
+        email: 'not-an-email',
+        selections: [],
+      });
       expect(problem.errors).toEqual([{ path: 'email', message: 'Invalid email' }]);
     });
 
@@ -356,7 +429,10 @@ describe('the MCP surface', () => {
     });
 
     it("register_self signs the user up under their account's email, and answers not_found for an unknown signup", async () => {
-      const result = (await agent.callTool({ name: 'register_self', arguments: { signupId: signup.id, selections: [{ type: 'item', id: item.id, quantity: 2 }] } })) as ToolResult;
+      const result = (await agent.callTool({
+        name: 'register_self',
+        arguments: { signupId: signup.id, selections: [{ type: 'item', id: item.id, quantity: 2 }] },
+      })) as ToolResult;
       const self = result.structuredContent as unknown as RegistrationResultView;
       expect(self.confirmed).toEqual([{ type: 'item', id: item.id, participantId: expect.any(String) }]);
       expect((result.content[0] as { text: string }).text).toMatch(new RegExp(`^Confirmation token: ${self.confirmationToken}\\n`));
@@ -369,7 +445,9 @@ describe('the MCP surface', () => {
       ({ data: people } = await use<{ data: ParticipantView[] }>(agent, 'list_participants', { signupId: signup.id }));
       expect(people.map((p) => p.email).sort()).toEqual(['ana@example.com', tenant.user.email].sort());
       expect(people.find((p) => p.email === tenant.user.email)!.name).toBe(tenant.user.email.split('@')[0]);
-      expect((await fails(agent, 'list_participants', { signupId: signup.id, cursor: 'nonsense' })).errors).toEqual([{ path: 'cursor', message: 'Invalid cursor' }]);
+      expect((await fails(agent, 'list_participants', { signupId: signup.id, cursor: 'nonsense' })).errors).toEqual([
+        { path: 'cursor', message: 'Invalid cursor' },
+      ]);
     });
 
     it('get_signup_analytics reports what is filled, and refuses an unknown signup', async () => {
@@ -386,14 +464,20 @@ describe('the MCP surface', () => {
 
     it('remove_participant frees what they held, and a second removal is not_found', async () => {
       const ana = people.find((p) => p.email === 'ana@example.com')!;
-      expect(await use<ParticipantView>(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id })).toMatchObject({ id: ana.id });
-      expect((await use<SignupView>(agent, 'get_signup', { signupId: signup.id })).slots!.find((s) => s.id === slot.id)).toMatchObject({ taken: 0 });
+      expect(await use<ParticipantView>(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id })).toMatchObject({
+        id: ana.id,
+      });
+      expect((await use<SignupView>(agent, 'get_signup', { signupId: signup.id })).slots!.find((s) => s.id === slot.id)).toMatchObject({
+        taken: 0,
+      });
       expect((await fails(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id })).code).toBe('not_found');
     });
 
     it('close_signup closes it, and the public link takes no more registrations', async () => {
       expect(await use<SignupView>(agent, 'close_signup', { signupId: signup.id })).toMatchObject({ status: 'closed' });
-      expect((await fails(agent, 'register_participant', { signupId: signup.id, name: 'Late', email: 'late@example.com', selections: [] })).code).toBe('bad_request');
+      expect(
+        (await fails(agent, 'register_participant', { signupId: signup.id, name: 'Late', email: 'late@example.com', selections: [] })).code,
+      ).toBe('bad_request');
     });
 
     it('draft_signup_ai drafts from a description with a sandbox key, and refuses an empty one', async () => {
@@ -402,14 +486,17 @@ describe('the MCP surface', () => {
         description: 'Bake sale next Saturday 9am-1pm at the school gym: 4 cakes, 2 dozen cookies',
       });
       expect(draft.items.length).toBeGreaterThan(0);
-      expect((await fails(sandbox, 'draft_signup_ai', { description: '' })).errors).toEqual([{ path: 'description', message: 'Must not be empty' }]);
+      expect((await fails(sandbox, 'draft_signup_ai', { description: '' })).errors).toEqual([
+        { path: 'description', message: 'Must not be empty' },
+      ]);
     });
   });
 
   describe('metrics', () => {
     it('counts tool calls by tool and outcome', async () => {
       const metrics = await fetch(`${stackInfo().internalUrls['mcp-server']}/metrics`).then((res) => res.text());
-      const count = (labels: string) => Number(new RegExp(`^mcp_tool_calls_total\\{${labels},app="mcp-server"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+      const count = (labels: string) =>
+        Number(new RegExp(`^mcp_tool_calls_total\\{${labels},app="mcp-server"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
       expect(count('tool="whoami",outcome="ok"')).toBeGreaterThan(0);
       expect(count('tool="create_signup",outcome="validation_failed"')).toBeGreaterThan(0);
       expect(count('tool="add_slots",outcome="not_found"')).toBeGreaterThan(0);
@@ -430,14 +517,23 @@ describe('the MCP surface', () => {
       const created = await call<SignupView>('/signups', { key: free.key, body: { title: 'Free', eventDate: '2027-07-05T17:00:00Z' } });
       await call(`/signups/${created.body.id}/publish`, { key: free.key, method: 'POST' });
       const problem = await fails(await connect(free.key), 'send_reminder', { signupId: created.body.id });
-      expect(problem).toMatchObject({ code: 'upgrade_required', status: 402, cause: { kind: 'feature', currentTier: 'free', requiredTier: 'pro' } });
+      expect(problem).toMatchObject({
+        code: 'upgrade_required',
+        status: 402,
+        cause: { kind: 'feature', currentTier: 'free', requiredTier: 'pro' },
+      });
     });
   });
 
   describe('scopes', () => {
     it('answers a tool whose scope was not granted with scope_required naming it, as a tool error', async () => {
       const config = await registerPublicClient(callback.redirectUri);
-      const narrow = await connectApp(browser, config, { redirectUri: callback.redirectUri, email: tenant.user.email, scope: 'signups:read', resource: mcpUrl() });
+      const narrow = await connectApp(browser, config, {
+        redirectUri: callback.redirectUri,
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: mcpUrl(),
+      });
       const reader = await connect(narrow.access_token);
       expect((await use<{ data: unknown[] }>(reader, 'list_signups')).data).toEqual(expect.any(Array));
       const problem = await fails(reader, 'create_signup', { title: 'x', eventDate: '2027-07-01T17:00:00Z' });
@@ -445,10 +541,21 @@ describe('the MCP surface', () => {
     });
 
     it.each([
-      ['list_signups', 'signups:read'], ['get_signup', 'signups:read'], ['get_signup_analytics', 'analytics:read'], ['create_signup', 'signups:write'],
-      ['update_signup', 'signups:write'], ['publish_signup', 'signups:write'], ['close_signup', 'signups:write'], ['add_slots', 'signups:write'],
-      ['update_slot', 'signups:write'], ['add_items', 'signups:write'], ['update_item', 'signups:write'], ['list_participants', 'participants:read'],
-      ['remove_participant', 'participants:write'], ['draft_signup_ai', 'ai:draft'], ['send_reminder', 'reminders:send'],
+      ['list_signups', 'signups:read'],
+      ['get_signup', 'signups:read'],
+      ['get_signup_analytics', 'analytics:read'],
+      ['create_signup', 'signups:write'],
+      ['update_signup', 'signups:write'],
+      ['publish_signup', 'signups:write'],
+      ['close_signup', 'signups:write'],
+      ['add_slots', 'signups:write'],
+      ['update_slot', 'signups:write'],
+      ['add_items', 'signups:write'],
+      ['update_item', 'signups:write'],
+      ['list_participants', 'participants:read'],
+      ['remove_participant', 'participants:write'],
+      ['draft_signup_ai', 'ai:draft'],
+      ['send_reminder', 'reminders:send'],
     ])('%s needs %s, as its REST twin does', async (name, scope) => {
       const key = await tenant.newKey({ scopes: 'register:write' });
       const problem = await fails(await connect(key.key), name, {});
@@ -456,14 +563,19 @@ describe('the MCP surface', () => {
     });
 
     it('lets whoami and register_participant run with any scope, and register_self with register:write alone', async () => {
-      const { signup } = await call<SignupView>('/signups', { key: tenant.key, body: { title: 'Open', eventDate: '2027-07-03T17:00:00Z' } }).then(async (res) => ({
+      const { signup } = await call<SignupView>('/signups', {
+        key: tenant.key,
+        body: { title: 'Open', eventDate: '2027-07-03T17:00:00Z' },
+      }).then(async (res) => ({
         signup: (await call<SignupView>(`/signups/${res.body.id}/publish`, { key: tenant.key, method: 'POST' })).body,
       }));
       const registrant = await connect((await tenant.newKey({ scopes: 'register:write' })).key);
       expect(await use<MeView>(registrant, 'whoami')).toMatchObject({ scopes: ['register:write'] });
       expect(await use(registrant, 'register_self', { signupId: signup.id, selections: [] })).toMatchObject({ success: true });
       const reader = await connect((await tenant.newKey({ scopes: 'signups:read' })).key);
-      expect(await use(reader, 'register_participant', { signupId: signup.id, name: 'Cy', email: 'cy@example.com', selections: [] })).toMatchObject({ success: true });
+      expect(
+        await use(reader, 'register_participant', { signupId: signup.id, name: 'Cy', email: 'cy@example.com', selections: [] }),
+      ).toMatchObject({ success: true });
       expect((await fails(reader, 'register_self', { signupId: signup.id, selections: [] })).code).toBe('scope_required');
     });
   });
@@ -473,7 +585,11 @@ describe('the MCP surface', () => {
     let mcp: AppProcess;
 
     beforeAll(async () => {
-      const shared = { ...DEFAULT_LIMITS_ENV, TIER_LIMITS: '{"free":{"requestsPerMinute":6}}', RATE_LIMIT_PREFIX: `mcp-shared-${randomUUID()}` };
+      const shared = {
+        ...DEFAULT_LIMITS_ENV,
+        TIER_LIMITS: '{"free":{"requestsPerMinute":6}}',
+        RATE_LIMIT_PREFIX: `mcp-shared-${randomUUID()}`,
+      };
       [gateway, mcp] = await Promise.all([startGateway(shared), startAppProcess('mcp-server', { ...stackInfo().env, ...shared })]);
     });
 

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from '@nats-io/transport-node';
-import { NatsBus, natsAuthorizationConfig, type NatsUser } from '#libs/bus';
+import { natsAuthorizationConfig, NatsBus, type NatsUser } from '#libs/bus';
 import { APP_NAMES, type AppName } from '#libs/config';
 import type { CreatedApiKey, OrganizationView, ParticipantView, Principal, SignupView } from '#libs/contracts';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { streamNameFor } from '#libs/runtime';
 import { ALL_SCOPES } from '#libs/scopes';
-import { eventually, startReceiver, startServicesStack, type Receiver, type ServicesStack } from '#libs/testing';
+import { eventually, type Receiver, type ServicesStack, startReceiver, startServicesStack } from '#libs/testing';
 import { request, signupBody } from './support/api.js';
-import { startPrivateNats, type PrivateNats } from './support/private-nats.js';
+import { type PrivateNats, startPrivateNats } from './support/private-nats.js';
 import { person } from './support/signups.js';
 
 const prefix = `natsperm${randomBytes(3).toString('hex')}.`;
@@ -29,7 +29,11 @@ describe('the stack on a NATS that limits every app to its subjects', () => {
   let receiver: Receiver;
 
   const admin = async <T>(path: string, body: unknown): Promise<T> => {
-    const res = await request<T>(`${stack.info.authUrl}/admin/${path}`, { method: 'POST', body, headers: { authorization: `Bearer ${stack.info.adminToken}` } });
+    const res = await request<T>(`${stack.info.authUrl}/admin/${path}`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${stack.info.adminToken}` },
+    });
     if (res.status >= 300) throw new Error(`admin ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
@@ -38,7 +42,12 @@ describe('the stack on a NATS that limits every app to its subjects', () => {
   beforeAll(async () => {
     nats = await startPrivateNats({ config: natsAuthorizationConfig(users, scope) });
     receiver = await startReceiver();
-    const credentials = Object.fromEntries(APP_NAMES.flatMap((app) => [[`${variable(app)}_NATS_USER`, app], [`${variable(app)}_NATS_PASSWORD`, passwordOf(app)]]));
+    const credentials = Object.fromEntries(
+      APP_NAMES.flatMap((app) => [
+        [`${variable(app)}_NATS_USER`, app],
+        [`${variable(app)}_NATS_PASSWORD`, passwordOf(app)],
+      ]),
+    );
     stack = await startServicesStack({
       label: 'natsperm',
       env: { NATS_URL: nats.url, NATS_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...credentials },
@@ -53,10 +62,17 @@ describe('the stack on a NATS that limits every app to its subjects', () => {
 
   it('works end to end inside the permissions: requests, events to the consumers, revocations to the edges', async () => {
     const organization = await admin<OrganizationView>('organizations', { name: `Perm org ${Date.now()}`, tier: 'pro' });
-    await admin('users', { email: `owner-${organization.id.toLowerCase()}@example.com`, password: 'correct horse battery staple', organizationId: organization.id });
+    await admin('users', {
+      email: `owner-${organization.id.toLowerCase()}@example.com`,
+      password: 'correct horse battery staple',
+      organizationId: organization.id,
+    });
     const { key, id: keyId } = await admin<CreatedApiKey>('api-keys', { organizationId: organization.id, mode: 'test' });
 
-    const hook = await api<{ id: string }>('/webhooks', { key, body: { url: receiver.url('/perm'), eventTypes: ['participant.registered'] } });
+    const hook = await api<{ id: string }>('/webhooks', {
+      key,
+      body: { url: receiver.url('/perm'), eventTypes: ['participant.registered'] },
+    });
     expect(hook.status).toBe(200);
     const created = await api<SignupView>('/signups', { key, body: signupBody() });
     expect(created.status).toBe(201);
@@ -78,16 +94,30 @@ describe('the stack on a NATS that limits every app to its subjects', () => {
     expect(readFileSync(stack.logFile, 'utf8')).not.toMatch(/nats refused an operation|Permissions Violation/i);
   });
 
-  it('refuses a forged request for another tenant\'s participants from an app that does not call it', async () => {
+  it("refuses a forged request for another tenant's participants from an app that does not call it", async () => {
     const forged: Principal = {
-      userId: 'usr_forged', organizationId: 'org_victim', tier: 'pro', livemode: false, scopes: ALL_SCOPES, credentialId: 'key_forged', kind: 'api_key',
+      userId: 'usr_forged',
+      organizationId: 'org_victim',
+      tier: 'pro',
+      livemode: false,
+      scopes: ALL_SCOPES,
+      credentialId: 'key_forged',
+      kind: 'api_key',
     };
     const bus = await NatsBus.connect({
-      url: nats.url, ...scope, name: 'reminders-service', logger: createLogger('test', 'silent'), defaultTimeoutMs: 1000,
+      url: nats.url,
+      ...scope,
+      name: 'reminders-service',
+      logger: createLogger('test', 'silent'),
+      defaultTimeoutMs: 1000,
       credentials: { user: 'reminders-service', password: passwordOf('reminders-service') },
     });
     try {
-      const refused = bus.request('signups.participants.list', { principal: forged, signupId: '00000000-0000-4000-8000-000000000000', query: {} });
+      const refused = bus.request('signups.participants.list', {
+        principal: forged,
+        signupId: '00000000-0000-4000-8000-000000000000',
+        query: {},
+      });
       await expect(refused).rejects.toBeInstanceOf(ProblemError);
     } finally {
       await bus.close();

@@ -1,18 +1,37 @@
 import * as client from 'openid-client';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { NatsBus } from '#libs/bus';
-import { oauthIssuer, type MeView } from '#libs/contracts';
+import { type MeView, oauthIssuer } from '#libs/contracts';
 import { OAuthTokenVerifier } from '#libs/edge';
 import { createLogger } from '#libs/observability';
 import { eventually } from '#libs/testing';
 import { call, newTenant, signupBody, type Tenant } from './support/api.js';
 import {
-  authorizeInBrowser, connectApp, consent, DEVICE_GRANT, discoverWithSecret, oauthError, oauthForm, registerDeviceClient,
-  registerPublicClient, signIn, startCallbackServer, withPage, type CallbackServer,
+  authorizeInBrowser,
+  type CallbackServer,
+  connectApp,
+  consent,
+  DEVICE_GRANT,
+  discoverWithSecret,
+  oauthError,
+  oauthForm,
+  registerDeviceClient,
+  registerPublicClient,
+  signIn,
+  startCallbackServer,
+  withPage,
 } from './support/oauth.js';
 import { stackInfo } from './support/stack-env.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const READ_WRITE = 'signups:read signups:write';
 
@@ -76,12 +95,22 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect(typeof secret).toBe('string');
       expect((secret as string).length).toBeGreaterThanOrEqual(32);
 
-      const { callback: url, verifier, state } = await authorizeInBrowser(browser, config, {
-        redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: baseUrl(),
+      const {
+        callback: url,
+        verifier,
+        state,
+      } = await authorizeInBrowser(browser, config, {
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: baseUrl(),
       });
       const checks = { pkceCodeVerifier: verifier, expectedState: state };
       const forged = await discoverWithSecret(clientId, 'not-the-secret');
-      await expect(oauthError(client.authorizationCodeGrant(forged, url, checks, { resource: baseUrl() }))).resolves.toMatchObject({ status: 401, error: 'invalid_client' });
+      await expect(oauthError(client.authorizationCodeGrant(forged, url, checks, { resource: baseUrl() }))).resolves.toMatchObject({
+        status: 401,
+        error: 'invalid_client',
+      });
 
       const tokens = await client.authorizationCodeGrant(config, url, checks, { resource: baseUrl() });
       expect(tokens.scope).toBe('signups:read');
@@ -95,13 +124,25 @@ describe('OAuth 2.1 for third-party apps', () => {
   describe('authorization code with PKCE in the browser', () => {
     it('signs in, approves, exchanges the code with the verifier, and GET /me names the app, organization and scopes', async () => {
       const config = await registerPublicClient(redirectUri());
-      const { callback: url, verifier, state } = await authorizeInBrowser(browser, config, {
-        redirectUri: redirectUri(), email: tenant.user.email, scope: READ_WRITE, resource: baseUrl(),
+      const {
+        callback: url,
+        verifier,
+        state,
+      } = await authorizeInBrowser(browser, config, {
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: READ_WRITE,
+        resource: baseUrl(),
       });
       expect(url.searchParams.get('state')).toBe(state);
       expect(url.searchParams.get('code')).toEqual(expect.any(String));
 
-      const tokens = await client.authorizationCodeGrant(config, url, { pkceCodeVerifier: verifier, expectedState: state }, { resource: baseUrl() });
+      const tokens = await client.authorizationCodeGrant(
+        config,
+        url,
+        { pkceCodeVerifier: verifier, expectedState: state },
+        { resource: baseUrl() },
+      );
       expect(tokens.token_type.toLowerCase()).toBe('bearer');
       expect(tokens.expires_in).toBe(3600);
       expect(tokens.scope).toBe(READ_WRITE);
@@ -121,7 +162,11 @@ describe('OAuth 2.1 for third-party apps', () => {
     it('sends the browser back with error=access_denied and the state when the user denies', async () => {
       const config = await registerPublicClient(redirectUri());
       const { callback: url, state } = await authorizeInBrowser(browser, config, {
-        redirectUri: redirectUri(), email: tenant.user.email, scope: READ_WRITE, resource: baseUrl(), decision: 'Deny',
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: READ_WRITE,
+        resource: baseUrl(),
+        decision: 'Deny',
       });
       expect(url.searchParams.get('error')).toBe('access_denied');
       expect(url.searchParams.get('state')).toBe(state);
@@ -160,7 +205,10 @@ describe('OAuth 2.1 for third-party apps', () => {
       const first = await restApp(config);
       const second = await client.refreshTokenGrant(config, first.refresh_token!);
 
-      await expect(oauthError(client.refreshTokenGrant(config, first.refresh_token!))).resolves.toMatchObject({ status: 400, error: 'invalid_grant' });
+      await expect(oauthError(client.refreshTokenGrant(config, first.refresh_token!))).resolves.toMatchObject({
+        status: 400,
+        error: 'invalid_grant',
+      });
       await eventually(async () => {
         for (const token of [first.access_token, second.access_token]) {
           const res = await me(token);
@@ -168,7 +216,10 @@ describe('OAuth 2.1 for third-party apps', () => {
           expect(res.body).toMatchObject({ code: 'revoked_credentials' });
         }
       });
-      await expect(oauthError(client.refreshTokenGrant(config, second.refresh_token!))).resolves.toMatchObject({ status: 400, error: 'invalid_grant' });
+      await expect(oauthError(client.refreshTokenGrant(config, second.refresh_token!))).resolves.toMatchObject({
+        status: 400,
+        error: 'invalid_grant',
+      });
     });
 
     it('revokes the grant of an access token sent to /oauth/revoke (RFC 7009)', async () => {
@@ -209,7 +260,11 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect(tokens.refresh_token).toEqual(expect.any(String));
       const res = await me(tokens.access_token);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: tenant.user.id, organization: { id: tenant.organization.id }, credential: { type: 'oauth', clientId: config.clientMetadata().client_id } });
+      expect(res.body).toMatchObject({
+        id: tenant.user.id,
+        organization: { id: tenant.organization.id },
+        credential: { type: 'oauth', clientId: config.clientMetadata().client_id },
+      });
     });
   });
 
@@ -218,7 +273,14 @@ describe('OAuth 2.1 for third-party apps', () => {
 
     beforeAll(async () => {
       const { natsUrl, natsPrefix, streamName } = stackInfo();
-      bus = await NatsBus.connect({ url: natsUrl, prefix: natsPrefix, streamName, name: 'e2e-oauth', logger: createLogger('e2e-oauth', 'warn'), defaultTimeoutMs: 5000 });
+      bus = await NatsBus.connect({
+        url: natsUrl,
+        prefix: natsPrefix,
+        streamName,
+        name: 'e2e-oauth',
+        logger: createLogger('e2e-oauth', 'warn'),
+        defaultTimeoutMs: 5000,
+      });
     });
 
     afterAll(async () => {
@@ -226,7 +288,12 @@ describe('OAuth 2.1 for third-party apps', () => {
     });
 
     const mcpApp = (config: client.Configuration) =>
-      connectApp(browser, config, { redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: stackInfo().mcpUrl });
+      connectApp(browser, config, {
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: stackInfo().mcpUrl,
+      });
 
     it('refuses a token for the MCP surface at the REST API with 401 invalid_credentials', async () => {
       const tokens = await mcpApp(await registerPublicClient(redirectUri()));
@@ -255,10 +322,21 @@ describe('OAuth 2.1 for third-party apps', () => {
 
   describe('token endpoint errors (RFC 6749 section 5.2)', () => {
     const codeFor = async (config: client.Configuration) =>
-      authorizeInBrowser(browser, config, { redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: baseUrl() });
+      authorizeInBrowser(browser, config, {
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: baseUrl(),
+      });
 
     const exchange = (config: client.Configuration, code: string, extra: Record<string, string>) =>
-      oauthForm('/oauth/token', { grant_type: 'authorization_code', client_id: config.clientMetadata().client_id, code, redirect_uri: redirectUri(), ...extra });
+      oauthForm('/oauth/token', {
+        grant_type: 'authorization_code',
+        client_id: config.clientMetadata().client_id,
+        code,
+        redirect_uri: redirectUri(),
+        ...extra,
+      });
 
     it('answers invalid_request to a code exchange without code_verifier', async () => {
       const config = await registerPublicClient(redirectUri());
@@ -313,14 +391,21 @@ describe('OAuth 2.1 for third-party apps', () => {
 
     it('answers unsupported_grant_type to an unknown grant_type', async () => {
       const config = await registerPublicClient(redirectUri());
-      const res = await oauthForm('/oauth/token', { grant_type: 'password', client_id: config.clientMetadata().client_id, username: tenant.user.email, password: 'x' });
+      const res = await oauthForm('/oauth/token', {
+        grant_type: 'password',
+        client_id: config.clientMetadata().client_id,
+        username: tenant.user.email,
+        password: 'x',
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) });
     });
 
     it("answers invalid_scope to a device authorization asking beyond the client's registered scope", async () => {
       const config = await registerDeviceClient({ scope: 'signups:read' });
-      await expect(oauthError(client.initiateDeviceAuthorization(config, { scope: READ_WRITE, resource: baseUrl() }))).resolves.toMatchObject({
+      await expect(
+        oauthError(client.initiateDeviceAuthorization(config, { scope: READ_WRITE, resource: baseUrl() })),
+      ).resolves.toMatchObject({
         status: 400,
         error: 'invalid_scope',
         error_description: expect.any(String),
@@ -332,7 +417,11 @@ describe('OAuth 2.1 for third-party apps', () => {
     it.each(['Approve', 'Deny'] as const)('answers %s with one 302 to redirect_uri and the state', async (decision) => {
       const config = await registerPublicClient(redirectUri());
       const { decided, state } = await authorizeInBrowser(browser, config, {
-        redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: baseUrl(), decision,
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: baseUrl(),
+        decision,
       });
       expect(decided.status).toBe(302);
       const location = new URL(decided.location ?? '');
@@ -345,14 +434,20 @@ describe('OAuth 2.1 for third-party apps', () => {
     it('issues ac_ codes, oat_ access tokens and ort_ refresh tokens, and refuses them without their prefix', async () => {
       const config = await registerPublicClient(redirectUri());
       const { callback, verifier, state } = await authorizeInBrowser(browser, config, {
-        redirectUri: redirectUri(), email: tenant.user.email, scope: 'signups:read', resource: baseUrl(),
+        redirectUri: redirectUri(),
+        email: tenant.user.email,
+        scope: 'signups:read',
+        resource: baseUrl(),
       });
       const code = callback.searchParams.get('code') ?? '';
       expect(code).toMatch(/^ac_/);
       const unprefixed = new URL(callback);
       unprefixed.searchParams.set('code', code.slice('ac_'.length));
       const checks = { pkceCodeVerifier: verifier, expectedState: state };
-      await expect(oauthError(client.authorizationCodeGrant(config, unprefixed, checks, { resource: baseUrl() }))).resolves.toMatchObject({ status: 400, error: 'invalid_grant' });
+      await expect(oauthError(client.authorizationCodeGrant(config, unprefixed, checks, { resource: baseUrl() }))).resolves.toMatchObject({
+        status: 400,
+        error: 'invalid_grant',
+      });
 
       const tokens = await client.authorizationCodeGrant(config, callback, checks, { resource: baseUrl() });
       expect(tokens.access_token).toMatch(/^oat_eyJ/);
@@ -372,12 +467,18 @@ describe('OAuth 2.1 for third-party apps', () => {
       const device = await registerDeviceClient();
       const started = await client.initiateDeviceAuthorization(device, { scope: 'signups:read', resource: baseUrl() });
       expect(started.device_code).toMatch(/^dc_/);
-      const res = await oauthForm('/oauth/token', { grant_type: DEVICE_GRANT, client_id: device.clientMetadata().client_id, device_code: started.device_code.slice('dc_'.length) });
+      const res = await oauthForm('/oauth/token', {
+        grant_type: DEVICE_GRANT,
+        client_id: device.clientMetadata().client_id,
+        device_code: started.device_code.slice('dc_'.length),
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
 
       const browserApp = await registerPublicClient(redirectUri());
-      await expect(oauthError(client.initiateDeviceAuthorization(browserApp, { scope: 'signups:read', resource: baseUrl() }))).resolves.toMatchObject({
+      await expect(
+        oauthError(client.initiateDeviceAuthorization(browserApp, { scope: 'signups:read', resource: baseUrl() })),
+      ).resolves.toMatchObject({
         status: 400,
         error: 'unauthorized_client',
       });

@@ -73,7 +73,14 @@ describe('operations surface of every app', () => {
     const doc = await request<{ openapi: string; paths: Record<string, unknown> }>(`${stackInfo().baseUrl}/openapi.json`);
     expect(doc.body.openapi).toBe('3.1.0');
     expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(['/api/v1/me', '/api/v1/orgs/{id}', '/api/v1/signups', '/api/v1/signups/{id}', '/api/v1/signups/{id}/publish', '/api/v1/signups/{id}/close']),
+      expect.arrayContaining([
+        '/api/v1/me',
+        '/api/v1/orgs/{id}',
+        '/api/v1/signups',
+        '/api/v1/signups/{id}',
+        '/api/v1/signups/{id}/publish',
+        '/api/v1/signups/{id}/close',
+      ]),
     );
     expect((await fetch(`${stackInfo().baseUrl}/docs`)).status).toBe(200);
   });

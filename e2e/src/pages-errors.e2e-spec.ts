@@ -69,7 +69,13 @@ describe('pages that refuse', () => {
 
   describe('never JSON', () => {
     it.each([
-      ['a multipart body', 'signup', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAna\r\n--x--\r\n', 'multipart/form-data; boundary=x', 422],
+      [
+        'a multipart body',
+        'signup',
+        '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAna\r\n--x--\r\n',
+        'multipart/form-data; boundary=x',
+        422,
+      ],
       ['a malformed JSON body', 'signup', '{"name":', 'application/json', 422],
       ['a body of an unknown type to cancel', 'cancel', 'x', 'text/csv', 422],
     ])('answers %s with the HTML error page and the status the API would give', async (_, target, body, type, status) => {
@@ -83,9 +89,20 @@ describe('pages that refuse', () => {
     it('answers an unknown route or method under /s/ and /r/ with the HTML not found page', async () => {
       const { signup } = await newSignup(tenant.key);
       const token = await register(signup.id, person());
-      for (const [method, path] of [['GET', `/r/${token}/cancel`], ['PUT', `/s/${signup.slug}`], ['GET', `/s/${signup.slug}/more`], ['DELETE', `/r/${token}`], ['GET', '/s/']]) {
+      for (const [method, path] of [
+        ['GET', `/r/${token}/cancel`],
+        ['PUT', `/s/${signup.slug}`],
+        ['GET', `/s/${signup.slug}/more`],
+        ['DELETE', `/r/${token}`],
+        ['GET', '/s/'],
+      ]) {
         const res = await fetch(`${origin}${path}`, { method: method! });
-        expect({ method, path, status: res.status, type: res.headers.get('content-type') }).toEqual({ method, path, status: 404, type: 'text/html; charset=utf-8' });
+        expect({ method, path, status: res.status, type: res.headers.get('content-type') }).toEqual({
+          method,
+          path,
+          status: 404,
+          type: 'text/html; charset=utf-8',
+        });
         expect(await res.text()).toContain('<h1>Not found</h1>');
       }
     });

@@ -21,7 +21,12 @@ describe('public pages as HTML', () => {
   const get = (path: string) => fetch(`${origin}${path}`);
   /** Posts a form as a browser would, without following the answer's redirect. */
   const post = (path: string, form: Record<string, string>) =>
-    fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString(), redirect: 'manual' });
+    fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
 
   /** A stored registration answers 303 to its manage page: its token, and the page the browser gets next. */
   const followRegistered = async (res: Response): Promise<{ token: string; location: string; page: Response }> => {
@@ -52,9 +57,12 @@ describe('public pages as HTML', () => {
   };
 
   const registrationOf = (token: string) => call<RegistrationView>(`/registrations/${token}`);
-  const participantsOf = async (signupId: string) => (await call<Page<ParticipantView>>(`/signups/${signupId}/participants`, { key: tenant.key })).body.data;
-  const slotOf = async (signupId: string, id: string) => (await call<{ data: SlotView[] }>(`/signups/${signupId}/slots`, { key: tenant.key })).body.data.find((s) => s.id === id)!;
-  const itemOf = async (signupId: string, id: string) => (await call<{ data: ItemView[] }>(`/signups/${signupId}/items`, { key: tenant.key })).body.data.find((i) => i.id === id)!;
+  const participantsOf = async (signupId: string) =>
+    (await call<Page<ParticipantView>>(`/signups/${signupId}/participants`, { key: tenant.key })).body.data;
+  const slotOf = async (signupId: string, id: string) =>
+    (await call<{ data: SlotView[] }>(`/signups/${signupId}/slots`, { key: tenant.key })).body.data.find((s) => s.id === id)!;
+  const itemOf = async (signupId: string, id: string) =>
+    (await call<{ data: ItemView[] }>(`/signups/${signupId}/items`, { key: tenant.key })).body.data.find((i) => i.id === id)!;
 
   describe('GET /s/{slug}', () => {
     it('renders the signup, what remains and a labelled form as HTML with a strict policy and no script', async () => {
@@ -64,7 +72,9 @@ describe('public pages as HTML', () => {
       const res = await get(`/s/${signup.slug}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; .*form-action 'self'/);
+      expect(res.headers.get('content-security-policy')).toMatch(
+        /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; .*form-action 'self'/,
+      );
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
@@ -76,8 +86,12 @@ describe('public pages as HTML', () => {
       expect(page).toContain('<label for="email">Email</label>');
       expect(page).not.toContain('<label for="phone">');
       expect(page).toContain(`<label for="slot-${slot.id}">Setup</label>`);
-      expect(page).toMatch(new RegExp(`<input id="slot-${slot.id}" name="slot-${slot.id}" type="number" [^>]*min="0" max="2" step="1" value="0"`));
-      expect(page).toMatch(new RegExp(`<input id="item-${item.id}" name="item-${item.id}" type="number" [^>]*min="0" max="4" step="1" value="0"`));
+      expect(page).toMatch(
+        new RegExp(`<input id="slot-${slot.id}" name="slot-${slot.id}" type="number" [^>]*min="0" max="2" step="1" value="0"`),
+      );
+      expect(page).toMatch(
+        new RegExp(`<input id="item-${item.id}" name="item-${item.id}" type="number" [^>]*min="0" max="4" step="1" value="0"`),
+      );
       expect(page).toContain(`<form method="post" action="/s/${signup.slug}">`);
       expect(page).toContain('<button type="submit">Sign up</button>');
       expect(page).not.toMatch(/<script/i);
@@ -132,7 +146,11 @@ describe('public pages as HTML', () => {
       const { signup } = await potluck();
       for (const slug of ['Upper-Case', 'a'.repeat(61), 'under_score', signup.slug.toUpperCase()]) {
         const res = await get(`/s/${slug}`);
-        expect({ slug, status: res.status, type: res.headers.get('content-type') }).toEqual({ slug, status: 404, type: 'text/html; charset=utf-8' });
+        expect({ slug, status: res.status, type: res.headers.get('content-type') }).toEqual({
+          slug,
+          status: 404,
+          type: 'text/html; charset=utf-8',
+        });
         expect(await res.text()).toContain('<h1>Not found</h1>');
       }
     });
@@ -143,7 +161,13 @@ describe('public pages as HTML', () => {
       const { signup, slots, items } = await potluck();
       const [slot, item] = [slots[0]!, items[0]!];
       const { email } = person();
-      const { token, location, page: res } = await followRegistered(await post(`/s/${signup.slug}`, { name: ' Ana ', email, [`slot-${slot.id}`]: '1', [`item-${item.id}`]: '2' }));
+      const {
+        token,
+        location,
+        page: res,
+      } = await followRegistered(
+        await post(`/s/${signup.slug}`, { name: ' Ana ', email, [`slot-${slot.id}`]: '1', [`item-${item.id}`]: '2' }),
+      );
       expect(location).toBe(`/r/${token}?registered=1`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -158,7 +182,10 @@ describe('public pages as HTML', () => {
         name: 'Ana',
         email,
         phone: null,
-        selections: [{ type: 'slot', id: slot.id, quantity: 1 }, { type: 'item', id: item.id, quantity: 2 }],
+        selections: [
+          { type: 'slot', id: slot.id, quantity: 1 },
+          { type: 'item', id: item.id, quantity: 2 },
+        ],
       });
       // The manage page itself, as bookmarked: no confirmation, and getting it again stores nothing.
       const again = await (await get(`/r/${token}`)).text();
@@ -169,7 +196,14 @@ describe('public pages as HTML', () => {
 
     it('registers with no selections when every quantity is 0 or empty', async () => {
       const { signup, slots, items } = await potluck();
-      const { token, page } = await followRegistered(await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, [`slot-${slots[0]!.id}`]: '0', [`item-${items[0]!.id}`]: '' }));
+      const { token, page } = await followRegistered(
+        await post(`/s/${signup.slug}`, {
+          name: 'Ana',
+          email: person().email,
+          [`slot-${slots[0]!.id}`]: '0',
+          [`item-${items[0]!.id}`]: '',
+        }),
+      );
       expect(await page.text()).toContain('You are signed up without a slot or item.');
       expect((await registrationOf(token)).body.participant.selections).toEqual([]);
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 0, remaining: 3 });
@@ -178,7 +212,12 @@ describe('public pages as HTML', () => {
     it('lists what failed beside what was confirmed, on the manage page it sends the browser to', async () => {
       const { signup, slots, items } = await potluck({ slots: [{ title: 'Setup', capacity: 2 }] });
       const { location, page: res } = await followRegistered(
-        await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, [`slot-${slots[0]!.id}`]: '3', [`item-${items[0]!.id}`]: '1' }),
+        await post(`/s/${signup.slug}`, {
+          name: 'Ana',
+          email: person().email,
+          [`slot-${slots[0]!.id}`]: '3',
+          [`item-${items[0]!.id}`]: '1',
+        }),
       );
       expect(location).toMatch(new RegExp(`\\?registered=1&failed=slot-${slots[0]!.id}%3A3$`));
       expect(res.status).toBe(200);
@@ -207,7 +246,13 @@ describe('public pages as HTML', () => {
     it("puts a selection's validation message beside its own quantity field, keeping the phone", async () => {
       const { signup, slots, items } = await potluck({ fields: { requiresPhone: true } });
       const [slotField, itemField] = [`slot-${slots[0]!.id}`, `item-${items[0]!.id}`];
-      const res = await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, phone: '+14155550123', [slotField]: '1', [itemField]: '5000' });
+      const res = await post(`/s/${signup.slug}`, {
+        name: 'Ana',
+        email: person().email,
+        phone: '+14155550123',
+        [slotField]: '1',
+        [itemField]: '5000',
+      });
       expect(res.status).toBe(422);
       const page = await res.text();
       expect(page).toContain(`<p class="error" id="${itemField}-error">Must be at most 1000</p>`);
@@ -223,14 +268,19 @@ describe('public pages as HTML', () => {
       expect(await missing.text()).toContain('<p class="error" id="phone-error">Required</p>');
       const bad = await post(`/s/${signup.slug}`, { name: 'Ana', email: person().email, phone: '12345' });
       expect(bad.status).toBe(422);
-      expect(await bad.text()).toContain('<p class="error" id="phone-error">Invalid phone number: use the international format without an extension, e.g. +14155550123</p>');
+      expect(await bad.text()).toContain(
+        '<p class="error" id="phone-error">Invalid phone number: use the international format without an extension, e.g. +14155550123</p>',
+      );
       expect(await participantsOf(signup.id)).toEqual([]);
     });
 
     it('shows with 400 why a closed signup takes no registration, before looking at the form', async () => {
       const { signup } = await potluck();
       await close(signup.id);
-      for (const form of [{ name: 'Ana', email: person().email }, { name: '', email: 'not-an-email' }]) {
+      for (const form of [
+        { name: 'Ana', email: person().email },
+        { name: '', email: 'not-an-email' },
+      ]) {
         const res = await post(`/s/${signup.slug}`, form);
         expect(res.status).toBe(400);
         expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -302,7 +352,16 @@ describe('public pages as HTML', () => {
     it('saves a new name, clears an emptied phone and gives back an item set to 0, then sends the browser back to the page', async () => {
       const { signup, slots, items } = await potluck();
       const [slot, item] = [slots[0]!, items[0]!];
-      const token = await register(signup.id, person([{ type: 'slot', id: slot.id }, { type: 'item', id: item.id }], { phone: '+14155550123' }));
+      const token = await register(
+        signup.id,
+        person(
+          [
+            { type: 'slot', id: slot.id },
+            { type: 'item', id: item.id },
+          ],
+          { phone: '+14155550123' },
+        ),
+      );
       const res = await post(`/r/${token}`, { name: 'Ana Lima', phone: '', [`slot-${slot.id}`]: '2', [`item-${item.id}`]: '0' });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(`/r/${token}?saved=1`);
@@ -312,7 +371,11 @@ describe('public pages as HTML', () => {
       expect(page).toContain('Your changes are saved.');
       expect(page).toContain('<li>Setup: 2 places</li>');
       expect(page).not.toContain('<li>Salad');
-      expect((await registrationOf(token)).body.participant).toMatchObject({ name: 'Ana Lima', phone: null, selections: [{ type: 'slot', id: slot.id, quantity: 2 }] });
+      expect((await registrationOf(token)).body.participant).toMatchObject({
+        name: 'Ana Lima',
+        phone: null,
+        selections: [{ type: 'slot', id: slot.id, quantity: 2 }],
+      });
       expect(await itemOf(signup.id, item.id)).toMatchObject({ quantityClaimed: 0, remaining: 4 });
     });
 
@@ -335,7 +398,9 @@ describe('public pages as HTML', () => {
       const res = await get(`/r/${token}`);
       expect(res.status).toBe(200);
       const page = await res.text();
-      expect(page).toContain('This signup is closed, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.');
+      expect(page).toContain(
+        'This signup is closed, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.',
+      );
       expect(page).not.toContain('<form');
     });
 
@@ -358,7 +423,9 @@ describe('public pages as HTML', () => {
       await close(signup.id);
       const res = await post(`/r/${token}/cancel`, {});
       expect(res.status).toBe(400);
-      expect(await res.text()).toContain('This signup is closed: its registrations can no longer be changed or canceled by their confirmation link. Contact the organizer.');
+      expect(await res.text()).toContain(
+        'This signup is closed: its registrations can no longer be changed or canceled by their confirmation link. Contact the organizer.',
+      );
       expect((await registrationOf(token)).status).toBe(200);
     });
 
@@ -382,15 +449,32 @@ describe('public pages as HTML', () => {
       const { signup } = await potluck();
       const token = await register(signup.id, person());
       const cases: [string, RequestInit, number][] = [
-        [`/s/${signup.slug}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAna\r\n--x--\r\n' }, 422],
+        [
+          `/s/${signup.slug}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'multipart/form-data; boundary=x' },
+            body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAna\r\n--x--\r\n',
+          },
+          422,
+        ],
         [`/r/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' }, 422],
-        [`/r/${token}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=x' }, 400],
+        [
+          `/r/${token}/cancel`,
+          { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=x' },
+          400,
+        ],
         [`/r/${token}/cancel`, { method: 'GET' }, 404],
         [`/s/${signup.slug}/nowhere`, { method: 'GET' }, 404],
       ];
       for (const [path, init, status] of cases) {
         const res = await fetch(`${origin}${path}`, { ...init, redirect: 'manual' });
-        expect({ path, method: init.method, status: res.status, type: res.headers.get('content-type') }).toEqual({ path, method: init.method, status, type: 'text/html; charset=utf-8' });
+        expect({ path, method: init.method, status: res.status, type: res.headers.get('content-type') }).toEqual({
+          path,
+          method: init.method,
+          status,
+          type: 'text/html; charset=utf-8',
+        });
         expect(await res.text()).toMatch(/^<!doctype html>/);
       }
       expect(await participantsOf(signup.id)).toHaveLength(1);

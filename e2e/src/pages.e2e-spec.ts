@@ -1,9 +1,17 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The public signup page and the manage page, driven in a real browser with JavaScript turned off: nothing needs it. */
 describe('public pages in a browser', () => {

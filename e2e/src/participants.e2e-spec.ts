@@ -1,5 +1,11 @@
 import type {
-  AnalyticsView, ItemView, ParticipantView, PublicSignupView, RegistrationResultView, RegistrationView, SlotView,
+  AnalyticsView,
+  ItemView,
+  ParticipantView,
+  PublicSignupView,
+  RegistrationResultView,
+  RegistrationView,
+  SlotView,
 } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
@@ -45,9 +51,20 @@ describe('slots, items, participants and registrations over REST', () => {
 
     it('adds several at once with {slots} and answers {data}; lists them', async () => {
       const { signup } = await newSignup(tenant.key, { publish: false });
-      const res = await call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key: tenant.key, body: { slots: [{ title: 'A', capacity: 1 }, { title: 'B', capacity: 2 }] } });
+      const res = await call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, {
+        key: tenant.key,
+        body: {
+          slots: [
+            { title: 'A', capacity: 1 },
+            { title: 'B', capacity: 2 },
+          ],
+        },
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data.map((s) => [s.title, s.capacity, s.remaining])).toEqual([['A', 1, 1], ['B', 2, 2]]);
+      expect(res.body.data.map((s) => [s.title, s.capacity, s.remaining])).toEqual([
+        ['A', 1, 1],
+        ['B', 2, 2],
+      ]);
       const list = await call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key: tenant.key });
       expect(list.status).toBe(200);
       expect(list.body).toEqual({ data: res.body.data });
@@ -55,14 +72,26 @@ describe('slots, items, participants and registrations over REST', () => {
 
     it('itemizes a bad slot in a bulk body by index', async () => {
       const { signup } = await newSignup(tenant.key, { publish: false });
-      const res = await call(`/signups/${signup.id}/slots`, { key: tenant.key, body: { slots: [{ title: 'A', capacity: 1 }, { title: 'B', capacity: 0 }] } });
+      const res = await call(`/signups/${signup.id}/slots`, {
+        key: tenant.key,
+        body: {
+          slots: [
+            { title: 'A', capacity: 1 },
+            { title: 'B', capacity: 0 },
+          ],
+        },
+      });
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([{ path: 'slots.1.capacity', message: 'Must be at least 1' }]);
     });
 
     it('edits a slot', async () => {
       const { signup, slots } = await newSignup(tenant.key, { publish: false, slots: [{ title: 'A', capacity: 2 }] });
-      const res = await call<SlotView>(`/signups/${signup.id}/slots/${slots[0]!.id}`, { key: tenant.key, method: 'PATCH', body: { title: 'Renamed', capacity: 5 } });
+      const res = await call<SlotView>(`/signups/${signup.id}/slots/${slots[0]!.id}`, {
+        key: tenant.key,
+        method: 'PATCH',
+        body: { title: 'Renamed', capacity: 5 },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: slots[0]!.id, title: 'Renamed', capacity: 5, remaining: 5 });
     });
@@ -73,11 +102,18 @@ describe('slots, items, participants and registrations over REST', () => {
       const res = await call(`/signups/${signup.id}/slots/${slots[0]!.id}`, { key: tenant.key, method: 'PATCH', body: { capacity: 1 } });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ code: 'conflict' });
-      expect((await call(`/signups/${signup.id}/slots/${slots[0]!.id}`, { key: tenant.key, method: 'PATCH', body: { capacity: 2 } })).status).toBe(200);
+      expect(
+        (await call(`/signups/${signup.id}/slots/${slots[0]!.id}`, { key: tenant.key, method: 'PATCH', body: { capacity: 2 } })).status,
+      ).toBe(200);
     });
 
     it('deletes a slot with 200 and the deleted slot; a slot with registrations is a 409', async () => {
-      const { signup, slots } = await newSignup(tenant.key, { slots: [{ title: 'Free', capacity: 1 }, { title: 'Taken', capacity: 1 }] });
+      const { signup, slots } = await newSignup(tenant.key, {
+        slots: [
+          { title: 'Free', capacity: 1 },
+          { title: 'Taken', capacity: 1 },
+        ],
+      });
       const [free, taken] = slots as [SlotView, SlotView];
       await register(signup.id, person([{ type: 'slot', id: taken.id }]), tenant.key);
       const res = await call<SlotView>(`/signups/${signup.id}/slots/${free.id}`, { key: tenant.key, method: 'DELETE' });
@@ -119,14 +155,35 @@ describe('slots, items, participants and registrations over REST', () => {
   describe('items', () => {
     it('adds one item or several, lists, edits and deletes them', async () => {
       const { signup } = await newSignup(tenant.key, { publish: false });
-      const one = await call<ItemView>(`/signups/${signup.id}/items`, { key: tenant.key, body: { name: 'Salad', notes: 'Vegan', quantityNeeded: 2 } });
+      const one = await call<ItemView>(`/signups/${signup.id}/items`, {
+        key: tenant.key,
+        body: { name: 'Salad', notes: 'Vegan', quantityNeeded: 2 },
+      });
       expect(one.status).toBe(201);
-      expect(one.body).toEqual({ id: expect.any(String), name: 'Salad', notes: 'Vegan', quantityNeeded: 2, quantityClaimed: 0, remaining: 2, livemode: false });
-      const many = await call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, { key: tenant.key, body: { items: [{ name: 'Cups', quantityNeeded: 50 }] } });
+      expect(one.body).toEqual({
+        id: expect.any(String),
+        name: 'Salad',
+        notes: 'Vegan',
+        quantityNeeded: 2,
+        quantityClaimed: 0,
+        remaining: 2,
+        livemode: false,
+      });
+      const many = await call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, {
+        key: tenant.key,
+        body: { items: [{ name: 'Cups', quantityNeeded: 50 }] },
+      });
       expect(many.status).toBe(201);
       expect(many.body.data).toEqual([expect.objectContaining({ name: 'Cups', quantityNeeded: 50, remaining: 50 })]);
-      expect((await call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, { key: tenant.key })).body.data.map((i) => i.name)).toEqual(['Salad', 'Cups']);
-      const edited = await call<ItemView>(`/signups/${signup.id}/items/${one.body.id}`, { key: tenant.key, method: 'PATCH', body: { notes: null, quantityNeeded: 3 } });
+      expect((await call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, { key: tenant.key })).body.data.map((i) => i.name)).toEqual([
+        'Salad',
+        'Cups',
+      ]);
+      const edited = await call<ItemView>(`/signups/${signup.id}/items/${one.body.id}`, {
+        key: tenant.key,
+        method: 'PATCH',
+        body: { notes: null, quantityNeeded: 3 },
+      });
       expect(edited.status).toBe(200);
       expect(edited.body).toMatchObject({ notes: null, quantityNeeded: 3, remaining: 3 });
       const deleted = await call<ItemView>(`/signups/${signup.id}/items/${one.body.id}`, { key: tenant.key, method: 'DELETE' });
@@ -137,7 +194,11 @@ describe('slots, items, participants and registrations over REST', () => {
     it('refuses to drop quantityNeeded below what is claimed with 409 conflict', async () => {
       const { signup, items } = await newSignup(tenant.key, { items: [{ name: 'Chairs', quantityNeeded: 10 }] });
       await register(signup.id, person([{ type: 'item', id: items[0]!.id, quantity: 4 }]), tenant.key);
-      const res = await call(`/signups/${signup.id}/items/${items[0]!.id}`, { key: tenant.key, method: 'PATCH', body: { quantityNeeded: 3 } });
+      const res = await call(`/signups/${signup.id}/items/${items[0]!.id}`, {
+        key: tenant.key,
+        method: 'PATCH',
+        body: { quantityNeeded: 3 },
+      });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ code: 'conflict' });
     });
@@ -145,8 +206,17 @@ describe('slots, items, participants and registrations over REST', () => {
 
   describe('registration (no credential needed)', () => {
     it('stores a participant and answers 201 with the confirmation token and what was confirmed', async () => {
-      const { signup, slots, items } = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 3 }], items: [{ name: 'Salad', quantityNeeded: 2 }] });
-      const res = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: items[0]!.id, quantity: 2 }]));
+      const { signup, slots, items } = await newSignup(tenant.key, {
+        slots: [{ title: 'Setup', capacity: 3 }],
+        items: [{ name: 'Salad', quantityNeeded: 2 }],
+      });
+      const res = await register(
+        signup.id,
+        person([
+          { type: 'slot', id: slots[0]!.id },
+          { type: 'item', id: items[0]!.id, quantity: 2 },
+        ]),
+      );
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
@@ -169,8 +239,18 @@ describe('slots, items, participants and registrations over REST', () => {
     });
 
     it('confirms what it can and reports the rest as failed (partial success)', async () => {
-      const { signup, slots, items } = await newSignup(tenant.key, { slots: [{ title: 'Small', capacity: 1 }], items: [{ name: 'Cups', quantityNeeded: 5 }] });
-      const res = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id, quantity: 2 }, { type: 'item', id: items[0]!.id }, { type: 'item', id: MISSING_ID }]));
+      const { signup, slots, items } = await newSignup(tenant.key, {
+        slots: [{ title: 'Small', capacity: 1 }],
+        items: [{ name: 'Cups', quantityNeeded: 5 }],
+      });
+      const res = await register(
+        signup.id,
+        person([
+          { type: 'slot', id: slots[0]!.id, quantity: 2 },
+          { type: 'item', id: items[0]!.id },
+          { type: 'item', id: MISSING_ID },
+        ]),
+      );
       expect(res.status).toBe(201);
       expect(res.body.success).toBe(false);
       expect(res.body.confirmationToken).toMatch(/^cnf_/);
@@ -186,14 +266,20 @@ describe('slots, items, participants and registrations over REST', () => {
       expect((await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]), tenant.key)).status).toBe(201);
       const res = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: false, confirmed: [], failed: [{ type: 'slot', id: slots[0]!.id, reason: 'full', message: expect.any(String) }] });
+      expect(res.body).toEqual({
+        success: false,
+        confirmed: [],
+        failed: [{ type: 'slot', id: slots[0]!.id, reason: 'full', message: expect.any(String) }],
+      });
       const list = await call<Page<ParticipantView>>(`/signups/${signup.id}/participants`, { key: tenant.key });
       expect(list.body.data).toHaveLength(1);
     });
 
     it('never takes more than capacity under concurrent registrations', async () => {
       const { signup, slots } = await newSignup(tenant.key, { slots: [{ title: 'Last places', capacity: 3 }] });
-      const results = await Promise.all(Array.from({ length: 8 }, () => register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]), tenant.key)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]), tenant.key)),
+      );
       expect(results.filter((r) => r.status === 201)).toHaveLength(3);
       expect(results.filter((r) => r.status === 200)).toHaveLength(5);
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 3, remaining: 0 });
@@ -290,7 +376,9 @@ describe('slots, items, participants and registrations over REST', () => {
         remindedAt: null,
         livemode: false,
       });
-      const second = await call<Page<ParticipantView>>(`/signups/${signup.id}/participants?limit=2&cursor=${first.body.nextCursor}`, { key: tenant.key });
+      const second = await call<Page<ParticipantView>>(`/signups/${signup.id}/participants?limit=2&cursor=${first.body.nextCursor}`, {
+        key: tenant.key,
+      });
       expect(second.body.data.map((p) => p.name)).toEqual([names[0]]);
       expect(second.body.nextCursor).toBeNull();
       expect([...first.body.data, ...second.body.data].map((p) => p.name)).toEqual([...names].reverse());
@@ -298,12 +386,21 @@ describe('slots, items, participants and registrations over REST', () => {
 
     it('validates limit and cursor', async () => {
       const { signup } = await newSignup(tenant.key);
-      expect((await call(`/signups/${signup.id}/participants?limit=0`, { key: tenant.key })).body.errors).toEqual([expect.objectContaining({ path: 'limit' })]);
-      expect((await call(`/signups/${signup.id}/participants?cursor=garbage`, { key: tenant.key })).body.errors).toEqual([expect.objectContaining({ path: 'cursor' })]);
+      expect((await call(`/signups/${signup.id}/participants?limit=0`, { key: tenant.key })).body.errors).toEqual([
+        expect.objectContaining({ path: 'limit' }),
+      ]);
+      expect((await call(`/signups/${signup.id}/participants?cursor=garbage`, { key: tenant.key })).body.errors).toEqual([
+        expect.objectContaining({ path: 'cursor' }),
+      ]);
     });
 
     it('edits a participant, re-allocating selections', async () => {
-      const { signup, slots } = await newSignup(tenant.key, { slots: [{ title: 'A', capacity: 2 }, { title: 'B', capacity: 2 }] });
+      const { signup, slots } = await newSignup(tenant.key, {
+        slots: [
+          { title: 'A', capacity: 2 },
+          { title: 'B', capacity: 2 },
+        ],
+      });
       const [a, b] = slots as [SlotView, SlotView];
       const registered = await register(signup.id, person([{ type: 'slot', id: a.id }]), tenant.key);
       const participantId = registered.body.confirmed[0]!.participantId;
@@ -313,7 +410,12 @@ describe('slots, items, participants and registrations over REST', () => {
         body: { name: 'Renamed', email: 'renamed@example.com', selections: [{ type: 'slot', id: b.id, quantity: 2 }] },
       });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: participantId, name: 'Renamed', email: 'renamed@example.com', selections: [{ type: 'slot', id: b.id, quantity: 2 }] });
+      expect(res.body).toMatchObject({
+        id: participantId,
+        name: 'Renamed',
+        email: 'renamed@example.com',
+        selections: [{ type: 'slot', id: b.id, quantity: 2 }],
+      });
       expect(await slotOf(signup.id, a.id)).toMatchObject({ taken: 0, remaining: 2 });
       expect(await slotOf(signup.id, b.id)).toMatchObject({ taken: 2, remaining: 0 });
     });
@@ -331,13 +433,22 @@ describe('slots, items, participants and registrations over REST', () => {
 
     it("answers slots, items and participants with their signup's mode: true for a live key, false for a sandbox key", async () => {
       const live = await tenant.newKey({ mode: 'live' });
-      for (const [key, livemode] of [[tenant.key, false], [live.key, true]] as const) {
-        const { signup, slots, items } = await newSignup(key, { slots: [{ title: 'A', capacity: 2 }], items: [{ name: 'Cups', quantityNeeded: 2 }] });
+      for (const [key, livemode] of [
+        [tenant.key, false],
+        [live.key, true],
+      ] as const) {
+        const { signup, slots, items } = await newSignup(key, {
+          slots: [{ title: 'A', capacity: 2 }],
+          items: [{ name: 'Cups', quantityNeeded: 2 }],
+        });
         await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]), key);
         const [participant] = (await call<Page<ParticipantView>>(`/signups/${signup.id}/participants`, { key })).body.data;
         const [slot] = (await call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key })).body.data;
         expect({ livemode, slot: slot!.livemode, item: items[0]!.livemode, participant: participant!.livemode }).toEqual({
-          livemode, slot: livemode, item: livemode, participant: livemode,
+          livemode,
+          slot: livemode,
+          item: livemode,
+          participant: livemode,
         });
       }
     });
@@ -353,7 +464,12 @@ describe('slots, items, participants and registrations over REST', () => {
 
   describe('by confirmation token (no credential)', () => {
     const setup = async () => {
-      const fixture = await newSignup(tenant.key, { slots: [{ title: 'A', capacity: 2 }, { title: 'B', capacity: 2 }] });
+      const fixture = await newSignup(tenant.key, {
+        slots: [
+          { title: 'A', capacity: 2 },
+          { title: 'B', capacity: 2 },
+        ],
+      });
       const body = person([{ type: 'slot', id: fixture.slots[0]!.id }]);
       const token = (await register(fixture.signup.id, body)).body.confirmationToken!;
       return { ...fixture, token, body };
@@ -363,7 +479,11 @@ describe('slots, items, participants and registrations over REST', () => {
       const { signup, slots, token, body } = await setup();
       const res = await call<RegistrationView>(`/registrations/${token}`);
       expect(res.status).toBe(200);
-      expect(res.body.participant).toMatchObject({ name: body.name, email: body.email, selections: [{ type: 'slot', id: slots[0]!.id, quantity: 1 }] });
+      expect(res.body.participant).toMatchObject({
+        name: body.name,
+        email: body.email,
+        selections: [{ type: 'slot', id: slots[0]!.id, quantity: 1 }],
+      });
       expect(res.body.signup).toMatchObject({ id: signup.id, slug: signup.slug, title: signup.title, status: 'published' });
     });
 
@@ -375,7 +495,11 @@ describe('slots, items, participants and registrations over REST', () => {
         body: { name: 'New name', phone: '+14155550123', selections: [{ type: 'slot', id: b.id, quantity: 2 }] },
       });
       expect(res.status).toBe(200);
-      expect(res.body.participant).toMatchObject({ name: 'New name', phone: '+14155550123', selections: [{ type: 'slot', id: b.id, quantity: 2 }] });
+      expect(res.body.participant).toMatchObject({
+        name: 'New name',
+        phone: '+14155550123',
+        selections: [{ type: 'slot', id: b.id, quantity: 2 }],
+      });
       expect(await slotOf(signup.id, a.id)).toMatchObject({ remaining: 2 });
       expect(await slotOf(signup.id, b.id)).toMatchObject({ remaining: 0 });
     });
@@ -384,7 +508,12 @@ describe('slots, items, participants and registrations over REST', () => {
       const { token } = await setup();
       const res = await call(`/registrations/${token}`, { method: 'PATCH', body: { phone: 'call me', email: 'x@example.com' } });
       expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual(expect.arrayContaining([{ path: 'phone', message: PHONE_MESSAGE }, { path: 'email', message: 'Unknown field' }]));
+      expect(res.body.errors).toEqual(
+        expect.arrayContaining([
+          { path: 'phone', message: PHONE_MESSAGE },
+          { path: 'email', message: 'Unknown field' },
+        ]),
+      );
     });
 
     it('cancels, freeing capacity; the token is then not found', async () => {
@@ -407,7 +536,11 @@ describe('slots, items, participants and registrations over REST', () => {
 
   describe('public view (no credential)', () => {
     it('shows a published signup by slug or id with what remains, never who signed up', async () => {
-      const { signup, slots } = await newSignup(tenant.key, { fields: { maxParticipants: 10 }, slots: [{ title: 'A', capacity: 2 }], items: [{ name: 'Cups', quantityNeeded: 3 }] });
+      const { signup, slots } = await newSignup(tenant.key, {
+        fields: { maxParticipants: 10 },
+        slots: [{ title: 'A', capacity: 2 }],
+        items: [{ name: 'Cups', quantityNeeded: 3 }],
+      });
       const body = person([{ type: 'slot', id: slots[0]!.id }], { phone: '+14155550123' });
       await register(signup.id, body);
       const bySlug = await call<PublicSignupView>(`/public/signups/${signup.slug}`);
@@ -440,14 +573,27 @@ describe('slots, items, participants and registrations over REST', () => {
     it('shows a closed signup as not accepting registrations', async () => {
       const { signup } = await newSignup(tenant.key);
       await call(`/signups/${signup.id}/close`, { key: tenant.key, method: 'POST' });
-      expect((await call<PublicSignupView>(`/public/signups/${signup.slug}`)).body).toMatchObject({ status: 'closed', acceptingRegistrations: false });
+      expect((await call<PublicSignupView>(`/public/signups/${signup.slug}`)).body).toMatchObject({
+        status: 'closed',
+        acceptingRegistrations: false,
+      });
     });
   });
 
   describe('analytics', () => {
     it('computes fill rates, gaps and response times live', async () => {
-      const { signup, slots, items } = await newSignup(tenant.key, { slots: [{ title: 'A', capacity: 4 }], items: [{ name: 'Cups', quantityNeeded: 2 }] });
-      await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: items[0]!.id, quantity: 2 }]), tenant.key);
+      const { signup, slots, items } = await newSignup(tenant.key, {
+        slots: [{ title: 'A', capacity: 4 }],
+        items: [{ name: 'Cups', quantityNeeded: 2 }],
+      });
+      await register(
+        signup.id,
+        person([
+          { type: 'slot', id: slots[0]!.id },
+          { type: 'item', id: items[0]!.id, quantity: 2 },
+        ]),
+        tenant.key,
+      );
       await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]), tenant.key);
       const res = await call<AnalyticsView>(`/signups/${signup.id}/analytics`, { key: tenant.key });
       expect(res.status).toBe(200);

@@ -1,10 +1,10 @@
 import type { OutboxMessageView, ParticipantView, ReminderPassView, SignupView, WebhookWithSecretView } from '#libs/contracts';
 import { twilioSignature } from '#libs/edge';
 import type { ProblemBody } from '#libs/problem';
-import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
+import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
 import { call, newTenant, request, type Tenant } from './support/api.js';
-import { stackInfo } from './support/stack-env.js';
 import { newSignup, person } from './support/signups.js';
+import { stackInfo } from './support/stack-env.js';
 
 const HOUR_MS = 3_600_000;
 /** A US premium-rate number: valid, so a registration stores it, but never texted. */
@@ -23,8 +23,10 @@ describe('SMS reminders', () => {
     call(`/signups/${signupId}/participants`, { body: person([], { ...(phone && { phone }), ...(name && { name }) }) }).then((res) => {
       if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
     });
-  const send = (signupId: string, key = tenant.key) => call<ReminderPassView & ProblemBody>(`/signups/${signupId}/reminders/send`, { key, method: 'POST' });
-  const outbox = (signupId: string, key = tenant.key) => call<{ data: OutboxMessageView[] }>(`/signups/${signupId}/reminders/outbox`, { key });
+  const send = (signupId: string, key = tenant.key) =>
+    call<ReminderPassView & ProblemBody>(`/signups/${signupId}/reminders/send`, { key, method: 'POST' });
+  const outbox = (signupId: string, key = tenant.key) =>
+    call<{ data: OutboxMessageView[] }>(`/signups/${signupId}/reminders/outbox`, { key });
 
   /** Twilio's incoming-message webhook, signed as Twilio signs it (or with `signature`). */
   function inbound(params: Record<string, string>, signature?: string) {
@@ -32,7 +34,10 @@ describe('SMS reminders', () => {
     const url = `${gatewayUrl}/hooks/twilio/inbound`;
     return fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature ?? twilioSignature(env.TWILIO_AUTH_TOKEN!, url, params) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? twilioSignature(env.TWILIO_AUTH_TOKEN!, url, params),
+      },
       body: new URLSearchParams(params).toString(),
     });
   }
@@ -50,7 +55,12 @@ describe('SMS reminders', () => {
       expect(box.status).toBe(200);
       expect(box.body.data.map((m) => m.to).sort()).toEqual([...phones].sort());
       for (const message of box.body.data) {
-        expect(message).toMatchObject({ signupId: signup.id, trigger: 'manual', participantId: expect.any(String), createdAt: expect.any(String) });
+        expect(message).toMatchObject({
+          signupId: signup.id,
+          trigger: 'manual',
+          participantId: expect.any(String),
+          createdAt: expect.any(String),
+        });
         expect(message.body).toContain(signup.title);
         expect(message.body).toContain(signup.publicUrl);
         expect(message.body).toMatch(/Reply STOP to opt out\.$/);
@@ -58,7 +68,12 @@ describe('SMS reminders', () => {
       expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [] });
       await eventually(async () => {
         const list = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
-        expect(list.body.data.filter((p) => p.remindedAt !== null).map((p) => p.phone).sort()).toEqual([...phones].sort());
+        expect(
+          list.body.data
+            .filter((p) => p.remindedAt !== null)
+            .map((p) => p.phone)
+            .sort(),
+        ).toEqual([...phones].sort());
       });
     });
 
@@ -89,7 +104,9 @@ describe('SMS reminders', () => {
       await register(signup.id, mixed, 'Ana www.evil.example +1 900 234 5678');
       expect((await send(signup.id)).body).toMatchObject({ sent: 2 });
       const bodies = Object.fromEntries((await outbox(signup.id)).body.data.map((m) => [m.to, m.body]));
-      expect(bodies[linked]).toBe(`Hi there, a reminder: Neighbourhood potluck is on Tue, Jun 1, 2027, 6:00 PM UTC. Details: ${signup.publicUrl} Reply STOP to opt out.`);
+      expect(bodies[linked]).toBe(
+        `Hi there, a reminder: Neighbourhood potluck is on Tue, Jun 1, 2027, 6:00 PM UTC. Details: ${signup.publicUrl} Reply STOP to opt out.`,
+      );
       expect(bodies[mixed]).toMatch(/^Hi Ana, a reminder: Neighbourhood potluck is on /);
       expect(bodies[mixed]).not.toMatch(/evil|900/);
     });
@@ -99,7 +116,10 @@ describe('SMS reminders', () => {
       const { signup } = await newSignup(free.key);
       const res = await send(signup.id, free.key);
       expect(res.status).toBe(402);
-      expect(res.body).toMatchObject({ code: 'upgrade_required', cause: { kind: 'feature', featureLabel: 'SMS reminders', currentTier: 'free', requiredTier: 'pro' } });
+      expect(res.body).toMatchObject({
+        code: 'upgrade_required',
+        cause: { kind: 'feature', featureLabel: 'SMS reminders', currentTier: 'free', requiredTier: 'pro' },
+      });
     });
 
     it('answers 400 bad_request for a draft or closed signup', async () => {
@@ -160,7 +180,9 @@ describe('SMS reminders', () => {
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).not.toContain(phone);
 
       const help = await inbound({ From: phone, Body: 'help' });
-      expect(await help.text()).toMatch(/<Response><Message>Signup reminders: .*Reply STOP to opt out, START to opt back in\..*<\/Message><\/Response>$/);
+      expect(await help.text()).toMatch(
+        /<Response><Message>Signup reminders: .*Reply STOP to opt out, START to opt back in\..*<\/Message><\/Response>$/,
+      );
       await inbound({ From: phone, Body: 'START' });
       expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).toContain(phone);
@@ -172,7 +194,10 @@ describe('SMS reminders', () => {
       expect(forged.status).toBe(403);
       expect(forged.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(await forged.json()).toMatchObject({ code: 'forbidden' });
-      const unsigned = await request(`${stackInfo().gatewayUrl}/hooks/twilio/inbound`, { method: 'POST', body: { From: phone, Body: 'STOP' } });
+      const unsigned = await request(`${stackInfo().gatewayUrl}/hooks/twilio/inbound`, {
+        method: 'POST',
+        body: { From: phone, Body: 'STOP' },
+      });
       expect(unsigned.status).toBe(403);
 
       const { signup } = await newSignup(tenant.key);
@@ -192,7 +217,11 @@ describe('SMS reminders', () => {
       await register(later.id, newPhone());
 
       // Time passes: the event is now 12 h away (moving the date does what the clock would).
-      const moved = await call<SignupView>(`/signups/${signup.id}`, { key: tenant.key, method: 'PATCH', body: { eventDate: new Date(Date.now() + 12 * HOUR_MS).toISOString() } });
+      const moved = await call<SignupView>(`/signups/${signup.id}`, {
+        key: tenant.key,
+        method: 'PATCH',
+        body: { eventDate: new Date(Date.now() + 12 * HOUR_MS).toISOString() },
+      });
       expect(moved.status).toBe(200);
       await eventually(async () => {
         const box = await outbox(signup.id);
@@ -222,15 +251,27 @@ describe('SMS reminders', () => {
 
     it('is delivered to webhook endpoints that subscribe to it', async () => {
       const { signup } = await newSignup(tenant.key);
-      const created = await call<WebhookWithSecretView>('/webhooks', { key: tenant.key, body: { url: receiver.url('/reminders'), eventTypes: ['reminder.sent'] } });
+      const created = await call<WebhookWithSecretView>('/webhooks', {
+        key: tenant.key,
+        body: { url: receiver.url('/reminders'), eventTypes: ['reminder.sent'] },
+      });
       expect(created.status).toBe(200);
       await register(signup.id, newPhone());
       expect((await send(signup.id)).body).toMatchObject({ sent: 1 });
       await eventually(() => expect(receiver.received.filter((r) => r.path === '/reminders')).toHaveLength(1), 15_000);
-      const payload = verifyWebhook(created.body.signingSecret, receiver.received.find((r) => r.path === '/reminders')!) as { type: string; data: Record<string, unknown> };
+      const payload = verifyWebhook(
+        created.body.signingSecret,
+        receiver.received.find((r) => r.path === '/reminders')!,
+      ) as { type: string; data: Record<string, unknown> };
       expect(payload).toMatchObject({
         type: 'reminder.sent',
-        data: { signupId: signup.id, participantId: expect.any(String), trigger: 'manual', organizationId: tenant.organization.id, livemode: false },
+        data: {
+          signupId: signup.id,
+          participantId: expect.any(String),
+          trigger: 'manual',
+          organizationId: tenant.organization.id,
+          livemode: false,
+        },
       });
     });
   });

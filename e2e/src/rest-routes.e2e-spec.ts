@@ -18,10 +18,16 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
   describe('slot and item bodies', () => {
     it('validates a bulk slots body against the bulk DTO with indexed paths, storing none of it', async () => {
       const { signup } = await newSignup(tenant.key, { publish: false });
-      const res = await call(`/signups/${signup.id}/slots`, { key: tenant.key, body: { slots: [{ title: 'A', capacity: 1 }, { title: '' }] } });
+      const res = await call(`/signups/${signup.id}/slots`, {
+        key: tenant.key,
+        body: { slots: [{ title: 'A', capacity: 1 }, { title: '' }] },
+      });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ code: 'validation_failed' });
-      expect(res.body.errors).toEqual([{ path: 'slots.1.title', message: 'Must not be empty' }, { path: 'slots.1.capacity', message: 'Required' }]);
+      expect(res.body.errors).toEqual([
+        { path: 'slots.1.title', message: 'Must not be empty' },
+        { path: 'slots.1.capacity', message: 'Required' },
+      ]);
       expect((await call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key: tenant.key })).body.data).toEqual([]);
     });
 
@@ -30,7 +36,12 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
       const res = await call(`/signups/${signup.id}/items`, { key: tenant.key, body: { name: 'Salad', quantityNeeded: 0, slots: [] } });
       expect(res.status).toBe(422);
       expect(res.body.errors).toHaveLength(2);
-      expect(res.body.errors).toEqual(expect.arrayContaining([{ path: 'slots', message: 'Unknown field' }, { path: 'quantityNeeded', message: 'Must be at least 1' }]));
+      expect(res.body.errors).toEqual(
+        expect.arrayContaining([
+          { path: 'slots', message: 'Unknown field' },
+          { path: 'quantityNeeded', message: 'Must be at least 1' },
+        ]),
+      );
       expect((await call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, { key: tenant.key })).body.data).toEqual([]);
     });
   });
@@ -104,7 +115,12 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
       for (const malformed of ['cnf_short', `${token}a`, `CNF_${token.slice(4)}`]) {
         for (const method of ['GET', 'PATCH', 'DELETE']) {
           const res = await call(`/registrations/${malformed}`, { method, ...(method === 'PATCH' && { body: { name: 'x' } }) });
-          expect({ malformed, method, status: res.status, code: res.body.code }).toEqual({ malformed, method, status: 404, code: 'not_found' });
+          expect({ malformed, method, status: res.status, code: res.body.code }).toEqual({
+            malformed,
+            method,
+            status: 404,
+            code: 'not_found',
+          });
         }
       }
       const real = await call<RegistrationView>(`/registrations/${token}`);
@@ -116,8 +132,12 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
       const { token } = await setup();
       for (const method of ['GET', 'PATCH', 'DELETE']) {
         const res = await call(`/registrations/${token}`, { method, ...(method === 'PATCH' && { body: { name: 'Ana Lima' } }) });
-        expect({ method, status: res.status, cache: res.headers.get('cache-control'), referrer: res.headers.get('referrer-policy') })
-          .toEqual({ method, status: 200, cache: 'no-store', referrer: 'no-referrer' });
+        expect({
+          method,
+          status: res.status,
+          cache: res.headers.get('cache-control'),
+          referrer: res.headers.get('referrer-policy'),
+        }).toEqual({ method, status: 200, cache: 'no-store', referrer: 'no-referrer' });
       }
     });
 

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -65,7 +65,10 @@ async function serve(app: AppName): Promise<Served> {
 }
 
 function readyzStatus(origin: string): Promise<number | undefined> {
-  return fetch(`${origin}/readyz`).then((res) => res.status, () => undefined);
+  return fetch(`${origin}/readyz`).then(
+    (res) => res.status,
+    () => undefined,
+  );
 }
 
 async function waitUntilReady({ child, origin, output }: Served): Promise<void> {
@@ -87,7 +90,10 @@ function resolveSubpathImport(specifier: string): string {
 }
 
 function packageName(specifier: string): string {
-  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 }
 
 /** Every file an entry point loads (through relative and `#` imports) and every package it imports. */
@@ -131,22 +137,29 @@ describe('npx nx serve <app>', () => {
     });
   }, 30_000);
 
-  it('runs the mcp-server from its build until /readyz answers 200, and stops it on SIGTERM', async () => {
-    served = await serve('mcp-server');
-    await waitUntilReady(served);
-    expect(await readyzStatus(served.origin)).toBe(200);
-    await served.stop();
-    expect(await readyzStatus(served.origin)).toBeUndefined();
-    expect(served.output()).toContain('"msg":"shutting down"');
-  }, READY_TIMEOUT_MS + 30_000);
+  it(
+    'runs the mcp-server from its build until /readyz answers 200, and stops it on SIGTERM',
+    async () => {
+      served = await serve('mcp-server');
+      await waitUntilReady(served);
+      expect(await readyzStatus(served.origin)).toBe(200);
+      await served.stop();
+      expect(await readyzStatus(served.origin)).toBeUndefined();
+      expect(served.output()).toContain('"msg":"shutting down"');
+    },
+    READY_TIMEOUT_MS + 30_000,
+  );
 });
 
 describe('the build of each app (npx nx build <app>)', () => {
-  it.each(APP_NAMES)('gives %s an entry point loading only its own dist, the built libs, Node built-ins and production dependencies', (app) => {
-    const entry = join(ROOT, 'dist/apps', app, 'src/main.js');
-    expect(existsSync(entry)).toBe(true);
-    const { files, packages } = importGraph(entry);
-    expect(files.filter((file) => !file.startsWith(`dist/apps/${app}/`) && !file.startsWith('dist/libs/'))).toEqual([]);
-    expect(packages.filter((name) => !(name in manifest.dependencies))).toEqual([]);
-  });
+  it.each(APP_NAMES)(
+    'gives %s an entry point loading only its own dist, the built libs, Node built-ins and production dependencies',
+    (app) => {
+      const entry = join(ROOT, 'dist/apps', app, 'src/main.js');
+      expect(existsSync(entry)).toBe(true);
+      const { files, packages } = importGraph(entry);
+      expect(files.filter((file) => !file.startsWith(`dist/apps/${app}/`) && !file.startsWith('dist/libs/'))).toEqual([]);
+      expect(packages.filter((name) => !(name in manifest.dependencies))).toEqual([]);
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { SignupView } from '#libs/contracts';
 import { newTenant } from './support/api.js';
-import { startAppProcess, startGateway, type AppProcess, type ExtraGateway, type ProcessExit } from './support/processes.js';
+import { type AppProcess, type ExtraGateway, type ProcessExit, startAppProcess, startGateway } from './support/processes.js';
 import { newSignup, person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
@@ -152,7 +152,11 @@ describe('graceful shutdown under load', () => {
       const init: RequestInit =
         what === 'read'
           ? { headers: { authorization: `Bearer ${key}` } }
-          : { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(person()) };
+          : {
+              method: 'POST',
+              headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+              body: JSON.stringify(person()),
+            };
       const url = what === 'read' ? `${target.baseUrl}/signups/${signup.id}` : `${target.baseUrl}/signups/${signup.id}/participants`;
       try {
         const res = await fetch(url, init);

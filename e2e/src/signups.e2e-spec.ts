@@ -20,7 +20,14 @@ describe('signups over REST', () => {
     it('creates a draft with a slug from the title plus a short suffix', async () => {
       const res = await call<SignupView>('/signups', {
         key: tenant.key,
-        body: { title: 'Summer BBQ!', eventDate: '2027-07-04T17:00:00Z', description: 'Bring a dish', location: 'Park', maxParticipants: 40, requiresPhone: true },
+        body: {
+          title: 'Summer BBQ!',
+          eventDate: '2027-07-04T17:00:00Z',
+          description: 'Bring a dish',
+          location: 'Park',
+          maxParticipants: 40,
+          requiresPhone: true,
+        },
       });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
@@ -47,12 +54,18 @@ describe('signups over REST', () => {
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({
         code: 'validation_failed',
-        errors: [{ path: 'title', message: 'Required' }, { path: 'eventDate', message: 'Required' }],
+        errors: [
+          { path: 'title', message: 'Required' },
+          { path: 'eventDate', message: 'Required' },
+        ],
       });
     });
 
     it('names an empty title, a bad date and wrong types', async () => {
-      const res = await call('/signups', { key: tenant.key, body: { title: '', eventDate: 'tomorrow', maxParticipants: 'ten', requiresPhone: 'yes' } });
+      const res = await call('/signups', {
+        key: tenant.key,
+        body: { title: '', eventDate: 'tomorrow', maxParticipants: 'ten', requiresPhone: 'yes' },
+      });
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([
         { path: 'title', message: 'Must not be empty' },
@@ -94,7 +107,11 @@ describe('signups over REST', () => {
 
     it('edits fields and clears a nullable one with null', async () => {
       const signup = await create(tenant.key, { location: 'Hall' });
-      const res = await call<SignupView>(`/signups/${signup.id}`, { key: tenant.key, method: 'PATCH', body: { title: 'Renamed', location: null } });
+      const res = await call<SignupView>(`/signups/${signup.id}`, {
+        key: tenant.key,
+        method: 'PATCH',
+        body: { title: 'Renamed', location: null },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ title: 'Renamed', location: null, slug: signup.slug });
     });
@@ -156,7 +173,9 @@ describe('signups over REST', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: Page } = await call<Page>(`/signups?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: own.key });
+        const res: { status: number; body: Page } = await call<Page>(`/signups?limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+          key: own.key,
+        });
         expect(res.status).toBe(200);
         expect(res.body.data.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.data.map((s) => s.title));
@@ -191,8 +210,17 @@ describe('signups over REST', () => {
     it("hides another organization's draft as not_found", async () => {
       const other = await newTenant('pro');
       const draft = await create(other.key);
-      for (const [path, method] of [[``, 'GET'], [``, 'PATCH'], [`/publish`, 'POST'], [``, 'DELETE']] as const) {
-        const res = await call(`/signups/${draft.id}${path}`, { key: tenant.key, method, ...(method === 'PATCH' && { body: { title: 'x' } }) });
+      for (const [path, method] of [
+        [``, 'GET'],
+        [``, 'PATCH'],
+        [`/publish`, 'POST'],
+        [``, 'DELETE'],
+      ] as const) {
+        const res = await call(`/signups/${draft.id}${path}`, {
+          key: tenant.key,
+          method,
+          ...(method === 'PATCH' && { body: { title: 'x' } }),
+        });
         expect({ path, method, status: res.status, code: res.body?.code }).toEqual({ path, method, status: 404, code: 'not_found' });
       }
     });
@@ -202,8 +230,17 @@ describe('signups over REST', () => {
       const signup = await create(other.key);
       await call(`/signups/${signup.id}/publish`, { key: other.key, method: 'POST' });
       expect((await call(`/signups/${signup.id}`, { key: tenant.key })).status).toBe(200);
-      for (const [path, method] of [[``, 'PATCH'], [`/publish`, 'POST'], [`/close`, 'POST'], [``, 'DELETE']] as const) {
-        const res = await call(`/signups/${signup.id}${path}`, { key: tenant.key, method, ...(method === 'PATCH' && { body: { title: 'x' } }) });
+      for (const [path, method] of [
+        [``, 'PATCH'],
+        [`/publish`, 'POST'],
+        [`/close`, 'POST'],
+        [``, 'DELETE'],
+      ] as const) {
+        const res = await call(`/signups/${signup.id}${path}`, {
+          key: tenant.key,
+          method,
+          ...(method === 'PATCH' && { body: { title: 'x' } }),
+        });
         expect({ path, method, status: res.status, code: res.body?.code }).toEqual({ path, method, status: 403, code: 'forbidden' });
       }
     });

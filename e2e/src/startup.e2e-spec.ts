@@ -25,7 +25,10 @@ describe('starting and migrating', () => {
     try {
       const first = await node(['dist/tools/launcher/src/migrate.js'], { DATABASE_URL: database.url });
       expect({ code: first.code, stderr: stderrLines(first.stderr) }).toEqual({ code: 0, stderr: [] });
-      const applied = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { app: string; schema: string; applied: string[] });
+      const applied = first.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { app: string; schema: string; applied: string[] });
       expect(applied.map((a) => a.schema)).toEqual(['auth', 'signups', 'webhooks', 'reminders', 'gateway']);
       for (const a of applied) {
         expect(a.applied.length).toBeGreaterThan(0);
@@ -46,7 +49,12 @@ describe('starting and migrating', () => {
   });
 
   it('fails fast at boot naming every bad variable', async () => {
-    const res = await node(['dist/apps/api-gateway/src/main.js'], { API_GATEWAY_PORT: 'eighty', TRUST_PROXY: 'maybe', NATS_URL: 'not a url', HTTP_REQUEST_TIMEOUT_MS: '0' });
+    const res = await node(['dist/apps/api-gateway/src/main.js'], {
+      API_GATEWAY_PORT: 'eighty',
+      TRUST_PROXY: 'maybe',
+      NATS_URL: 'not a url',
+      HTTP_REQUEST_TIMEOUT_MS: '0',
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('NATS_URL must be an absolute URL');
     expect(res.stderr).toContain('API_GATEWAY_PORT must be an integer');

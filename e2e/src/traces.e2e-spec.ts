@@ -24,13 +24,22 @@ describe('traces over OTLP', () => {
     const tenant = await newTenant('pro');
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
-    const created = await call<SignupView>('/signups', { key: tenant.key, body: signupBody(), headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    const created = await call<SignupView>('/signups', {
+      key: tenant.key,
+      body: signupBody(),
+      headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+    });
     expect(created.status).toBe(201);
 
     const consumers = ['reminders-service', 'webhooks-dispatcher'];
     const spans = await eventually(async () => {
       const found = await spansOf(traceId);
-      expect(found.filter((span) => span.kind === CONSUMER).map((span) => span.service).sort()).toEqual(consumers);
+      expect(
+        found
+          .filter((span) => span.kind === CONSUMER)
+          .map((span) => span.service)
+          .sort(),
+      ).toEqual(consumers);
       return found;
     }, 15_000);
 
@@ -38,7 +47,13 @@ describe('traces over OTLP', () => {
     expect(edge).toMatchObject({ parentSpanId: callerSpanId, attributes: { 'http.response.status_code': 201 } });
     const request = only(spans, { service: 'api-gateway', kind: CLIENT, name: 'request signups.create', parentSpanId: edge.spanId });
     const handler = only(spans, { service: 'signups-service', kind: SERVER, name: 'process signups.create', parentSpanId: request.spanId });
-    const published = only(spans, { service: 'signups-service', kind: PRODUCER, name: 'send signup.created', parentSpanId: handler.spanId });
-    for (const service of consumers) only(spans, { service, kind: CONSUMER, name: 'process signup.created', parentSpanId: published.spanId });
+    const published = only(spans, {
+      service: 'signups-service',
+      kind: PRODUCER,
+      name: 'send signup.created',
+      parentSpanId: handler.spanId,
+    });
+    for (const service of consumers)
+      only(spans, { service, kind: CONSUMER, name: 'process signup.created', parentSpanId: published.spanId });
   });
 });

@@ -1,19 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { NatsBus } from '#libs/bus';
-import { cloudEvent, newPrefixedId, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
+import { cloudEvent, type DeliveryView, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
 import { createLogger } from '#libs/observability';
 import { createTestDatabase, type TestDatabase } from '#libs/persistence';
 import { streamNameFor } from '#libs/runtime';
 import { ALL_SCOPES } from '#libs/scopes';
-import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
-import { startAppProcess, type AppProcess } from './support/processes.js';
-import { startPrivateNats, type PrivateNats } from './support/private-nats.js';
+import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
+import { type PrivateNats, startPrivateNats } from './support/private-nats.js';
+import { type AppProcess, startAppProcess } from './support/processes.js';
 import { stackInfo } from './support/stack-env.js';
 
 const principal = (): Principal => ({
-  userId: newPrefixedId('usr'), organizationId: newPrefixedId('org'), tier: 'org', livemode: false, scopes: ALL_SCOPES,
-  credentialId: newPrefixedId('key'), kind: 'api_key',
+  userId: newPrefixedId('usr'),
+  organizationId: newPrefixedId('org'),
+  tier: 'org',
+  livemode: false,
+  scopes: ALL_SCOPES,
+  credentialId: newPrefixedId('key'),
+  kind: 'api_key',
 });
 
 /**
@@ -51,7 +56,14 @@ describe('webhook delivery durability', () => {
       WEBHOOK_POLL_MS: '50',
     };
     await start('webhooks-dispatcher');
-    bus = await NatsBus.connect({ url: nats.url, prefix: '', streamName: streamNameFor(''), name: 'durability-test', logger: createLogger('test', 'silent'), defaultTimeoutMs: 5000 });
+    bus = await NatsBus.connect({
+      url: nats.url,
+      prefix: '',
+      streamName: streamNameFor(''),
+      name: 'durability-test',
+      logger: createLogger('test', 'silent'),
+      defaultTimeoutMs: 5000,
+    });
   });
 
   afterAll(async () => {
@@ -71,9 +83,24 @@ describe('webhook delivery durability', () => {
   function signupEvent(owner: Principal) {
     const now = new Date().toISOString();
     const data: SignupView = {
-      id: randomUUID(), slug: 'durable-abc123', title: 'Durable', description: null, status: 'draft', eventDate: now, location: null, maxParticipants: null,
-      requiresPhone: false, signupCloseDate: null, organizationId: owner.organizationId, participantCount: 0, publicUrl: 'https://example.test/s/durable',
-      livemode: false, createdAt: now, updatedAt: now, publishedAt: null, closedAt: null,
+      id: randomUUID(),
+      slug: 'durable-abc123',
+      title: 'Durable',
+      description: null,
+      status: 'draft',
+      eventDate: now,
+      location: null,
+      maxParticipants: null,
+      requiresPhone: false,
+      signupCloseDate: null,
+      organizationId: owner.organizationId,
+      participantCount: 0,
+      publicUrl: 'https://example.test/s/durable',
+      livemode: false,
+      createdAt: now,
+      updatedAt: now,
+      publishedAt: null,
+      closedAt: null,
     };
     return cloudEvent('signups-service', 'signup.created', data, { orgid: owner.organizationId, livemode: false });
   }
@@ -85,7 +112,10 @@ describe('webhook delivery durability', () => {
     const event = signupEvent(owner);
     await bus.publish(event);
     // Between attempts: the first one recorded, not merely claimed (a claim already counts it).
-    await eventually(async () => expect(await history(owner, target.id)).toMatchObject([{ status: 'pending', attemptCount: 1, lastResponseStatus: 500 }]), 10_000);
+    await eventually(
+      async () => expect(await history(owner, target.id)).toMatchObject([{ status: 'pending', attemptCount: 1, lastResponseStatus: 500 }]),
+      10_000,
+    );
 
     for (const app of running.splice(0)) await app.stop('SIGKILL');
     await start('webhooks-dispatcher');
@@ -121,8 +151,16 @@ describe('webhook delivery durability', () => {
     const owner = principal();
     const { endpoint: target, signingSecret } = await endpoint(owner, '/outage', ['signup.created']);
     const create = (i: number) =>
-      bus.request('signups.create', { principal: owner, input: { title: `Outage ${i}`, eventDate: '2027-06-01T18:00:00.000Z' } }, { timeoutMs: 2000 }).catch(() => undefined);
-    const burst = Promise.all(Array.from({ length: 40 }, (_, i) => new Promise((resolve) => setTimeout(resolve, i * 5)).then(() => create(i))));
+      bus
+        .request(
+          'signups.create',
+          { principal: owner, input: { title: `Outage ${i}`, eventDate: '2027-06-01T18:00:00.000Z' } },
+          { timeoutMs: 2000 },
+        )
+        .catch(() => undefined);
+    const burst = Promise.all(
+      Array.from({ length: 40 }, (_, i) => new Promise((resolve) => setTimeout(resolve, i * 5)).then(() => create(i))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 60));
     await nats.kill();
     await burst;
@@ -133,7 +171,9 @@ describe('webhook delivery durability', () => {
       const waiting = await db.query(`SELECT 1 FROM signups.outbox WHERE published_at IS NULL`);
       expect(waiting.rowCount).toBeGreaterThan(0);
       await nats.start();
-      const committed = (await db.query<{ id: string }>(`SELECT id FROM signups.signups WHERE organization_id = $1`, [owner.organizationId])).rows.map((r) => r.id);
+      const committed = (
+        await db.query<{ id: string }>(`SELECT id FROM signups.signups WHERE organization_id = $1`, [owner.organizationId])
+      ).rows.map((r) => r.id);
       expect(committed.length).toBeGreaterThan(0);
       await eventually(async () => {
         const delivered = receiver.received

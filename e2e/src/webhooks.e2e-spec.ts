@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryView, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { eventually, startReceiver, verifyWebhook, type Receiver } from '#libs/testing';
-import { call, newTenant, setTier, type ApiResponse } from './support/api.js';
+import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
+import { type ApiResponse, call, newTenant, setTier } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
 
 /** A path id: RFC 9562 version 7, variant 10. */
@@ -64,7 +64,10 @@ describe('webhook endpoints over REST', () => {
       update: await call<WebhookEndpointView>(path, { key, method: 'PATCH', body: { description: 'Billing' } }),
       pause: await call<WebhookEndpointView>(`${path}/pause`, { key, method: 'POST' }),
       resume: await call<WebhookEndpointView>(`${path}/resume`, { key, method: 'POST' }),
-      rotate: await call<WebhookWithSecretView>(`${path}/rotate`, { key, method: 'POST' }).then((res) => ({ ...res, body: res.body.endpoint })),
+      rotate: await call<WebhookWithSecretView>(`${path}/rotate`, { key, method: 'POST' }).then((res) => ({
+        ...res,
+        body: res.body.endpoint,
+      })),
       delete: await call<WebhookEndpointView>(path, { key, method: 'DELETE' }),
     };
     const seen = Object.fromEntries(Object.entries(answers).map(([route, res]) => [route, [res.status, res.body.livemode]]));
@@ -73,7 +76,8 @@ describe('webhook endpoints over REST', () => {
 
   it('delivers the events of REST calls, signed, and keeps their history for replay', async () => {
     const { key } = await newTenant();
-    const { endpoint, signingSecret } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: receiver.url('/events') } })).body;
+    const { endpoint, signingSecret } = (await call<WebhookWithSecretView>('/webhooks', { key, body: { url: receiver.url('/events') } }))
+      .body;
     const { signup, slots } = await newSignup(key, { slots: [{ title: 'Only place', capacity: 1 }] });
     await call(`/signups/${signup.id}/participants`, { body: person([{ type: 'slot', id: slots[0]!.id }]) });
     const expected = ['signup.created', 'signup.published', 'participant.registered', 'slot.filled'];
@@ -81,7 +85,15 @@ describe('webhook endpoints over REST', () => {
       received
         .filter((r) => r.headers['webhook-id'] && r.body.includes(signup.id) && !r.body.includes('"webhook.test"'))
         .map((r) => verifyWebhook(signingSecret, r) as { type: string; data: { organizationId: string; livemode: boolean } });
-    await eventually(() => expect(mine().map((p) => p.type).sort()).toEqual([...expected].sort()), 10_000);
+    await eventually(
+      () =>
+        expect(
+          mine()
+            .map((p) => p.type)
+            .sort(),
+        ).toEqual([...expected].sort()),
+      10_000,
+    );
     expect(mine().every((p) => p.data.livemode === false)).toBe(true);
 
     // The receiver can see a delivery a moment before the dispatcher records its answer.

@@ -3,16 +3,22 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import {
-  AdminCreateApiKeyDto, CreateSignupDto, PageQueryDto, RegistrationDto, isEmailAddress, isPhoneNumber, type SlotView,
+  AdminCreateApiKeyDto,
+  CreateSignupDto,
+  isEmailAddress,
+  isPhoneNumber,
+  PageQueryDto,
+  RegistrationDto,
+  type SlotView,
 } from '#libs/contracts';
 import { acceptRequestId, loggablePath, redactSecrets } from '#libs/observability';
-import { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeatedTo } from '#libs/testing';
+import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, MAX_HEADER_BYTES, ONE_MIB, repeatedTo } from '#libs/testing';
 import { isJsonContentType } from './http/json-only.js';
 import { isConfirmationToken, isSlugOrId } from './http/public-params.js';
 import { parseIdempotencyKey } from './idempotency/idempotency-key.js';
 import { escapeHtml } from './pages/html.js';
 import { isPagePath } from './pages/page-errors.js';
-import { readForm, readOutcome, readSelections, type Choice } from './pages/page-form.js';
+import { type Choice, readForm, readOutcome, readSelections } from './pages/page-form.js';
 
 const SLOT_ID = '01900000-0000-7000-8000-000000000001';
 const CHOICE: Choice = { type: 'slot', field: `slot-${SLOT_ID}`, label: 'Morning', entity: { id: SLOT_ID } as SlotView };
@@ -31,12 +37,16 @@ const MARKUP = repeatedTo(ONE_MIB, '<"');
 const ESCAPED_QUOTES = repeatedTo(MAX_HEADER_BYTES, '\\"', '"', '');
 const FAILED = repeatedTo(MAX_HEADER_BYTES, `slot-${SLOT_ID}:9999999&failed=`, 'registered=1&failed=');
 
-const valid = (dto: new () => object, plain: object) => validateSync(plainToInstance(dto, plain), { whitelist: true, forbidNonWhitelisted: true });
+const valid = (dto: new () => object, plain: object) =>
+  validateSync(plainToInstance(dto, plain), { whitelist: true, forbidNonWhitelisted: true });
 const refused = (call: () => unknown) => () => expect(call).toThrow();
 
 /** The trace context a caller sent, with its trace state parsed (that happens when it is first read). */
 function traceStateOf(headers: Record<string, string>): unknown {
-  const extracted = propagator.extract(ROOT_CONTEXT, headers, { get: (carrier, key) => carrier[key], keys: (carrier) => Object.keys(carrier) });
+  const extracted = propagator.extract(ROOT_CONTEXT, headers, {
+    get: (carrier, key) => carrier[key],
+    keys: (carrier) => Object.keys(carrier),
+  });
   return trace.getSpanContext(extracted)?.traceState?.serialize();
 }
 
@@ -46,9 +56,18 @@ const ROWS: [string, () => unknown][] = [
   ['isEmailAddress: a mebibyte of dots after an @', () => isEmailAddress(DOTS_AFTER_AT)],
   ['isEmailAddress: a mebibyte of dotted labels', () => isEmailAddress(LABELS_THEN_SPACE)],
   ['isPhoneNumber: a mebibyte of digits', () => isPhoneNumber(DIGITS)],
-  ['a registration whose name, email and phone are a mebibyte each', () => valid(RegistrationDto, { name: LABELS_THEN_SPACE, email: DOTS_AFTER_AT, phone: DIGITS, selections: [] })],
-  ['a signup whose dates are a mebibyte each', () => valid(CreateSignupDto, { title: 'Potluck', eventDate: DATE_DIGITS, signupCloseDate: DATE_DIGITS })],
-  ['an admin key with a mebibyte of scopes', () => valid(AdminCreateApiKeyDto, { organizationId: 'org_1', scopes: repeatedTo(ONE_MIB, 'signups:read ', '', 'x') })],
+  [
+    'a registration whose name, email and phone are a mebibyte each',
+    () => valid(RegistrationDto, { name: LABELS_THEN_SPACE, email: DOTS_AFTER_AT, phone: DIGITS, selections: [] }),
+  ],
+  [
+    'a signup whose dates are a mebibyte each',
+    () => valid(CreateSignupDto, { title: 'Potluck', eventDate: DATE_DIGITS, signupCloseDate: DATE_DIGITS }),
+  ],
+  [
+    'an admin key with a mebibyte of scopes',
+    () => valid(AdminCreateApiKeyDto, { organizationId: 'org_1', scopes: repeatedTo(ONE_MIB, 'signups:read ', '', 'x') }),
+  ],
   ['a page size of 16 KiB of digits', () => valid(PageQueryDto, { limit: repeatedTo(MAX_HEADER_BYTES, '9') })],
   // Headers and paths: the request hooks of libs/observability and the gateway's own.
   ['a path of 16 KiB of token prefixes, to log', () => loggablePath(repeatedTo(MAX_HEADER_BYTES, '/ac_'))],
@@ -60,12 +79,18 @@ const ROWS: [string, () => unknown][] = [
   ['an Idempotency-Key of 16 KiB of escapes', refused(() => parseIdempotencyKey(ESCAPED_QUOTES))],
   ['a Content-Type of 16 KiB of pluses', () => isJsonContentType(repeatedTo(MAX_HEADER_BYTES, '+', 'application/', 'x'))],
   ['a page URL of 16 KiB', () => isPagePath(repeatedTo(MAX_HEADER_BYTES, '/', '/s'))],
-  ['a slug and a confirmation token of 512 characters', () => isSlugOrId(repeatedTo(512, 'a-', '', '!')) || isConfirmationToken(repeatedTo(512, 'a', 'cnf_'))],
+  [
+    'a slug and a confirmation token of 512 characters',
+    () => isSlugOrId(repeatedTo(512, 'a-', '', '!')) || isConfirmationToken(repeatedTo(512, 'a', 'cnf_')),
+  ],
   // The public pages.
   ['a page form quantity of a mebibyte of digits', () => readSelections([CHOICE], readForm({ [CHOICE.field]: DIGITS }))],
   ['a page form value of a mebibyte of markup, shown again', () => escapeHtml(readForm({ name: MARKUP }).name ?? '')],
   ['a manage-page query of 16 KiB of failures', () => readOutcome(Object.fromEntries(new URLSearchParams(FAILED).entries()))],
-  ['a manage-page query of 16 KiB in one failure', () => readOutcome({ registered: '1', failed: repeatedTo(MAX_HEADER_BYTES, '9', `slot-${SLOT_ID}:`) })],
+  [
+    'a manage-page query of 16 KiB in one failure',
+    () => readOutcome({ registered: '1', failed: repeatedTo(MAX_HEADER_BYTES, '9', `slot-${SLOT_ID}:`) }),
+  ],
 ];
 
 describe('patterns over what callers send', () => {

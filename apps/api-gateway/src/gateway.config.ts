@@ -1,6 +1,6 @@
-import { env, publicUrlsSpec, trustProxyField, type ConfigOf } from '#libs/config';
-import { retentionHours } from '#libs/runtime';
+import { type ConfigOf, env, publicUrlsSpec, trustProxyField } from '#libs/config';
 import { edgeLimitsSpec } from '#libs/edge';
+import { retentionHours } from '#libs/runtime';
 
 export const gatewaySpec = {
   ...publicUrlsSpec,

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ProblemBody } from '#libs/problem';
-import { createTestStack, type TestStack } from '#libs/testing';
 import type { RunningApp } from '#libs/runtime';
+import { createTestStack, type TestStack } from '#libs/testing';
 import { apiGatewayApp } from './index.js';
 
 describe('api-gateway on its own', () => {
@@ -19,14 +19,21 @@ describe('api-gateway on its own', () => {
     const res = await fetch(`${gateway.url}/api/v1/me`);
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(await res.json()).toMatchObject({ code: 'missing_credentials', status: 401, type: 'http://localhost:3000/problems/missing-credentials' });
+    expect(await res.json()).toMatchObject({
+      code: 'missing_credentials',
+      status: 401,
+      type: 'http://localhost:3000/problems/missing-credentials',
+    });
   });
 
-  it.each(['Basic abc', 'Bearer', 'Bearersgn_test_x', 'Bearer  sgn_test_x'])('answers Authorization %j with malformed_credentials', async (header) => {
-    const res = await fetch(`${gateway.url}/api/v1/signups`, { headers: { authorization: header } });
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as ProblemBody).code).toBe('malformed_credentials');
-  });
+  it.each(['Basic abc', 'Bearer', 'Bearersgn_test_x', 'Bearer  sgn_test_x'])(
+    'answers Authorization %j with malformed_credentials',
+    async (header) => {
+      const res = await fetch(`${gateway.url}/api/v1/signups`, { headers: { authorization: header } });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as ProblemBody).code).toBe('malformed_credentials');
+    },
+  );
 
   it('answers a token that is not an API key with invalid_credentials', async () => {
     const res = await fetch(`${gateway.url}/api/v1/me`, { headers: { authorization: 'Bearer sgn_test_tooShort' } });
@@ -53,10 +60,15 @@ describe('api-gateway on its own', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as OpenAPIObject;
     expect(doc.openapi).toBe('3.1.0');
-    const create = doc.paths['/api/v1/signups']!.post as unknown as Record<string, unknown> & { responses: Record<string, { content: Record<string, unknown> }> };
+    const create = doc.paths['/api/v1/signups']!.post as unknown as Record<string, unknown> & {
+      responses: Record<string, { content: Record<string, unknown> }>;
+    };
     expect(create['x-required-scope']).toBe('signups:write');
     expect(create.responses['422'].content['application/problem+json']).toBeDefined();
-    expect(doc.components?.schemas?.CreateSignupDto).toMatchObject({ required: ['title', 'eventDate'], properties: { title: { minLength: 1 } } });
+    expect(doc.components?.schemas?.CreateSignupDto).toMatchObject({
+      required: ['title', 'eventDate'],
+      properties: { title: { minLength: 1 } },
+    });
   });
 
   it('resolves every schema reference, the arrays of nested DTOs (registration selections, bulk slots) included', async () => {
@@ -82,7 +94,11 @@ describe('api-gateway on its own', () => {
   });
 
   describe('slots, items, participants, analytics, public and registration routes', () => {
-    type Operation = { 'x-required-scope'?: string; responses: Record<string, { description: string; content?: Record<string, unknown> }>; parameters?: { name: string; schema: unknown }[] };
+    type Operation = {
+      'x-required-scope'?: string;
+      responses: Record<string, { description: string; content?: Record<string, unknown> }>;
+      parameters?: { name: string; schema: unknown }[];
+    };
     let doc: OpenAPIObject;
     const operation = (path: string, method: string) => (doc.paths[`/api/v1${path}`] as Record<string, Operation> | undefined)?.[method];
     /** Every problem code an operation documents, from its `Problem: a, b` responses. */
@@ -101,17 +117,65 @@ describe('api-gateway on its own', () => {
     const EVERY_ROUTE = ['rate_limited', 'internal_error'];
     const MUTATION = ['idempotency_in_progress', 'idempotency_key_reuse'];
     it.each([
-      ['post', '/signups/{id}/slots', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      [
+        'post',
+        '/signups/{id}/slots',
+        'signups:write',
+        '201',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
       ['get', '/signups/{id}/slots', 'signups:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
-      ['patch', '/signups/{id}/slots/{slotId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
-      ['delete', '/signups/{id}/slots/{slotId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
-      ['post', '/signups/{id}/items', 'signups:write', '201', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      [
+        'patch',
+        '/signups/{id}/slots/{slotId}',
+        'signups:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
+      [
+        'delete',
+        '/signups/{id}/slots/{slotId}',
+        'signups:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
+      [
+        'post',
+        '/signups/{id}/items',
+        'signups:write',
+        '201',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
       ['get', '/signups/{id}/items', 'signups:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
-      ['patch', '/signups/{id}/items/{itemId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
-      ['delete', '/signups/{id}/items/{itemId}', 'signups:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
+      [
+        'patch',
+        '/signups/{id}/items/{itemId}',
+        'signups:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
+      [
+        'delete',
+        '/signups/{id}/items/{itemId}',
+        'signups:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
       ['get', '/signups/{id}/participants', 'participants:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
-      ['patch', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed']],
-      ['delete', '/signups/{id}/participants/{participantId}', 'participants:write', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
+      [
+        'patch',
+        '/signups/{id}/participants/{participantId}',
+        'participants:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
+      [
+        'delete',
+        '/signups/{id}/participants/{participantId}',
+        'participants:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'validation_failed'],
+      ],
       ['get', '/signups/{id}/analytics', 'analytics:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
     ])('documents %s %s with scope %s, its answer and its problems', (method, path, scope, success, codes) => {
       const op = operation(path, method)!;
@@ -127,8 +191,16 @@ describe('api-gateway on its own', () => {
       expect(op.responses['201']).toBeDefined();
       expect(op.responses['200']).toBeDefined();
       expect(problemCodes(op)).toEqual([
-        'bad_request', 'idempotency_in_progress', 'idempotency_key_reuse', 'internal_error', 'invalid_credentials', 'malformed_credentials', 'not_found',
-        'rate_limited', 'revoked_credentials', 'validation_failed',
+        'bad_request',
+        'idempotency_in_progress',
+        'idempotency_key_reuse',
+        'internal_error',
+        'invalid_credentials',
+        'malformed_credentials',
+        'not_found',
+        'rate_limited',
+        'revoked_credentials',
+        'validation_failed',
       ]);
       expect(op.responses['401']!.description).toBe('Problem: malformed_credentials, invalid_credentials, revoked_credentials');
       expect(op.responses['429']!.description).toBe('Problem: rate_limited');
@@ -161,8 +233,11 @@ describe('api-gateway on its own', () => {
     });
 
     it('documents bulk creation as one DTO or the other', () => {
-      const body = (doc.paths['/api/v1/signups/{id}/slots']!.post as { requestBody: { content: Record<string, { schema: unknown }> } }).requestBody;
-      expect(body.content['application/json']!.schema).toEqual({ oneOf: [{ $ref: '#/components/schemas/CreateSlotDto' }, { $ref: '#/components/schemas/CreateSlotsDto' }] });
+      const body = (doc.paths['/api/v1/signups/{id}/slots']!.post as { requestBody: { content: Record<string, { schema: unknown }> } })
+        .requestBody;
+      expect(body.content['application/json']!.schema).toEqual({
+        oneOf: [{ $ref: '#/components/schemas/CreateSlotDto' }, { $ref: '#/components/schemas/CreateSlotsDto' }],
+      });
       expect(doc.components?.schemas?.CreateItemsDto).toBeDefined();
     });
 
@@ -180,7 +255,10 @@ describe('api-gateway on its own', () => {
       body: 'title=x&eventDate=2027-01-01T00:00:00Z',
     });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Content-Type must be application/json' }] });
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'body', message: 'Content-Type must be application/json' }],
+    });
   });
 
   it('refuses a body nested thousands deep as a 422 on body before reading credentials', async () => {
@@ -190,12 +268,18 @@ describe('api-gateway on its own', () => {
       body: `{"title":${'['.repeat(2000)}${']'.repeat(2000)},"eventDate":"2027-01-01T00:00:00Z"}`,
     });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }] });
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }],
+    });
   });
 
   it('documents livemode on webhook endpoints', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
-    expect(doc.components?.schemas?.WebhookEndpointView).toMatchObject({ required: expect.arrayContaining(['livemode']), properties: { livemode: { type: 'boolean' } } });
+    expect(doc.components?.schemas?.WebhookEndpointView).toMatchObject({
+      required: expect.arrayContaining(['livemode']),
+      properties: { livemode: { type: 'boolean' } },
+    });
   });
 
   it('documents path ids as uuids', async () => {

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { oauthIssuer } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
@@ -17,8 +17,8 @@ import { RemindersController } from './reminders/reminders.controller.js';
 import { TwilioInboundController } from './reminders/twilio-inbound.controller.js';
 import { SignupsController } from './signups/signups.controller.js';
 import { ItemsController } from './slots-items/items.controller.js';
-import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { SlotsController } from './slots-items/slots.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 @Module({})
 export class GatewayModule {

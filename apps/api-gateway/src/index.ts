@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
-import { hoursToSeconds, type AppDefinition } from '#libs/runtime';
+import { type AppDefinition, hoursToSeconds } from '#libs/runtime';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
@@ -9,7 +9,7 @@ import { acceptJsonOnly } from './http/json-only.js';
 import { settleIdempotentResponses } from './idempotency/idempotency.hooks.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
-import { PageProblemFilter, isPagePath, sendProblemPage } from './pages/page-errors.js';
+import { isPagePath, PageProblemFilter, sendProblemPage } from './pages/page-errors.js';
 import { PAGE_ROUTES } from './pages/pages.controller.js';
 import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-signature.guard.js';
 
@@ -35,7 +35,12 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
     };
   },
   retention: (context) => [
-    { table: 'idempotency_keys', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(context.config.idempotencyRetentionHours) },
+    {
+      table: 'idempotency_keys',
+      key: ['id'],
+      after: 'expires_at',
+      retentionSeconds: hoursToSeconds(context.config.idempotencyRetentionHours),
+    },
   ],
   configure(app, context) {
     const { config } = context;

@@ -1,8 +1,8 @@
 import { Test } from '@nestjs/testing';
 import type { Bus } from '#libs/bus';
-import { SUBJECT_CATALOG, requirementOf, type EdgeSubject, type Subject } from '#libs/contracts';
+import { type EdgeSubject, requirementOf, type Subject, SUBJECT_CATALOG } from '#libs/contracts';
 import { BUS } from '#libs/runtime';
-import { walkRoutes, type DeclaredRoute } from '#libs/scopes';
+import { type DeclaredRoute, walkRoutes } from '#libs/scopes';
 import { createTestStack, type TestStack } from '#libs/testing';
 import { apiGatewayApp } from './index.js';
 
@@ -34,14 +34,19 @@ describe('api-gateway operations', () => {
   const operationRoutes = () => routes.filter((r): r is DeclaredRoute & { operation: EdgeSubject } => r.operation !== undefined);
 
   it('serves every route that reads a credential as one operation of the subject catalog', () => {
-    const unserved = routes.filter((r) => r.operation === undefined && r.requirement?.access !== 'public' && r.requirement?.access !== 'admin');
+    const unserved = routes.filter(
+      (r) => r.operation === undefined && r.requirement?.access !== 'public' && r.requirement?.access !== 'admin',
+    );
     expect(unserved.map((r) => `${r.controller}.${r.handler}`)).toEqual([]);
   });
 
   it('requires of the caller of each operation route what its subject requires, and offers no internal subject', () => {
     for (const route of operationRoutes()) {
       expect({ route: route.path, access: SUBJECT_CATALOG[route.operation].access }).not.toEqual({ route: route.path, access: 'internal' });
-      expect({ route: route.path, requirement: route.requirement }).toEqual({ route: route.path, requirement: requirementOf(route.operation) });
+      expect({ route: route.path, requirement: route.requirement }).toEqual({
+        route: route.path,
+        requirement: requirementOf(route.operation),
+      });
     }
   });
 
@@ -59,7 +64,10 @@ describe('api-gateway operations', () => {
       const controller = moduleRef.get<Record<string, (...args: unknown[]) => unknown>>(route.controllerClass);
       asked = [];
       await controller[route.handler]!(...Array<unknown>(controller[route.handler]!.length).fill(anything));
-      expect({ route: `${route.controller}.${route.handler}`, asked }).toEqual({ route: `${route.controller}.${route.handler}`, asked: [route.operation] });
+      expect({ route: `${route.controller}.${route.handler}`, asked }).toEqual({
+        route: `${route.controller}.${route.handler}`,
+        asked: [route.operation],
+      });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { SEEDED, describeRetention } from '#libs/testing';
+import { describeRetention, SEEDED } from '#libs/testing';
 import { apiGatewayApp } from './index.js';
 
 /** `SEEDED` records of a kind, expiring at `expiry` (an SQL expression). */
@@ -9,9 +9,16 @@ const seed = (kind: string, expiry: string) =>
 describeRetention(apiGatewayApp, [
   {
     table: 'idempotency_keys',
-    seed: [seed('old', `now() - interval '61 minutes'`), seed('expired', `now() - interval '59 minutes'`), seed('live', `now() + interval '1 hour'`)],
+    seed: [
+      seed('old', `now() - interval '61 minutes'`),
+      seed('expired', `now() - interval '59 minutes'`),
+      seed('live', `now() + interval '1 hour'`),
+    ],
     left: `SELECT split_part("id", '-', 1) AS "kind", count(*)::int AS "count" FROM "gateway"."idempotency_keys" GROUP BY 1 ORDER BY 1`,
-    expected: [{ kind: 'expired', count: SEEDED }, { kind: 'live', count: SEEDED }],
+    expected: [
+      { kind: 'expired', count: SEEDED },
+      { kind: 'live', count: SEEDED },
+    ],
     deleted: SEEDED,
   },
 ]);

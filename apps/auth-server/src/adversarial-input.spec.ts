@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeatedTo } from '#libs/testing';
+import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, MAX_HEADER_BYTES, ONE_MIB, repeatedTo } from '#libs/testing';
 import { AccountSessions, parseCookies } from './account/account-session.js';
 import { readSignup, safeReturnPath } from './account/signup-form.js';
 import { checkAdminAuthorization } from './admin/admin-token.js';
@@ -17,9 +17,18 @@ const refused = (call: () => unknown) => () => expect(call).toThrow();
 
 /** Every pattern of the auth-server that reads what a caller sent, each fed the largest input that reaches it. */
 const ROWS: [string, () => unknown][] = [
-  ['a signup email of a mebibyte of dots after an @', () => expect(readSignup(DOTS_AFTER_AT, PASSWORD, 'Choir')).toMatchObject({ ok: false })],
-  ['a signup email of a mebibyte of dotted labels', () => expect(readSignup(LABELS_THEN_SPACE, PASSWORD, 'Choir')).toMatchObject({ ok: false })],
-  ['a signup password and organization name of a mebibyte each', () => readSignup('ann@example.test', LABELS_THEN_SPACE, LABELS_THEN_SPACE)],
+  [
+    'a signup email of a mebibyte of dots after an @',
+    () => expect(readSignup(DOTS_AFTER_AT, PASSWORD, 'Choir')).toMatchObject({ ok: false }),
+  ],
+  [
+    'a signup email of a mebibyte of dotted labels',
+    () => expect(readSignup(LABELS_THEN_SPACE, PASSWORD, 'Choir')).toMatchObject({ ok: false }),
+  ],
+  [
+    'a signup password and organization name of a mebibyte each',
+    () => readSignup('ann@example.test', LABELS_THEN_SPACE, LABELS_THEN_SPACE),
+  ],
   ['a signup return path of a mebibyte', () => safeReturnPath(repeatedTo(ONE_MIB, 'a', '/oauth/authorize/', '/interaction/'))],
   ['an admin Authorization header of 16 KiB', refused(() => checkAdminAuthorization(`Bearer ${HEADER}`, 'admin-token'))],
   ['a form cookie of 16 KiB', () => sessions.formNonce(parseCookies(`account_form=${HEADER}`).get('account_form'))],

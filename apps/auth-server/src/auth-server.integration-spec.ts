@@ -38,7 +38,12 @@ interface ProblemAnswer {
   errors?: { path: string; message: string }[];
 }
 
-async function call<T>(method: string, path: string, body?: unknown, authorization: string | null = `Bearer ${ADMIN_TOKEN}`): Promise<Answer<T>> {
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization: string | null = `Bearer ${ADMIN_TOKEN}`,
+): Promise<Answer<T>> {
   const headers: Record<string, string> = {};
   if (authorization !== null) headers.authorization = authorization;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -56,7 +61,12 @@ async function createOrg(name = 'Acme Choir', tier?: string): Promise<Organizati
 }
 
 async function createUser(organizationId: string, extra: Record<string, string> = {}): Promise<UserView> {
-  const res = await call<UserView>('POST', '/admin/users', { email: uniqueEmail(), password: 'correct horse battery', organizationId, ...extra });
+  const res = await call<UserView>('POST', '/admin/users', {
+    email: uniqueEmail(),
+    password: 'correct horse battery',
+    organizationId,
+    ...extra,
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -217,7 +227,9 @@ describe('organizations', () => {
     const same = await call<OrganizationView>('PATCH', `/admin/organizations/${org.id}`, { tier: 'free' });
     expect(same.body).toEqual(org);
     await call('PATCH', `/admin/organizations/${org.id}`, { tier: 'org' });
-    await eventually(() => expect(eventsOf('auth.organization.tier_changed', (d) => d.organizationId === org.id && d.tier === 'org')).toHaveLength(1));
+    await eventually(() =>
+      expect(eventsOf('auth.organization.tier_changed', (d) => d.organizationId === org.id && d.tier === 'org')).toHaveLength(1),
+    );
     expect(eventsOf('auth.organization.tier_changed', (d) => d.organizationId === org.id)).toHaveLength(1);
   });
 
@@ -226,7 +238,9 @@ describe('organizations', () => {
     expect((await call<ProblemAnswer>('PATCH', `/admin/organizations/${org.id}`, { tier: 'gold' })).body.errors).toEqual([
       { path: 'tier', message: 'Must be one of: free, pro, org' },
     ]);
-    expect((await call<ProblemAnswer>('PATCH', `/admin/organizations/${org.id}`, {})).body.errors).toEqual([{ path: 'tier', message: 'Required' }]);
+    expect((await call<ProblemAnswer>('PATCH', `/admin/organizations/${org.id}`, {})).body.errors).toEqual([
+      { path: 'tier', message: 'Required' },
+    ]);
   });
 
   it('answers not_found when changing the tier of an unknown organization', async () => {
@@ -241,7 +255,13 @@ describe('users', () => {
     const org = await createOrg();
     const first = await createUser(org.id);
     const second = await createUser(org.id);
-    expect(first).toEqual({ id: expect.stringMatching(/^usr_[0-9A-Za-z]{24}$/), email: expect.any(String), organizationId: org.id, role: 'owner', createdAt: expect.any(String) });
+    expect(first).toEqual({
+      id: expect.stringMatching(/^usr_[0-9A-Za-z]{24}$/),
+      email: expect.any(String),
+      organizationId: org.id,
+      role: 'owner',
+      createdAt: expect.any(String),
+    });
     expect(second.role).toBe('member');
   });
 
@@ -252,7 +272,11 @@ describe('users', () => {
 
   it('never returns the password or its hash', async () => {
     const org = await createOrg();
-    const res = await call<Record<string, unknown>>('POST', '/admin/users', { email: uniqueEmail(), password: 'correct horse battery', organizationId: org.id });
+    const res = await call<Record<string, unknown>>('POST', '/admin/users', {
+      email: uniqueEmail(),
+      password: 'correct horse battery',
+      organizationId: org.id,
+    });
     expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'email', 'id', 'organizationId', 'role']);
   });
 
@@ -267,13 +291,21 @@ describe('users', () => {
     const org = await createOrg();
     const email = uniqueEmail();
     await createUser(org.id, { email });
-    const res = await call<ProblemAnswer>('POST', '/admin/users', { email: email.toUpperCase(), password: 'another password', organizationId: org.id });
+    const res = await call<ProblemAnswer>('POST', '/admin/users', {
+      email: email.toUpperCase(),
+      password: 'another password',
+      organizationId: org.id,
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('conflict');
   });
 
   it('answers not_found for an unknown organization', async () => {
-    const res = await call<ProblemAnswer>('POST', '/admin/users', { email: uniqueEmail(), password: 'long enough', organizationId: 'org_000000000000000000000000' });
+    const res = await call<ProblemAnswer>('POST', '/admin/users', {
+      email: uniqueEmail(),
+      password: 'long enough',
+      organizationId: 'org_000000000000000000000000',
+    });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
   });
@@ -369,7 +401,12 @@ describe('API keys', () => {
       expect(found).toHaveLength(1);
       return found;
     });
-    expect(event).toMatchObject({ source: 'auth-server', orgid: org.id, livemode: true, data: { apiKeyId: key.id, organizationId: org.id, livemode: true } });
+    expect(event).toMatchObject({
+      source: 'auth-server',
+      orgid: org.id,
+      livemode: true,
+      data: { apiKeyId: key.id, organizationId: org.id, livemode: true },
+    });
   });
 
   it('treats a second revoke as a no-op without a second event', async () => {
@@ -381,7 +418,9 @@ describe('API keys', () => {
     const sentinel = await createKey(org.id);
     await call('POST', `/admin/api-keys/${sentinel.id}/revoke`);
     await eventually(() => expect(eventsOf('auth.apikey.revoked', (d) => d.apiKeyId === sentinel.id)).toHaveLength(1));
-    expect(eventsOf('auth.apikey.revoked', (d) => d.apiKeyId === key.id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ livemode: false }) })]);
+    expect(eventsOf('auth.apikey.revoked', (d) => d.apiKeyId === key.id)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ livemode: false }) }),
+    ]);
   });
 
   it('answers not_found when revoking an unknown key', async () => {
@@ -408,10 +447,13 @@ describe('auth.apikeys.verify', () => {
 
   it('answers a live key as livemode with its subset of scopes', async () => {
     const { key } = await orgWithKey({ mode: 'live', scopes: 'participants:read' });
-    expect(await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) })).toMatchObject({ livemode: true, scopes: ['participants:read'] });
+    expect(await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) })).toMatchObject({
+      livemode: true,
+      scopes: ['participants:read'],
+    });
   });
 
-  it('carries the organization\'s current tier', async () => {
+  it("carries the organization's current tier", async () => {
     const { org, key } = await orgWithKey();
     await call('PATCH', `/admin/organizations/${org.id}`, { tier: 'pro' });
     expect((await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) })).tier).toBe('pro');
@@ -427,7 +469,7 @@ describe('auth.apikeys.verify', () => {
     expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash: key.key }))).code).toBe('invalid_credentials');
   });
 
-  it('refuses the uppercase hex of an existing key\'s hash as invalid_credentials', async () => {
+  it("refuses the uppercase hex of an existing key's hash as invalid_credentials", async () => {
     const { key } = await orgWithKey();
     const keyHash = hashApiKey(key.key).toUpperCase();
     expect((await problemOf(stack.bus.request('auth.apikeys.verify', { keyHash }))).code).toBe('invalid_credentials');
@@ -453,7 +495,7 @@ describe('auth.apikeys.verify', () => {
 });
 
 describe('auth.me and auth.orgs.get', () => {
-  it('describes the key\'s user, organization, scopes and credential', async () => {
+  it("describes the key's user, organization, scopes and credential", async () => {
     const { org, owner, key } = await orgWithKey({ scopes: 'signups:read signups:write' });
     const principal = await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) });
     expect(await stack.bus.request('auth.me', { principal })).toEqual({
@@ -465,16 +507,18 @@ describe('auth.me and auth.orgs.get', () => {
     });
   });
 
-  it('reports a live key\'s mode and the member it was created for', async () => {
+  it("reports a live key's mode and the member it was created for", async () => {
     const org = await createOrg();
     await createUser(org.id);
     const member = await createUser(org.id);
     const key = await createKey(org.id, { mode: 'live', userId: member.id });
-    const me = await stack.bus.request('auth.me', { principal: await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) }) });
+    const me = await stack.bus.request('auth.me', {
+      principal: await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) }),
+    });
     expect(me).toMatchObject({ id: member.id, email: member.email, credential: { type: 'api_key', mode: 'live' } });
   });
 
-  it('reads the caller\'s own organization', async () => {
+  it("reads the caller's own organization", async () => {
     const { org, key } = await orgWithKey();
     const principal = await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) });
     expect(await stack.bus.request('auth.orgs.get', { principal, id: org.id })).toEqual(org);
@@ -509,7 +553,11 @@ describe('admin CLI against the server', () => {
     const key = await cli('apikey:create', '--org', orgId, '--mode', 'live', '--scopes', 'signups:read reminders:send', '--name', 'ops');
     expect(key).toMatchObject({ code: 0, json: { mode: 'live', scopes: ['signups:read', 'reminders:send'], userId: user.json.id } });
     const plain = String(key.json.key);
-    expect(await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(plain) })).toMatchObject({ organizationId: orgId, tier: 'pro', livemode: true });
+    expect(await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(plain) })).toMatchObject({
+      organizationId: orgId,
+      tier: 'pro',
+      livemode: true,
+    });
     const tier = await cli('org:tier', '--org', orgId, '--tier', 'org');
     expect(tier).toMatchObject({ code: 0, json: { tier: 'org' } });
     const revoked = await cli('apikey:revoke', '--id', String(key.json.id));

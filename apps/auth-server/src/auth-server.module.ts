@@ -1,7 +1,7 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_CONTEXT, DATA_SOURCE, LOGGER, type AppContext } from '#libs/runtime';
-import type { Logger } from '#libs/observability';
+import { type DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import type { Logger } from '#libs/observability';
+import { APP_CONTEXT, type AppContext, DATA_SOURCE, LOGGER } from '#libs/runtime';
 import { AccountController } from './account/account.controller.js';
 import { AccountService } from './account/account.service.js';
 import { AccountSessions } from './account/account-session.js';
@@ -14,11 +14,11 @@ import type { AuthConfig } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { InteractionsController } from './interactions/interactions.controller.js';
 import { MeService } from './me/me.service.js';
+import { OAuthController } from './oauth/oauth.controller.js';
 import { OAuthGrants } from './oauth/oauth-grants.js';
 import { OAuthGrantsRepository } from './oauth/oauth-grants.repository.js';
 import { loadOrCreateOAuthKeys } from './oauth/oauth-keys.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
-import { OAuthController } from './oauth/oauth.controller.js';
 import { OrganizationsAdminController } from './organizations/organizations.controller.js';
 import { OrganizationsRepository } from './organizations/organizations.repository.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
@@ -32,7 +32,14 @@ export class AuthServerModule {
     const { config } = context;
     return {
       module: AuthServerModule,
-      controllers: [OrganizationsAdminController, UsersAdminController, ApiKeysAdminController, OAuthController, InteractionsController, AccountController],
+      controllers: [
+        OrganizationsAdminController,
+        UsersAdminController,
+        ApiKeysAdminController,
+        OAuthController,
+        InteractionsController,
+        AccountController,
+      ],
       providers: [
         AdminTokenGuard,
         OrganizationsRepository,
@@ -62,7 +69,8 @@ export class AuthServerModule {
         },
         {
           provide: OAuthProvider,
-          useFactory: (dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger) => OAuthProvider.create(config, dataSource, grants, limiter, logger),
+          useFactory: (dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger) =>
+            OAuthProvider.create(config, dataSource, grants, limiter, logger),
           inject: [DATA_SOURCE, OAuthGrants, LoginLimiter, LOGGER],
         },
       ],

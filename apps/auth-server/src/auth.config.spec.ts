@@ -11,7 +11,9 @@ describe('auth-server configuration', () => {
       env: { ADMIN_TOKEN: '  ' },
       logLevel: 'silent',
       bus,
-      dataSource: () => { throw new Error('no database in this test'); },
+      dataSource: () => {
+        throw new Error('no database in this test');
+      },
       close: () => bus.close(),
     };
     const boot = bootApp(authServerApp, infrastructure);

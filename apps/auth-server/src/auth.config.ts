@@ -1,4 +1,4 @@
-import { env, publicUrlsSpec, trustProxyField, type ConfigOf } from '#libs/config';
+import { type ConfigOf, env, publicUrlsSpec, trustProxyField } from '#libs/config';
 import { retentionHours } from '#libs/runtime';
 
 export const authConfigSpec = {

@@ -15,5 +15,15 @@ export const AUTH_SCHEMA = 'auth';
 export const authDataSourceSpec: DataSourceSpec = {
   schema: AUTH_SCHEMA,
   entities: [],
-  migrations: [CreateAuthTables1795314125777, AddOAuthStore1795319801201, IndexGrantsByAccount1795400000000, OutboxTraceContext1796000000000, HashOAuthSecrets1796100000000, AccountSessions1796200000000, UnusedClientsExpire1796300000000, Retention1796450000000, OAuthRecordTables1796500000000],
+  migrations: [
+    CreateAuthTables1795314125777,
+    AddOAuthStore1795319801201,
+    IndexGrantsByAccount1795400000000,
+    OutboxTraceContext1796000000000,
+    HashOAuthSecrets1796100000000,
+    AccountSessions1796200000000,
+    UnusedClientsExpire1796300000000,
+    Retention1796450000000,
+    OAuthRecordTables1796500000000,
+  ],
 };

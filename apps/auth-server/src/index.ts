@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
+import { type AppDefinition, hoursToSeconds, serving } from '#libs/runtime';
 import { authConfigSpec } from './auth.config.js';
 import { AuthHandlers } from './auth.handlers.js';
 import { AuthServerModule } from './auth-server.module.js';
@@ -21,9 +21,19 @@ export const authServerApp: AppDefinition<typeof authConfigSpec> = {
   // Only expired rows go (a row without an expiry, such as a client in use, never does).
   retention: ({ config }) => [
     { table: 'oauth_store', key: ['model', 'id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
-    { table: 'oauth_grant_organizations', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+    {
+      table: 'oauth_grant_organizations',
+      key: ['grant_id'],
+      after: 'expires_at',
+      retentionSeconds: hoursToSeconds(config.oauthRetentionHours),
+    },
     { table: 'oauth_revoked_grants', key: ['grant_id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
-    { table: 'oauth_device_polls', key: ['device_code_hash'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.oauthRetentionHours) },
+    {
+      table: 'oauth_device_polls',
+      key: ['device_code_hash'],
+      after: 'expires_at',
+      retentionSeconds: hoursToSeconds(config.oauthRetentionHours),
+    },
     { table: 'account_sessions', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
   ],
   serve: serving('auth', (app) => app.get(AuthHandlers).handlers()),

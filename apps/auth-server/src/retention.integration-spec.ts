@@ -1,4 +1,4 @@
-import { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from '#libs/testing';
+import { describeRetention, outboxRetentionCases, type RetentionCase, SEEDED } from '#libs/testing';
 import { authServerApp } from './index.js';
 
 /** `SEEDED` OAuth rows of a kind, expiring at `expiry` (an SQL expression, NULL for never). */
@@ -8,7 +8,8 @@ const seedOAuth = (kind: string, expiry: string) =>
 const seedSessions = (kind: string, expiry: string) =>
   `INSERT INTO "auth"."account_sessions" ("id", "user_id", "expires_at")
    SELECT '${kind}-' || n, 'usr_retention', ${expiry} FROM generate_series(1, ${SEEDED}) AS n`;
-const kinds = (table: string) => `SELECT split_part("id", '-', 1) AS "kind", count(*)::int AS "count" FROM "auth"."${table}" GROUP BY 1 ORDER BY 1`;
+const kinds = (table: string) =>
+  `SELECT split_part("id", '-', 1) AS "kind", count(*)::int AS "count" FROM "auth"."${table}" GROUP BY 1 ORDER BY 1`;
 const old = `now() - interval '61 minutes'`;
 const expired = `now() - interval '59 minutes'`;
 const live = `now() + interval '1 hour'`;
@@ -22,7 +23,10 @@ function oauthRecordCase(table: string, key: string, column: string, value: stri
     table,
     seed: [seed('old', old), seed('expired', expired), seed('live', live)],
     left: `SELECT split_part("${key}", '-', 1) AS "kind", count(*)::int AS "count" FROM "auth"."${table}" GROUP BY 1 ORDER BY 1`,
-    expected: [{ kind: 'expired', count: SEEDED }, { kind: 'live', count: SEEDED }],
+    expected: [
+      { kind: 'expired', count: SEEDED },
+      { kind: 'live', count: SEEDED },
+    ],
     deleted: SEEDED,
   };
 }
@@ -35,7 +39,11 @@ describeRetention(
       table: 'oauth_store',
       seed: [seedOAuth('old', old), seedOAuth('expired', expired), seedOAuth('live', live), seedOAuth('lasting', 'NULL')],
       left: kinds('oauth_store'),
-      expected: [{ kind: 'expired', count: SEEDED }, { kind: 'lasting', count: SEEDED }, { kind: 'live', count: SEEDED }],
+      expected: [
+        { kind: 'expired', count: SEEDED },
+        { kind: 'lasting', count: SEEDED },
+        { kind: 'live', count: SEEDED },
+      ],
       deleted: SEEDED,
     },
     oauthRecordCase('oauth_grant_organizations', 'grant_id', 'organization_id', `'org_retention'`),
@@ -45,10 +53,15 @@ describeRetention(
       table: 'account_sessions',
       seed: [
         `INSERT INTO "auth"."users" ("id", "email", "password_hash") VALUES ('usr_retention', 'retention@example.com', 'x')`,
-        seedSessions('old', old), seedSessions('expired', expired), seedSessions('live', live),
+        seedSessions('old', old),
+        seedSessions('expired', expired),
+        seedSessions('live', live),
       ],
       left: kinds('account_sessions'),
-      expected: [{ kind: 'expired', count: SEEDED }, { kind: 'live', count: SEEDED }],
+      expected: [
+        { kind: 'expired', count: SEEDED },
+        { kind: 'live', count: SEEDED },
+      ],
       deleted: SEEDED,
     },
   ],

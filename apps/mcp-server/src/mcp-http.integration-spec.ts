@@ -5,7 +5,12 @@ import { mcpServerApp } from './index.js';
 const MCP_URL = 'https://mcp.example.test/mcp';
 const AUTH_URL = 'https://auth.example.test';
 const RESOURCE_METADATA = 'https://mcp.example.test/.well-known/oauth-protected-resource/mcp';
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+};
 
 let stack: TestStack;
 let url: string;
@@ -82,7 +87,10 @@ describe('bodies that cannot be read', () => {
     });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }] });
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }],
+    });
   });
 });
 
@@ -95,7 +103,9 @@ describe('Origin validation', () => {
 
   it('refuses it however the path is spelled and whatever the method', async () => {
     const evil = { origin: 'https://evil.example.test' };
-    expect((await fetch(`${url}/%6dcp`, { method: 'POST', headers: { ...evil, 'content-type': 'application/json' }, body: '{}' })).status).toBe(403);
+    expect(
+      (await fetch(`${url}/%6dcp`, { method: 'POST', headers: { ...evil, 'content-type': 'application/json' }, body: '{}' })).status,
+    ).toBe(403);
     expect((await fetch(`${url}/mcp`, { headers: evil })).status).toBe(403);
   });
 

@@ -11,8 +11,11 @@ describe('mcp-server configuration', () => {
   it('reads MCP_ALLOWED_ORIGINS as a list of origins and refuses anything else', () => {
     expect(loadConfig(mcpSpec, {}).allowedOrigins).toBeUndefined();
     expect(loadConfig(mcpSpec, { MCP_ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:5173' }).allowedOrigins).toEqual([
-      'https://a.example.com', 'http://localhost:5173',
+      'https://a.example.com',
+      'http://localhost:5173',
     ]);
-    expect(() => loadConfig(mcpSpec, { MCP_ALLOWED_ORIGINS: 'https://a.example.com/app' })).toThrow(/MCP_ALLOWED_ORIGINS must be a comma-separated list of origins/);
+    expect(() => loadConfig(mcpSpec, { MCP_ALLOWED_ORIGINS: 'https://a.example.com/app' })).toThrow(
+      /MCP_ALLOWED_ORIGINS must be a comma-separated list of origins/,
+    );
   });
 });

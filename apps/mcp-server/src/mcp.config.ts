@@ -1,4 +1,4 @@
-import { FieldProblem, publicUrlsSpec, trustProxyField, type ConfigOf, type Field } from '#libs/config';
+import { type ConfigOf, type Field, FieldProblem, publicUrlsSpec, trustProxyField } from '#libs/config';
 
 /** Where the mcp-server serves MCP; MCP_URL names it as clients reach it (its path must be this one). */
 export const MCP_PATH = '/mcp';
@@ -10,7 +10,8 @@ function mcpUrlField(): Field<string> {
     name: mcpUrl.name,
     read(raw) {
       const value = mcpUrl.read(raw);
-      if (new URL(value).pathname !== MCP_PATH) throw new FieldProblem(`${mcpUrl.name} must end in ${MCP_PATH}, where the mcp-server answers (got "${value}")`);
+      if (new URL(value).pathname !== MCP_PATH)
+        throw new FieldProblem(`${mcpUrl.name} must end in ${MCP_PATH}, where the mcp-server answers (got "${value}")`);
       return value;
     },
   };

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Bus } from '#libs/bus';
 import type { Principal } from '#libs/contracts';
@@ -51,7 +51,10 @@ export class McpController {
     @Inject(ToolCatalog) private readonly catalog: ToolCatalog,
   ) {
     this.publicOrigin = new URL(config.publicBaseUrl).origin;
-    this.toolCalls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls, by tool and outcome (ok or the problem code)', ['tool', 'outcome']);
+    this.toolCalls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls, by tool and outcome (ok or the problem code)', [
+      'tool',
+      'outcome',
+    ]);
   }
 
   @Post()
@@ -59,11 +62,13 @@ export class McpController {
     // Answers hold contact details and confirmation tokens: no cache keeps them.
     reply.header('cache-control', 'no-store');
     // Batches left the protocol in 2025-06-18; one message per request is also one call of the caller's budget.
-    if (Array.isArray(request.body)) return rpcError(reply, 400, -32600, 'Batches are not supported: send one JSON-RPC message per request.');
+    if (Array.isArray(request.body))
+      return rpcError(reply, 400, -32600, 'Batches are not supported: send one JSON-RPC message per request.');
     const context = { bus: this.bus, principal, publicOrigin: this.publicOrigin };
     const server = mcpServer(this.catalog, context, request.id, (tool, outcome) => {
       this.toolCalls.inc({ tool, outcome: outcome.ok ? 'ok' : outcome.problem.code });
-      if (!outcome.ok && outcome.problem.status >= 500) this.logger.error({ err: outcome.error, tool, code: outcome.problem.code }, 'tool failed');
+      if (!outcome.ok && outcome.problem.status >= 500)
+        this.logger.error({ err: outcome.error, tool, code: outcome.problem.code }, 'tool failed');
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

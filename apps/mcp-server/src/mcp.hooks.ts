@@ -29,12 +29,18 @@ export function installMcpHooks(fastify: FastifyInstance, config: McpConfig): vo
   fastify.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
     if (origin === undefined || request.routeOptions.url !== MCP_PATH || allowed.has(origin)) return;
-    sendProblem(reply, new ProblemError('forbidden', `Requests from the origin ${origin} are not allowed (MCP_ALLOWED_ORIGINS).`), config.problemBase, request.id);
+    sendProblem(
+      reply,
+      new ProblemError('forbidden', `Requests from the origin ${origin} are not allowed (MCP_ALLOWED_ORIGINS).`),
+      config.problemBase,
+      request.id,
+    );
     return reply;
   });
 
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 401) reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadata}"${challengeError(request.headers.authorization)}`);
+    if (reply.statusCode === 401)
+      reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadata}"${challengeError(request.headers.authorization)}`);
     return payload;
   });
 }

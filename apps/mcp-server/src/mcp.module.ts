@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { oauthIssuer, protectedResourceMetadata } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOutcome, ToolCatalog } from './tools/tool-catalog.js';
 import type { ToolContext } from './tools/tool.js';
+import type { CallOutcome, ToolCatalog } from './tools/tool-catalog.js';
 
 const INSTRUCTIONS =
   'Signup sheets for potlucks, volunteer shifts and fundraisers. A signup has time slots (places) and items (things to bring). ' +
@@ -22,8 +22,16 @@ const TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).loose();
  * One MCP server for one HTTP request (the surface is stateless): tools/list from the catalog,
  * tools/call for the caller the request authenticated.
  */
-export function mcpServer(catalog: ToolCatalog, context: ToolContext, requestId: string, settled: (tool: string, outcome: CallOutcome) => void): Server {
-  const server = new Server({ name: 'signup-platform', title: 'Signup sheets', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+export function mcpServer(
+  catalog: ToolCatalog,
+  context: ToolContext,
+  requestId: string,
+  settled: (tool: string, outcome: CallOutcome) => void,
+): Server {
+  const server = new Server(
+    { name: 'signup-platform', title: 'Signup sheets', version: '1.0.0' },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.listing }));
   server.setRequestHandler(TOOLS_CALL, (request) => {
     const { params } = CallToolRequestSchema.parse(request);

@@ -1,5 +1,5 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
+import { type AppDefinition, hoursToSeconds, serving } from '#libs/runtime';
 import { ContactsProjection } from './contacts/contacts-projection.js';
 import { InitReminders1795314237764 } from './migrations/1795314237764-InitReminders.js';
 import { AddContactsProjection1795800000000 } from './migrations/1795800000000-AddContactsProjection.js';
@@ -16,7 +16,14 @@ import { REMINDERS_SCHEMA } from './schema.js';
 export const remindersDataSourceSpec: DataSourceSpec = {
   schema: REMINDERS_SCHEMA,
   entities: [],
-  migrations: [InitReminders1795314237764, AddContactsProjection1795800000000, AddReminderPasses1795900000000, ClaimedReminders1795900000001, OutboxTraceContext1796000000000, Retention1796450000000],
+  migrations: [
+    InitReminders1795314237764,
+    AddContactsProjection1795800000000,
+    AddReminderPasses1795900000000,
+    ClaimedReminders1795900000001,
+    OutboxTraceContext1796000000000,
+    Retention1796450000000,
+  ],
 };
 
 /**

@@ -1,5 +1,5 @@
 import { getCountries } from 'libphonenumber-js/max';
-import { env, tierLimitsField, type ConfigOf } from '#libs/config';
+import { type ConfigOf, env, tierLimitsField } from '#libs/config';
 import { retentionHours } from '#libs/runtime';
 
 export const remindersSpec = {

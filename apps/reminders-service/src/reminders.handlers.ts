@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { requireUuid, type HandlersOf } from '#libs/contracts';
+import { type HandlersOf, requireUuid } from '#libs/contracts';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
 import { ListOutboxUseCase } from './passes/list-outbox.usecase.js';
 import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
@@ -16,7 +16,9 @@ export class RemindersHandlers {
   handlers(): HandlersOf<'reminders'> {
     return {
       'reminders.passes.run': ({ principal, signupId }) => this.manualPass.execute(principal, requireUuid(signupId)),
-      'reminders.outbox.list': async ({ principal, signupId }) => ({ data: await this.listOutbox.execute(principal, requireUuid(signupId)) }),
+      'reminders.outbox.list': async ({ principal, signupId }) => ({
+        data: await this.listOutbox.execute(principal, requireUuid(signupId)),
+      }),
       'reminders.inbound': (sms) => this.inbound.execute(sms),
     };
   }

@@ -1,4 +1,4 @@
-import { SEEDED, describeRetention, outboxRetentionCases } from '#libs/testing';
+import { describeRetention, outboxRetentionCases, SEEDED } from '#libs/testing';
 import { remindersServiceApp } from './index.js';
 
 /** `SEEDED` texts of a kind (their body), sandbox or live, sent `age` ago (or only claimed, when null). */
@@ -12,9 +12,18 @@ describeRetention(remindersServiceApp, [
   ...outboxRetentionCases('reminders'),
   {
     table: 'messages',
-    seed: [seed('sandbox-old', false, '8 days'), seed('sandbox-recent', false, '6 days'), seed('live-old', true, '30 days'), seed('sandbox-claimed', false, null)],
+    seed: [
+      seed('sandbox-old', false, '8 days'),
+      seed('sandbox-recent', false, '6 days'),
+      seed('live-old', true, '30 days'),
+      seed('sandbox-claimed', false, null),
+    ],
     left: `SELECT "body" AS "kind", count(*)::int AS "count" FROM "reminders"."messages" GROUP BY 1 ORDER BY 1`,
-    expected: [{ kind: 'live-old', count: SEEDED }, { kind: 'sandbox-claimed', count: SEEDED }, { kind: 'sandbox-recent', count: SEEDED }],
+    expected: [
+      { kind: 'live-old', count: SEEDED },
+      { kind: 'sandbox-claimed', count: SEEDED },
+      { kind: 'sandbox-recent', count: SEEDED },
+    ],
     deleted: SEEDED,
   },
 ]);

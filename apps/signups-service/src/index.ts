@@ -1,5 +1,5 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { serving, type AppDefinition } from '#libs/runtime';
+import { type AppDefinition, serving } from '#libs/runtime';
 import { AnalyticsHandlers } from './analytics/analytics.handlers.js';
 import { DraftsHandlers } from './drafts/drafts.handlers.js';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
@@ -12,15 +12,22 @@ import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
-import { signupsServiceSpec } from './signups-service.config.js';
-import { SignupsServiceModule } from './signups-service.module.js';
 import { SignupsHandlers } from './signups/signups.handlers.js';
 import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
+import { signupsServiceSpec } from './signups-service.config.js';
+import { SignupsServiceModule } from './signups-service.module.js';
 
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
   entities: [],
-  migrations: [CreateSignups1795314296671, AddSlotsItemsParticipants1795316562081, AddDailyCreations1795500000000, AddAiDraftUsage1795700000000, OutboxTraceContext1796000000000, Retention1796450000000],
+  migrations: [
+    CreateSignups1795314296671,
+    AddSlotsItemsParticipants1795316562081,
+    AddDailyCreations1795500000000,
+    AddAiDraftUsage1795700000000,
+    OutboxTraceContext1796000000000,
+    Retention1796450000000,
+  ],
 };
 
 /**

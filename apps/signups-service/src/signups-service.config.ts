@@ -1,4 +1,4 @@
-import { env, publicUrlsSpec, signupsPerDayField, tierLimitsField, type ConfigOf } from '#libs/config';
+import { type ConfigOf, env, publicUrlsSpec, signupsPerDayField, tierLimitsField } from '#libs/config';
 
 export const signupsServiceSpec = {
   ...publicUrlsSpec,

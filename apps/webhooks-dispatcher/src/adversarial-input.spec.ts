@@ -1,4 +1,4 @@
-import { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, cpuMillisOf, repeatedTo } from '#libs/testing';
+import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, MAX_HEADER_BYTES, repeatedTo } from '#libs/testing';
 import { checkUrlForm } from './targets/target-policy.js';
 import { parseRetryAfter } from './targets/webhook-sender.js';
 
@@ -7,7 +7,10 @@ const URL_MAX_LENGTH = 2048;
 
 /** Every pattern of the dispatcher that reads what a customer or a receiver sent, each fed the largest input that reaches it. */
 const ROWS: [string, () => unknown][] = [
-  ['a webhook url whose host is 2048 characters of dots', () => checkUrlForm(repeatedTo(URL_MAX_LENGTH, '.', 'https://a', 'a/'), { allowPrivate: false, requireHttps: true })],
+  [
+    'a webhook url whose host is 2048 characters of dots',
+    () => checkUrlForm(repeatedTo(URL_MAX_LENGTH, '.', 'https://a', 'a/'), { allowPrivate: false, requireHttps: true }),
+  ],
   ['a receiver Retry-After of 16 KiB', () => parseRetryAfter(repeatedTo(MAX_HEADER_BYTES, '9', 'Mon', 'x'))],
 ];
 

@@ -1,5 +1,5 @@
 import type { DataSourceSpec } from '#libs/persistence';
-import { hoursToSeconds, serving, type AppDefinition } from '#libs/runtime';
+import { type AppDefinition, hoursToSeconds, serving } from '#libs/runtime';
 import { DeliveriesHandlers } from './deliveries/deliveries.handlers.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { FanOut } from './deliveries/fan-out.js';
@@ -16,7 +16,13 @@ import { WebhooksModule } from './webhooks.module.js';
 export const webhooksDataSourceSpec: DataSourceSpec = {
   schema: WEBHOOKS_SCHEMA,
   entities: [],
-  migrations: [InitWebhooks1795314237764, AddEndpoints1795600000000, AddDeliveries1795600000001, OutboxTraceContext1796000000000, Retention1796450000000],
+  migrations: [
+    InitWebhooks1795314237764,
+    AddEndpoints1795600000000,
+    AddDeliveries1795600000001,
+    OutboxTraceContext1796000000000,
+    Retention1796450000000,
+  ],
 };
 
 /**
@@ -30,7 +36,13 @@ export const webhooksDispatcherApp: AppDefinition<typeof webhooksSpec> = {
   module: () => ({ module: WebhooksModule }),
   // A delivery still pending (due or retrying) is never deleted, whatever its age.
   retention: ({ config }) => [
-    { table: 'deliveries', key: ['id'], after: 'created_at', only: `"status" <> 'pending'`, retentionSeconds: hoursToSeconds(config.deliveriesRetentionHours) },
+    {
+      table: 'deliveries',
+      key: ['id'],
+      after: 'created_at',
+      only: `"status" <> 'pending'`,
+      retentionSeconds: hoursToSeconds(config.deliveriesRetentionHours),
+    },
   ],
   serve: serving('webhooks', (app) => ({ ...app.get(EndpointsHandlers).handlers(), ...app.get(DeliveriesHandlers).handlers() })),
   async start(app) {

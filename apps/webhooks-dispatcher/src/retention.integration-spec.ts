@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SEEDED, describeRetention, outboxRetentionCases } from '#libs/testing';
+import { describeRetention, outboxRetentionCases, SEEDED } from '#libs/testing';
 import { webhooksDispatcherApp } from './index.js';
 
 const ENDPOINT = '0190f2a0-0000-7000-8000-000000000001';
@@ -27,7 +27,10 @@ describeRetention(
         seed('recent-succeeded', 'succeeded', '29 days'),
       ],
       left: `SELECT "event_type" AS "kind", count(*)::int AS "count" FROM "webhooks"."deliveries" GROUP BY 1 ORDER BY 1`,
-      expected: [{ kind: 'old-retrying', count: SEEDED }, { kind: 'recent-succeeded', count: SEEDED }],
+      expected: [
+        { kind: 'old-retrying', count: SEEDED },
+        { kind: 'recent-succeeded', count: SEEDED },
+      ],
       deleted: 3 * SEEDED,
     },
   ],

@@ -1,4 +1,4 @@
-import { FieldProblem, env, tierLimitsField, type ConfigOf, type Field } from '#libs/config';
+import { type ConfigOf, env, type Field, FieldProblem, tierLimitsField } from '#libs/config';
 import { retentionHours } from '#libs/runtime';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;

@@ -1,5 +1,5 @@
-import type { CreatedApiKey, OrganizationView, UserView } from '#libs/contracts';
 import type { Tier } from '#libs/config';
+import type { CreatedApiKey, OrganizationView, UserView } from '#libs/contracts';
 import { stackInfo } from './stack-env.js';
 
 export interface ApiResponse<T = Record<string, unknown>> {
@@ -74,7 +74,11 @@ export async function newTenant(tier: Tier = 'pro'): Promise<Tenant> {
     organizationId: organization.id,
   });
   const newKey = (options: { mode?: 'test' | 'live'; scopes?: string } = {}) =>
-    admin<CreatedApiKey>('api-keys', { organizationId: organization.id, mode: options.mode ?? 'test', ...(options.scopes !== undefined && { scopes: options.scopes }) });
+    admin<CreatedApiKey>('api-keys', {
+      organizationId: organization.id,
+      mode: options.mode ?? 'test',
+      ...(options.scopes !== undefined && { scopes: options.scopes }),
+    });
   const key = await newKey();
   return { organization, user, key: key.key, keyId: key.id, newKey };
 }

@@ -1,4 +1,4 @@
-import { RELAXED_LIMITS_ENV, startFakeCollector, startServicesStack, type FakeCollector, type ServicesStack } from '#libs/testing';
+import { type FakeCollector, RELAXED_LIMITS_ENV, type ServicesStack, startFakeCollector, startServicesStack } from '#libs/testing';
 import type { StackInfo } from './stack-env.js';
 
 export interface RunningStack {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { request, type ApiResponse } from './api.js';
+import { type ApiResponse, request } from './api.js';
 import { stackInfo } from './stack-env.js';
 
 /** The password newTenant gives every owner. */
@@ -25,12 +25,23 @@ function registerClient(metadata: Partial<client.ClientMetadata>): Promise<clien
 
 /** A public client for the code flow with PKCE that may refresh. */
 export function registerPublicClient(redirectUri: string, metadata: Partial<client.ClientMetadata> = {}): Promise<client.Configuration> {
-  return registerClient({ redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', ...metadata });
+  return registerClient({
+    redirect_uris: [redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_method: 'none',
+    ...metadata,
+  });
 }
 
 /** A headless client for the device flow (RFC 8628). */
 export function registerDeviceClient(metadata: Partial<client.ClientMetadata> = {}): Promise<client.Configuration> {
-  return registerClient({ grant_types: [DEVICE_GRANT, 'refresh_token'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'none', ...metadata });
+  return registerClient({
+    grant_types: [DEVICE_GRANT, 'refresh_token'],
+    response_types: [],
+    redirect_uris: [],
+    token_endpoint_auth_method: 'none',
+    ...metadata,
+  });
 }
 
 /** The client as configured by discovery alone, with a secret of our choosing. */
@@ -117,11 +128,18 @@ export async function authorizeInBrowser(browser: Browser, config: client.Config
   return withPage(browser, async (page) => {
     await page.goto(url.href);
     await signIn(page, options.email);
-    const decision = page.waitForResponse((res) => res.request().method() === 'POST' && /\/interaction\/(confirm|abort)$/.test(new URL(res.url()).pathname));
+    const decision = page.waitForResponse(
+      (res) => res.request().method() === 'POST' && /\/interaction\/(confirm|abort)$/.test(new URL(res.url()).pathname),
+    );
     await consent(page, options.decision ?? 'Approve', options.uncheck);
     const decided = await decision;
     await page.waitForURL((at) => at.href.startsWith(`${options.redirectUri}?`));
-    return { callback: new URL(page.url()), verifier, state, decided: { status: decided.status(), location: await decided.headerValue('location') } };
+    return {
+      callback: new URL(page.url()),
+      verifier,
+      state,
+      decided: { status: decided.status(), location: await decided.headerValue('location') },
+    };
   });
 }
 
@@ -132,11 +150,19 @@ export async function connectApp(
   options: Omit<AuthorizeOptions, 'decision'>,
 ): Promise<client.TokenEndpointResponse> {
   const { callback, verifier, state } = await authorizeInBrowser(browser, config, options);
-  return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: options.resource });
+  return client.authorizationCodeGrant(
+    config,
+    callback,
+    { pkceCodeVerifier: verifier, expectedState: state },
+    { resource: options.resource },
+  );
 }
 
 /** A plain form post to an endpoint under {auth_url}, answering the RFC 6749 section 5.2 body. */
-export function oauthForm(path: string, form: Record<string, string>): Promise<ApiResponse<{ error?: string; error_description?: string }>> {
+export function oauthForm(
+  path: string,
+  form: Record<string, string>,
+): Promise<ApiResponse<{ error?: string; error_description?: string }>> {
   return request(`${stackInfo().authUrl}${path}`, {
     method: 'POST',
     body: new URLSearchParams(form).toString(),

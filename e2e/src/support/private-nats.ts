@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,9 @@ export async function startPrivateNats(options: { config?: string } = {}): Promi
   }
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(NATS_SERVER, [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(store, 'js')], { stdio: 'ignore' });
+    child = spawn(NATS_SERVER, [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(store, 'js')], {
+      stdio: 'ignore',
+    });
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await accepts(port))) {
       if (Date.now() > deadline) throw new Error('the private nats-server did not start');

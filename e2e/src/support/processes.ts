@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { AppName } from '#libs/config';
 import { freePorts } from '#libs/testing';
-import { request, type ApiResponse, type CallOptions } from './api.js';
+import { type ApiResponse, type CallOptions, request } from './api.js';
 import { stackInfo } from './stack-env.js';
 
 export interface ProcessExit {
@@ -52,7 +52,10 @@ export async function startAppProcess(app: AppName, env: Record<string, string>)
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const ready = await fetch(`${origin}/readyz`).then((res) => res.ok, () => false);
+    const ready = await fetch(`${origin}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ready) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');

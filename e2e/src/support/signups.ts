@@ -26,10 +26,22 @@ async function expectStatus<T>(status: number, res: Promise<{ status: number; bo
 export async function newSignup(key: string, options: SignupFixtureOptions = {}): Promise<SignupFixture> {
   let signup = await expectStatus(201, call<SignupView>('/signups', { key, body: signupBody(options.fields) }), 'create signup');
   const slots = options.slots?.length
-    ? (await expectStatus(201, call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key, body: { slots: options.slots } }), 'add slots')).data
+    ? (
+        await expectStatus(
+          201,
+          call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key, body: { slots: options.slots } }),
+          'add slots',
+        )
+      ).data
     : [];
   const items = options.items?.length
-    ? (await expectStatus(201, call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, { key, body: { items: options.items } }), 'add items')).data
+    ? (
+        await expectStatus(
+          201,
+          call<{ data: ItemView[] }>(`/signups/${signup.id}/items`, { key, body: { items: options.items } }),
+          'add items',
+        )
+      ).data
     : [];
   if (options.publish !== false) {
     signup = await expectStatus(200, call<SignupView>(`/signups/${signup.id}/publish`, { key, method: 'POST' }), 'publish');

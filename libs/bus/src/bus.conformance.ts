@@ -3,7 +3,7 @@ import { currentRequestId, runWithRequestId } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import type { Bus } from './bus.js';
 import type { BusLogger } from './envelope.js';
-import { Seen, authHandlers, eventually, otherEvent, principal, recordingLogger, testEvent, uniqueName } from './test-support.js';
+import { authHandlers, eventually, otherEvent, principal, recordingLogger, Seen, testEvent, uniqueName } from './test-support.js';
 
 type AuthHandlers = HandlersOf<'auth'>;
 
@@ -34,33 +34,48 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
 
     describe('request/reply', () => {
       it('returns the reply of the handler serving the subject', async () => {
-        await bus.serve('auth', authHandlers(async ({ keyHash: key }) => principal(`user-of-${key}`)));
+        await bus.serve(
+          'auth',
+          authHandlers(async ({ keyHash: key }) => principal(`user-of-${key}`)),
+        );
         await expect(bus.request('auth.apikeys.verify', { keyHash: 'k1' })).resolves.toEqual(principal('user-of-k1'));
       });
 
       it("runs the handler under the caller's request id", async () => {
-        await bus.serve('auth', authHandlers(async () => principal(currentRequestId() ?? 'none')));
+        await bus.serve(
+          'auth',
+          authHandlers(async () => principal(currentRequestId() ?? 'none')),
+        );
         const reply = await runWithRequestId('req-conformance-1', () => bus.request('auth.apikeys.verify', { keyHash: 'k' }));
         expect(reply.userId).toBe('req-conformance-1');
       });
 
       it('throws a problem reply as ProblemError with code, status, errors and headers intact', async () => {
-        await bus.serve('auth', authHandlers(async ({ keyHash: key }) => {
-          if (key === 'invalid') throw ProblemError.validation([{ path: 'key', message: 'Too short' }]);
-          throw new ProblemError('upstream_unavailable', 'timed out', { status: 504, headers: { 'retry-after': '3' } });
-        }));
+        await bus.serve(
+          'auth',
+          authHandlers(async ({ keyHash: key }) => {
+            if (key === 'invalid') throw ProblemError.validation([{ path: 'key', message: 'Too short' }]);
+            throw new ProblemError('upstream_unavailable', 'timed out', { status: 504, headers: { 'retry-after': '3' } });
+          }),
+        );
         const invalid = await bus.request('auth.apikeys.verify', { keyHash: 'invalid' }).catch((err: unknown) => err);
         expect(invalid).toBeInstanceOf(ProblemError);
         expect(invalid).toMatchObject({ code: 'validation_failed', status: 422, errors: [{ path: 'key', message: 'Too short' }] });
         await expect(bus.request('auth.apikeys.verify', { keyHash: 'slow' })).rejects.toMatchObject({
-          code: 'upstream_unavailable', status: 504, detail: 'timed out', headers: { 'retry-after': '3' },
+          code: 'upstream_unavailable',
+          status: 504,
+          detail: 'timed out',
+          headers: { 'retry-after': '3' },
         });
       });
 
       it('answers an unexpected handler failure as internal_error without its message', async () => {
-        await bus.serve('auth', authHandlers(async () => {
-          throw new Error('relation "secret_table" does not exist');
-        }));
+        await bus.serve(
+          'auth',
+          authHandlers(async () => {
+            throw new Error('relation "secret_table" does not exist');
+          }),
+        );
         const err = (await bus.request('auth.apikeys.verify', { keyHash: 'k' }).catch((e: unknown) => e)) as ProblemError;
         expect(err).toMatchObject({ code: 'internal_error', status: 500 });
         expect(`${err.message} ${JSON.stringify(err.toWire())}`).not.toContain('secret_table');
@@ -70,11 +85,16 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
       it('fails with internal_error when no reply comes before the deadline', async () => {
         let release = (): void => undefined;
         const gate = new Promise<void>((resolve) => (release = resolve));
-        await bus.serve('auth', authHandlers(async () => {
-          await gate;
-          return principal('late');
-        }));
-        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' }, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'internal_error' });
+        await bus.serve(
+          'auth',
+          authHandlers(async () => {
+            await gate;
+            return principal('late');
+          }),
+        );
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' }, { timeoutMs: 100 })).rejects.toMatchObject({
+          code: 'internal_error',
+        });
         release();
       });
 
@@ -83,16 +103,22 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
       });
 
       it('stops answering once its subscription is stopped', async () => {
-        const served = await bus.serve('auth', authHandlers(async () => principal('u')));
+        const served = await bus.serve(
+          'auth',
+          authHandlers(async () => principal('u')),
+        );
         await served.stop();
         await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).rejects.toMatchObject({ code: 'internal_error' });
       });
 
       it("waits for a slow subject as long as its catalog deadline says, beyond the bus's default", async () => {
-        await bus.serve('reminders', remindersHandlers(async () => {
-          await new Promise((resolve) => setTimeout(resolve, 2100));
-          return PASS;
-        }));
+        await bus.serve(
+          'reminders',
+          remindersHandlers(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 2100));
+            return PASS;
+          }),
+        );
         await expect(bus.request('reminders.passes.run', { principal: principal('patient'), signupId: 's' })).resolves.toEqual(PASS);
       });
 
@@ -159,7 +185,11 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
         await bus.publish(event);
         await eventually(() =>
           expect(logger.entries).toContainEqual(
-            expect.objectContaining({ level: 'error', msg: 'event handler failed; event parked', obj: expect.objectContaining({ eventId: event.id }) }),
+            expect.objectContaining({
+              level: 'error',
+              msg: 'event handler failed; event parked',
+              obj: expect.objectContaining({ eventId: event.id }),
+            }),
           ),
         );
         expect(attempts.count(event.id)).toBe(2);

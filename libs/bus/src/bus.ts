@@ -1,4 +1,4 @@
-import type { CloudEvent, EventType, RequestOf, ResponseOf, ServiceName, Subject, SubjectsOf, HandlersOf } from '#libs/contracts';
+import type { CloudEvent, EventType, HandlersOf, RequestOf, ResponseOf, ServiceName, Subject, SubjectsOf } from '#libs/contracts';
 
 export interface RequestOptions {
   /**

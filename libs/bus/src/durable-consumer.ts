@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEvent, EventType } from '#libs/contracts';
-import { Batches, prepared, rowsOf, type InTurn } from '#libs/persistence';
+import { Batches, type InTurn, prepared, rowsOf } from '#libs/persistence';
 import type { Bus, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';

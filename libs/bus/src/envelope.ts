@@ -1,5 +1,5 @@
-import { ProblemError, asProblem, type WireProblem } from '#libs/problem';
-import { subjectsOf, type HandlersOf, type ServiceName, type Subject } from '#libs/contracts';
+import { type HandlersOf, type ServiceName, type Subject, subjectsOf } from '#libs/contracts';
+import { asProblem, ProblemError, type WireProblem } from '#libs/problem';
 
 /** What travels back on a reply. */
 export type ReplyEnvelope = { ok: true; data: unknown } | { ok: false; problem: WireProblem };

@@ -1,6 +1,23 @@
-import { deadlineOf, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject } from '#libs/contracts';
-import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklog, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
-import { checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger } from './envelope.js';
+import {
+  type CloudEvent,
+  deadlineOf,
+  type EventType,
+  type HandlersOf,
+  type RequestOf,
+  type ResponseOf,
+  type ServiceName,
+  type Subject,
+} from '#libs/contracts';
+import {
+  type Bus,
+  type ConsumeOptions,
+  type ConsumerBacklog,
+  DEFAULT_MAX_DELIVER,
+  type EventHandler,
+  type RequestOptions,
+  type Subscription,
+} from './bus.js';
+import { type BusLogger, checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply } from './envelope.js';
 import { InFlight } from './in-flight.js';
 
 interface Group {

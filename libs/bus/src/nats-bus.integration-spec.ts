@@ -1,16 +1,25 @@
+import { type JetStreamManager, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { loadConfig, tracingSpec } from '#libs/config';
-import { SpanKind, currentTraceId, inSpan, runWithRequestId, startTracing, type Tracing } from '#libs/observability';
-import type { BusLogger } from './envelope.js';
+import { currentTraceId, inSpan, runWithRequestId, SpanKind, startTracing, type Tracing } from '#libs/observability';
 import { busConformance } from './bus.conformance.js';
+import type { BusLogger } from './envelope.js';
 import { NatsBus } from './nats-bus.js';
 import {
-  Seen, authHandlers, deleteStream, eventually, natsTestTarget, principal, recordingLogger, testEvent, uniqueName,
+  authHandlers,
+  deleteStream,
+  eventually,
+  natsTestTarget,
+  principal,
+  recordingLogger,
+  Seen,
+  testEvent,
+  uniqueName,
 } from './test-support.js';
 
 const target = natsTestTarget();
-const connectBus = (logger: BusLogger): Promise<NatsBus> => NatsBus.connect({ ...target, name: 'bus-test', logger, defaultTimeoutMs: 2000 });
+const connectBus = (logger: BusLogger): Promise<NatsBus> =>
+  NatsBus.connect({ ...target, name: 'bus-test', logger, defaultTimeoutMs: 2000 });
 
 afterAll(() => deleteStream(target.url, target.streamName));
 
@@ -39,7 +48,10 @@ describe('NatsBus on the wire', () => {
   });
 
   it('matches each of many concurrent requests to its own reply over one inbox', async () => {
-    const served = await bus.serve('auth', authHandlers(async ({ keyHash }) => principal(keyHash)));
+    const served = await bus.serve(
+      'auth',
+      authHandlers(async ({ keyHash }) => principal(keyHash)),
+    );
     try {
       const keys = Array.from({ length: 200 }, (_, n) => `key-${n}`);
       const answers = await Promise.all(keys.map((keyHash) => bus.request('auth.apikeys.verify', { keyHash })));
@@ -55,12 +67,17 @@ describe('NatsBus on the wire', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     let release = (): void => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const served = await bus.serve('auth', authHandlers(async () => {
-      await gate;
-      return principal('late');
-    }));
+    const served = await bus.serve(
+      'auth',
+      authHandlers(async () => {
+        await gate;
+        return principal('late');
+      }),
+    );
     try {
-      await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' }, { timeoutMs: 100 })).rejects.toThrow('The auth service did not answer within 100 ms.');
+      await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' }, { timeoutMs: 100 })).rejects.toThrow(
+        'The auth service did not answer within 100 ms.',
+      );
     } finally {
       release();
       await served.stop();
@@ -69,7 +86,12 @@ describe('NatsBus on the wire', () => {
 
   it('creates its stream on file storage with a 2-minute duplicate window and a 7-day max age', async () => {
     const { config } = await jsm.streams.info(target.streamName);
-    expect(config).toMatchObject({ subjects: [`${target.prefix}events.>`], storage: 'file', duplicate_window: 120e9, max_age: 7 * 24 * 3600e9 });
+    expect(config).toMatchObject({
+      subjects: [`${target.prefix}events.>`],
+      storage: 'file',
+      duplicate_window: 120e9,
+      max_age: 7 * 24 * 3600e9,
+    });
   });
 
   it('stores one message when the same event id is published twice', async () => {
@@ -86,14 +108,19 @@ describe('NatsBus on the wire', () => {
     const stored = await jsm.streams.getMessage(target.streamName, { last_by_subj: revokedSubject });
     expect(stored?.json()).toEqual(event);
     expect([stored?.header.get('ce-type'), stored?.header.get('ce-id'), stored?.header.get('x-request-id')]).toEqual([
-      'auth.apikey.revoked', event.id, 'req-publish-1',
+      'auth.apikey.revoked',
+      event.id,
+      'req-publish-1',
     ]);
   });
 
   it('answers a malformed request with validation_failed', async () => {
-    const served = await bus.serve('auth', authHandlers(async () => {
-      throw new Error('must not run');
-    }));
+    const served = await bus.serve(
+      'auth',
+      authHandlers(async () => {
+        throw new Error('must not run');
+      }),
+    );
     const reply = await nc.request(`${target.prefix}auth.apikeys.verify`, '{not json', { timeout: 2000 });
     expect(reply.json()).toMatchObject({ ok: false, problem: { code: 'validation_failed', errors: [{ path: 'body' }] } });
     await served.stop();
@@ -103,8 +130,14 @@ describe('NatsBus on the wire', () => {
     const replica = await connectBus(recordingLogger());
     try {
       const answered = new Seen();
-      const served = await bus.serve('auth', authHandlers(async () => (answered.add('first'), principal('first'))));
-      await replica.serve('auth', authHandlers(async () => (answered.add('second'), principal('second'))));
+      const served = await bus.serve(
+        'auth',
+        authHandlers(async () => (answered.add('first'), principal('first'))),
+      );
+      await replica.serve(
+        'auth',
+        authHandlers(async () => (answered.add('second'), principal('second'))),
+      );
       await Promise.all(Array.from({ length: 40 }, () => bus.request('auth.apikeys.verify', { keyHash: 'k' })));
       expect(answered.ids).toHaveLength(40);
       expect([answered.count('first') > 0, answered.count('second') > 0]).toEqual([true, true]);
@@ -117,7 +150,10 @@ describe('NatsBus on the wire', () => {
   it('keeps consuming and serving across a reconnect', async () => {
     const seen = new Seen();
     const consumed = await bus.consume({ durable: uniqueName('reconnect'), types: ['auth.apikey.revoked'] }, async (e) => seen.add(e.id));
-    const served = await bus.serve('auth', authHandlers(async () => principal('after-reconnect')));
+    const served = await bus.serve(
+      'auth',
+      authHandlers(async () => principal('after-reconnect')),
+    );
     const before = testEvent();
     await bus.publish(before);
     await eventually(() => expect(seen.count(before.id)).toBe(1));
@@ -141,7 +177,8 @@ describe('NatsBus on the wire', () => {
 describe('NatsBus trace context', () => {
   let bus: NatsBus;
   let tracing: Tracing;
-  const inRequest = <T>(work: () => Promise<T>) => inSpan('caller', { kind: SpanKind.SERVER }, async () => ({ traceId: currentTraceId(), result: await work() }));
+  const inRequest = <T>(work: () => Promise<T>) =>
+    inSpan('caller', { kind: SpanKind.SERVER }, async () => ({ traceId: currentTraceId(), result: await work() }));
 
   beforeAll(async () => {
     tracing = startTracing('bus-test', loadConfig(tracingSpec, {}));
@@ -155,7 +192,10 @@ describe('NatsBus trace context', () => {
 
   it("runs a request's handler in the caller's trace", async () => {
     let handlerTrace: string | undefined;
-    const served = await bus.serve('auth', authHandlers(async () => ((handlerTrace = currentTraceId()), principal('traced'))));
+    const served = await bus.serve(
+      'auth',
+      authHandlers(async () => ((handlerTrace = currentTraceId()), principal('traced'))),
+    );
     const { traceId } = await inRequest(() => bus.request('auth.apikeys.verify', { keyHash: 'k' }));
     await served.stop();
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -164,7 +204,10 @@ describe('NatsBus trace context', () => {
 
   it("runs durable consumers and broadcast listeners of an event in its publisher's trace", async () => {
     const traces = new Map<string, string | undefined>();
-    const consumed = await bus.consume({ durable: uniqueName('traced'), types: ['auth.apikey.revoked'] }, async () => void traces.set('durable', currentTraceId()));
+    const consumed = await bus.consume(
+      { durable: uniqueName('traced'), types: ['auth.apikey.revoked'] },
+      async () => void traces.set('durable', currentTraceId()),
+    );
     const listened = await bus.broadcast(['auth.apikey.revoked'], async () => void traces.set('broadcast', currentTraceId()));
     const { traceId } = await inRequest(() => bus.publish(testEvent()));
     await eventually(() => expect(Object.fromEntries(traces)).toEqual({ durable: traceId, broadcast: traceId }));

@@ -1,21 +1,43 @@
+import { jetstream, type JetStreamClient, type JetStreamManager, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type ConnectionOptions, type Msg, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import {
-  deadlineOf, eventSubject, type CloudEvent, type EventType, type HandlersOf, type RequestOf, type ResponseOf, type ServiceName, type Subject,
+  type CloudEvent,
+  deadlineOf,
+  eventSubject,
+  type EventType,
+  type HandlersOf,
+  type RequestOf,
+  type ResponseOf,
+  type ServiceName,
+  type Subject,
 } from '#libs/contracts';
-import { REQUEST_ID_HEADER, SpanKind, acceptRequestId, failSpan, inSpan, runWithRequestId } from '#libs/observability';
+import { acceptRequestId, failSpan, inSpan, REQUEST_ID_HEADER, runWithRequestId, SpanKind } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
-import { DEFAULT_MAX_DELIVER, type Bus, type ConsumeOptions, type ConsumerBacklog, type EventHandler, type RequestOptions, type Subscription } from './bus.js';
 import {
-  checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply, type BusLogger, type ReplyEnvelope,
+  type Bus,
+  type ConsumeOptions,
+  type ConsumerBacklog,
+  DEFAULT_MAX_DELIVER,
+  type EventHandler,
+  type RequestOptions,
+  type Subscription,
+} from './bus.js';
+import {
+  type BusLogger,
+  checkHandlers,
+  dispatch,
+  noResponderProblem,
+  type ReplyEnvelope,
+  timeoutProblem,
+  unwrapReply,
 } from './envelope.js';
-import { inboxPrefixOf } from './nats-permissions.js';
 import { InFlight } from './in-flight.js';
-import { handleEvent, messageHeaders, messagingAttributes, senderContext } from './nats-context.js';
 import { parseJson } from './json.js';
-import { consumerFilter, ensureDurable, ensureStream } from './nats-stream.js';
+import { handleEvent, messageHeaders, messagingAttributes, senderContext } from './nats-context.js';
+import { inboxPrefixOf } from './nats-permissions.js';
 import { PullWorker } from './nats-pull-worker.js';
 import { NatsRequests, RequestFailure } from './nats-requests.js';
+import { consumerFilter, ensureDurable, ensureStream } from './nats-stream.js';
 
 export interface NatsBusOptions {
   url: string;
@@ -89,7 +111,10 @@ export class NatsBus implements Bus {
       const timeout = options.timeoutMs ?? deadlineOf(subject) ?? this.options.defaultTimeoutMs;
       let reply: Msg;
       try {
-        reply = await this.requests.request(this.prefixed(subject), JSON.stringify(payload), { timeoutMs: timeout, headers: messageHeaders() });
+        reply = await this.requests.request(this.prefixed(subject), JSON.stringify(payload), {
+          timeoutMs: timeout,
+          headers: messageHeaders(),
+        });
       } catch (err) {
         if (err instanceof RequestFailure && err.reason === 'timeout') throw timeoutProblem(subject, timeout);
         if (!(err instanceof RequestFailure && err.reason === 'no_responders')) this.logger.warn({ err, subject }, 'bus request failed');
@@ -173,16 +198,25 @@ export class NatsBus implements Bus {
 
   private async answer(msg: Msg, subject: Subject, handler: Handler): Promise<void> {
     const options = { kind: SpanKind.SERVER, attributes: messagingAttributes(subject) };
-    await inSpan(`process ${subject}`, options, (span) =>
-      runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), async () => {
-        const payload = parseJson(msg.data);
-        const reply: ReplyEnvelope =
-          payload === undefined
-            ? { ok: false, problem: ProblemError.validation([{ path: 'body', message: 'Malformed JSON' }], 'The request is not valid JSON.').toWire() }
-            : await dispatch(handler, subject, payload, this.logger);
-        if (!reply.ok && ProblemError.fromWire(reply.problem).status >= 500) failSpan(span);
-        msg.respond(JSON.stringify(reply));
-      }),
+    await inSpan(
+      `process ${subject}`,
+      options,
+      (span) =>
+        runWithRequestId(acceptRequestId(msg.headers?.get(REQUEST_ID_HEADER)), async () => {
+          const payload = parseJson(msg.data);
+          const reply: ReplyEnvelope =
+            payload === undefined
+              ? {
+                  ok: false,
+                  problem: ProblemError.validation(
+                    [{ path: 'body', message: 'Malformed JSON' }],
+                    'The request is not valid JSON.',
+                  ).toWire(),
+                }
+              : await dispatch(handler, subject, payload, this.logger);
+          if (!reply.ok && ProblemError.fromWire(reply.problem).status >= 500) failSpan(span);
+          msg.respond(JSON.stringify(reply));
+        }),
       senderContext(msg.headers),
     );
   }
@@ -194,7 +228,10 @@ export class NatsBus implements Bus {
   }
 
   /** Core NATS subscriptions whose handlers run concurrently; failures are logged, never thrown. */
-  private async listen(targets: { subject: string; onMessage: (msg: Msg) => Promise<void> }[], queue: string | undefined): Promise<Subscription> {
+  private async listen(
+    targets: { subject: string; onMessage: (msg: Msg) => Promise<void> }[],
+    queue: string | undefined,
+  ): Promise<Subscription> {
     const inFlight = new InFlight();
     const subs = targets.map(({ subject, onMessage }) =>
       this.nc.subscribe(subject, {

@@ -1,7 +1,14 @@
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
-import { eventSubject, type CloudEvent, type EventType } from '#libs/contracts';
+import { type CloudEvent, eventSubject, type EventType } from '#libs/contracts';
 import {
-  REQUEST_ID_HEADER, SpanKind, acceptRequestId, contextFromHeaders, currentRequestId, inSpan, runWithRequestId, traceContextHeaders,
+  acceptRequestId,
+  contextFromHeaders,
+  currentRequestId,
+  inSpan,
+  REQUEST_ID_HEADER,
+  runWithRequestId,
+  SpanKind,
+  traceContextHeaders,
 } from '#libs/observability';
 import type { EventHandler } from './bus.js';
 
@@ -26,6 +33,14 @@ export function senderContext(h: MsgHdrs | undefined) {
 
 /** Runs an event handler under the publisher's request id, in a consumer span of its trace. */
 export function handleEvent<T extends EventType>(h: MsgHdrs | undefined, event: CloudEvent<T>, handler: EventHandler<T>): Promise<void> {
-  const options = { kind: SpanKind.CONSUMER, attributes: { ...messagingAttributes(eventSubject(event.type)), 'messaging.message.id': event.id } };
-  return inSpan(`process ${event.type}`, options, () => runWithRequestId(acceptRequestId(h?.get(REQUEST_ID_HEADER)), () => handler(event)), senderContext(h));
+  const options = {
+    kind: SpanKind.CONSUMER,
+    attributes: { ...messagingAttributes(eventSubject(event.type)), 'messaging.message.id': event.id },
+  };
+  return inSpan(
+    `process ${event.type}`,
+    options,
+    () => runWithRequestId(acceptRequestId(h?.get(REQUEST_ID_HEADER)), () => handler(event)),
+    senderContext(h),
+  );
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { APP_NAMES, type AppName } from '#libs/config';
-import { cloudEvent, subjectsOf, type CloudEvent, type HandlersOf, type ServiceName } from '#libs/contracts';
+import { type CloudEvent, cloudEvent, type HandlersOf, type ServiceName, subjectsOf } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { NatsBus } from './nats-bus.js';
-import { natsAuthorizationConfig, type BusScope, type NatsUser } from './nats-permissions.js';
+import { type BusScope, natsAuthorizationConfig, type NatsUser } from './nats-permissions.js';
 import { eventually, principal, recordingLogger, startNatsServer, testEvent } from './test-support.js';
 
 const scope: BusScope = { prefix: 'perm.', streamName: 'EVENTS_perm' };
@@ -14,20 +14,43 @@ const users: NatsUser[] = APP_NAMES.map((app) => ({ app, user: app, password: pa
 /** Every subject of an owner answering with its subject, so a test sees which handler ran. */
 function echoHandlers<O extends ServiceName>(owner: O, calls: string[]): HandlersOf<O> {
   return Object.fromEntries(
-    subjectsOf(owner).map((subject) => [subject, async () => {
-      calls.push(subject);
-      return { data: [], next: null, subject };
-    }]),
+    subjectsOf(owner).map((subject) => [
+      subject,
+      async () => {
+        calls.push(subject);
+        return { data: [], next: null, subject };
+      },
+    ]),
   ) as unknown as HandlersOf<O>;
 }
 
 function signupCreated(): CloudEvent {
   const now = new Date().toISOString();
-  return cloudEvent('signups-service', 'signup.created', {
-    id: randomBytes(8).toString('hex'), slug: 's', title: 'T', description: null, status: 'draft', eventDate: now, location: null, maxParticipants: null,
-    requiresPhone: false, signupCloseDate: null, organizationId: 'org_test', participantCount: 0, publicUrl: 'https://example.test/s/s',
-    livemode: false, createdAt: now, updatedAt: now, publishedAt: null, closedAt: null,
-  }, { orgid: 'org_test', livemode: false });
+  return cloudEvent(
+    'signups-service',
+    'signup.created',
+    {
+      id: randomBytes(8).toString('hex'),
+      slug: 's',
+      title: 'T',
+      description: null,
+      status: 'draft',
+      eventDate: now,
+      location: null,
+      maxParticipants: null,
+      requiresPhone: false,
+      signupCloseDate: null,
+      organizationId: 'org_test',
+      participantCount: 0,
+      publicUrl: 'https://example.test/s/s',
+      livemode: false,
+      createdAt: now,
+      updatedAt: now,
+      publishedAt: null,
+      closedAt: null,
+    },
+    { orgid: 'org_test', livemode: false },
+  );
 }
 
 describe('NATS permissions enforced by the server', () => {
@@ -37,7 +60,12 @@ describe('NATS permissions enforced by the server', () => {
 
   const busOf = async (app: AppName, password = passwords[app]) => {
     const bus = await NatsBus.connect({
-      url: server.url, ...scope, name: app, logger: recordingLogger(), defaultTimeoutMs: 1000, credentials: { user: app, password },
+      url: server.url,
+      ...scope,
+      name: app,
+      logger: recordingLogger(),
+      defaultTimeoutMs: 1000,
+      credentials: { user: app, password },
     });
     buses.push(bus);
     return bus;
@@ -75,7 +103,9 @@ describe('NATS permissions enforced by the server', () => {
     await signups.serve('signups', echoHandlers('signups', calls));
     const gateway = await busOf('api-gateway');
     const mcp = await busOf('mcp-server');
-    await expect(gateway.request('signups.participants.list', { principal: principal('u'), signupId: 's', query: {} })).resolves.toMatchObject({ data: [] });
+    await expect(
+      gateway.request('signups.participants.list', { principal: principal('u'), signupId: 's', query: {} }),
+    ).resolves.toMatchObject({ data: [] });
     await expect(mcp.request('signups.get', { principal: principal('u'), id: 's' })).resolves.toMatchObject({ subject: 'signups.get' });
     expect(calls).toEqual(['signups.participants.list', 'signups.get']);
   });
@@ -85,18 +115,24 @@ describe('NATS permissions enforced by the server', () => {
     const signups = await busOf('signups-service');
     await signups.serve('signups', echoHandlers('signups', calls));
     const reminders = await busOf('reminders-service');
-    await expect(reminders.request('signups.participants.list', { principal: principal('u'), signupId: 's', query: {} })).rejects.toBeInstanceOf(ProblemError);
+    await expect(
+      reminders.request('signups.participants.list', { principal: principal('u'), signupId: 's', query: {} }),
+    ).rejects.toBeInstanceOf(ProblemError);
     const { nc, refusals } = await rawAs('webhooks-dispatcher');
-    nc.publish(`${scope.prefix}signups.participants.list`, JSON.stringify({ principal: principal('u'), signupId: 's', query: {} }), { reply: '_INBOX.x' });
+    nc.publish(`${scope.prefix}signups.participants.list`, JSON.stringify({ principal: principal('u'), signupId: 's', query: {} }), {
+      reply: '_INBOX.x',
+    });
     await eventually(() => expect(refusals.join()).toMatch(/Permissions Violation for Publish to "perm\.signups\.participants\.list"/));
     expect(calls).toEqual([]);
   });
 
-  it('refuses a subscription to a subject the app does not serve, so no app can take another app\'s requests', async () => {
+  it("refuses a subscription to a subject the app does not serve, so no app can take another app's requests", async () => {
     const { nc, refusals } = await rawAs('api-gateway');
     nc.subscribe(`${scope.prefix}signups.participants.list`);
     nc.subscribe(`${scope.prefix}>`);
-    await eventually(() => expect(refusals.join()).toMatch(/Permissions Violation for Subscription to "perm\.signups\.participants\.list"/));
+    await eventually(() =>
+      expect(refusals.join()).toMatch(/Permissions Violation for Subscription to "perm\.signups\.participants\.list"/),
+    );
   });
 
   it("refuses a subscription to another app's inboxes, so no app reads the replies another app's requests get", async () => {
@@ -128,6 +164,8 @@ describe('NATS permissions enforced by the server', () => {
   it('refuses to publish an event another app emits, and a durable consumer of another app', async () => {
     const reminders = await busOf('reminders-service');
     await expect(reminders.publish(signupCreated())).rejects.toThrow(/permissions violation/i);
-    await expect(reminders.consume({ durable: 'webhooks-fan-out', types: ['signup.created'] }, async () => undefined)).rejects.toThrow(/permissions violation/i);
+    await expect(reminders.consume({ durable: 'webhooks-fan-out', types: ['signup.created'] }, async () => undefined)).rejects.toThrow(
+      /permissions violation/i,
+    );
   });
 });

@@ -1,11 +1,15 @@
 import { APP_NAMES } from '#libs/config';
-import { BUS_ACCESS, EVENT_TYPES, SUBJECTS, eventSubject, subjectsOf } from '#libs/contracts';
+import { BUS_ACCESS, EVENT_TYPES, eventSubject, SUBJECTS, subjectsOf } from '#libs/contracts';
 import { natsConnectionOptions } from './nats-bus.js';
-import { deployedNatsUsers, natsAuthorizationConfig, natsPermissionsFor, type BusScope } from './nats-permissions.js';
+import { type BusScope, deployedNatsUsers, natsAuthorizationConfig, natsPermissionsFor } from './nats-permissions.js';
 
 const scope: BusScope = { prefix: 'p.', streamName: 'EVENTS_p' };
 const isJetStream = (subject: string) => subject.startsWith('$JS.');
-const unprefixed = (subjects: string[]) => subjects.filter((s) => s.startsWith(scope.prefix)).map((s) => s.slice(scope.prefix.length)).sort();
+const unprefixed = (subjects: string[]) =>
+  subjects
+    .filter((s) => s.startsWith(scope.prefix))
+    .map((s) => s.slice(scope.prefix.length))
+    .sort();
 
 describe('natsPermissionsFor', () => {
   it.each(APP_NAMES)('lets %s publish exactly the subjects it calls and the events it emits', (app) => {
@@ -25,7 +29,7 @@ describe('natsPermissionsFor', () => {
     expect(allow_responses ?? false).toBe(served.length > 0);
   });
 
-  it('gives the JetStream API of the app\'s own stream and durables only', () => {
+  it("gives the JetStream API of the app's own stream and durables only", () => {
     const { publish } = natsPermissionsFor('reminders-service', scope);
     const api = publish.allow.filter(isJetStream);
     expect(api.every((s) => s === '$JS.API.INFO' || s.includes('.EVENTS_p'))).toBe(true);
@@ -36,7 +40,10 @@ describe('natsPermissionsFor', () => {
   it('has every subject served by exactly one app, which is its owner', () => {
     for (const subject of SUBJECTS) {
       const servers = APP_NAMES.filter((app) => natsPermissionsFor(app, scope).subscribe.allow.includes(`p.${subject}`));
-      expect([subject, servers.map((app) => ('serves' in BUS_ACCESS[app] ? BUS_ACCESS[app].serves : undefined))]).toEqual([subject, [subject.split('.')[0]]]);
+      expect([subject, servers.map((app) => ('serves' in BUS_ACCESS[app] ? BUS_ACCESS[app].serves : undefined))]).toEqual([
+        subject,
+        [subject.split('.')[0]],
+      ]);
     }
   });
 
@@ -53,7 +60,7 @@ describe('natsPermissionsFor', () => {
 });
 
 describe('natsAuthorizationConfig', () => {
-  it('renders one user per app with its permissions, passwords read from the server\'s environment', () => {
+  it("renders one user per app with its permissions, passwords read from the server's environment", () => {
     const config = natsAuthorizationConfig(deployedNatsUsers(), { prefix: '', streamName: 'EVENTS' });
     expect(config).toContain('{ user: "signups-service", password: $SIGNUPS_SERVICE_NATS_PASSWORD,');
     expect(config.match(/user: /g)).toHaveLength(APP_NAMES.length);
@@ -62,7 +69,9 @@ describe('natsAuthorizationConfig', () => {
   });
 
   it('quotes a literal password', () => {
-    expect(natsAuthorizationConfig([{ user: 'ops', password: 'a"b' }], { prefix: '', streamName: 'EVENTS' })).toContain('{ user: "ops", password: "a\\"b" }');
+    expect(natsAuthorizationConfig([{ user: 'ops', password: 'a"b' }], { prefix: '', streamName: 'EVENTS' })).toContain(
+      '{ user: "ops", password: "a\\"b" }',
+    );
   });
 });
 
@@ -75,10 +84,15 @@ describe('natsConnectionOptions', () => {
     expect(options).not.toHaveProperty('tls');
   });
 
-  it('logs in with the app\'s credentials and requires TLS for a tls:// url or a CA file', () => {
+  it("logs in with the app's credentials and requires TLS for a tls:// url or a CA file", () => {
     expect(natsConnectionOptions({ ...base, url: 'tls://nats:4222', credentials: { user: 'u', password: 'p' } })).toMatchObject({
-      servers: ['nats://nats:4222'], user: 'u', pass: 'p', tls: {},
+      servers: ['nats://nats:4222'],
+      user: 'u',
+      pass: 'p',
+      tls: {},
     });
-    expect(natsConnectionOptions({ ...base, url: 'nats://nats:4222', tls: { caFile: '/ca.pem' } })).toMatchObject({ tls: { caFile: '/ca.pem' } });
+    expect(natsConnectionOptions({ ...base, url: 'nats://nats:4222', tls: { caFile: '/ca.pem' } })).toMatchObject({
+      tls: { caFile: '/ca.pem' },
+    });
   });
 });

@@ -1,5 +1,5 @@
-import { busAccessOf, eventSubject, subjectsOf, type BusAccess } from '#libs/contracts';
 import { APP_NAMES, type AppName } from '#libs/config';
+import { type BusAccess, busAccessOf, eventSubject, subjectsOf } from '#libs/contracts';
 
 /** Where an app's bus lives: the subject prefix (NATS_PREFIX) and the event stream's name. */
 export interface BusScope {

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ClosedConnectionError } from '@nats-io/transport-node';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { ClosedConnectionError } from '@nats-io/transport-node';
 import type { CloudEvent, EventType } from '#libs/contracts';
 import type { EventHandler } from './bus.js';
 import type { BusLogger } from './envelope.js';

@@ -1,11 +1,14 @@
-import { consumerFilter } from './nats-stream.js';
 import { redeliveryDelay } from './nats-pull-worker.js';
+import { consumerFilter } from './nats-stream.js';
 
 describe('consumerFilter', () => {
   const subjects = ['p.events.signup.created', 'p.events.auth.apikey.revoked'];
 
   it('filters on the one subject of a single type', () => {
-    expect(consumerFilter(subjects.slice(0, 1), 'p.events.>', '2.9.10')).toEqual({ filter_subject: subjects[0], filter_subjects: undefined });
+    expect(consumerFilter(subjects.slice(0, 1), 'p.events.>', '2.9.10')).toEqual({
+      filter_subject: subjects[0],
+      filter_subjects: undefined,
+    });
   });
 
   it('filters on every subject, sorted, from nats-server 2.10', () => {

@@ -1,5 +1,5 @@
+import { AckPolicy, DeliverPolicy, JetStreamApiError, type JetStreamManager, StorageType } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, JetStreamApiError, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 
 /** Within this window JetStream drops a second publish of an event id; beyond it, consumers' processed ids do. */
 export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CloudEvent } from '#libs/contracts';
 import { contextFromHeaders, runInContext, runWithRequestId } from '#libs/observability';
-import { prepared, rowsOf, type Prepared } from '#libs/persistence';
+import { type Prepared, prepared, rowsOf } from '#libs/persistence';
 import type { Bus } from './bus.js';
 import type { BusLogger } from './envelope.js';
 import { qualified } from './outbox.js';
@@ -26,7 +26,12 @@ interface OutboxRow {
 /** Publishes a row under the request id and in the trace of the request that caused it. */
 function publishInCause(bus: Bus, { payload, request_id: requestId, trace_context: traceContext }: OutboxRow): Promise<void> {
   const publish = () => (requestId ? runWithRequestId(requestId, () => bus.publish(payload)) : bus.publish(payload));
-  return traceContext ? runInContext(contextFromHeaders((name) => traceContext[name]), publish) : publish();
+  return traceContext
+    ? runInContext(
+        contextFromHeaders((name) => traceContext[name]),
+        publish,
+      )
+    : publish();
 }
 
 /**
@@ -110,7 +115,8 @@ export class OutboxRelay {
         );
         const published = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
         const failure = results.find((r) => r.status === 'rejected');
-        if (failure) logger.warn({ err: failure.reason, schema, unpublished: rows.length - published.length }, 'outbox publish failed; will retry');
+        if (failure)
+          logger.warn({ err: failure.reason, schema, unpublished: rows.length - published.length }, 'outbox publish failed; will retry');
         if (published.length > 0) {
           await rowsOf(manager, this.statements.mark, [published]);
         }

@@ -1,9 +1,9 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CloudEvent } from '#libs/contracts';
 import { loadConfig, tracingSpec } from '#libs/config';
-import { SpanKind, currentRequestId, currentTraceId, inSpan, runWithRequestId, startTracing } from '#libs/observability';
+import type { CloudEvent } from '#libs/contracts';
+import { currentRequestId, currentTraceId, inSpan, runWithRequestId, SpanKind, startTracing } from '#libs/observability';
 import { createDataSource, createTestDatabase, type TestDatabase } from '#libs/persistence';
 import type { Bus } from './bus.js';
 import { consumeOnce } from './durable-consumer.js';
@@ -11,7 +11,7 @@ import { InProcessBus } from './in-process-bus.js';
 import { NatsBus } from './nats-bus.js';
 import { caused, enqueueEvents, outboxMigrationSql, outboxTraceContextSql } from './outbox.js';
 import { OutboxRelay } from './outbox-relay.js';
-import { Seen, SpyBus, deleteStream, eventually, natsTestTarget, recordingLogger, testEvent, uniqueName } from './test-support.js';
+import { deleteStream, eventually, natsTestTarget, recordingLogger, Seen, SpyBus, testEvent, uniqueName } from './test-support.js';
 
 const schema = 'relay_test';
 const types = ['auth.apikey.revoked'] as const;
@@ -66,7 +66,10 @@ async function applyOnce(consumeBus: Bus, consumer = uniqueName('applier')): Pro
 }
 
 async function appliedRows(consumer: string, eventId: string): Promise<number> {
-  const rows: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".applied WHERE consumer = $1 AND event_id = $2`, [consumer, eventId]);
+  const rows: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".applied WHERE consumer = $1 AND event_id = $2`, [
+    consumer,
+    eventId,
+  ]);
   return rows.length;
 }
 
@@ -77,7 +80,9 @@ async function commit(events: readonly CloudEvent[]): Promise<void> {
 }
 
 async function unpublished(ids: readonly string[]): Promise<number> {
-  const rows: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL`, [ids]);
+  const rows: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL`, [
+    ids,
+  ]);
   return rows.length;
 }
 
@@ -215,9 +220,13 @@ describe('consumeOnce under a backlog', () => {
     }, 15_000);
     expect(attempts.count(failing.id)).toBe(3);
     const ours = new Set(events.map((e) => e.id));
-    const redelivered = logger.entries.filter((e) => e.msg === 'event handler failed; redelivering').map((e) => (e.obj as { eventId: string }).eventId);
+    const redelivered = logger.entries
+      .filter((e) => e.msg === 'event handler failed; redelivering')
+      .map((e) => (e.obj as { eventId: string }).eventId);
     expect(redelivered.filter((id) => ours.has(id))).toEqual([failing.id]);
-    expect(logger.entries).toContainEqual(expect.objectContaining({ msg: 'event batch failed; applying its events one by one', obj: expect.objectContaining({ consumer }) }));
+    expect(logger.entries).toContainEqual(
+      expect.objectContaining({ msg: 'event batch failed; applying its events one by one', obj: expect.objectContaining({ consumer }) }),
+    );
   });
 });
 
@@ -245,7 +254,12 @@ describe('outbox relay and trace context', () => {
     const tracing = startTracing('outbox-test', loadConfig(tracingSpec, {}));
     try {
       const seen = new Map<string, { traceId?: string; requestId?: string }>();
-      running.push(await bus.consume({ durable: uniqueName('traced'), types }, async (event) => void seen.set(event.id, { traceId: currentTraceId(), requestId: currentRequestId() })));
+      running.push(
+        await bus.consume(
+          { durable: uniqueName('traced'), types },
+          async (event) => void seen.set(event.id, { traceId: currentTraceId(), requestId: currentRequestId() }),
+        ),
+      );
       const event = testEvent();
       const traceId = await runWithRequestId('req-outbox-trace', () =>
         inSpan('request', { kind: SpanKind.SERVER }, async () => {

@@ -62,8 +62,11 @@ export async function enqueueEvents(manager: EntityManager, schema: string, even
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::text[], $5::jsonb[])`,
     ),
     [
-      events.map((e) => e.event.id), events.map((e) => e.event.type), events.map((e) => JSON.stringify(e.event)),
-      events.map((e) => e.requestId), events.map((e) => e.traceContext && JSON.stringify(e.traceContext)),
+      events.map((e) => e.event.id),
+      events.map((e) => e.event.type),
+      events.map((e) => JSON.stringify(e.event)),
+      events.map((e) => e.requestId),
+      events.map((e) => e.traceContext && JSON.stringify(e.traceContext)),
     ],
   );
 }
@@ -76,7 +79,10 @@ export function outboxMigration(name: string, schema: string): new () => Migrati
 /** outbox.trace_context: the traceparent and tracestate of the request that caused the event (an expand step). */
 export function outboxTraceContextSql(schema: string): { up: string[]; down: string[] } {
   const outbox = qualified(schema, 'outbox');
-  return { up: [`ALTER TABLE ${outbox} ADD COLUMN "trace_context" jsonb NULL`], down: [`ALTER TABLE ${outbox} DROP COLUMN "trace_context"`] };
+  return {
+    up: [`ALTER TABLE ${outbox} ADD COLUMN "trace_context" jsonb NULL`],
+    down: [`ALTER TABLE ${outbox} DROP COLUMN "trace_context"`],
+  };
 }
 
 export function outboxTraceContextMigration(name: string, schema: string): new () => MigrationInterface {
@@ -95,6 +101,9 @@ export function outboxRetentionSql(schema: string): { up: string[]; down: string
       `CREATE INDEX "outbox_published_idx" ON ${outbox} ("published_at") WHERE "published_at" IS NOT NULL`,
       `CREATE INDEX "processed_events_processed_at_idx" ON ${processed} ("processed_at")`,
     ],
-    down: [`DROP INDEX ${qualified(schema, 'processed_events_processed_at_idx')}`, `DROP INDEX ${qualified(schema, 'outbox_published_idx')}`],
+    down: [
+      `DROP INDEX ${qualified(schema, 'processed_events_processed_at_idx')}`,
+      `DROP INDEX ${qualified(schema, 'outbox_published_idx')}`,
+    ],
   };
 }

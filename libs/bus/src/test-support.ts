@@ -1,13 +1,21 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as connectTcp } from 'node:net';
+import { connect as connectTcp, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import {
-  cloudEvent, type CloudEvent, type EventType, type HandlersOf, type Principal, type RequestOf, type ResponseOf, type ServiceName, type Subject,
+  type CloudEvent,
+  cloudEvent,
+  type EventType,
+  type HandlersOf,
+  type Principal,
+  type RequestOf,
+  type ResponseOf,
+  type ServiceName,
+  type Subject,
 } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Bus, ConsumeOptions, ConsumerBacklog, EventHandler, RequestOptions, Subscription } from './bus.js';

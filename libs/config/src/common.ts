@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ConfigError, FieldProblem, env, loadConfig, type ConfigOf, type Env, type Field } from './env.js';
+import { ConfigError, type ConfigOf, type Env, env, type Field, FieldProblem, loadConfig } from './env.js';
 
 /** Where the shared infrastructure lives. Unset DATABASE_URL / NATS_URL / REDIS_URL select the embedded adapters in all-in-one mode. */
 export const infrastructureSpec = {
@@ -35,7 +35,7 @@ export function natsAuthOf(config: ConfigOf<ReturnType<typeof natsAuthSpec>>): {
   tls?: { caFile: string };
 } {
   const user = config.appUser ?? config.user;
-  const password = config.appUser !== undefined ? config.appPassword : config.appPassword ?? config.password;
+  const password = config.appUser !== undefined ? config.appPassword : (config.appPassword ?? config.password);
   if (user !== undefined && password === undefined) throw new ConfigError([`a NATS user (${user}) needs its password`]);
   return {
     ...(user !== undefined && password !== undefined && { credentials: { user, password } }),

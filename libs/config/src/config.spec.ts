@@ -1,6 +1,6 @@
-import { ConfigError, env, loadConfig } from './env.js';
-import { DEFAULT_TIER_LIMITS, anonLimitsField, signupsPerDayField, tierLimitsField } from './tiers.js';
 import { listenSpec, loadHttpTimeouts, natsAuthOf, natsAuthSpec, trustProxyField } from './common.js';
+import { ConfigError, env, loadConfig } from './env.js';
+import { anonLimitsField, DEFAULT_TIER_LIMITS, signupsPerDayField, tierLimitsField } from './tiers.js';
 
 /** The problems of the ConfigError `load` throws; fails when it throws none. */
 function problemsOf(load: () => unknown): string[] {
@@ -15,12 +15,19 @@ function problemsOf(load: () => unknown): string[] {
 
 describe('loadConfig', () => {
   it('reads typed values and applies defaults', () => {
-    const config = loadConfig({ port: env.int('PORT', 3000), debug: env.bool('DEBUG', false), name: env.string('NAME', 'x') }, { PORT: '8080', DEBUG: 'true' });
+    const config = loadConfig(
+      { port: env.int('PORT', 3000), debug: env.bool('DEBUG', false), name: env.string('NAME', 'x') },
+      { PORT: '8080', DEBUG: 'true' },
+    );
     expect(config).toEqual({ port: 8080, debug: true, name: 'x' });
   });
 
   it('fails fast naming every bad variable', () => {
-    const spec = { port: env.int('PORT', 3000, { min: 1, max: 65535 }), url: env.url('AUTH_URL'), mode: env.oneOf('MODE', ['a', 'b'], 'a') };
+    const spec = {
+      port: env.int('PORT', 3000, { min: 1, max: 65535 }),
+      url: env.url('AUTH_URL'),
+      mode: env.oneOf('MODE', ['a', 'b'], 'a'),
+    };
     expect(problemsOf(() => loadConfig(spec, { PORT: 'abc', MODE: 'c' }))).toEqual([
       'PORT must be an integer between 1 and 65535 (got "abc")',
       'AUTH_URL is required',
@@ -49,7 +56,9 @@ describe('tier limits', () => {
 
   it('rejects unknown tiers and keys by name', () => {
     expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"gold":{}}' })).toThrow(/TIER_LIMITS has unknown key "gold"/);
-    expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"pro":{"x":1}}' })).toThrow(/TIER_LIMITS .pro has unknown key "x"/);
+    expect(() => loadConfig({ limits: tierLimitsField() }, { TIER_LIMITS: '{"pro":{"x":1}}' })).toThrow(
+      /TIER_LIMITS .pro has unknown key "x"/,
+    );
     expect(() => loadConfig({ anon: anonLimitsField() }, { ANON_LIMITS: '[' })).toThrow(/ANON_LIMITS must be valid JSON/);
   });
 });
@@ -129,7 +138,9 @@ describe('optional country lists', () => {
   });
 
   it('refuses an entry that is not an alpha-2 code, naming it', () => {
-    expect(() => read('US,USA')).toThrow(/COUNTRIES must be comma-separated ISO 3166 alpha-2 country codes, e.g. US,CA \(got "USA" in "US,USA"\)/);
+    expect(() => read('US,USA')).toThrow(
+      /COUNTRIES must be comma-separated ISO 3166 alpha-2 country codes, e.g. US,CA \(got "USA" in "US,USA"\)/,
+    );
     expect(() => read('US,')).toThrow(/\(got "" in "US,"\)/);
     expect(() => read('U1')).toThrow(/got "U1"/);
   });
@@ -146,14 +157,19 @@ describe('natsAuthOf', () => {
     expect(of('signups-service', {})).toEqual({});
   });
 
-  it('takes NATS_USER and NATS_PASSWORD, the app\'s own variables winning', () => {
+  it("takes NATS_USER and NATS_PASSWORD, the app's own variables winning", () => {
     expect(of('signups-service', { NATS_USER: 'shared', NATS_PASSWORD: 'p' })).toEqual({ credentials: { user: 'shared', password: 'p' } });
-    const both = { NATS_USER: 'shared', NATS_PASSWORD: 'p', SIGNUPS_SERVICE_NATS_USER: 'signups-service', SIGNUPS_SERVICE_NATS_PASSWORD: 'q' };
+    const both = {
+      NATS_USER: 'shared',
+      NATS_PASSWORD: 'p',
+      SIGNUPS_SERVICE_NATS_USER: 'signups-service',
+      SIGNUPS_SERVICE_NATS_PASSWORD: 'q',
+    };
     expect(of('signups-service', both)).toEqual({ credentials: { user: 'signups-service', password: 'q' } });
     expect(of('api-gateway', both)).toEqual({ credentials: { user: 'shared', password: 'p' } });
   });
 
-  it('refuses a user without a password, never falling back to another user\'s', () => {
+  it("refuses a user without a password, never falling back to another user's", () => {
     expect(() => of('signups-service', { NATS_USER: 'x' })).toThrow('a NATS user (x) needs its password');
     expect(() => of('signups-service', { NATS_PASSWORD: 'p', SIGNUPS_SERVICE_NATS_USER: 'signups-service' })).toThrow(ConfigError);
   });

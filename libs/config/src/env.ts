@@ -34,7 +34,7 @@ function need(name: string, raw: string | undefined): string {
 
 export const env = {
   string(name: string, fallback?: string): Field<string> {
-    return field(name, (raw) => (present(raw) ? raw.trim() : fallback ?? need(name, raw)));
+    return field(name, (raw) => (present(raw) ? raw.trim() : (fallback ?? need(name, raw))));
   },
   optionalString(name: string): Field<string | undefined> {
     return field(name, (raw) => (present(raw) ? raw.trim() : undefined));
@@ -65,7 +65,7 @@ export const env = {
   },
   url(name: string, fallback?: string): Field<string> {
     return field(name, (raw) => {
-      const value = present(raw) ? raw.trim() : fallback ?? need(name, raw);
+      const value = present(raw) ? raw.trim() : (fallback ?? need(name, raw));
       if (!URL.canParse(value)) throw new FieldProblem(`${name} must be an absolute URL (got "${value}")`);
       return value.replace(/\/+$/, '');
     });
@@ -99,10 +99,13 @@ export const env = {
       const codes = raw.split(',').map((part) => part.trim().toUpperCase());
       const malformed = codes.find((code) => !/^[A-Z]{2}$/.test(code));
       if (malformed !== undefined) {
-        throw new FieldProblem(`${name} must be comma-separated ISO 3166 alpha-2 country codes, e.g. US,CA (got "${malformed}" in "${raw}")`);
+        throw new FieldProblem(
+          `${name} must be comma-separated ISO 3166 alpha-2 country codes, e.g. US,CA (got "${malformed}" in "${raw}")`,
+        );
       }
       const unknown = codes.find((code) => !knownCodes.has(code));
-      if (unknown !== undefined) throw new FieldProblem(`${name} has "${unknown}", which is not a country code with a phone numbering plan`);
+      if (unknown !== undefined)
+        throw new FieldProblem(`${name} has "${unknown}", which is not a country code with a phone numbering plan`);
       return [...new Set(codes)];
     });
   },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Parser, type AsyncAPIDocumentInterface, type SchemaInterface } from '@asyncapi/parser';
+import { type AsyncAPIDocumentInterface, Parser, type SchemaInterface } from '@asyncapi/parser';
 import { EVENT_TYPES, type EventMap, type EventType, type ItemEventData, type ParticipantEventData, type SlotEventData } from './events.js';
 import type { SelectionView } from './participants.js';
 import type { SignupView } from './signups.js';
@@ -137,7 +137,10 @@ describe('docs/asyncapi.yaml', () => {
   });
 
   function payloadOf(type: EventType): SchemaInterface {
-    const channel = document.channels().all().find((c) => c.address() === `events.${type}`);
+    const channel = document
+      .channels()
+      .all()
+      .find((c) => c.address() === `events.${type}`);
     if (!channel) throw new Error(`no channel for ${type}`);
     const [message, ...others] = channel.messages().all();
     expect(others).toHaveLength(0);
@@ -148,14 +151,27 @@ describe('docs/asyncapi.yaml', () => {
 
   it('is AsyncAPI 3.0.0 on a NATS server', () => {
     expect(document.version()).toBe('3.0.0');
-    expect(document.servers().all().map((s) => s.protocol())).toEqual(['nats']);
+    expect(
+      document
+        .servers()
+        .all()
+        .map((s) => s.protocol()),
+    ).toEqual(['nats']);
   });
 
   it('has exactly one events.<type> channel per event type, each with a receive operation', () => {
-    const addresses = document.channels().all().map((c) => c.address());
+    const addresses = document
+      .channels()
+      .all()
+      .map((c) => c.address());
     expect([...addresses].sort()).toEqual(EVENT_TYPES.map((type) => `events.${type}`).sort());
     for (const channel of document.channels().all()) {
-      expect(channel.operations().all().map((o) => o.action())).toEqual(['receive']);
+      expect(
+        channel
+          .operations()
+          .all()
+          .map((o) => o.action()),
+      ).toEqual(['receive']);
     }
   });
 
@@ -168,7 +184,9 @@ describe('docs/asyncapi.yaml', () => {
     expect(Object.keys(data?.properties() ?? {}).sort()).toEqual(Object.keys(signup).sort());
     const required = Object.keys(signup).filter((key) => !OPTIONAL_SIGNUP_FIELDS.includes(key));
     expect([...(data?.required() ?? [])].sort()).toEqual(required.sort());
-    const nullable = Object.entries(signup).filter(([, value]) => value === null).map(([key]) => key);
+    const nullable = Object.entries(signup)
+      .filter(([, value]) => value === null)
+      .map(([key]) => key);
     expect(nullable.filter((key) => !typesOf(data!.properties()![key]!).includes('null'))).toEqual([]);
     for (const type of EVENT_TYPES.filter((t) => t.startsWith('signup.'))) {
       expect(Object.keys(property(payloadOf(type), 'data')?.properties() ?? {}).sort()).toEqual(Object.keys(signup).sort());
@@ -176,7 +194,10 @@ describe('docs/asyncapi.yaml', () => {
   });
 
   it('documents the auth.* data as exactly their TypeScript shapes, all required', () => {
-    for (const [type, sample] of [['auth.apikey.revoked', apiKeyRevoked], ['auth.organization.tier_changed', tierChanged]] as const) {
+    for (const [type, sample] of [
+      ['auth.apikey.revoked', apiKeyRevoked],
+      ['auth.organization.tier_changed', tierChanged],
+    ] as const) {
       const data = property(payloadOf(type), 'data');
       expect(Object.keys(data?.properties() ?? {}).sort()).toEqual(Object.keys(sample).sort());
       expect([...(data?.required() ?? [])].sort()).toEqual(Object.keys(sample).sort());
@@ -187,7 +208,9 @@ describe('docs/asyncapi.yaml', () => {
   function expectExactly(schema: SchemaInterface | undefined, sample: object): void {
     expect(Object.keys(schema?.properties() ?? {}).sort()).toEqual(Object.keys(sample).sort());
     expect([...(schema?.required() ?? [])].sort()).toEqual(Object.keys(sample).sort());
-    const nullable = Object.entries(sample).filter(([, value]) => value === null).map(([key]) => key);
+    const nullable = Object.entries(sample)
+      .filter(([, value]) => value === null)
+      .map(([key]) => key);
     expect(nullable.filter((key) => !typesOf(schema!.properties()![key]!).includes('null'))).toEqual([]);
   }
 
@@ -213,11 +236,18 @@ describe('docs/asyncapi.yaml', () => {
   it('has a CloudEvents envelope requiring the core and extension attributes', () => {
     const envelope = document.components().schemas().get('CloudEvent');
     if (!envelope) throw new Error('no CloudEvent schema in components');
-    expect(envelope.required()).toEqual(expect.arrayContaining(['specversion', 'id', 'source', 'type', 'time', 'orgid', 'livemode', 'data']));
+    expect(envelope.required()).toEqual(
+      expect.arrayContaining(['specversion', 'id', 'source', 'type', 'time', 'orgid', 'livemode', 'data']),
+    );
     expect(envelope.required()).not.toContain('subject');
     expect(envelope.properties()?.['specversion']?.const()).toBe('1.0');
     expect(envelope.properties()?.['id']?.format()).toBe('uuid');
     expect(envelope.properties()?.['time']?.format()).toBe('date-time');
-    for (const type of EVENT_TYPES) expect(payloadOf(type).allOf()?.map((s) => s.id())).toContain(envelope.id());
+    for (const type of EVENT_TYPES)
+      expect(
+        payloadOf(type)
+          .allOf()
+          ?.map((s) => s.id()),
+      ).toContain(envelope.id());
   });
 });

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TIERS, type Tier } from '#libs/config';
+import { type Tier, TIERS } from '#libs/config';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';
 import { EMAIL_MAX_LENGTH, EnumField, PatternField, StringField } from './validation.js';
 

@@ -1,6 +1,6 @@
 import type { AppName } from '#libs/config';
 import { EVENT_TYPES, type EventType } from './events.js';
-import { subjectsOf, type ServiceName, type Subject } from './subjects.js';
+import { type ServiceName, type Subject, subjectsOf } from './subjects.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.js';
 
 /** A durable JetStream consumer: its name and the event types it reads. */
@@ -26,13 +26,33 @@ export interface BusAccess {
   follows: readonly EventType[];
 }
 
-const SIGNUP_EVENTS = ['signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted'] as const satisfies readonly EventType[];
-const PARTICIPANT_EVENTS = ['participant.registered', 'participant.updated', 'participant.canceled'] as const satisfies readonly EventType[];
+const SIGNUP_EVENTS = [
+  'signup.created',
+  'signup.updated',
+  'signup.published',
+  'signup.closed',
+  'signup.deleted',
+] as const satisfies readonly EventType[];
+const PARTICIPANT_EVENTS = [
+  'participant.registered',
+  'participant.updated',
+  'participant.canceled',
+] as const satisfies readonly EventType[];
 const CAPACITY_EVENTS = ['slot.filled', 'slot.opened', 'item.filled', 'item.opened'] as const satisfies readonly EventType[];
-const AUTH_EVENTS = ['auth.apikey.revoked', 'auth.organization.tier_changed', 'auth.oauth.grant_revoked'] as const satisfies readonly EventType[];
+const AUTH_EVENTS = [
+  'auth.apikey.revoked',
+  'auth.organization.tier_changed',
+  'auth.oauth.grant_revoked',
+] as const satisfies readonly EventType[];
 
 /** What every edge (api-gateway, mcp-server) asks the auth-server to verify a credential (libs/edge). */
-const CREDENTIAL_CALLS = ['auth.apikeys.verify', 'auth.members.role', 'auth.oauth.jwks', 'auth.oauth.revocations', 'auth.orgs.tier'] as const satisfies readonly Subject[];
+const CREDENTIAL_CALLS = [
+  'auth.apikeys.verify',
+  'auth.members.role',
+  'auth.oauth.jwks',
+  'auth.oauth.revocations',
+  'auth.orgs.tier',
+] as const satisfies readonly Subject[];
 
 /** Every event a webhook endpoint may subscribe to that the platform emits (webhook.test is sent directly). */
 const DELIVERABLE_EVENTS: readonly EventType[] = EVENT_TYPES.filter((type) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
@@ -50,7 +70,9 @@ export type DurableEventType<D extends keyof typeof DURABLES> = (typeof DURABLES
 export const BUS_ACCESS = {
   'api-gateway': {
     calls: [
-      ...CREDENTIAL_CALLS, 'auth.me', 'auth.orgs.get',
+      ...CREDENTIAL_CALLS,
+      'auth.me',
+      'auth.orgs.get',
       ...subjectsOf('signups').filter((s) => s !== 'signups.reminders.target'),
       ...subjectsOf('reminders'),
       ...subjectsOf('webhooks'),
@@ -61,10 +83,24 @@ export const BUS_ACCESS = {
   },
   'mcp-server': {
     calls: [
-      ...CREDENTIAL_CALLS, 'auth.me', 'reminders.passes.run',
-      'signups.list', 'signups.create', 'signups.get', 'signups.update', 'signups.publish', 'signups.close', 'signups.analytics', 'signups.drafts.create',
-      'signups.slots.create', 'signups.slots.update', 'signups.items.create', 'signups.items.update',
-      'signups.participants.register', 'signups.participants.list', 'signups.participants.delete',
+      ...CREDENTIAL_CALLS,
+      'auth.me',
+      'reminders.passes.run',
+      'signups.list',
+      'signups.create',
+      'signups.get',
+      'signups.update',
+      'signups.publish',
+      'signups.close',
+      'signups.analytics',
+      'signups.drafts.create',
+      'signups.slots.create',
+      'signups.slots.update',
+      'signups.items.create',
+      'signups.items.update',
+      'signups.participants.register',
+      'signups.participants.list',
+      'signups.participants.delete',
     ],
     emits: [],
     consumes: [],

@@ -2,7 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayField, DateTimeField, IntField, StringField } from './validation.js';
 
 export class DraftFromDescriptionDto {
-  @StringField({ required: true, min: 1, max: 10_000, example: 'Potluck next Saturday at 5pm at Riverside Park: 2 salads, 3 desserts and drinks' })
+  @StringField({
+    required: true,
+    min: 1,
+    max: 10_000,
+    example: 'Potluck next Saturday at 5pm at Riverside Park: 2 salads, 3 desserts and drinks',
+  })
   description!: string;
 }
 

@@ -1,8 +1,8 @@
 import type { Tier } from '#libs/config';
-import type { SignupView } from './signups.js';
 import type { ParticipantView } from './participants.js';
-import type { ItemView, SlotView } from './slots-items.js';
 import type { ReminderSentData } from './reminders.js';
+import type { SignupView } from './signups.js';
+import type { ItemView, SlotView } from './slots-items.js';
 
 /** What participant.* events carry: the participant, whose organization and which mode. */
 export type ParticipantEventData = ParticipantView & { organizationId: string; livemode: boolean };

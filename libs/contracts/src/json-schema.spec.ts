@@ -25,7 +25,13 @@ describe('jsonSchemaOf', () => {
         email: { type: 'string', format: 'email', maxLength: 320 },
         selections: { type: 'array', maxItems: 50, items: { $ref: '#/$defs/SelectionDto' } },
       },
-      $defs: { SelectionDto: { type: 'object', required: ['type', 'id'], properties: { type: { enum: ['slot', 'item'] }, id: { format: 'uuid' } } } },
+      $defs: {
+        SelectionDto: {
+          type: 'object',
+          required: ['type', 'id'],
+          properties: { type: { enum: ['slot', 'item'] }, id: { format: 'uuid' } },
+        },
+      },
     });
     expect(JSON.stringify(schema)).not.toMatch(/components|"nullable"|"example"/);
   });
@@ -39,7 +45,10 @@ describe('jsonSchemaOf', () => {
 
   it('admits null for a nullable nested class, and still checks the class', () => {
     const schema = jsonSchemaOf(WithNullableNested);
-    expect((schema as { properties: Record<string, unknown> }).properties.next).toMatchObject({ description: 'The next slot, if any.', anyOf: [expect.any(Object), { type: 'null' }] });
+    expect((schema as { properties: Record<string, unknown> }).properties.next).toMatchObject({
+      description: 'The next slot, if any.',
+      anyOf: [expect.any(Object), { type: 'null' }],
+    });
     const validate = ajv.compile(schema);
     expect(validate({ next: null, at: null })).toBe(true);
     expect(validate({ next: null, at: '2026-11-22T10:00:00Z' })).toBe(true);
@@ -58,11 +67,37 @@ describe('jsonSchemaOf', () => {
   it('validates what a view really holds, nested views and nulls included', () => {
     const validate = ajv.compile(jsonSchemaOf(SignupView));
     const signup = {
-      id: '0b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a55', slug: 'potluck-x1', title: 'Potluck', description: null, status: 'published',
-      eventDate: '2026-12-24T18:00:00.000Z', location: null, maxParticipants: null, requiresPhone: false, signupCloseDate: null,
-      organizationId: 'org_1', participantCount: 0, publicUrl: 'http://localhost:3000/s/potluck-x1', livemode: false,
-      createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', publishedAt: null, closedAt: null,
-      slots: [{ id: '1b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a55', title: 'Setup', description: null, startTime: null, endTime: null, capacity: 2, taken: 0, remaining: 2, livemode: false }],
+      id: '0b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a55',
+      slug: 'potluck-x1',
+      title: 'Potluck',
+      description: null,
+      status: 'published',
+      eventDate: '2026-12-24T18:00:00.000Z',
+      location: null,
+      maxParticipants: null,
+      requiresPhone: false,
+      signupCloseDate: null,
+      organizationId: 'org_1',
+      participantCount: 0,
+      publicUrl: 'http://localhost:3000/s/potluck-x1',
+      livemode: false,
+      createdAt: '2026-11-22T10:00:00.000Z',
+      updatedAt: '2026-11-22T10:00:00.000Z',
+      publishedAt: null,
+      closedAt: null,
+      slots: [
+        {
+          id: '1b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a55',
+          title: 'Setup',
+          description: null,
+          startTime: null,
+          endTime: null,
+          capacity: 2,
+          taken: 0,
+          remaining: 2,
+          livemode: false,
+        },
+      ],
       items: [],
     };
     expect(validate(signup)).toBe(true);

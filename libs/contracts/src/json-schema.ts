@@ -33,7 +33,9 @@ export function jsonSchemaOf(type: new () => object, options: JsonSchemaOptions 
           defs[name] = convert(schemas[name]) as JsonSchema;
         }
       } else if (key === 'properties') {
-        out.properties = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, property]) => [name, convert(property)]));
+        out.properties = Object.fromEntries(
+          Object.entries(value as Record<string, unknown>).map(([name, property]) => [name, convert(property)]),
+        );
       } else {
         out[key] = convert(value);
       }

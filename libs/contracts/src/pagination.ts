@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ProblemError } from '#libs/problem';
 import { isUuid } from './ids.js';
-import { QueryIntField, StringField, isDateTime } from './validation.js';
+import { isDateTime, QueryIntField, StringField } from './validation.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

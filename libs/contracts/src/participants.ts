@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayField, EMAIL_MAX_LENGTH, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
 import { PageMetaDto } from './pagination.js';
-import { ItemView, SlotView } from './slots-items.js';
 import type { SignupStatus } from './signups.js';
+import { ItemView, SlotView } from './slots-items.js';
+import { ArrayField, EMAIL_MAX_LENGTH, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
 
 export const SELECTION_TYPES = ['slot', 'item'] as const;
 export type SelectionType = (typeof SELECTION_TYPES)[number];
@@ -90,7 +90,8 @@ export class FailedSelectionView {
 /** The answer to a registration: what was confirmed, what failed, and the token to manage it. */
 export class RegistrationResultView {
   @ApiProperty({ description: 'true when nothing failed' }) success!: boolean;
-  @ApiPropertyOptional({ description: 'cnf_…: lets the participant edit or cancel later. Absent when nothing was stored.' }) confirmationToken?: string;
+  @ApiPropertyOptional({ description: 'cnf_…: lets the participant edit or cancel later. Absent when nothing was stored.' })
+  confirmationToken?: string;
   @ApiProperty({ type: ConfirmedSelectionView, isArray: true }) confirmed!: ConfirmedSelectionView[];
   @ApiProperty({ type: FailedSelectionView, isArray: true }) failed!: FailedSelectionView[];
 }
@@ -107,7 +108,8 @@ export class PublicSignupView {
   @ApiProperty() requiresPhone!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) signupCloseDate!: string | null;
   @ApiProperty({ description: 'Whether a registration would be accepted now.' }) acceptingRegistrations!: boolean;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Places left under maxParticipants, or null without a limit.' }) spotsRemaining!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Places left under maxParticipants, or null without a limit.' })
+  spotsRemaining!: number | null;
   @ApiProperty({ format: 'uri' }) publicUrl!: string;
   @ApiProperty({ description: 'false for a sandbox signup.' }) livemode!: boolean;
   @ApiProperty({ type: SlotView, isArray: true }) slots!: SlotView[];
@@ -120,11 +122,20 @@ export class RegistrationView {
   @ApiProperty({ type: PublicSignupView }) signup!: PublicSignupView;
 }
 
-const selection = (s: SelectionDto): SelectionInput => ({ type: s.type, id: s.id.toLowerCase(), ...(s.quantity !== undefined && { quantity: s.quantity }) });
+const selection = (s: SelectionDto): SelectionInput => ({
+  type: s.type,
+  id: s.id.toLowerCase(),
+  ...(s.quantity !== undefined && { quantity: s.quantity }),
+});
 
 /** A validated registration body as the bus payload (plain data, ids lower-cased). */
 export function toRegistrationInput(dto: RegistrationDto): RegistrationInput {
-  return { name: dto.name, email: dto.email, ...(dto.phone !== undefined && { phone: dto.phone }), selections: dto.selections.map(selection) };
+  return {
+    name: dto.name,
+    email: dto.email,
+    ...(dto.phone !== undefined && { phone: dto.phone }),
+    selections: dto.selections.map(selection),
+  };
 }
 
 /** A validated registration edit as the bus payload. */

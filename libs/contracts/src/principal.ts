@@ -1,6 +1,6 @@
 import type { Tier } from '#libs/config';
 import { assertAllowed, type AuthRequirement, type Scope } from '#libs/scopes';
-import { SUBJECT_CATALOG, type EdgeSubject, type HandlersOf, type ServiceName, type Subject } from './subjects.js';
+import { type EdgeSubject, type HandlersOf, type ServiceName, type Subject, SUBJECT_CATALOG } from './subjects.js';
 
 /** Who is calling, as established at the edge and carried in every bus request. */
 export interface Principal {

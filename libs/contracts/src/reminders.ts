@@ -11,7 +11,8 @@ export type NotEligibleReason = (typeof NOT_ELIGIBLE_REASONS)[number];
 export class NotEligibleView {
   @ApiProperty({
     enum: NOT_ELIGIBLE_REASONS,
-    description: 'not_mobile: the number is not a mobile (premium rate, shared cost, toll free, VoIP, personal number, fixed line…); ' +
+    description:
+      'not_mobile: the number is not a mobile (premium rate, shared cost, toll free, VoIP, personal number, fixed line…); ' +
       'country_not_allowed: its country is not among those the platform texts',
   })
   reason!: NotEligibleReason;
@@ -22,19 +23,28 @@ export class NotEligibleView {
 
 /** The outcome of one reminder pass (contract: "Reminder pass result"). */
 export class ReminderPassView {
-  @ApiProperty({ type: 'integer', description: 'Participants with a phone the platform texts (see notEligible), not opted out and not reminded yet for this signup, one per phone number' })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Participants with a phone the platform texts (see notEligible), not opted out and not reminded yet for this signup, one per phone number',
+  })
   eligible!: number;
 
   @ApiProperty({ type: 'integer', description: 'Texts accepted by the SMS provider (sandbox: stored in the outbox)' })
   sent!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Texts the provider refused or did not answer; those participants stay eligible, unless the provider reports the number opted out' })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Texts the provider refused or did not answer; those participants stay eligible, unless the provider reports the number opted out',
+  })
   failed!: number;
 
   @ApiProperty({
     type: () => NotEligibleView,
     isArray: true,
-    description: 'Participants with a phone that no pass texts, by reason (not counted in eligible; empty when none). Their registration stands',
+    description:
+      'Participants with a phone that no pass texts, by reason (not counted in eligible; empty when none). Their registration stands',
   })
   notEligible!: NotEligibleView[];
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BoolField, DateTimeField, EnumField, IntField, StringField } from './validation.js';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
 import { ItemView, SlotView } from './slots-items.js';
+import { BoolField, DateTimeField, EnumField, IntField, StringField } from './validation.js';
 
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
 export type SignupStatus = (typeof SIGNUP_STATUSES)[number];

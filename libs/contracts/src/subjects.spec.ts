@@ -1,11 +1,17 @@
 import { ProblemError } from '#libs/problem';
 import { ALL_SCOPES } from '#libs/scopes';
-import { authorize, authorized, requirementOf, type Principal } from './principal.js';
+import { authorize, authorized, type Principal, requirementOf } from './principal.js';
 import type { ReminderPassView } from './reminders.js';
-import { SUBJECT_CATALOG, SUBJECTS, deadlineOf, type EdgeSubject } from './subjects.js';
+import { deadlineOf, type EdgeSubject, SUBJECT_CATALOG, SUBJECTS } from './subjects.js';
 
 const keyHolder: Principal = {
-  userId: 'usr_1', organizationId: 'org_1', tier: 'pro', livemode: false, scopes: [...ALL_SCOPES], credentialId: 'key_1', kind: 'api_key',
+  userId: 'usr_1',
+  organizationId: 'org_1',
+  tier: 'pro',
+  livemode: false,
+  scopes: [...ALL_SCOPES],
+  credentialId: 'key_1',
+  kind: 'api_key',
 };
 const problemOf = (fn: () => void): ProblemError => {
   try {
@@ -25,7 +31,12 @@ describe('the subject catalog', () => {
 
   it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS), which no route or tool offers', () => {
     expect(SUBJECTS.filter((s) => SUBJECT_CATALOG[s].access === 'internal').sort()).toEqual([
-      'auth.apikeys.verify', 'auth.members.role', 'auth.oauth.jwks', 'auth.oauth.revocations', 'auth.orgs.tier', 'reminders.inbound',
+      'auth.apikeys.verify',
+      'auth.members.role',
+      'auth.oauth.jwks',
+      'auth.oauth.revocations',
+      'auth.orgs.tier',
+      'reminders.inbound',
     ]);
   });
 
@@ -94,8 +105,9 @@ describe('authorized', () => {
   });
 
   it("runs a handler only for a caller its subject's entry lets through", async () => {
-    await expect(handlers['reminders.passes.run']({ principal: { ...keyHolder, userId: 'usr_reader', scopes: ['signups:read'] }, signupId: 's' }))
-      .rejects.toMatchObject({ code: 'scope_required', detail: 'This operation requires the scope "reminders:send".' });
+    await expect(
+      handlers['reminders.passes.run']({ principal: { ...keyHolder, userId: 'usr_reader', scopes: ['signups:read'] }, signupId: 's' }),
+    ).rejects.toMatchObject({ code: 'scope_required', detail: 'This operation requires the scope "reminders:send".' });
     await expect(handlers['reminders.passes.run']({ principal: keyHolder, signupId: 's' })).resolves.toEqual(pass);
     expect(ran).toEqual(['usr_1']);
   });

@@ -1,18 +1,31 @@
 import type { JWK } from 'jose';
-import type { Scope } from '#libs/scopes';
 import type { Tier } from '#libs/config';
-import type { Principal } from './principal.js';
+import type { Scope } from '#libs/scopes';
+import type { AnalyticsView } from './analytics.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
-import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
+import type { SignupDraft } from './drafts.js';
 import type { Page } from './pagination.js';
+import type {
+  ParticipantView,
+  PublicSignupView,
+  RegistrationInput,
+  RegistrationResultView,
+  RegistrationView,
+  UpdateParticipantInput,
+  UpdateRegistrationInput,
+} from './participants.js';
+import type { Principal } from './principal.js';
+import type { InboundSms, OutboxMessageView, ReminderPassView } from './reminders.js';
+import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
 import type {
-  ParticipantView, PublicSignupView, RegistrationInput, RegistrationResultView, RegistrationView, UpdateParticipantInput, UpdateRegistrationInput,
-} from './participants.js';
-import type { AnalyticsView } from './analytics.js';
-import type { SignupDraft } from './drafts.js';
-import type { InboundSms, OutboxMessageView, ReminderPassView } from './reminders.js';
-import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookEndpointView, WebhookTestView, WebhookWithSecretView } from './webhooks.js';
+  CreateWebhookInput,
+  DeliveryView,
+  UpdateWebhookInput,
+  WebhookEndpointView,
+  WebhookTestView,
+  WebhookWithSecretView,
+} from './webhooks.js';
 
 interface ById {
   principal: Principal;
@@ -66,7 +79,10 @@ export interface RequestMap {
   'signups.items.delete': { req: ChildById; res: ItemView };
 
   /** No credential needed: principal is absent for anonymous callers. */
-  'signups.participants.register': { req: { principal?: Principal; signupId: string; input: RegistrationInput }; res: RegistrationResultView };
+  'signups.participants.register': {
+    req: { principal?: Principal; signupId: string; input: RegistrationInput };
+    res: RegistrationResultView;
+  };
   'signups.participants.list': { req: OfSignup & { query: { limit?: number; cursor?: string } }; res: Page<ParticipantView> };
   'signups.participants.update': { req: ChildById & { input: UpdateParticipantInput }; res: ParticipantView };
   'signups.participants.delete': { req: ChildById; res: ParticipantView };

@@ -1,9 +1,22 @@
 import { ProblemError } from '#libs/problem';
-import { ArrayField, EMAIL_MAX_LENGTH, IntField, PatternField, PhoneField, StringField, UuidField, isEmailAddress, isPhoneNumber, isWellFormed, toE164, validateInput } from './validation.js';
-import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
-import { RegistrationDto as ParticipantRegistrationDto } from './participants.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
 import { requireUuid } from './ids.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+import { RegistrationDto as ParticipantRegistrationDto } from './participants.js';
+import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
+import {
+  ArrayField,
+  EMAIL_MAX_LENGTH,
+  IntField,
+  isEmailAddress,
+  isPhoneNumber,
+  isWellFormed,
+  PatternField,
+  PhoneField,
+  StringField,
+  toE164,
+  UuidField,
+  validateInput,
+} from './validation.js';
 
 class SelectionDto {
   @StringField({ required: true }) type!: string;
@@ -43,7 +56,13 @@ describe('validateInput', () => {
 
   it('itemizes nested array failures with dot paths and indexes', async () => {
     const problem = await problemOf(
-      validateInput(RegistrationDto, { name: 'A', selections: [{ type: 'slot', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }, { type: 'slot', id: 'nope' }] }),
+      validateInput(RegistrationDto, {
+        name: 'A',
+        selections: [
+          { type: 'slot', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' },
+          { type: 'slot', id: 'nope' },
+        ],
+      }),
     );
     expect(problem.errors).toEqual([{ path: 'selections.1.id', message: 'Invalid uuid' }]);
   });
@@ -74,19 +93,31 @@ describe('validateInput', () => {
 
   it('converts and bounds query integers', async () => {
     expect((await validateInput(ListSignupsQueryDto, { limit: '5' }, 'query')).limit).toBe(5);
-    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '0' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Must be at least 1' }]);
-    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: 'abc' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Expected integer' }]);
-    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '101' }, 'query'))).errors).toEqual([{ path: 'limit', message: 'Must be at most 100' }]);
+    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '0' }, 'query'))).errors).toEqual([
+      { path: 'limit', message: 'Must be at least 1' },
+    ]);
+    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: 'abc' }, 'query'))).errors).toEqual([
+      { path: 'limit', message: 'Expected integer' },
+    ]);
+    expect((await problemOf(validateInput(ListSignupsQueryDto, { limit: '101' }, 'query'))).errors).toEqual([
+      { path: 'limit', message: 'Must be at most 100' },
+    ]);
   });
 
-  it.each(['2026-W05', '2026-123', '2026-12-01', '2026-12-01T10:00', '2026-02-30T10:00:00Z', 'tomorrow'])('refuses %j as eventDate', async (eventDate) => {
-    const problem = await problemOf(validateInput(CreateSignupDto, { title: 'x', eventDate }));
-    expect(problem.errors).toEqual([{ path: 'eventDate', message: expect.stringContaining('Invalid datetime') }]);
-  });
+  it.each(['2026-W05', '2026-123', '2026-12-01', '2026-12-01T10:00', '2026-02-30T10:00:00Z', 'tomorrow'])(
+    'refuses %j as eventDate',
+    async (eventDate) => {
+      const problem = await problemOf(validateInput(CreateSignupDto, { title: 'x', eventDate }));
+      expect(problem.errors).toEqual([{ path: 'eventDate', message: expect.stringContaining('Invalid datetime') }]);
+    },
+  );
 
-  it.each(['2026-12-01T10:00:00Z', '2026-12-01T10:00:00.123+02:00', '2026-12-01T10:00-05:00'])('accepts %j as eventDate', async (eventDate) => {
-    await expect(validateInput(CreateSignupDto, { title: 'x', eventDate })).resolves.toBeDefined();
-  });
+  it.each(['2026-12-01T10:00:00Z', '2026-12-01T10:00:00.123+02:00', '2026-12-01T10:00-05:00'])(
+    'accepts %j as eventDate',
+    async (eventDate) => {
+      await expect(validateInput(CreateSignupDto, { title: 'x', eventDate })).resolves.toBeDefined();
+    },
+  );
 
   it.each([
     ['a lone high surrogate', '\ud800'],
@@ -94,7 +125,9 @@ describe('validateInput', () => {
     ['two high surrogates', '\ud800\ud800'],
     ['a pair the wrong way round', '\udc00\ud800'],
   ])('refuses %s in an e-mail as invalid Unicode instead of failing', async (_case, bad) => {
-    const problem = await problemOf(validateInput(ParticipantRegistrationDto, { name: 'Ann', email: `${bad}@example.com`, selections: [] }));
+    const problem = await problemOf(
+      validateInput(ParticipantRegistrationDto, { name: 'Ann', email: `${bad}@example.com`, selections: [] }),
+    );
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors).toEqual([{ path: 'email', message: 'Must be valid Unicode' }]);
   });
@@ -125,17 +158,24 @@ describe('validateInput', () => {
     expect(isWellFormed('\ud83c')).toBe(false);
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])('refuses %j as an unknown field, at the top and in nested objects', async (key) => {
-    const body = JSON.parse(`{"${key}": 1, "name": "A", "selections": [{"type": "slot", "id": "0190a0b2-7a3c-7def-8a12-1234567890ab", "${key}": {"x": 1}}]}`) as unknown;
-    const problem = await problemOf(validateInput(RegistrationDto, body));
-    expect(problem.errors).toEqual([
-      { path: key, message: 'Unknown field' },
-      { path: `selections.0.${key}`, message: 'Unknown field' },
-    ]);
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])(
+    'refuses %j as an unknown field, at the top and in nested objects',
+    async (key) => {
+      const body = JSON.parse(
+        `{"${key}": 1, "name": "A", "selections": [{"type": "slot", "id": "0190a0b2-7a3c-7def-8a12-1234567890ab", "${key}": {"x": 1}}]}`,
+      ) as unknown;
+      const problem = await problemOf(validateInput(RegistrationDto, body));
+      expect(problem.errors).toEqual([
+        { path: key, message: 'Unknown field' },
+        { path: `selections.0.${key}`, message: 'Unknown field' },
+      ]);
+    },
+  );
 
   it('refuses a prototype key inside a value of the wrong type instead of failing', async () => {
-    const problem = await problemOf(validateInput(CreateSignupDto, JSON.parse('{"title": {"constructor": 1}, "eventDate": "2026-12-01T10:00:00Z"}')));
+    const problem = await problemOf(
+      validateInput(CreateSignupDto, JSON.parse('{"title": {"constructor": 1}, "eventDate": "2026-12-01T10:00:00Z"}')),
+    );
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors).toEqual([
       { path: 'title.constructor', message: 'Unknown field' },
@@ -146,7 +186,9 @@ describe('validateInput', () => {
   it('refuses control characters in text but keeps newlines and tabs', async () => {
     const problem = await problemOf(validateInput(CreateSignupDto, { title: 'a\u0000b', eventDate: '2026-12-01T10:00:00Z' }));
     expect(problem.errors).toEqual([{ path: 'title', message: 'Must not contain control characters' }]);
-    await expect(validateInput(CreateSignupDto, { title: 'x', description: 'line 1\n\tline 2', eventDate: '2026-12-01T10:00:00Z' })).resolves.toBeDefined();
+    await expect(
+      validateInput(CreateSignupDto, { title: 'x', description: 'line 1\n\tline 2', eventDate: '2026-12-01T10:00:00Z' }),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -186,7 +228,10 @@ describe('ids and cursors', () => {
 
   it('round-trips a cursor to the position it names', () => {
     const cursor = encodeCursor({ createdAt: '2026-01-01T02:00:00.000+02:00', id: '0190A0B2-7A3C-7DEF-8A12-1234567890AB' });
-    expect(decodeCursor(cursor, 'createdAt')).toEqual({ createdAt: new Date('2026-01-01T00:00:00.000Z'), id: '0190a0b2-7a3c-7def-8a12-1234567890ab' });
+    expect(decodeCursor(cursor, 'createdAt')).toEqual({
+      createdAt: new Date('2026-01-01T00:00:00.000Z'),
+      id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
+    });
   });
 
   const b64 = (text: string) => Buffer.from(text).toString('base64url');
@@ -196,7 +241,10 @@ describe('ids and cursors', () => {
     ['JSON null', b64('null')],
     ['the wrong keys', encodeCursor({ eventDate: '2026-01-01T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
     ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
-    ['a date JavaScript reads but Postgres cannot hold', encodeCursor({ createdAt: '+275760-09-13T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
+    [
+      'a date JavaScript reads but Postgres cannot hold',
+      encodeCursor({ createdAt: '+275760-09-13T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }),
+    ],
     ['an id that is not a uuid', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 'not-a-uuid' })],
     ['an id of the wrong type', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 1 })],
     ['a lone surrogate', b64('{"createdAt":"2026-01-01T00:00:00Z","id":"\\ud800"}')],

@@ -1,13 +1,31 @@
 import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Transform, Type, plainToInstance } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID,
-  Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf, ValidateNested, isEmail, validate, type ValidationError,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  isEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validate,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+  type ValidationError,
 } from 'class-validator';
 import { isValidPhoneNumber, parsePhoneNumberFromString, parsePhoneNumberWithError } from 'libphonenumber-js';
-import { ProblemError, type FieldError } from '#libs/problem';
+import { type FieldError, ProblemError } from '#libs/problem';
 
 /**
  * Field decorators: each declares validation (class-validator), conversion (class-transformer)
@@ -113,7 +131,17 @@ export function isDateTime(value: unknown): value is string {
   if (!match) return false;
   const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((part) => Number(part ?? 0));
   const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
-  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! < 24 && minute! < 60 && second < 60 && offsetHours < 24 && offsetMinutes < 60;
+  return (
+    month! >= 1 &&
+    month! <= 12 &&
+    day! >= 1 &&
+    day! <= daysInMonth &&
+    hour! < 24 &&
+    minute! < 60 &&
+    second < 60 &&
+    offsetHours < 24 &&
+    offsetMinutes < 60
+  );
 }
 
 export function DateTimeField(opts: Presence = {}): PropertyDecorator {
@@ -139,11 +167,18 @@ export function BoolField(opts: Presence = {}): PropertyDecorator {
 }
 
 export function EnumField<const T extends string>(values: readonly T[], opts: Presence = {}): PropertyDecorator {
-  return applyDecorators(...presence(opts), IsIn(values, { message: `Must be one of: ${values.join(', ')}` }), doc(opts, { enum: [...values] }));
+  return applyDecorators(
+    ...presence(opts),
+    IsIn(values, { message: `Must be one of: ${values.join(', ')}` }),
+    doc(opts, { enum: [...values] }),
+  );
 }
 
 /** A list of names from `values`; the message names the first unknown one. */
-export function EnumListField<const T extends string>(values: readonly T[], opts: Presence & { min?: number; max?: number } = {}): PropertyDecorator {
+export function EnumListField<const T extends string>(
+  values: readonly T[],
+  opts: Presence & { min?: number; max?: number } = {},
+): PropertyDecorator {
   const known = new Set<string>(values);
   const { min = 0, max = values.length } = opts;
   return applyDecorators(
@@ -151,18 +186,16 @@ export function EnumListField<const T extends string>(values: readonly T[], opts
     IsArray({ message: 'Expected array' }),
     ArrayMinSize(min, { message: min === 1 ? 'Must not be empty' : `Must have at least ${min} entries` }),
     ArrayMaxSize(max, { message: `Must have at most ${max} entries` }),
-    ValidateBy(
-      {
-        name: 'knownNames',
-        validator: {
-          validate: (value: unknown) => !Array.isArray(value) || value.every((v) => typeof v === 'string' && known.has(v)),
-          defaultMessage: (args) => {
-            const unknown = (args?.value as unknown[]).find((v) => typeof v !== 'string' || !known.has(v));
-            return `Unknown value ${JSON.stringify(unknown)}: must be one of ${values.join(', ')}`;
-          },
+    ValidateBy({
+      name: 'knownNames',
+      validator: {
+        validate: (value: unknown) => !Array.isArray(value) || value.every((v) => typeof v === 'string' && known.has(v)),
+        defaultMessage: (args) => {
+          const unknown = (args?.value as unknown[]).find((v) => typeof v !== 'string' || !known.has(v));
+          return `Unknown value ${JSON.stringify(unknown)}: must be one of ${values.join(', ')}`;
         },
       },
-    ),
+    }),
     doc(opts, { type: String, isArray: true, enum: [...values], minItems: min, maxItems: max }),
   );
 }
@@ -175,7 +208,13 @@ export function PatternField(pattern: RegExp, message: string, opts: Presence & 
     IsString({ message: 'Expected string' }),
     WellFormedText(),
     MaxLength(max, { message: `Must be at most ${max} characters` }),
-    ValidateBy({ name: 'matches', validator: { validate: (value: unknown) => typeof value === 'string' && value.length <= max && pattern.test(value) } }, { message }),
+    ValidateBy(
+      {
+        name: 'matches',
+        validator: { validate: (value: unknown) => typeof value === 'string' && value.length <= max && pattern.test(value) },
+      },
+      { message },
+    ),
     doc(opts, { type: String, pattern: pattern.source }),
   );
 }
@@ -199,7 +238,13 @@ const PHONE_MAX_LENGTH = 32;
 
 /** A number texts can reach: international form, valid in its numbering plan, no extension. */
 export function isPhoneNumber(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= PHONE_MAX_LENGTH && value.startsWith('+') && isValidPhoneNumber(value) && !parsePhoneNumberFromString(value)?.ext;
+  return (
+    typeof value === 'string' &&
+    value.length <= PHONE_MAX_LENGTH &&
+    value.startsWith('+') &&
+    isValidPhoneNumber(value) &&
+    !parsePhoneNumberFromString(value)?.ext
+  );
 }
 
 /** A valid international phone number in E.164 form: "+1 (415) 555-0123" → "+14155550123". */
@@ -232,7 +277,15 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
     const own = error.constraints
-      ? [{ path, message: error.constraints.isDefined ?? error.constraints.whitelistValidation ?? (error.constraints.nestedValidation ? 'Expected object' : Object.values(error.constraints)[0]) }]
+      ? [
+          {
+            path,
+            message:
+              error.constraints.isDefined ??
+              error.constraints.whitelistValidation ??
+              (error.constraints.nestedValidation ? 'Expected object' : Object.values(error.constraints)[0]),
+          },
+        ]
       : [];
     return [...own, ...flatten(error.children ?? [], path)];
   });

@@ -4,10 +4,20 @@ import { EnumListField, QueryIntField, StringField } from './validation.js';
 
 /** What an endpoint can subscribe to (API decisions, "Webhooks"); `*` is every type. */
 export const WEBHOOK_EVENT_TYPES = [
-  'signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted',
-  'participant.registered', 'participant.updated', 'participant.canceled',
-  'slot.filled', 'slot.opened', 'item.filled', 'item.opened',
-  'reminder.sent', 'webhook.test',
+  'signup.created',
+  'signup.updated',
+  'signup.published',
+  'signup.closed',
+  'signup.deleted',
+  'participant.registered',
+  'participant.updated',
+  'participant.canceled',
+  'slot.filled',
+  'slot.opened',
+  'item.filled',
+  'item.opened',
+  'reminder.sent',
+  'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const ALL_EVENT_TYPES = '*';

@@ -1,9 +1,9 @@
-import { Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import type { Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { authRequirementOf } from '#libs/scopes';
-import { missingCredentials, parseAuthorization } from './credentials.js';
 import { CredentialVerifier } from './credential-verifier.js';
+import { missingCredentials, parseAuthorization } from './credentials.js';
 import { EdgeRateLimiter } from './limits/edge-rate-limiter.js';
 import { countCall } from './limits/rate-limit.guard.js';
 

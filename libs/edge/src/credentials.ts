@@ -1,9 +1,6 @@
 import { ProblemError } from '#libs/problem';
 
-export type ParsedCredential =
-  | { kind: 'none' }
-  | { kind: 'api_key'; key: string }
-  | { kind: 'bearer_token'; token: string };
+export type ParsedCredential = { kind: 'none' } | { kind: 'api_key'; key: string } | { kind: 'bearer_token'; token: string };
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
 

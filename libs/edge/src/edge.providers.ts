@@ -4,8 +4,8 @@ import type { Bus } from '#libs/bus';
 import type { Metrics } from '#libs/observability';
 import { CredentialGuard } from './credential.guard.js';
 import { CredentialVerifier } from './credential-verifier.js';
-import { Counters, type CounterLogger } from './limits/counters.js';
-import { EdgeRateLimiter, type EdgeLimits } from './limits/edge-rate-limiter.js';
+import { type CounterLogger, Counters } from './limits/counters.js';
+import { type EdgeLimits, EdgeRateLimiter } from './limits/edge-rate-limiter.js';
 import { RateLimitGuard } from './limits/rate-limit.guard.js';
 import type { TokenAudience } from './oauth-token-verifier.js';
 
@@ -47,7 +47,11 @@ export function edgeProviders(options: EdgeOptions): Provider[] {
   return [
     { provide: CredentialVerifier, useFactory: () => new CredentialVerifier(options.bus, options.tokens) },
     { provide: Counters, useFactory: () => Counters.create(options.redisUrl, options.limits.rateLimitPrefix, options.logger) },
-    { provide: EdgeRateLimiter, useFactory: (counters: Counters) => new EdgeRateLimiter(counters, options.limits, options.metrics), inject: [Counters] },
+    {
+      provide: EdgeRateLimiter,
+      useFactory: (counters: Counters) => new EdgeRateLimiter(counters, options.limits, options.metrics),
+      inject: [Counters],
+    },
     EdgeLifecycle,
     { provide: APP_GUARD, useClass: CredentialGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -1,7 +1,7 @@
-import { ProblemError } from '#libs/problem';
 import type { Principal } from '#libs/contracts';
-import { parseAuthorization } from './credentials.js';
+import { ProblemError } from '#libs/problem';
 import { ApiKeyCache } from './api-key-cache.js';
+import { parseAuthorization } from './credentials.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -13,7 +13,13 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 const principal = (credentialId: string, organizationId = 'org_a'): Principal => ({
-  userId: 'usr_a', organizationId, tier: 'pro', livemode: false, scopes: [], credentialId, kind: 'api_key',
+  userId: 'usr_a',
+  organizationId,
+  tier: 'pro',
+  livemode: false,
+  scopes: [],
+  credentialId,
+  kind: 'api_key',
 });
 
 describe('parseAuthorization', () => {
@@ -26,12 +32,17 @@ describe('parseAuthorization', () => {
     expect(parseAuthorization('bearer eyJhbGciOi.x.y')).toEqual({ kind: 'bearer_token', token: 'eyJhbGciOi.x.y' });
   });
 
-  it.each([['Basic dXNlcjpwYXNz'], ['Bearer'], ['Bearer '], ['Bearersgn_test_abc'], ['Bearer  sgn_test_abc'], ['Bearer a b'], ['sgn_test_abc']])(
-    'refuses %j as malformed',
-    (header) => {
-      expect(codeOf(() => parseAuthorization(header))).toBe('malformed_credentials');
-    },
-  );
+  it.each([
+    ['Basic dXNlcjpwYXNz'],
+    ['Bearer'],
+    ['Bearer '],
+    ['Bearersgn_test_abc'],
+    ['Bearer  sgn_test_abc'],
+    ['Bearer a b'],
+    ['sgn_test_abc'],
+  ])('refuses %j as malformed', (header) => {
+    expect(codeOf(() => parseAuthorization(header))).toBe('malformed_credentials');
+  });
 });
 
 describe('ApiKeyCache', () => {

@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { InProcessBus } from '#libs/bus';
 import type { Tier } from '#libs/config';
 import { cloudEvent, type HandlersOf, type MemberRole } from '#libs/contracts';
@@ -67,7 +67,11 @@ class AuthDouble {
 }
 
 /** The signed JWT alone, as the auth-server signs it behind the `oat_` prefix. */
-function signedJwt(key: SigningKey, claims: Record<string, unknown> = {}, options: { audience?: string; issuer?: string; typ?: string; expiresIn?: string; subject?: string } = {}) {
+function signedJwt(
+  key: SigningKey,
+  claims: Record<string, unknown> = {},
+  options: { audience?: string; issuer?: string; typ?: string; expiresIn?: string; subject?: string } = {},
+) {
   return new SignJWT({ org_id: 'org_1', grant_id: 'grant_1', client_id: 'cli_1', scope: 'signups:read unknown:scope', ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: key.jwk.kid, typ: options.typ ?? 'at+jwt' })
     .setSubject(options.subject ?? 'usr_1')
@@ -137,7 +141,8 @@ describe('OAuthTokenVerifier', () => {
 
   it("bounds the token's scopes by what the user's role allows now, and refuses the token of a user who is no member", async () => {
     const verifier = new OAuthTokenVerifier(bus, { issuer: ISSUER, audience: REST });
-    const everything = 'signups:read signups:write participants:read participants:write register:write analytics:read ai:draft reminders:send';
+    const everything =
+      'signups:read signups:write participants:read participants:write register:write analytics:read ai:draft reminders:send';
     expect((await verifier.verify(await token(key, { scope: everything }))).scopes).toHaveLength(8);
 
     auth.roles.set('org_1 usr_2', 'member');
@@ -251,7 +256,14 @@ describe('CredentialVerifier with OAuth tokens', () => {
   it('refuses a grant as soon as auth.oauth.grant_revoked arrives', async () => {
     const jwt = await token(key);
     expect((await verifier.verify({ kind: 'bearer_token', token: jwt })).kind).toBe('oauth');
-    await bus.publish(cloudEvent('auth-server', 'auth.oauth.grant_revoked', { grantId: 'grant_1', organizationId: 'org_1', livemode: true }, { orgid: 'org_1', livemode: true }));
+    await bus.publish(
+      cloudEvent(
+        'auth-server',
+        'auth.oauth.grant_revoked',
+        { grantId: 'grant_1', organizationId: 'org_1', livemode: true },
+        { orgid: 'org_1', livemode: true },
+      ),
+    );
     await eventually(async () => expect(await codeOf(verifier.verify({ kind: 'bearer_token', token: jwt }))).toBe('revoked_credentials'));
   });
 
@@ -260,7 +272,12 @@ describe('CredentialVerifier with OAuth tokens', () => {
     expect((await verifier.verify({ kind: 'bearer_token', token: jwt })).tier).toBe('free');
     auth.tiers.set('org_1', 'org');
     await bus.publish(
-      cloudEvent('auth-server', 'auth.organization.tier_changed', { organizationId: 'org_1', tier: 'org', previousTier: 'free', livemode: true }, { orgid: 'org_1', livemode: true }),
+      cloudEvent(
+        'auth-server',
+        'auth.organization.tier_changed',
+        { organizationId: 'org_1', tier: 'org', previousTier: 'free', livemode: true },
+        { orgid: 'org_1', livemode: true },
+      ),
     );
     await eventually(async () => expect((await verifier.verify({ kind: 'bearer_token', token: jwt })).tier).toBe('org'));
   });

@@ -1,7 +1,7 @@
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Bus } from '#libs/bus';
 import type { Tier } from '#libs/config';
-import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, ROLE_SCOPES, type MemberRole, type Principal } from '#libs/contracts';
+import { ACCESS_TOKEN_CLAIMS, accessTokenJwt, type MemberRole, type Principal, ROLE_SCOPES } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { parseScopeString } from '#libs/scopes';
 
@@ -79,7 +79,7 @@ export class OAuthTokenVerifier {
     }
     const grantId = claim(payload, ACCESS_TOKEN_CLAIMS.grant);
     const organizationId = claim(payload, ACCESS_TOKEN_CLAIMS.organization);
-    if (await this.isRevoked(grantId)) throw new ProblemError('revoked_credentials', 'The access token\'s grant was revoked.');
+    if (await this.isRevoked(grantId)) throw new ProblemError('revoked_credentials', "The access token's grant was revoked.");
     const userId = claim(payload, 'sub');
     const [tier, role] = await Promise.all([this.tierOf(organizationId), this.roleOf(organizationId, userId)]);
     const allowed = ROLE_SCOPES[role];

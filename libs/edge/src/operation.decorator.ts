@@ -1,4 +1,4 @@
-import { requirementOf, type EdgeSubject } from '#libs/contracts';
+import { type EdgeSubject, requirementOf } from '#libs/contracts';
 import { Auth } from '#libs/scopes';
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { REQUEST_ID_HEADER, acceptRequestId, runWithRequestId } from './request-context.js';
-import { SpanKind, contextFromHeaders, failSpan, runInContext, startSpan, traceIdOf, withSpan, type Span } from './tracing.js';
+import { acceptRequestId, REQUEST_ID_HEADER, runWithRequestId } from './request-context.js';
+import { contextFromHeaders, failSpan, runInContext, type Span, SpanKind, startSpan, traceIdOf, withSpan } from './tracing.js';
 
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -44,8 +44,16 @@ export function installHttpObservability(fastify: FastifyInstance, logger: Logge
     const route = request.routeOptions.url;
     if (route !== undefined && QUIET_ROUTES.has(route)) return runWithRequestId(request.id, done);
     const parent = contextFromHeaders((name) => headerValue(request, name));
-    const attributes = { 'http.request.method': request.method, 'url.path': loggablePath(request.url), ...(route !== undefined && { 'http.route': route }) };
-    const span = startSpan(route === undefined ? request.method : `${request.method} ${route}`, { kind: SpanKind.SERVER, attributes }, parent);
+    const attributes = {
+      'http.request.method': request.method,
+      'url.path': loggablePath(request.url),
+      ...(route !== undefined && { 'http.route': route }),
+    };
+    const span = startSpan(
+      route === undefined ? request.method : `${request.method} ${route}`,
+      { kind: SpanKind.SERVER, attributes },
+      parent,
+    );
     spans.set(request, span);
     runInContext(withSpan(parent, span), () => runWithRequestId(request.id, done));
   });

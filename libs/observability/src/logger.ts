@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
 import { currentRequestId } from './request-context.js';
 import { currentTraceId } from './tracing.js';
 
@@ -15,7 +15,9 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? '[redacted]' : redactSecrets(item, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? '[redacted]' : redactSecrets(item, depth + 1)]),
+  );
 }
 
 /** Error fields that carry the data a failed statement was given (names, e-mails, phones): never logged. */

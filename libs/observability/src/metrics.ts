@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { withDeadline } from './deadline.js';
 
 /** How long a gauge read at scrape time may take: a slow dependency never stalls the scrape. */
@@ -22,7 +22,10 @@ export class Metrics {
   readonly busRequests: Counter<'subject' | 'outcome'>;
   readonly busDuration: Histogram<'subject'>;
 
-  constructor(readonly app: string, options: { defaultMetrics?: boolean } = {}) {
+  constructor(
+    readonly app: string,
+    options: { defaultMetrics?: boolean } = {},
+  ) {
     this.registry.setDefaultLabels({ app });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({

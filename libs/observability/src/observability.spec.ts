@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
-import { createLogger } from './logger.js';
-import { acceptRequestId, currentRequestId, runWithRequestId } from './request-context.js';
 import { checkReadiness } from './health.js';
-import { Metrics } from './metrics.js';
 import { loggablePath } from './http-hooks.js';
+import { createLogger } from './logger.js';
+import { Metrics } from './metrics.js';
+import { acceptRequestId, currentRequestId, runWithRequestId } from './request-context.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -83,7 +83,12 @@ describe('readiness', () => {
   it('reports each dependency and fails when one is down', async () => {
     const report = await checkReadiness([
       { name: 'postgres', check: async () => undefined },
-      { name: 'nats', check: async () => { throw new Error('connection refused'); } },
+      {
+        name: 'nats',
+        check: async () => {
+          throw new Error('connection refused');
+        },
+      },
     ]);
     expect(report).toEqual({
       status: 'unavailable',
@@ -109,7 +114,13 @@ describe('metrics', () => {
       if (fail) throw new Error('database down');
       g.set(7);
     };
-    const gauge = metrics.gauge('backlog_events', 'Backlog', ['schema'], async (g) => collect({ set: (value) => g.set({ schema: 'signups' }, value) }), (err) => errors.push(err));
+    const gauge = metrics.gauge(
+      'backlog_events',
+      'Backlog',
+      ['schema'],
+      async (g) => collect({ set: (value) => g.set({ schema: 'signups' }, value) }),
+      (err) => errors.push(err),
+    );
     expect(metrics.gauge('backlog_events', 'Backlog', ['schema'], collect, (err) => errors.push(err))).toBe(gauge);
     expect(await metrics.render()).toContain('backlog_events{schema="signups",app="signups-service"} 7');
     fail = true;
@@ -129,7 +140,9 @@ describe('loggablePath', () => {
   it('drops the query and redacts tokens carried in the path', () => {
     expect(loggablePath('/r/cnf_AbC123xyz/cancel?x=1')).toBe('/r/cnf_[redacted]/cancel');
     expect(loggablePath('/api/v1/registrations/cnf_q9')).toBe('/api/v1/registrations/cnf_[redacted]');
-    expect(loggablePath('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab')).toBe('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab');
+    expect(loggablePath('/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab')).toBe(
+      '/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab',
+    );
     expect(loggablePath('/r/cnf%5FAbC123')).toBe('/r/cnf_[redacted]');
     expect(loggablePath('/api/v1/registrations/%63nf_AbC123')).toBe('/api/v1/registrations/cnf_[redacted]');
     expect(loggablePath('/r/%E0%A4%A')).toBe('[undecodable path]');

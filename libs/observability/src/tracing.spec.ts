@@ -1,12 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { fastify } from 'fastify';
-import { ConfigError, loadConfig, tracingSpec, type Env } from '#libs/config';
+import { ConfigError, type Env, loadConfig, tracingSpec } from '#libs/config';
 import { installHttpObservability } from './http-hooks.js';
 import { createLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import {
-  SpanKind, contextFromHeaders, currentTraceId, inSpan, runInContext, startTracing, traceContextHeaders, type Tracing,
+  contextFromHeaders,
+  currentTraceId,
+  inSpan,
+  runInContext,
+  SpanKind,
+  startTracing,
+  traceContextHeaders,
+  type Tracing,
 } from './tracing.js';
 
 const CALLER_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -48,14 +55,20 @@ describe('startTracing', () => {
   it('exports nothing without an endpoint, yet continues the trace a caller sent and passes it on', async () => {
     expect(start({}).exporting).toBe(false);
     const caller = contextFromHeaders((name) => (name === 'traceparent' ? TRACEPARENT : undefined));
-    const seen = await runInContext(caller, () => inSpan('work', server, async () => ({ traceId: currentTraceId(), headers: traceContextHeaders() })));
+    const seen = await runInContext(caller, () =>
+      inSpan('work', server, async () => ({ traceId: currentTraceId(), headers: traceContextHeaders() })),
+    );
     expect(seen.traceId).toBe(CALLER_TRACE_ID);
     expect(seen.headers.traceparent).toMatch(new RegExp(`^00-${CALLER_TRACE_ID}-(?!${CALLER_SPAN_ID})[0-9a-f]{16}-01$`));
   });
 
   it('records nothing of the traces it starts without an endpoint, yet gives them ids for the logs', async () => {
     start({});
-    const seen = await inSpan('work', server, async (span) => ({ recording: span.isRecording(), traceId: currentTraceId(), headers: traceContextHeaders() }));
+    const seen = await inSpan('work', server, async (span) => ({
+      recording: span.isRecording(),
+      traceId: currentTraceId(),
+      headers: traceContextHeaders(),
+    }));
     expect(seen.recording).toBe(false);
     expect(seen.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
     expect(seen.headers.traceparent).toBe(`00-${seen.traceId}-${seen.headers.traceparent!.split('-')[2]}-00`);
@@ -64,7 +77,11 @@ describe('startTracing', () => {
   it.each([
     ['http/protobuf by default', {}, 'application/x-protobuf'],
     ['http/json when OTEL_EXPORTER_OTLP_PROTOCOL says so', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 'application/json'],
-    ['the traces protocol over the general one', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }, 'application/json'],
+    [
+      'the traces protocol over the general one',
+      { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' },
+      'application/json',
+    ],
   ])('exports spans over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces, %s', async (_, env, contentType) => {
     const endpoint = await otlpEndpoint();
     try {
@@ -131,12 +148,17 @@ describe('HTTP server spans', () => {
       },
     });
     const instance = fastify();
-    installHttpObservability(instance, createLogger('tracing-test', 'info', stream), new Metrics('tracing-test', { defaultMetrics: false }));
+    installHttpObservability(
+      instance,
+      createLogger('tracing-test', 'info', stream),
+      new Metrics('tracing-test', { defaultMetrics: false }),
+    );
     instance.get('/work', async () => ({ traceId: currentTraceId() ?? null }));
     instance.get('/healthz', async () => ({ traceId: currentTraceId() ?? null }));
     const origin = await instance.listen({ port: 0, host: '127.0.0.1' });
     apps.push(instance);
-    const get = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${origin}${path}`, { headers })).json() as Promise<{ traceId: string | null }>;
+    const get = async (path: string, headers: Record<string, string> = {}) =>
+      (await fetch(`${origin}${path}`, { headers })).json() as Promise<{ traceId: string | null }>;
     return { get, lines };
   }
 
@@ -192,7 +214,9 @@ describe('HTTP server spans as exported', () => {
       await tracing!.shutdown();
       tracing = undefined;
       const spans = endpoint.bodies.flatMap((body) =>
-        (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((scope) => scope.spans)),
+        (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
+          r.scopeSpans.flatMap((scope) => scope.spans),
+        ),
       );
       const summary = spans.map(({ name, kind, status, attributes }) => ({
         name,
@@ -201,8 +225,24 @@ describe('HTTP server spans as exported', () => {
         ...Object.fromEntries(attributes.map(({ key, value }) => [key, value.stringValue ?? Number(value.intValue)])),
       }));
       expect(summary).toEqual([
-        { name: 'GET /r/:token', kind: 2, error: false, 'http.request.method': 'GET', 'http.route': '/r/:token', 'url.path': '/r/cnf_[redacted]', 'http.response.status_code': 200 },
-        { name: 'GET /fail', kind: 2, error: true, 'http.request.method': 'GET', 'http.route': '/fail', 'url.path': '/fail', 'http.response.status_code': 500 },
+        {
+          name: 'GET /r/:token',
+          kind: 2,
+          error: false,
+          'http.request.method': 'GET',
+          'http.route': '/r/:token',
+          'url.path': '/r/cnf_[redacted]',
+          'http.response.status_code': 200,
+        },
+        {
+          name: 'GET /fail',
+          kind: 2,
+          error: true,
+          'http.request.method': 'GET',
+          'http.route': '/fail',
+          'url.path': '/fail',
+          'http.response.status_code': 500,
+        },
       ]);
       expect(endpoint.bodies.join('')).not.toContain('SECRETtoken123');
     } finally {
@@ -211,4 +251,3 @@ describe('HTTP server spans as exported', () => {
     }
   });
 });
-

@@ -52,11 +52,18 @@ describe('Batches', () => {
   it('never puts items of different keys in one batch, and runs the keys side by side', async () => {
     const { batches, runs } = recorder();
     const outcomes = [batches.submit('a', '1'), batches.submit('b', '2'), batches.submit('a', '3')];
-    expect(runs.map((r) => [r.key, r.items])).toEqual([['a', ['1']], ['b', ['2']]]);
+    expect(runs.map((r) => [r.key, r.items])).toEqual([
+      ['a', ['1']],
+      ['b', ['2']],
+    ]);
     runs[1]!.finish();
     runs[0]!.finish();
     await settle();
-    expect(runs.map((r) => [r.key, r.items])).toEqual([['a', ['1']], ['b', ['2']], ['a', ['3']]]);
+    expect(runs.map((r) => [r.key, r.items])).toEqual([
+      ['a', ['1']],
+      ['b', ['2']],
+      ['a', ['3']],
+    ]);
     runs[2]!.finish();
     await expect(Promise.all(outcomes)).resolves.toEqual(['1!', '2!', '3!']);
   });
@@ -64,7 +71,12 @@ describe('Batches', () => {
   it('runs each item of a failed batch again alone, so only the failing item fails', async () => {
     const { batches, runs, failures } = recorder();
     const first = batches.submit('a', '1');
-    const rest = ['2', '3'].map((item) => batches.submit('a', item).then((value) => ({ value }), (err: Error) => ({ error: err.message })));
+    const rest = ['2', '3'].map((item) =>
+      batches.submit('a', item).then(
+        (value) => ({ value }),
+        (err: Error) => ({ error: err.message }),
+      ),
+    );
     runs[0]!.finish();
     await settle();
     runs[1]!.fail(new Error('batch failed'));

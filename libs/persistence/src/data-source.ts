@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import type { HealthIndicator } from '#libs/observability';
 import { rowsOf } from './rows.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { createDataSource, migrate } from './data-source.js';
-import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
+import { type EmbeddedDatabase, openEmbeddedDatabase } from './embedded-database.js';
 import { prepared, rowsOf } from './rows.js';
 
 function counterMigration(schema: string): new () => MigrationInterface {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
-import type { DataSourceSpec, DatabaseTarget } from './data-source.js';
+import type { DatabaseTarget, DataSourceSpec } from './data-source.js';
 
 type ConnectCallback = (err: Error | null, client?: pg.PoolClient, done?: (release?: Error | boolean) => void) => void;
 

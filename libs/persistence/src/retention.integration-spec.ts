@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { createDataSource, migrate, type DataSourceSpec, type DatabaseTarget } from './data-source.js';
+import { createDataSource, type DatabaseTarget, type DataSourceSpec, migrate } from './data-source.js';
 import { openEmbeddedDatabase } from './embedded-database.js';
 import { sqlMigration } from './migrations.js';
-import { pruneOnce, retentionLeaseSql, type PruneRule } from './retention.js';
+import { pruneOnce, type PruneRule, retentionLeaseSql } from './retention.js';
 import { createTestDatabase } from './test-database.js';
 
 const SCHEMA = 'kept';
@@ -37,21 +37,27 @@ interface Target {
 }
 
 const targets: [string, () => Promise<Target>][] = [
-  ['Postgres', async () => {
-    const database = await createTestDatabase('retention');
-    return { target: { url: database.url }, close: () => database.drop() };
-  }],
-  ['the embedded database (PGlite)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'retention-'));
-    const embedded = await openEmbeddedDatabase(dir);
-    return {
-      target: embedded.target(spec),
-      close: async () => {
-        await embedded.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }],
+  [
+    'Postgres',
+    async () => {
+      const database = await createTestDatabase('retention');
+      return { target: { url: database.url }, close: () => database.drop() };
+    },
+  ],
+  [
+    'the embedded database (PGlite)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'retention-'));
+      const embedded = await openEmbeddedDatabase(dir);
+      return {
+        target: embedded.target(spec),
+        close: async () => {
+          await embedded.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
 ];
 
 describe.each(targets)('pruneOnce on %s', (_name, open) => {
@@ -85,18 +91,27 @@ describe.each(targets)('pruneOnce on %s', (_name, open) => {
     );
 
   const groups = async () =>
-    (await db.query(`SELECT "group", count(*)::int AS "count" FROM "kept"."items" GROUP BY 1 ORDER BY 1`)) as { group: string; count: number }[];
+    (await db.query(`SELECT "group", count(*)::int AS "count" FROM "kept"."items" GROUP BY 1 ORDER BY 1`)) as {
+      group: string;
+      count: number;
+    }[];
 
   it('deletes only the rows past their retention, batch after batch until none is left', async () => {
     await insertItems('old', 23, '25 hours');
     await insertItems('new', 4, '23 hours');
     await insertItems('undated', 2, null);
     await insertItems('pending', 3, '30 days', true);
-    await db.query(`INSERT INTO "kept"."others" VALUES (1, now() - interval '2 hours'), (2, now() - interval '30 minutes'), (3, now() + interval '1 hour')`);
+    await db.query(
+      `INSERT INTO "kept"."others" VALUES (1, now() - interval '2 hours'), (2, now() - interval '30 minutes'), (3, now() + interval '1 hour')`,
+    );
 
     expect(await pruneOnce(db, SCHEMA, rules, { batchSize: 5 })).toEqual({ items: 23, others: 1 });
 
-    expect(await groups()).toEqual([{ group: 'new', count: 4 }, { group: 'pending', count: 3 }, { group: 'undated', count: 2 }]);
+    expect(await groups()).toEqual([
+      { group: 'new', count: 4 },
+      { group: 'pending', count: 3 },
+      { group: 'undated', count: 2 },
+    ]);
     expect(await db.query(`SELECT "id" FROM "kept"."others" ORDER BY 1`)).toEqual([{ id: 2 }, { id: 3 }]);
   });
 

@@ -68,7 +68,12 @@ function yieldToOthers(): Promise<void> {
  * rather than a session advisory lock: the embedded database has one shared connection, which
  * a lock held across batches would keep from every other app.
  */
-export async function pruneOnce(dataSource: DataSource, schema: string, rules: readonly PruneRule[], options: PruneOptions): Promise<PruneResult> {
+export async function pruneOnce(
+  dataSource: DataSource,
+  schema: string,
+  rules: readonly PruneRule[],
+  options: PruneOptions,
+): Promise<PruneResult> {
   const leases = `${quote(schema)}."retention_leases"`;
   const holder = randomUUID();
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;

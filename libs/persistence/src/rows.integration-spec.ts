@@ -19,7 +19,10 @@ describe('rowsOf and affectedBy', () => {
   });
 
   it('answers the rows of a SELECT', async () => {
-    expect(await rowsOf(dataSource.manager, `SELECT id, n FROM t ORDER BY id`)).toEqual([{ id: 1, n: 10 }, { id: 2, n: 20 }]);
+    expect(await rowsOf(dataSource.manager, `SELECT id, n FROM t ORDER BY id`)).toEqual([
+      { id: 1, n: 10 },
+      { id: 2, n: 20 },
+    ]);
   });
 
   it('answers the rows an UPDATE … RETURNING changed, outside a transaction too', async () => {
@@ -60,12 +63,14 @@ describe('rowsOf and affectedBy', () => {
   it('answers how many rows a statement without RETURNING affected, over each kind of db', async () => {
     expect(await affectedBy(dataSource, `UPDATE t SET n = n WHERE id = ANY($1::int[])`, [[1, 2, 99]])).toBe(2);
     expect(await affectedBy(dataSource.manager, prepared(`UPDATE t SET n = n WHERE id = $1`), [99])).toBe(0);
-    await dataSource.transaction(async (manager) => {
-      expect(await affectedBy(manager, `DELETE FROM t WHERE id = 1`)).toBe(1);
-      expect(await affectedBy(manager.queryRunner!, prepared(`DELETE FROM t WHERE id = $1`), [2])).toBe(1);
-      expect(await rowsOf(manager, `SELECT id FROM t`)).toEqual([]);
-      throw new Error('roll back');
-    }).catch(() => undefined);
+    await dataSource
+      .transaction(async (manager) => {
+        expect(await affectedBy(manager, `DELETE FROM t WHERE id = 1`)).toBe(1);
+        expect(await affectedBy(manager.queryRunner!, prepared(`DELETE FROM t WHERE id = $1`), [2])).toBe(1);
+        expect(await rowsOf(manager, `SELECT id FROM t`)).toEqual([]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
     expect(await rowsOf(dataSource, `SELECT id FROM t ORDER BY id`)).toEqual([{ id: 1 }, { id: 2 }]);
   });
 

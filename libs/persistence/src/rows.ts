@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { QueryFailedError, QueryRunnerAlreadyReleasedError, type DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import { type DataSource, type EntityManager, QueryFailedError, type QueryRunner, QueryRunnerAlreadyReleasedError } from 'typeorm';
 
 /**
  * A statement Postgres parses once per connection and, after a few runs, stops planning too
@@ -31,7 +31,12 @@ export type Db = DataSource | EntityManager | QueryRunner;
  * The one way raw SQL runs: `answer` picks what the caller wants of the result, the rows or how
  * many rows the statement affected. A failed statement throws QueryFailedError, prepared or not.
  */
-async function run<R>(db: Db, sql: string | Prepared, params: unknown[], answer: (rows: unknown[], affected: number | null | undefined) => R): Promise<R> {
+async function run<R>(
+  db: Db,
+  sql: string | Prepared,
+  params: unknown[],
+  answer: (rows: unknown[], affected: number | null | undefined) => R,
+): Promise<R> {
   const own = 'createQueryRunner' in db ? undefined : 'isReleased' in db ? db : db.queryRunner;
   const runner = own ?? ('createQueryRunner' in db ? db : db.connection).createQueryRunner();
   try {

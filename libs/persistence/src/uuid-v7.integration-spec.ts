@@ -52,7 +52,10 @@ describe.each([
 
   it('makes a distinct RFC 9562 v7 for each row of one statement (version 7, variant 10), stamped with the time it was made', async () => {
     const before = Date.now();
-    const rows = await rowsOf<{ id: string }>(opened.dataSource.manager, prepared(`SELECT ${UUID_V7_SQL} AS id FROM generate_series(1, 1000)`));
+    const rows = await rowsOf<{ id: string }>(
+      opened.dataSource.manager,
+      prepared(`SELECT ${UUID_V7_SQL} AS id FROM generate_series(1, 1000)`),
+    );
     const after = Date.now();
     expect(rows).toHaveLength(1000);
     expect(new Set(rows.map((row) => row.id)).size).toBe(1000);

@@ -1,4 +1,4 @@
-import { PROBLEM_CATALOG, isProblemCode, type ProblemCode } from './catalog.js';
+import { isProblemCode, PROBLEM_CATALOG, type ProblemCode } from './catalog.js';
 
 export interface FieldError {
   path: string;

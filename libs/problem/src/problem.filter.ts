@@ -1,6 +1,6 @@
-import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { ProblemError, asProblem } from './problem-error.js';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import { PROBLEM_CONTENT_TYPE, toProblemBody } from './problem-body.js';
+import { asProblem, ProblemError } from './problem-error.js';
 
 interface ReplyLike {
   status(code: number): ReplyLike;

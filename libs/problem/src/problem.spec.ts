@@ -1,27 +1,53 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
-import { PROBLEM_CATALOG, PROBLEM_CODES, codeFromSlug, problemType } from './catalog.js';
-import { ProblemError, asProblem } from './problem-error.js';
-import { toProblemBody } from './problem-body.js';
+import { codeFromSlug, PROBLEM_CATALOG, PROBLEM_CODES, problemType } from './catalog.js';
 import { toProblem } from './problem.filter.js';
+import { toProblemBody } from './problem-body.js';
+import { asProblem, ProblemError } from './problem-error.js';
 import { renderProblemPage } from './problem-page.js';
 
 describe('problem catalog', () => {
   it('holds exactly the seventeen codes of the contract', () => {
     expect(PROBLEM_CODES.sort()).toEqual([
-      'bad_request', 'conflict', 'daily_ceiling_exceeded', 'forbidden', 'idempotency_in_progress',
-      'idempotency_key_reuse', 'internal_error', 'invalid_credentials', 'malformed_credentials',
-      'missing_credentials', 'not_found', 'rate_limited', 'revoked_credentials', 'scope_required',
-      'upgrade_required', 'upstream_unavailable', 'validation_failed',
+      'bad_request',
+      'conflict',
+      'daily_ceiling_exceeded',
+      'forbidden',
+      'idempotency_in_progress',
+      'idempotency_key_reuse',
+      'internal_error',
+      'invalid_credentials',
+      'malformed_credentials',
+      'missing_credentials',
+      'not_found',
+      'rate_limited',
+      'revoked_credentials',
+      'scope_required',
+      'upgrade_required',
+      'upstream_unavailable',
+      'validation_failed',
     ]);
   });
 
   it('maps each code to the status of the contract', () => {
     const statuses = Object.fromEntries(PROBLEM_CODES.map((c) => [c, PROBLEM_CATALOG[c].status]));
     expect(statuses).toMatchObject({
-      missing_credentials: 401, malformed_credentials: 401, invalid_credentials: 401, revoked_credentials: 401,
-      scope_required: 403, forbidden: 403, upgrade_required: 402, not_found: 404, conflict: 409,
-      idempotency_in_progress: 409, bad_request: 400, validation_failed: 422, idempotency_key_reuse: 422,
-      rate_limited: 429, daily_ceiling_exceeded: 429, internal_error: 500, upstream_unavailable: 502,
+      missing_credentials: 401,
+      malformed_credentials: 401,
+      invalid_credentials: 401,
+      revoked_credentials: 401,
+      scope_required: 403,
+      forbidden: 403,
+      upgrade_required: 402,
+      not_found: 404,
+      conflict: 409,
+      idempotency_in_progress: 409,
+      bad_request: 400,
+      validation_failed: 422,
+      idempotency_key_reuse: 422,
+      rate_limited: 429,
+      daily_ceiling_exceeded: 429,
+      internal_error: 500,
+      upstream_unavailable: 502,
     });
   });
 

@@ -14,9 +14,20 @@ describe('upgradeRequired', () => {
   });
 
   it('gives a count cap its limit and use, and the lowest tier whose cap is above the use', () => {
-    const problem = upgradeRequired({ kind: 'limit', featureLabel: 'Webhook endpoints', currentTier: 'free', allowance: webhookEndpoints, used: 1 });
+    const problem = upgradeRequired({
+      kind: 'limit',
+      featureLabel: 'Webhook endpoints',
+      currentTier: 'free',
+      allowance: webhookEndpoints,
+      used: 1,
+    });
     expect(problem.problemCause).toEqual({
-      kind: 'limit', featureLabel: 'Webhook endpoints', currentTier: 'free', requiredTier: 'pro', limit: 1, used: 1,
+      kind: 'limit',
+      featureLabel: 'Webhook endpoints',
+      currentTier: 'free',
+      requiredTier: 'pro',
+      limit: 1,
+      used: 1,
     });
   });
 
@@ -27,13 +38,32 @@ describe('upgradeRequired', () => {
   });
 
   it('answers requiredTier null on the highest tier', () => {
-    const problem = upgradeRequired({ kind: 'limit', featureLabel: 'Webhook endpoints', currentTier: 'org', allowance: webhookEndpoints, used: 100 });
+    const problem = upgradeRequired({
+      kind: 'limit',
+      featureLabel: 'Webhook endpoints',
+      currentTier: 'org',
+      allowance: webhookEndpoints,
+      used: 100,
+    });
     expect(problem.problemCause).toMatchObject({ currentTier: 'org', requiredTier: null, limit: 100, used: 100 });
     expect(problem.detail).toMatch(/No tier allows more/);
   });
 
   it('goes over the bus with its cause intact', () => {
-    const problem = upgradeRequired({ kind: 'quota', featureLabel: 'AI drafts', currentTier: 'pro', allowance: (t) => DEFAULT_TIER_LIMITS[t].aiDraftsPerMonth, used: 100 });
-    expect(problem.toWire().cause).toEqual({ kind: 'quota', featureLabel: 'AI drafts', currentTier: 'pro', requiredTier: 'org', limit: 100, used: 100 });
+    const problem = upgradeRequired({
+      kind: 'quota',
+      featureLabel: 'AI drafts',
+      currentTier: 'pro',
+      allowance: (t) => DEFAULT_TIER_LIMITS[t].aiDraftsPerMonth,
+      used: 100,
+    });
+    expect(problem.toWire().cause).toEqual({
+      kind: 'quota',
+      featureLabel: 'AI drafts',
+      currentTier: 'pro',
+      requiredTier: 'org',
+      limit: 100,
+      used: 100,
+    });
   });
 });

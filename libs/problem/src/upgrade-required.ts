@@ -1,4 +1,4 @@
-import { TIERS, type Tier } from '#libs/config';
+import { type Tier, TIERS } from '#libs/config';
 import { ProblemError, type UpgradeCause } from './problem-error.js';
 
 export interface UpgradeRequest {

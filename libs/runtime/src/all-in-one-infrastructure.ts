@@ -1,7 +1,7 @@
-import { infrastructureSpec, loadConfig, natsAuthOf, natsAuthSpec, type Env } from '#libs/config';
-import { InProcessBus, NatsBus, type Bus } from '#libs/bus';
+import { type Bus, InProcessBus, NatsBus } from '#libs/bus';
+import { type Env, infrastructureSpec, loadConfig, natsAuthOf, natsAuthSpec } from '#libs/config';
 import { createLogger } from '#libs/observability';
-import { createDataSource, openEmbeddedDatabase, type DataSourceSpec, type DatabaseTarget } from '#libs/persistence';
+import { createDataSource, type DatabaseTarget, type DataSourceSpec, openEmbeddedDatabase } from '#libs/persistence';
 import type { Infrastructure } from './infrastructure.js';
 import { streamNameFor } from './services-infrastructure.js';
 

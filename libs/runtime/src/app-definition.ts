@@ -1,8 +1,8 @@
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import type { Bus } from '#libs/bus';
 import type { AppName, ConfigOf, ConfigSpec } from '#libs/config';
 import { authorized, type HandlersOf, type ServiceName } from '#libs/contracts';
-import type { Bus } from '#libs/bus';
 import type { Logger, Metrics } from '#libs/observability';
 import type { DataSourceSpec, PruneRule } from '#libs/persistence';
 import type { Outbox } from './outbox.js';

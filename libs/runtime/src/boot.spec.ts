@@ -1,10 +1,10 @@
-import { request as httpRequest, Agent } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { Body, Controller, Get, Inject, Module, Post } from '@nestjs/common';
 import { InProcessBus } from '#libs/bus';
-import { ConfigError, FieldProblem, loadConfig, type Field } from '#libs/config';
+import { ConfigError, type Field, FieldProblem, loadConfig } from '#libs/config';
+import { type HandlersOf, subjectsOf } from '#libs/contracts';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
-import { subjectsOf, type HandlersOf } from '#libs/contracts';
 import { Auth } from '#libs/scopes';
 import type { AppContext } from './app-definition.js';
 import { bootApp, type RunningApp } from './boot.js';
@@ -14,11 +14,21 @@ import { APP_CONFIG } from './tokens.js';
 
 @Controller('things')
 class ThingsController {
-  @Get('boom') @Auth.public() boom(): never { throw new Error('relation "secret_table" does not exist'); }
-  @Get('gone') @Auth.public() gone(): never { throw new ProblemError('not_found', 'No such thing.'); }
-  @Get('by/:id') @Auth.public() byId(): object { return {}; }
-  @Get('undeclared') undeclared(): object { return { leaked: true }; }
-  @Post() @Auth.public() create(@Body() body: unknown) { return { got: body }; }
+  @Get('boom') @Auth.public() boom(): never {
+    throw new Error('relation "secret_table" does not exist');
+  }
+  @Get('gone') @Auth.public() gone(): never {
+    throw new ProblemError('not_found', 'No such thing.');
+  }
+  @Get('by/:id') @Auth.public() byId(): object {
+    return {};
+  }
+  @Get('undeclared') undeclared(): object {
+    return { leaked: true };
+  }
+  @Post() @Auth.public() create(@Body() body: unknown) {
+    return { got: body };
+  }
 }
 
 @Module({ controllers: [ThingsController] })
@@ -69,7 +79,9 @@ const greetingSpec = { greeting: greetingField };
 class GreetingController {
   constructor(@Inject(APP_CONFIG) private readonly config: { greeting: string }) {}
 
-  @Get() @Auth.public() greet(): object { return { greeting: this.config.greeting }; }
+  @Get() @Auth.public() greet(): object {
+    return { greeting: this.config.greeting };
+  }
 }
 
 @Module({ controllers: [GreetingController] })
@@ -80,7 +92,9 @@ function testInfrastructure(bus: InProcessBus): Infrastructure {
     env: { SIGNUPS_SERVICE_PORT: '0', PROBLEM_BASE: 'http://problems.test/problems' },
     logLevel: 'silent',
     bus,
-    dataSource: () => { throw new Error('no database in this test'); },
+    dataSource: () => {
+      throw new Error('no database in this test');
+    },
     close: () => bus.close(),
   };
 }
@@ -93,7 +107,9 @@ function get(agent: Agent, url: string): Promise<{ status: number; connection: s
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -157,7 +173,10 @@ describe('bootApp', () => {
   ])('answers a body of %s nested thousands deep with validation_failed on body', async (_case, body) => {
     const res = await post(body);
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }] });
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'body', message: 'Nested too deeply: at most 32 levels' }],
+    });
   });
 
   it('reads a body nested as deep as allowed', async () => {
@@ -171,11 +190,16 @@ describe('bootApp', () => {
     expect(await res.json()).toMatchObject({ errors: [{ path: 'body', message: 'Must be valid UTF-8' }] });
   });
 
-  it.each(['{"__proto__":{"admin":true}}', '{"a":[{"constructor":{"prototype":{"admin":true}}}]}'])('answers the prototype-polluting body %s with validation_failed on body', async (body) => {
-    const res = await post(body);
-    expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ errors: [{ path: 'body', message: 'Must not contain __proto__ or constructor.prototype' }] });
-  });
+  it.each(['{"__proto__":{"admin":true}}', '{"a":[{"constructor":{"prototype":{"admin":true}}}]}'])(
+    'answers the prototype-polluting body %s with validation_failed on body',
+    async (body) => {
+      const res = await post(body);
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({
+        errors: [{ path: 'body', message: 'Must not contain __proto__ or constructor.prototype' }],
+      });
+    },
+  );
 
   it('keeps brackets inside strings and escaped quotes out of the depth', async () => {
     const res = await post(JSON.stringify({ title: `\\"${'['.repeat(1000)}`, constructor: 'x' }));
@@ -185,7 +209,12 @@ describe('bootApp', () => {
 
   it('counts and times every bus request the app serves, by outcome', async () => {
     const handlers = Object.fromEntries(
-      subjectsOf('signups').map((subject) => [subject, async () => { throw new ProblemError('not_found'); }]),
+      subjectsOf('signups').map((subject) => [
+        subject,
+        async () => {
+          throw new ProblemError('not_found');
+        },
+      ]),
     ) as unknown as HandlersOf<'signups'>;
     const served = await running.context.bus.serve('signups', handlers);
     try {
@@ -266,7 +295,10 @@ describe('bootApp shutting down', () => {
     const closing = running.close().then(() => (closed = true));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(closed).toBe(false);
-    const readiness = await fetch(`${running.url}/readyz`).then((res) => res.status, () => 'refused');
+    const readiness = await fetch(`${running.url}/readyz`).then(
+      (res) => res.status,
+      () => 'refused',
+    );
     expect(readiness).toBe('refused');
 
     held.finish();
@@ -277,7 +309,7 @@ describe('bootApp shutting down', () => {
   });
 });
 
-describe('bootApp reading the app\'s settings', () => {
+describe("bootApp reading the app's settings", () => {
   const bus = new InProcessBus(createLogger('test', 'silent'));
   const withGreeting = (GREETING: string): Infrastructure => {
     const infrastructure = testInfrastructure(bus);
@@ -348,6 +380,8 @@ describe('SHUTDOWN_DELAY_MS', () => {
 
   it('refuses a delay that would leave no time to drain within the 30 s a pod is given', () => {
     expect(() => loadConfig(shutdownSpec, { SHUTDOWN_DELAY_MS: '20000' })).toThrow(ConfigError);
-    expect(() => loadConfig(shutdownSpec, { SHUTDOWN_DELAY_MS: 'soon' })).toThrow('SHUTDOWN_DELAY_MS must be an integer between 0 and 15000 (got "soon")');
+    expect(() => loadConfig(shutdownSpec, { SHUTDOWN_DELAY_MS: 'soon' })).toThrow(
+      'SHUTDOWN_DELAY_MS must be an integer between 0 and 15000 (got "soon")',
+    );
   });
 });

@@ -1,22 +1,22 @@
 import 'reflect-metadata';
-import { Module, type INestApplication } from '@nestjs/common';
+import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec, type ConfigOf, type ConfigSpec, type HttpTimeouts } from '#libs/config';
-import { Metrics, REQUEST_ID_HEADER, createLogger, installHttpObservability, requestIdOptions } from '#libs/observability';
+import { type ConfigOf, type ConfigSpec, type HttpTimeouts, listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec } from '#libs/config';
+import { createLogger, installHttpObservability, Metrics, REQUEST_ID_HEADER, requestIdOptions } from '#libs/observability';
 import { migrate } from '#libs/persistence';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import type { AppContext, AppDefinition } from './app-definition.js';
 import type { Infrastructure } from './infrastructure.js';
 import { instrumentBus } from './instrumented-bus.js';
 import { useJsonBodyReader } from './json-body.js';
-import { Outbox } from './outbox.js';
 import { NestPinoLogger } from './nest-logger.js';
 import { ShutdownState } from './ops.controller.js';
+import { Outbox } from './outbox.js';
+import { loadRetention, outboxPruneRules, RetentionJob } from './retention.js';
 import { RuntimeModule } from './runtime.module.js';
-import { RetentionJob, loadRetention, outboxPruneRules } from './retention.js';
 
 export interface RunningApp {
   name: string;
@@ -76,10 +76,13 @@ function timeoutOptions({ headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs
  * balancer, to another replica) instead of keeping a connection to this one alive.
  */
 function closeConnectionsWhenShuttingDown(fastify: FastifyInstance, shutdown: ShutdownState): void {
-  fastify.addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (shutdown.shuttingDown && !reply.raw.headersSent) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  fastify.addHook(
+    'onSend',
+    (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      if (shutdown.shuttingDown && !reply.raw.headersSent) reply.header('connection', 'close');
+      done(null, payload);
+    },
+  );
 }
 
 /**
@@ -116,18 +119,31 @@ export async function bootApp<S extends ConfigSpec>(definition: AppDefinition<S>
   }
   const bus = instrumentBus(infrastructure.bus, metrics, logger);
   const { database } = definition;
-  const outbox = dataSource && database && database.outbox !== false ? new Outbox(dataSource, database.schema, definition.name, bus, logger, metrics) : undefined;
-  const context: AppContext<ConfigOf<S>> = { name: definition.name, logger, metrics, bus, dataSource, outbox, redisUrl: infrastructure.redisUrl, config };
+  const outbox =
+    dataSource && database && database.outbox !== false
+      ? new Outbox(dataSource, database.schema, definition.name, bus, logger, metrics)
+      : undefined;
+  const context: AppContext<ConfigOf<S>> = {
+    name: definition.name,
+    logger,
+    metrics,
+    bus,
+    dataSource,
+    outbox,
+    redisUrl: infrastructure.redisUrl,
+    config,
+  };
   const shutdown = new ShutdownState();
-  const retention = dataSource && database && retentionConfig
-    ? new RetentionJob(
-      dataSource,
-      database.schema,
-      [...(outbox ? outboxPruneRules(retentionConfig) : []), ...(definition.retention?.(context) ?? [])],
-      retentionConfig,
-      logger,
-    )
-    : undefined;
+  const retention =
+    dataSource && database && retentionConfig
+      ? new RetentionJob(
+          dataSource,
+          database.schema,
+          [...(outbox ? outboxPruneRules(retentionConfig) : []), ...(definition.retention?.(context) ?? [])],
+          retentionConfig,
+          logger,
+        )
+      : undefined;
 
   const adapter = new FastifyAdapter({
     ...requestIdOptions,
@@ -156,9 +172,7 @@ export async function bootApp<S extends ConfigSpec>(definition: AppDefinition<S>
   await definition.configure?.(app, context);
   await app.listen(port, host);
   outbox?.start();
-  const served = definition.serve
-    ? await bus.serve(definition.serve.owner, definition.serve.handlers(app) as never)
-    : undefined;
+  const served = definition.serve ? await bus.serve(definition.serve.owner, definition.serve.handlers(app) as never) : undefined;
   await definition.start?.(app, context);
   retention?.start();
   const address = app.getHttpServer().address() as { port: number };

@@ -54,7 +54,9 @@ async function boot(env: Env): Promise<RunningApp> {
     env: { SIGNUPS_SERVICE_PORT: '0', PROBLEM_BASE: 'http://problems.test/problems', ...env },
     logLevel: 'silent',
     bus,
-    dataSource: () => { throw new Error('no database in this test'); },
+    dataSource: () => {
+      throw new Error('no database in this test');
+    },
     close: () => bus.close(),
   };
   return bootApp({ name: 'signups-service', module: () => ({ module: ThingsModule }) }, infrastructure);
@@ -94,7 +96,10 @@ class RawClient {
   /** Whether the server closed the connection within CLOSE_WAIT_MS, and what it wrote. */
   async closedByServer(): Promise<{ closed: boolean; received: string }> {
     let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([this.closed.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS, false)))]);
+    const closed = await Promise.race([
+      this.closed.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS, false))),
+    ]);
     clearTimeout(timer);
     return { closed, received: this.received };
   }

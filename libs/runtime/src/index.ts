@@ -8,4 +8,12 @@ export { runStandalone } from './standalone.js';
 export { LOCAL_SERVICES, servicesInfrastructure, streamNameFor } from './services-infrastructure.js';
 export { allInOneInfrastructure } from './all-in-one-infrastructure.js';
 export { EventConsumer, type AppConsumerOptions } from './app-consumer.js';
-export { RetentionJob, hoursToSeconds, loadRetention, outboxPruneRules, retentionHours, retentionSpec, type RetentionConfig } from './retention.js';
+export {
+  RetentionJob,
+  hoursToSeconds,
+  loadRetention,
+  outboxPruneRules,
+  retentionHours,
+  retentionSpec,
+  type RetentionConfig,
+} from './retention.js';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { Env } from '#libs/config';
 import type { Bus } from '#libs/bus';
+import type { Env } from '#libs/config';
 import type { DataSourceSpec } from '#libs/persistence';
 
 /** The adapters one run mode provides to every app it boots. */

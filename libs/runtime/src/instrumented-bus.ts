@@ -1,6 +1,6 @@
 import type { Bus, ConsumerBacklog } from '#libs/bus';
 import type { HandlersOf, ServiceName } from '#libs/contracts';
-import { sharedRead, type Logger, type Metrics } from '#libs/observability';
+import { type Logger, type Metrics, sharedRead } from '#libs/observability';
 import { asProblem } from '#libs/problem';
 
 type AnyHandler = (req: never) => Promise<unknown>;
@@ -12,7 +12,9 @@ type AnyHandler = (req: never) => Promise<unknown>;
  */
 function consumerLagGauges(bus: Bus, metrics: Metrics, logger: Logger): Map<string, number> {
   const consumers = new Map<string, number>();
-  const backlogs = sharedRead(() => Promise.all([...consumers.keys()].map(async (consumer) => ({ consumer, backlog: await bus.backlog(consumer) }))));
+  const backlogs = sharedRead(() =>
+    Promise.all([...consumers.keys()].map(async (consumer) => ({ consumer, backlog: await bus.backlog(consumer) }))),
+  );
   const lag = (name: string, help: string, field: keyof ConsumerBacklog) =>
     metrics.gauge(
       name,
@@ -36,23 +38,27 @@ function consumerLagGauges(bus: Bus, metrics: Metrics, logger: Logger): Map<stri
  */
 export function instrumentBus(bus: Bus, metrics: Metrics, logger: Logger): Bus {
   const consumers = consumerLagGauges(bus, metrics, logger);
-  const measure = (subject: string, handler: AnyHandler): AnyHandler => async (req) => {
-    const stop = metrics.busDuration.startTimer({ subject });
-    try {
-      const result = await handler(req);
-      metrics.busRequests.inc({ subject, outcome: 'ok' });
-      return result;
-    } catch (err) {
-      metrics.busRequests.inc({ subject, outcome: asProblem(err).code });
-      throw err;
-    } finally {
-      stop();
-    }
-  };
+  const measure =
+    (subject: string, handler: AnyHandler): AnyHandler =>
+    async (req) => {
+      const stop = metrics.busDuration.startTimer({ subject });
+      try {
+        const result = await handler(req);
+        metrics.busRequests.inc({ subject, outcome: 'ok' });
+        return result;
+      } catch (err) {
+        metrics.busRequests.inc({ subject, outcome: asProblem(err).code });
+        throw err;
+      } finally {
+        stop();
+      }
+    };
   return {
     request: (subject, payload, options) => bus.request(subject, payload, options),
     serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>) {
-      const measured = Object.fromEntries(Object.entries(handlers as Record<string, AnyHandler>).map(([subject, h]) => [subject, measure(subject, h)]));
+      const measured = Object.fromEntries(
+        Object.entries(handlers as Record<string, AnyHandler>).map(([subject, h]) => [subject, measure(subject, h)]),
+      );
       return bus.serve(owner, measured as HandlersOf<O>);
     },
     publish: (event) => bus.publish(event),

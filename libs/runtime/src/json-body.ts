@@ -22,7 +22,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -72,7 +73,10 @@ export function readJsonBody(body: Buffer): unknown {
     throw unreadable('Malformed JSON', 'The request body is not valid JSON.');
   }
   if (poisoned(parsed)) {
-    throw unreadable('Must not contain __proto__ or constructor.prototype', 'The request body holds a key that would reach an object prototype.');
+    throw unreadable(
+      'Must not contain __proto__ or constructor.prototype',
+      'The request body holds a key that would reach an object prototype.',
+    );
   }
   return parsed;
 }

@@ -30,7 +30,15 @@ afterAll(async () => {
 /** The value of one sample of the app's /metrics text, by name and labels (in any order). */
 async function sample(metrics: Metrics, name: string, labels: string[] = []): Promise<number> {
   const wanted = ['app="lag-test"', ...labels].sort().join(',');
-  const line = (await metrics.render()).split('\n').find((l) => l.startsWith(`${name}{`) && l.slice(name.length + 1, l.indexOf('}')).split(',').sort().join(',') === wanted);
+  const line = (await metrics.render()).split('\n').find(
+    (l) =>
+      l.startsWith(`${name}{`) &&
+      l
+        .slice(name.length + 1, l.indexOf('}'))
+        .split(',')
+        .sort()
+        .join(',') === wanted,
+  );
   return Number(line?.split(' ')[1]);
 }
 
@@ -43,7 +51,9 @@ describe('outbox lag gauges', () => {
     const metrics = new Metrics('lag-test', { defaultMetrics: false });
     const bus = new InProcessBus(logger);
     const outbox = new Outbox(dataSource, schema, 'lag-test', bus, logger, metrics);
-    expect([await sample(metrics, 'outbox_pending_events', ours), await sample(metrics, 'outbox_oldest_pending_seconds', ours)]).toEqual([0, 0]);
+    expect([await sample(metrics, 'outbox_pending_events', ours), await sample(metrics, 'outbox_oldest_pending_seconds', ours)]).toEqual([
+      0, 0,
+    ]);
     for (let i = 0; i < 2; i++) {
       await outbox.transaction((tx) => tx.emit('auth.apikey.revoked', revoked(), { orgid: 'org_test', livemode: false }));
     }
@@ -52,8 +62,11 @@ describe('outbox lag gauges', () => {
     expect(await sample(metrics, 'outbox_oldest_pending_seconds', ours)).toBeGreaterThanOrEqual(0.05);
     outbox.start();
     try {
-      for (let i = 0; i < 100 && (await sample(metrics, 'outbox_pending_events', ours)) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect([await sample(metrics, 'outbox_pending_events', ours), await sample(metrics, 'outbox_oldest_pending_seconds', ours)]).toEqual([0, 0]);
+      for (let i = 0; i < 100 && (await sample(metrics, 'outbox_pending_events', ours)) > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect([await sample(metrics, 'outbox_pending_events', ours), await sample(metrics, 'outbox_oldest_pending_seconds', ours)]).toEqual([
+        0, 0,
+      ]);
     } finally {
       await outbox.stop();
       await bus.close();
@@ -65,7 +78,14 @@ describe('outbox transactions', () => {
   const meta = { orgid: 'org_test', livemode: false };
 
   it('record each event with the request it was emitted in, all in one commit', async () => {
-    const outbox = new Outbox(dataSource, schema, 'lag-test', new InProcessBus(logger), logger, new Metrics('lag-test', { defaultMetrics: false }));
+    const outbox = new Outbox(
+      dataSource,
+      schema,
+      'lag-test',
+      new InProcessBus(logger),
+      logger,
+      new Metrics('lag-test', { defaultMetrics: false }),
+    );
     const [first, second] = [revoked(), revoked()];
     await outbox.transaction(async (tx) => {
       await runWithRequestId('req-first', () => tx.emit('auth.apikey.revoked', first, meta));
@@ -75,17 +95,30 @@ describe('outbox transactions', () => {
       `SELECT payload->'data'->>'apiKeyId' AS key, request_id, created_at::text AS created_at FROM "${schema}".outbox WHERE payload->'data'->>'apiKeyId' = ANY($1::text[])`,
       [[first.apiKeyId, second.apiKeyId]],
     )) as { key: string; request_id: string; created_at: string }[];
-    expect(Object.fromEntries(rows.map((row) => [row.key, row.request_id]))).toEqual({ [first.apiKeyId]: 'req-first', [second.apiKeyId]: 'req-second' });
+    expect(Object.fromEntries(rows.map((row) => [row.key, row.request_id]))).toEqual({
+      [first.apiKeyId]: 'req-first',
+      [second.apiKeyId]: 'req-second',
+    });
     expect(new Set(rows.map((row) => row.created_at)).size).toBe(1);
   });
 
   it('refuse an event emitted once the work has returned, rather than drop it', async () => {
-    const outbox = new Outbox(dataSource, schema, 'lag-test', new InProcessBus(logger), logger, new Metrics('lag-test', { defaultMetrics: false }));
+    const outbox = new Outbox(
+      dataSource,
+      schema,
+      'lag-test',
+      new InProcessBus(logger),
+      logger,
+      new Metrics('lag-test', { defaultMetrics: false }),
+    );
     let late: Promise<string> | undefined;
     await outbox.transaction(async (tx) => {
       late = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => tx.emit('auth.apikey.revoked', revoked(), meta))
-        .then(() => 'recorded', (err: Error) => err.message);
+        .then(
+          () => 'recorded',
+          (err: Error) => err.message,
+        );
     });
     expect(await late).toMatch(/before its transaction's work returns/);
   });
@@ -105,7 +138,10 @@ describe('consumer lag gauges', () => {
     await bus.publish(event());
     await bus.publish(event());
     await new Promise((resolve) => setImmediate(resolve));
-    expect([await sample(metrics, 'event_consumer_pending_messages', consumer), await sample(metrics, 'event_consumer_unacknowledged_messages', consumer)]).toEqual([0, 2]);
+    expect([
+      await sample(metrics, 'event_consumer_pending_messages', consumer),
+      await sample(metrics, 'event_consumer_unacknowledged_messages', consumer),
+    ]).toEqual([0, 2]);
     release();
     await holding.stop();
     expect(await metrics.render()).not.toContain('lag-consumer');

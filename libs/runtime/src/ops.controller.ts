@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Auth, Unmetered } from '#libs/scopes';
 import { checkReadiness, type HealthIndicator, type Metrics } from '#libs/observability';
+import { Auth, Unmetered } from '#libs/scopes';
 import { HEALTH_INDICATORS, METRICS } from './tokens.js';
 
 /**
@@ -49,7 +49,10 @@ export class OpsController {
   @Auth.public()
   async readyz(@Res() reply: StatusReply): Promise<void> {
     const report = await checkReadiness(this.indicators, { shuttingDown: this.shutdown.shuttingDown });
-    reply.status(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').send(report);
+    reply
+      .status(report.status === 'ok' ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(report);
   }
 
   @Get('metrics')

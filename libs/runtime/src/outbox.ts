@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { OutboxRelay, caused, enqueueEvents, qualified, type Bus, type BusLogger, type CausedEvent } from '#libs/bus';
+import { type Bus, type BusLogger, caused, type CausedEvent, enqueueEvents, OutboxRelay, qualified } from '#libs/bus';
 import { cloudEvent, type EventMap, type EventType } from '#libs/contracts';
-import { sharedRead, type Metrics } from '#libs/observability';
+import { type Metrics, sharedRead } from '#libs/observability';
 import { rowsOf } from '#libs/persistence';
 
 /** What an event is made from: its type, its data and its CloudEvent attributes. */
@@ -58,7 +58,13 @@ export class Outbox {
     });
     const onError = (err: unknown) => logger.warn({ err }, 'outbox lag not read');
     const schema = { schema: this.schema };
-    metrics.gauge('outbox_pending_events', 'Events committed to the outbox and not yet published', ['schema'], async (gauge) => gauge.set(schema, (await backlog()).pending), onError);
+    metrics.gauge(
+      'outbox_pending_events',
+      'Events committed to the outbox and not yet published',
+      ['schema'],
+      async (gauge) => gauge.set(schema, (await backlog()).pending),
+      onError,
+    );
     metrics.gauge(
       'outbox_oldest_pending_seconds',
       'Age of the oldest event not yet published (0 when none)',
@@ -78,7 +84,7 @@ export class Outbox {
     let done = false;
     const result = await this.dataSource.transaction(async (manager) => {
       const emitAll = async (events: readonly EventInput[]) => {
-        if (done) throw new Error('an event must be emitted before its transaction\'s work returns');
+        if (done) throw new Error("an event must be emitted before its transaction's work returns");
         emitted.push(...events.map(({ type, data, meta }) => caused(cloudEvent(this.source, type, data, meta))));
       };
       const answer = await work({ manager, emit: (type, data, meta) => emitAll([{ type, data, meta } as EventInput]), emitAll });

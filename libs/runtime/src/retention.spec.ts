@@ -5,7 +5,7 @@ import { bootApp } from './boot.js';
 import { loadRetention, outboxPruneRules } from './retention.js';
 
 describe('retention settings', () => {
-  it('default to a 10-minute interval, batches of 500, and a day of published outbox rows and 8 days of processed ids (past the stream\'s 7)', () => {
+  it("default to a 10-minute interval, batches of 500, and a day of published outbox rows and 8 days of processed ids (past the stream's 7)", () => {
     const config = loadRetention({});
     expect(config).toEqual({ intervalMs: 600_000, batchSize: 500, outboxHours: 24, processedEventsHours: 192 });
     expect(outboxPruneRules(config).map(({ table, after, retentionSeconds }) => ({ table, after, retentionSeconds }))).toEqual([

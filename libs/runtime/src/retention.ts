@@ -1,8 +1,8 @@
+import type { DataSource } from 'typeorm';
 import { STREAM_MAX_AGE_MS } from '#libs/bus';
-import { env, loadConfig, type ConfigOf, type Env } from '#libs/config';
+import { type ConfigOf, type Env, env, loadConfig } from '#libs/config';
 import type { Logger } from '#libs/observability';
 import { pruneOnce, type PruneResult, type PruneRule } from '#libs/persistence';
-import type { DataSource } from 'typeorm';
 
 const HOUR_SECONDS = 3600;
 
@@ -22,7 +22,11 @@ export const retentionSpec = {
   intervalMs: env.int('RETENTION_INTERVAL_MS', 600_000, { min: 1_000, max: 86_400_000 }),
   batchSize: env.int('RETENTION_BATCH_SIZE', 500, { min: 1, max: 10_000 }),
   outboxHours: retentionHours('RETENTION_OUTBOX_HOURS', 24),
-  processedEventsHours: retentionHours('RETENTION_PROCESSED_EVENTS_HOURS', 8 * 24, Math.ceil(STREAM_MAX_AGE_MS / (HOUR_SECONDS * 1000)) + 1),
+  processedEventsHours: retentionHours(
+    'RETENTION_PROCESSED_EVENTS_HOURS',
+    8 * 24,
+    Math.ceil(STREAM_MAX_AGE_MS / (HOUR_SECONDS * 1000)) + 1,
+  ),
 } as const;
 
 export type RetentionConfig = ConfigOf<typeof retentionSpec>;
@@ -35,7 +39,12 @@ export function loadRetention(environment: Env): RetentionConfig {
 export function outboxPruneRules(config: RetentionConfig): PruneRule[] {
   return [
     { table: 'outbox', key: ['id'], after: 'published_at', retentionSeconds: config.outboxHours * HOUR_SECONDS },
-    { table: 'processed_events', key: ['consumer', 'event_id'], after: 'processed_at', retentionSeconds: config.processedEventsHours * HOUR_SECONDS },
+    {
+      table: 'processed_events',
+      key: ['consumer', 'event_id'],
+      after: 'processed_at',
+      retentionSeconds: config.processedEventsHours * HOUR_SECONDS,
+    },
   ];
 }
 
@@ -62,7 +71,10 @@ export class RetentionJob {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.logger.warn({ err }, 'retention run failed')), this.config.intervalMs);
+    this.timer = setInterval(
+      () => void this.runOnce().catch((err: unknown) => this.logger.warn({ err }, 'retention run failed')),
+      this.config.intervalMs,
+    );
     this.timer.unref();
   }
 
@@ -70,7 +82,10 @@ export class RetentionJob {
   runOnce(): Promise<PruneResult> {
     this.running ??= (async () => {
       try {
-        const deleted = await pruneOnce(this.dataSource, this.schema, this.rules, { batchSize: this.config.batchSize, stopping: () => this.stopped });
+        const deleted = await pruneOnce(this.dataSource, this.schema, this.rules, {
+          batchSize: this.config.batchSize,
+          stopping: () => this.stopped,
+        });
         if (deleted && Object.values(deleted).some((n) => n > 0)) this.logger.info({ deleted }, 'old rows deleted');
         return deleted;
       } finally {

@@ -1,8 +1,8 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { DeclarationGuard } from '#libs/scopes';
 import type { HealthIndicator } from '#libs/observability';
 import { postgresHealth } from '#libs/persistence';
+import { DeclarationGuard } from '#libs/scopes';
 import type { AppContext } from './app-definition.js';
 import { OpsController, ShutdownState } from './ops.controller.js';
 import { Outbox } from './outbox.js';

@@ -1,5 +1,5 @@
-import { env as envVar, infrastructureSpec, loadConfig, natsAuthOf, natsAuthSpec, type Env } from '#libs/config';
 import { NatsBus } from '#libs/bus';
+import { type Env, env as envVar, infrastructureSpec, loadConfig, natsAuthOf, natsAuthSpec } from '#libs/config';
 import { createLogger } from '#libs/observability';
 import { createDataSource } from '#libs/persistence';
 import type { Infrastructure } from './infrastructure.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { Module } from '@nestjs/common';
 import { NatsBus } from '#libs/bus';
-import { subjectsOf, type HandlersOf } from '#libs/contracts';
+import { type HandlersOf, subjectsOf } from '#libs/contracts';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { serving } from './app-definition.js';
@@ -25,7 +25,12 @@ class EmptyModule {}
 /** auth.* handlers answering auth.orgs.tier with `replica`, after `gate` when asked for the slow organization. */
 function handlersOf(replica: string, gate?: { started(): void; released: Promise<void> }): HandlersOf<'auth'> {
   const handlers: Record<string, (req: never) => Promise<unknown>> = Object.fromEntries(
-    subjectsOf('auth').map((subject) => [subject, async () => { throw new ProblemError('not_found'); }]),
+    subjectsOf('auth').map((subject) => [
+      subject,
+      async () => {
+        throw new ProblemError('not_found');
+      },
+    ]),
   );
   handlers['auth.orgs.tier'] = async (req: { organizationId: string }) => {
     if (req.organizationId === 'slow' && gate) {
@@ -69,7 +74,9 @@ describe('a replica shutting down under bus requests', () => {
       env: { AUTH_SERVER_PORT: '0', PROBLEM_BASE: 'http://problems.test/problems' },
       logLevel: 'silent',
       bus: replicaBus,
-      dataSource: () => { throw new Error('no database in this test'); },
+      dataSource: () => {
+        throw new Error('no database in this test');
+      },
       close: () => replicaBus.close(),
     };
     replica = await bootApp(

@@ -1,5 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigError, httpTimeoutsSpec, infrastructureSpec, listenSpec, loadConfig, loadHttpTimeouts, publicUrlsSpec, tracingSpec } from '#libs/config';
+import {
+  ConfigError,
+  httpTimeoutsSpec,
+  infrastructureSpec,
+  listenSpec,
+  loadConfig,
+  loadHttpTimeouts,
+  publicUrlsSpec,
+  tracingSpec,
+} from '#libs/config';
 import { startTracing } from '#libs/observability';
 import type { AppDefinition } from './app-definition.js';
 import { bootApp } from './boot.js';
@@ -17,7 +26,15 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function runStandalone(definition: AppDefinition): Promise<void> {
   try {
     const { shutdownDelayMs } = loadConfig(
-      { ...infrastructureSpec, ...publicUrlsSpec, ...listenSpec(definition.name), ...httpTimeoutsSpec, ...shutdownSpec, ...(definition.database ? retentionSpec : {}), ...definition.config },
+      {
+        ...infrastructureSpec,
+        ...publicUrlsSpec,
+        ...listenSpec(definition.name),
+        ...httpTimeoutsSpec,
+        ...shutdownSpec,
+        ...(definition.database ? retentionSpec : {}),
+        ...definition.config,
+      },
       process.env,
     );
     loadHttpTimeouts(process.env);
@@ -50,7 +67,8 @@ export async function runStandalone(definition: AppDefinition): Promise<void> {
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
   } catch (err) {
-    const message = err instanceof ConfigError ? err.message : `${definition.name} failed to start: ${err instanceof Error ? err.message : String(err)}`;
+    const message =
+      err instanceof ConfigError ? err.message : `${definition.name} failed to start: ${err instanceof Error ? err.message : String(err)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { SetMetadata, UseGuards, applyDecorators } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
 import type { Scope } from './catalog.js';
 import { ScopeGuard } from './scope.guard.js';
@@ -49,8 +49,7 @@ export function operationOf(handler: object): string | undefined {
 /** The requirement declared on a handler, or on its controller class. */
 export function authRequirementOf(handler: object, controller?: object): AuthRequirement | undefined {
   return (Reflect.getMetadata(AUTH_REQUIREMENT, handler) ?? (controller && Reflect.getMetadata(AUTH_REQUIREMENT, controller))) as
-    | AuthRequirement
-    | undefined;
+    AuthRequirement | undefined;
 }
 
 export const UNMETERED = 'signup:unmetered';
@@ -59,5 +58,7 @@ export const UNMETERED = 'signup:unmetered';
 export const Unmetered = (): MethodDecorator & ClassDecorator => SetMetadata(UNMETERED, true);
 
 export function isUnmetered(handler: object, controller?: object): boolean {
-  return Reflect.getMetadata(UNMETERED, handler) === true || (controller !== undefined && Reflect.getMetadata(UNMETERED, controller) === true);
+  return (
+    Reflect.getMetadata(UNMETERED, handler) === true || (controller !== undefined && Reflect.getMetadata(UNMETERED, controller) === true)
+  );
 }

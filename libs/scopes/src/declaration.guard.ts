@@ -1,4 +1,4 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import { authRequirementOf } from './auth.decorator.js';
 

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
-import { authRequirementOf, operationOf, type AuthRequirement } from './auth.decorator.js';
+import { type AuthRequirement, authRequirementOf, operationOf } from './auth.decorator.js';
 
 export interface DeclaredRoute {
   controller: string;

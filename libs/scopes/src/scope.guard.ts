@@ -1,7 +1,7 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
+import { type AuthRequirement, authRequirementOf } from './auth.decorator.js';
 import type { Scope } from './catalog.js';
-import { authRequirementOf, type AuthRequirement } from './auth.decorator.js';
 
 /** What the credential guard leaves on the request for this guard to read. */
 export interface ScopedCaller {
@@ -18,7 +18,8 @@ function missingScope(scope: Scope): ProblemError {
 /** Checks a requirement's credential, credential kind and scope against the caller: at the edges and again in the services. */
 export function assertAllowed(requirement: AuthRequirement, caller: ScopedCaller | undefined): void {
   if (requirement.access === 'public' || requirement.access === 'optional' || requirement.access === 'admin') return;
-  if (!caller) throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
+  if (!caller)
+    throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
   if (requirement.apiKeyOnly && caller.kind !== 'api_key') {
     throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');
   }

@@ -1,16 +1,22 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ProblemError } from '#libs/problem';
-import { ALL_SCOPES, SCOPES, parseScopeString } from './catalog.js';
 import { Auth } from './auth.decorator.js';
-import { ScopeGuard } from './scope.guard.js';
+import { ALL_SCOPES, parseScopeString, SCOPES } from './catalog.js';
 import { undeclaredRoutes, walkRoutes } from './route-walk.js';
+import { ScopeGuard } from './scope.guard.js';
 
 @Controller('things')
 class ThingsController {
-  @Get() @Auth.operation('things.list', { access: 'scope', scope: 'signups:read', apiKeyOnly: false }) list() { return []; }
-  @Get('open') @Auth.public() open() { return {}; }
-  @Get('forgotten') forgotten() { return {}; }
+  @Get() @Auth.operation('things.list', { access: 'scope', scope: 'signups:read', apiKeyOnly: false }) list() {
+    return [];
+  }
+  @Get('open') @Auth.public() open() {
+    return {};
+  }
+  @Get('forgotten') forgotten() {
+    return {};
+  }
 }
 
 @Module({ controllers: [ThingsController] })
@@ -27,8 +33,14 @@ function contextFor(handler: (...args: never[]) => unknown, principal?: object) 
 describe('scope catalog', () => {
   it('has the eight scopes of the contract, each described', () => {
     expect(ALL_SCOPES).toEqual([
-      'signups:read', 'signups:write', 'participants:read', 'participants:write',
-      'register:write', 'analytics:read', 'ai:draft', 'reminders:send',
+      'signups:read',
+      'signups:write',
+      'participants:read',
+      'participants:write',
+      'register:write',
+      'analytics:read',
+      'ai:draft',
+      'reminders:send',
     ]);
     for (const s of ALL_SCOPES) expect(SCOPES[s].length).toBeGreaterThan(10);
   });
@@ -70,7 +82,10 @@ describe('ScopeGuard', () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(ProblemError);
-    expect(caught).toMatchObject({ code: 'scope_required', headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="signups:read"' } });
+    expect(caught).toMatchObject({
+      code: 'scope_required',
+      headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="signups:read"' },
+    });
     expect((caught as ProblemError).detail).toContain('signups:read');
   });
 

@@ -1,4 +1,4 @@
-import { Script, createContext } from 'node:vm';
+import { createContext, Script } from 'node:vm';
 
 /**
  * The CPU time one call over adversarial input may take, in milliseconds. Linear code takes a few
@@ -37,7 +37,8 @@ export function cpuMillisOf(call: () => unknown, { enough = ADVERSARIAL_BUDGET_M
     try {
       script.runInContext(context, { timeout: interruptAfterMs });
     } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new Error(`Still running after ${interruptAfterMs} ms, interrupted`);
+      if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+        throw new Error(`Still running after ${interruptAfterMs} ms, interrupted`);
       throw err;
     }
     const used = process.cpuUsage(before);

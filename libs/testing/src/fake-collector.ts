@@ -38,12 +38,16 @@ interface OtlpAttribute {
 interface OtlpExport {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }[] }[];
+    scopeSpans?: {
+      spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }[];
+    }[];
   }[];
 }
 
 function attributesOf(list: OtlpAttribute[] = []): Record<string, unknown> {
-  return Object.fromEntries(list.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]));
+  return Object.fromEntries(
+    list.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]),
+  );
 }
 
 function spansOf(body: OtlpExport): ReceivedSpan[] {
@@ -51,7 +55,13 @@ function spansOf(body: OtlpExport): ReceivedSpan[] {
     const service = String(attributesOf(resource?.attributes)['service.name']);
     return scopeSpans.flatMap(({ spans = [] }) =>
       spans.map(({ traceId, spanId, parentSpanId, name, kind, attributes }) => ({
-        traceId, spanId, ...(parentSpanId && { parentSpanId }), name, kind, service, attributes: attributesOf(attributes),
+        traceId,
+        spanId,
+        ...(parentSpanId && { parentSpanId }),
+        name,
+        kind,
+        service,
+        attributes: attributesOf(attributes),
       })),
     );
   });
@@ -73,17 +83,20 @@ export async function startFakeCollector(): Promise<FakeCollector> {
       return;
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/traces') return void res.writeHead(404).end();
-    readBody(req).then((bytes) => {
-      const contentType = req.headers['content-type'] ?? '';
-      exports.push(contentType);
-      const json = contentType.startsWith('application/json');
-      try {
-        if (json) spans.push(...spansOf(JSON.parse(bytes.toString('utf8')) as OtlpExport));
-      } catch {
-        return void res.writeHead(400).end();
-      }
-      res.writeHead(200, { 'content-type': contentType }).end(json ? '{}' : undefined);
-    }, () => res.destroy());
+    readBody(req).then(
+      (bytes) => {
+        const contentType = req.headers['content-type'] ?? '';
+        exports.push(contentType);
+        const json = contentType.startsWith('application/json');
+        try {
+          if (json) spans.push(...spansOf(JSON.parse(bytes.toString('utf8')) as OtlpExport));
+        } catch {
+          return void res.writeHead(400).end();
+        }
+        res.writeHead(200, { 'content-type': contentType }).end(json ? '{}' : undefined);
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -88,19 +88,30 @@ export async function startFakeTwilio({ accountSid, authToken }: { accountSid: s
     messages.push({ sid, to, from, messagingServiceSid, body, at: Date.now() });
     return {
       status: 201,
-      json: { sid, status: 'queued', to, from: from ?? null, messaging_service_sid: messagingServiceSid ?? null, body, account_sid: accountSid },
+      json: {
+        sid,
+        status: 'queued',
+        to,
+        from: from ?? null,
+        messaging_service_sid: messagingServiceSid ?? null,
+        body,
+        account_sid: accountSid,
+      },
     };
   }
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requestCount += 1;
-    readBody(req).then((bytes) => {
-      const raw = bytes.toString('utf8');
-      if (currentMode === 'timeout') return;
-      const { status, json } = answer(req, raw);
-      const timer = setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json)), delay);
-      res.on('close', () => clearTimeout(timer));
-    }, () => res.destroy());
+    readBody(req).then(
+      (bytes) => {
+        const raw = bytes.toString('utf8');
+        if (currentMode === 'timeout') return;
+        const { status, json } = answer(req, raw);
+        const timer = setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json)), delay);
+        res.on('close', () => clearTimeout(timer));
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

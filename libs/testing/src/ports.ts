@@ -4,11 +4,15 @@ import { APP_NAMES, type AppName } from '#libs/config';
 /** n distinct ports that were free a moment ago. */
 export async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as { port: number }).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
@@ -26,7 +30,9 @@ export interface LocalStack {
 export async function localStack(): Promise<LocalStack> {
   const ports = await freePorts(APP_NAMES.length);
   const origins = Object.fromEntries(APP_NAMES.map((app, i) => [app, `http://127.0.0.1:${ports[i]}`])) as Record<AppName, string>;
-  const env: Record<string, string> = Object.fromEntries(APP_NAMES.map((app, i) => [`${app.toUpperCase().replaceAll('-', '_')}_PORT`, String(ports[i])]));
+  const env: Record<string, string> = Object.fromEntries(
+    APP_NAMES.map((app, i) => [`${app.toUpperCase().replaceAll('-', '_')}_PORT`, String(ports[i])]),
+  );
   Object.assign(env, {
     PUBLIC_BASE_URL: `${origins['api-gateway']}/api/v1`,
     AUTH_URL: origins['auth-server'],

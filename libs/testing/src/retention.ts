@@ -31,9 +31,16 @@ export function outboxRetentionCases(schema: string): RetentionCase[] {
     {
       table: 'outbox',
       // The relay may publish the unpublished rows meanwhile; they are kept either way.
-      seed: [seedOutbox('test.old', '3 days', '25 hours'), seedOutbox('test.recent', '3 days', '23 hours'), seedOutbox('test.unpublished', '30 days', null)],
+      seed: [
+        seedOutbox('test.old', '3 days', '25 hours'),
+        seedOutbox('test.recent', '3 days', '23 hours'),
+        seedOutbox('test.unpublished', '30 days', null),
+      ],
       left: `SELECT "type", count(*)::int AS "count" FROM "${schema}"."outbox" WHERE "type" LIKE 'test.%' GROUP BY 1 ORDER BY 1`,
-      expected: [{ type: 'test.recent', count: SEEDED }, { type: 'test.unpublished', count: SEEDED }],
+      expected: [
+        { type: 'test.recent', count: SEEDED },
+        { type: 'test.unpublished', count: SEEDED },
+      ],
       deleted: SEEDED,
     },
     {

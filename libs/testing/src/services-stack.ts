@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,7 +73,10 @@ export async function startServicesStack(options: ServicesStackOptions): Promise
   };
   const logFile = join(workDir, 'stack.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['dist/tools/launcher/src/services.js'], { env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, ['dist/tools/launcher/src/services.js'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const info: ServicesStackInfo = {
@@ -113,10 +116,17 @@ async function allReady(origins: string[], child: ChildProcess, timeoutMs: numbe
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(origins);
   while (pending.size > 0) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the stack exited (${child.exitCode ?? child.signalCode}) while starting`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the stack exited (${child.exitCode ?? child.signalCode}) while starting`);
     if (Date.now() > deadline) throw new Error(`the stack did not start within ${timeoutMs} ms`);
     for (const origin of pending) {
-      if (await fetch(`${origin}/readyz`).then((res) => res.ok, () => false)) pending.delete(origin);
+      if (
+        await fetch(`${origin}/readyz`).then(
+          (res) => res.ok,
+          () => false,
+        )
+      )
+        pending.delete(origin);
     }
     if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { InProcessBus, NatsBus, type Bus } from '#libs/bus';
+import { type Bus, InProcessBus, NatsBus } from '#libs/bus';
 import { createLogger } from '#libs/observability';
-import { createDataSource, createTestDatabase, openEmbeddedDatabase, type DataSourceSpec, type DatabaseTarget } from '#libs/persistence';
-import { bootApp, streamNameFor, type AppDefinition, type Infrastructure, type RunningApp } from '#libs/runtime';
+import { createDataSource, createTestDatabase, type DatabaseTarget, type DataSourceSpec, openEmbeddedDatabase } from '#libs/persistence';
+import { type AppDefinition, bootApp, type Infrastructure, type RunningApp, streamNameFor } from '#libs/runtime';
 
 export interface TestStack {
   infrastructure: Infrastructure;
@@ -63,7 +63,8 @@ export async function createTestStack(label: string, options: TestStackOptions =
   const logger = createLogger('test', logLevel);
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const prefix = `t${randomBytes(4).toString('hex')}.`;
-  const connectNats = (name: string) => NatsBus.connect({ url: natsUrl, prefix, streamName: streamNameFor(prefix), name, logger, defaultTimeoutMs: 5000 });
+  const connectNats = (name: string) =>
+    NatsBus.connect({ url: natsUrl, prefix, streamName: streamNameFor(prefix), name, logger, defaultTimeoutMs: 5000 });
   const nats = options.transport === 'nats';
   const bus: Bus = nats ? await connectNats('test-client') : new InProcessBus(logger);
   const buses: Bus[] = [bus];

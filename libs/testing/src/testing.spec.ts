@@ -1,20 +1,34 @@
 import { createServer } from 'node:net';
-import { ADVERSARIAL_BUDGET_MS, ONE_MIB, cpuMillisOf, repeatedTo } from './adversarial-input.js';
+import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, ONE_MIB, repeatedTo } from './adversarial-input.js';
 import { eventually } from './eventually.js';
 import { freePorts } from './ports.js';
 
 describe('eventually', () => {
   it('retries until the assertion passes', async () => {
     let calls = 0;
-    await expect(eventually(() => {
-      calls += 1;
-      if (calls < 3) throw new Error('not yet');
-      return calls;
-    }, 1000, 1)).resolves.toBe(3);
+    await expect(
+      eventually(
+        () => {
+          calls += 1;
+          if (calls < 3) throw new Error('not yet');
+          return calls;
+        },
+        1000,
+        1,
+      ),
+    ).resolves.toBe(3);
   });
 
   it('rethrows the last failure when time is up', async () => {
-    await expect(eventually(() => { throw new Error('never'); }, 20, 5)).rejects.toThrow('never');
+    await expect(
+      eventually(
+        () => {
+          throw new Error('never');
+        },
+        20,
+        5,
+      ),
+    ).rejects.toThrow('never');
   });
 });
 
@@ -37,7 +51,9 @@ describe('cpuMillisOf', () => {
 
   it('interrupts a quadratic pattern instead of waiting for it', () => {
     const started = Date.now();
-    expect(() => cpuMillisOf(() => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(dots), { interruptAfterMs: 200 })).toThrow('Still running after 200 ms');
+    expect(() => cpuMillisOf(() => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(dots), { interruptAfterMs: 200 })).toThrow(
+      'Still running after 200 ms',
+    );
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

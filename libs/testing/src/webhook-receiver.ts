@@ -36,7 +36,10 @@ export async function startReceiver(): Promise<Receiver> {
       received.push({ path, headers: req.headers, body, at: Date.now() });
       const script = scripts.get(path) ?? [];
       const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200 };
-      setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(`answered ${answer.status}`), answer.delayMs ?? 0);
+      setTimeout(
+        () => res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(`answered ${answer.status}`),
+        answer.delayMs ?? 0,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

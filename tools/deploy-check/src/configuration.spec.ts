@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_NAMES, loadHttpTimeouts, type AppName } from '#libs/config';
+import { APP_NAMES, type AppName, loadHttpTimeouts } from '#libs/config';
 import { composeEnvironment } from './compose.js';
-import { named, ofKind, type Container, type KubernetesObject } from './kubernetes-objects.js';
+import { type Container, type KubernetesObject, named, ofKind } from './kubernetes-objects.js';
 import { DEPLOY, rendered } from './manifests.js';
 import { OVERLAYS } from './platform.js';
 
@@ -23,7 +23,10 @@ const SECRET_READERS: Record<string, readonly AppName[]> = {
 /** Variables docker-compose.yml gives an app that its Deployment leaves out, and why (docs/deploy.md, "Secrets"). */
 const LEFT_OUT: Record<string, { apps: readonly AppName[]; because: string }> = {
   DATABASE_URL: { apps: ['mcp-server'], because: 'it owns no schema and never opens a database connection' },
-  REDIS_URL: { apps: ['signups-service', 'webhooks-dispatcher', 'reminders-service'], because: 'only the edges (rate limits) and the auth-server (login limiter) use Redis' },
+  REDIS_URL: {
+    apps: ['signups-service', 'webhooks-dispatcher', 'reminders-service'],
+    because: 'only the edges (rate limits) and the auth-server (login limiter) use Redis',
+  },
 };
 
 /** Secrets docker-compose.yml leaves unset (the feature is off there) that an app's configuration reads. */
@@ -37,12 +40,16 @@ const SECRETS = { dev: await rendered('dev-secrets'), prod: await rendered('prod
 
 /** The Secret keys a container reads, one by one. */
 function secretKeys(container: Container): string[] {
-  return (container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef ? [variable.valueFrom.secretKeyRef.key] : [])).sort();
+  return (container.env ?? [])
+    .flatMap((variable) => (variable.valueFrom?.secretKeyRef ? [variable.valueFrom.secretKeyRef.key] : []))
+    .sort();
 }
 
 /** Every variable a container gets: its own and those of the ConfigMaps it takes whole. */
 function environment(objects: readonly KubernetesObject[], container: Container): Set<string> {
-  const fromMaps = (container.envFrom ?? []).flatMap((source) => Object.keys(named(objects, 'ConfigMap', source.configMapRef!.name).data ?? {}));
+  const fromMaps = (container.envFrom ?? []).flatMap((source) =>
+    Object.keys(named(objects, 'ConfigMap', source.configMapRef!.name).data ?? {}),
+  );
   return new Set([...(container.env ?? []).map((variable) => variable.name), ...fromMaps]);
 }
 
@@ -77,7 +84,9 @@ describe.each(OVERLAYS)('configuration of the %s overlay', (overlay) => {
     for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')]) {
       const container = workload.spec.template.spec.containers[0]!;
       expect(container.envFrom?.filter((source) => source.secretRef) ?? []).toEqual([]);
-      expect(new Set((container.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef?.name ?? []))).toEqual(new Set(secretKeys(container).length ? [SECRET_NAME] : []));
+      expect(new Set((container.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef?.name ?? []))).toEqual(
+        new Set(secretKeys(container).length ? [SECRET_NAME] : []),
+      );
     }
   });
 
@@ -108,7 +117,9 @@ describe.each(OVERLAYS)('configuration of the %s overlay', (overlay) => {
 
   it('sets HTTP timeouts the apps accept, keeping idle connections open longer than the ingress controller does', () => {
     const data = platformConfig()?.data ?? {};
-    expect(Object.keys(data)).toEqual(expect.arrayContaining(['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS']));
+    expect(Object.keys(data)).toEqual(
+      expect.arrayContaining(['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS']),
+    );
     expect(loadHttpTimeouts(data).keepAliveTimeoutMs).toBeGreaterThan(INGRESS_UPSTREAM_KEEPALIVE_MS);
   });
 
@@ -116,11 +127,15 @@ describe.each(OVERLAYS)('configuration of the %s overlay', (overlay) => {
     const [secret, ...others] = SECRETS[overlay];
     expect(others).toEqual([]);
     expect(secret).toMatchObject({ kind: 'Secret', metadata: { name: SECRET_NAME, namespace: `signup-${overlay}` } });
-    const read = new Set([...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')].flatMap((workload) => secretKeys(workload.spec.template.spec.containers[0]!)));
+    const read = new Set(
+      [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')].flatMap((workload) =>
+        secretKeys(workload.spec.template.spec.containers[0]!),
+      ),
+    );
     expect(Object.keys(ofKind([secret!], 'Secret')[0]!.data ?? {}).sort()).toEqual([...read].sort());
   });
 });
 
-it('keeps the operators\' secrets.env files out of git', () => {
+it("keeps the operators' secrets.env files out of git", () => {
   expect(readFileSync(join(DEPLOY, '.gitignore'), 'utf8').split('\n')).toContain('secrets.env');
 });

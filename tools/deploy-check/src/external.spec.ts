@@ -27,7 +27,9 @@ function readYaml<T>(file: string): T {
 
 /** KEY=value lines of an env file, without comments and blank lines. */
 function readEnvFile(file: string): Record<string, string> {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'));
   return Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 }
 
@@ -53,7 +55,12 @@ describe('the Postgres example cluster', () => {
   const cluster = readYaml<PostgresCluster>('postgres-cluster.yaml');
 
   it('is a CloudNativePG cluster of three instances with one database', () => {
-    expect(cluster).toMatchObject({ apiVersion: 'postgresql.cnpg.io/v1', kind: 'Cluster', metadata: { namespace: NAMESPACES.postgres }, spec: { instances: 3 } });
+    expect(cluster).toMatchObject({
+      apiVersion: 'postgresql.cnpg.io/v1',
+      kind: 'Cluster',
+      metadata: { namespace: NAMESPACES.postgres },
+      spec: { instances: 3 },
+    });
   });
 
   it.each(OVERLAYS)('is where the %s secrets example points DATABASE_URL: its primary, its database, its owner', (overlay) => {

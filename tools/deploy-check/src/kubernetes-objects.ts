@@ -89,7 +89,12 @@ export interface Ingress extends KubernetesObject {
   spec: {
     ingressClassName?: string;
     tls?: { hosts: string[]; secretName: string }[];
-    rules: { host: string; http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { number?: number; name?: string } } } }[] } }[];
+    rules: {
+      host: string;
+      http: {
+        paths: { path: string; pathType: string; backend: { service: { name: string; port: { number?: number; name?: string } } } }[];
+      };
+    }[];
   };
 }
 

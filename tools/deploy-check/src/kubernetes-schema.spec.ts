@@ -1,4 +1,4 @@
-import { kubernetesVersion, vendorKubernetesSchemas, type OpenApiDocument, type OpenApiSchema } from './kubernetes-schema.js';
+import { kubernetesVersion, type OpenApiDocument, type OpenApiSchema, vendorKubernetesSchemas } from './kubernetes-schema.js';
 
 const DEPLOYMENT = 'io.k8s.api.apps.v1.Deployment';
 const SPEC = 'io.k8s.api.apps.v1.DeploymentSpec';
@@ -39,10 +39,17 @@ const SCHEMAS: Record<string, OpenApiSchema> = {
       ports: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' } } }, 'x-kubernetes-list-type': 'atomic' },
     },
   },
-  [META]: { type: 'object', properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+  [META]: {
+    type: 'object',
+    properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+  },
   [INT_OR_STRING]: { type: 'string', format: 'int-or-string' },
   [QUANTITY]: { type: 'string' },
-  'io.k8s.api.core.v1.Pod': { type: 'object', properties: { kind: { type: 'string' } }, 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Pod' }] },
+  'io.k8s.api.core.v1.Pod': {
+    type: 'object',
+    properties: { kind: { type: 'string' } },
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Pod' }],
+  },
 };
 
 describe('kubernetesVersion', () => {
@@ -51,7 +58,9 @@ describe('kubernetesVersion', () => {
   });
 
   it('tells 1.28 by admissionregistration v1beta1', () => {
-    expect(kubernetesVersion(openApi({}, [...PATHS_1_27, '/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicies']))).toBe('1.28');
+    expect(kubernetesVersion(openApi({}, [...PATHS_1_27, '/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicies']))).toBe(
+      '1.28',
+    );
   });
 
   it('refuses to guess when the group versions fit no release or several', () => {
@@ -74,7 +83,10 @@ describe('vendorKubernetesSchemas', () => {
 
   it('forbids unknown fields wherever an object lists its properties, and leaves maps open', () => {
     expect(schema.definitions[DEPLOYMENT]!.additionalProperties).toBe(false);
-    expect(schema.definitions[SPEC]).toMatchObject({ additionalProperties: false, properties: { ports: { items: { additionalProperties: false } } } });
+    expect(schema.definitions[SPEC]).toMatchObject({
+      additionalProperties: false,
+      properties: { ports: { items: { additionalProperties: false } } },
+    });
     expect(schema.definitions[META]!.properties).toMatchObject({ labels: { type: 'object', additionalProperties: { type: 'string' } } });
   });
 
@@ -92,11 +104,15 @@ describe('vendorKubernetesSchemas', () => {
   });
 
   it('fails on a kind the API does not have', () => {
-    expect(() => vendorKubernetesSchemas(openApi(SCHEMAS), ['apps/v1/StatefulSet'])).toThrow('Kubernetes 1.27 has no kind apps/v1/StatefulSet');
+    expect(() => vendorKubernetesSchemas(openApi(SCHEMAS), ['apps/v1/StatefulSet'])).toThrow(
+      'Kubernetes 1.27 has no kind apps/v1/StatefulSet',
+    );
   });
 
   it('fails on a schema keyword it would not carry over', () => {
     const schemas = { ...SCHEMAS, [QUANTITY]: { type: 'string', pattern: '^[0-9]+$' } };
-    expect(() => vendorKubernetesSchemas(openApi({ ...schemas, [SPEC]: { ...SCHEMAS[SPEC]!, oneOf: [] } }), ['apps/v1/Deployment'])).toThrow('Unsupported schema keyword "oneOf"');
+    expect(() =>
+      vendorKubernetesSchemas(openApi({ ...schemas, [SPEC]: { ...SCHEMAS[SPEC]!, oneOf: [] } }), ['apps/v1/Deployment']),
+    ).toThrow('Unsupported schema keyword "oneOf"');
   });
 });

@@ -80,7 +80,9 @@ export function kubernetesVersion(doc: OpenApiDocument): string {
     VERSION_MARKERS.every(([groupVersion, from, until = Infinity]) => served.has(groupVersion) === (minor >= from && minor < until)),
   );
   if (matching.length !== 1) {
-    throw new Error(`Cannot tell the Kubernetes version from the served group versions (candidates: ${matching.map((m) => `1.${m}`).join(', ') || 'none'})`);
+    throw new Error(
+      `Cannot tell the Kubernetes version from the served group versions (candidates: ${matching.map((m) => `1.${m}`).join(', ') || 'none'})`,
+    );
   }
   return `1.${matching[0]}`;
 }
@@ -115,7 +117,9 @@ function strictNode(node: OpenApiSchema, refs: Set<string>): JsonSchema {
         break;
       }
       case 'properties':
-        out.properties = Object.fromEntries(Object.entries(value as Record<string, OpenApiSchema>).map(([property, schema]) => [property, strictNode(schema, refs)]));
+        out.properties = Object.fromEntries(
+          Object.entries(value as Record<string, OpenApiSchema>).map(([property, schema]) => [property, strictNode(schema, refs)]),
+        );
         break;
       case 'items':
         out.items = strictNode(value as OpenApiSchema, refs);

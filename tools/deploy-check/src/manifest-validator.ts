@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import type { VendoredSchema } from './kubernetes-schema.js';
 import type { KubernetesObject } from './kubernetes-objects.js';
+import type { VendoredSchema } from './kubernetes-schema.js';
 
 const SCHEMA_KEY = 'kubernetes';
 

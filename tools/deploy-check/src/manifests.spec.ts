@@ -1,13 +1,15 @@
 import { join } from 'node:path';
+import { type KubernetesObject, named } from './kubernetes-objects.js';
 import { VENDORED_KINDS } from './kubernetes-schema.js';
-import { named, type KubernetesObject } from './kubernetes-objects.js';
 import { loadVendoredSchema, manifestValidator } from './manifest-validator.js';
-import { DEPLOY, RENDERING_NAMES, rendered, type RenderingName } from './manifests.js';
+import { DEPLOY, rendered, RENDERING_NAMES, type RenderingName } from './manifests.js';
 
 const { file, schema } = loadVendoredSchema(join(DEPLOY, 'schemas'));
 const validate = manifestValidator(schema);
 
-const RENDERINGS = Object.fromEntries(await Promise.all(RENDERING_NAMES.map(async (name) => [name, await rendered(name)] as const))) as Record<RenderingName, KubernetesObject[]>;
+const RENDERINGS = Object.fromEntries(
+  await Promise.all(RENDERING_NAMES.map(async (name) => [name, await rendered(name)] as const)),
+) as Record<RenderingName, KubernetesObject[]>;
 
 /** Every rendered object's problems, keyed "Kind/name", only for objects that have some. */
 function problems(objects: readonly KubernetesObject[]): Record<string, string[]> {
@@ -25,7 +27,8 @@ describe('rendered manifests', () => {
 });
 
 describe('the validator', () => {
-  const deployment = () => structuredClone(named(RENDERINGS.dev, 'Deployment', 'api-gateway')) as KubernetesObject & { spec: Record<string, unknown> };
+  const deployment = () =>
+    structuredClone(named(RENDERINGS.dev, 'Deployment', 'api-gateway')) as KubernetesObject & { spec: Record<string, unknown> };
 
   it(`uses ${file.slice(DEPLOY.length + 1)}, which covers the kinds the vendoring tool lists`, () => {
     expect(Object.keys(schema.kinds).sort()).toEqual([...VENDORED_KINDS].sort());
@@ -54,14 +57,23 @@ describe('the validator', () => {
   });
 
   it('takes an int-or-string as either and a quantity as a string or a number', () => {
-    const object = deployment() as unknown as { spec: { strategy: { rollingUpdate: Record<string, unknown> }; template: { spec: { containers: { resources: { limits: Record<string, unknown> } }[] } } } };
+    const object = deployment() as unknown as {
+      spec: {
+        strategy: { rollingUpdate: Record<string, unknown> };
+        template: { spec: { containers: { resources: { limits: Record<string, unknown> } }[] } };
+      };
+    };
     object.spec.strategy.rollingUpdate = { maxSurge: '25%', maxUnavailable: 0 };
     object.spec.template.spec.containers[0]!.resources.limits = { cpu: 1, memory: '512Mi' };
     expect(validate(object as unknown as KubernetesObject)).toEqual([]);
   });
 
   it('rejects an object whose kind has no schema', () => {
-    expect(validate({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'x' } })).toEqual(['no schema for apps/v1/StatefulSet']);
-    expect(validate({ apiVersion: 'extensions/v1beta1', kind: 'Ingress', metadata: { name: 'x' } })).toEqual(['no schema for extensions/v1beta1/Ingress']);
+    expect(validate({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'x' } })).toEqual([
+      'no schema for apps/v1/StatefulSet',
+    ]);
+    expect(validate({ apiVersion: 'extensions/v1beta1', kind: 'Ingress', metadata: { name: 'x' } })).toEqual([
+      'no schema for extensions/v1beta1/Ingress',
+    ]);
   });
 });

@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { APP_NAMES, type AppName } from '#libs/config';
 import { BUS_ACCESS, EVENT_TYPES } from '#libs/contracts';
 import { named, ofKind } from './kubernetes-objects.js';
-import { DEPLOY, ROOT, rendered } from './manifests.js';
-import { COMPOSE_AUTHORIZATION, NATS_VALUES, composeAuthorization, helmAuthorization } from './nats-config.js';
+import { DEPLOY, rendered, ROOT } from './manifests.js';
+import { COMPOSE_AUTHORIZATION, composeAuthorization, helmAuthorization, NATS_VALUES } from './nats-config.js';
 import { OVERLAYS } from './platform.js';
 
 const passwordVariable = (app: AppName) => `${app.toUpperCase().replaceAll('-', '_')}_NATS_PASSWORD`;
@@ -24,7 +24,10 @@ function literals(files: string[], pattern: RegExp): string[] {
 }
 
 /** libs/edge verifies credentials for the edges: its calls and follows count as theirs. */
-const codeOf = (app: AppName) => [...sources(join(ROOT, 'apps', app, 'src')), ...(app === 'api-gateway' || app === 'mcp-server' ? sources(join(ROOT, 'libs/edge/src')) : [])];
+const codeOf = (app: AppName) => [
+  ...sources(join(ROOT, 'apps', app, 'src')),
+  ...(app === 'api-gateway' || app === 'mcp-server' ? sources(join(ROOT, 'libs/edge/src')) : []),
+];
 
 describe('the bus catalog against the code', () => {
   it.each(APP_NAMES)('lists exactly the subjects %s requests', (app) => {
@@ -42,7 +45,9 @@ describe('the bus catalog against the code', () => {
   });
 
   it.each(APP_NAMES)('lists the events %s follows', (app) => {
-    const follows = literals(codeOf(app), /\.broadcast\(\s*\[([^\]]*)\]/g).flatMap((list) => [...list.matchAll(/'([a-z_.]+)'/g)].map((m) => m[1]!));
+    const follows = literals(codeOf(app), /\.broadcast\(\s*\[([^\]]*)\]/g).flatMap((list) =>
+      [...list.matchAll(/'([a-z_.]+)'/g)].map((m) => m[1]!),
+    );
     expect(follows.sort()).toEqual([...BUS_ACCESS[app].follows].sort());
   });
 });
@@ -69,7 +74,9 @@ describe('the NATS chart values', () => {
   });
 
   it.each(APP_NAMES)('give the server the password of %s from a Secret', (app) => {
-    expect(values.container.env[passwordVariable(app)]).toEqual({ valueFrom: { secretKeyRef: { name: 'nats-app-credentials', key: passwordVariable(app) } } });
+    expect(values.container.env[passwordVariable(app)]).toEqual({
+      valueFrom: { secretKeyRef: { name: 'nats-app-credentials', key: passwordVariable(app) } },
+    });
   });
 });
 
@@ -93,12 +100,17 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
     expect(env.NATS_PASSWORD?.valueFrom?.secretKeyRef).toEqual({ name: 'signup-platform-secrets', key: passwordVariable(app) });
     expect(example).toContain(`\n${passwordVariable(app)}=`);
     const mount = container.volumeMounts?.find((m) => m.mountPath === '/etc/nats-ca');
-    expect(pod.spec.volumes?.find((v) => v.name === mount?.name)?.secret).toEqual({ secretName: 'nats-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }] });
+    expect(pod.spec.volumes?.find((v) => v.name === mount?.name)?.secret).toEqual({
+      secretName: 'nats-ca',
+      items: [{ key: 'ca.crt', path: 'ca.crt' }],
+    });
   });
 
-  it('gives no app another app\'s NATS password', () => {
+  it("gives no app another app's NATS password", () => {
     for (const app of APP_NAMES) {
-      const keys = (named(objects, 'Deployment', app).spec.template.spec.containers[0]!.env ?? []).map((v) => v.valueFrom?.secretKeyRef?.key ?? '');
+      const keys = (named(objects, 'Deployment', app).spec.template.spec.containers[0]!.env ?? []).map(
+        (v) => v.valueFrom?.secretKeyRef?.key ?? '',
+      );
       expect(keys.filter((key) => key.endsWith('_NATS_PASSWORD'))).toEqual([passwordVariable(app)]);
     }
   });

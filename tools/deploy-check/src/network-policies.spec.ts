@@ -1,4 +1,4 @@
-import { APP_NAMES, DEFAULT_PORTS, type AppName } from '#libs/config';
+import { APP_NAMES, type AppName, DEFAULT_PORTS } from '#libs/config';
 import { named, ofKind } from './kubernetes-objects.js';
 import { rendered } from './manifests.js';
 import { allowedTraffic, isDefaultDeny } from './network-policies.js';
@@ -44,7 +44,9 @@ describe.each(OVERLAYS)('network policies of the %s overlay', (overlay) => {
   });
 
   it('let the ingress controller reach the three public apps and no other', () => {
-    const reachable = APP_NAMES.filter((app) => allowedTraffic(policies, pod(app), 'Ingress').some((peer) => peer.startsWith(`${NAMESPACES.ingress}:`)));
+    const reachable = APP_NAMES.filter((app) =>
+      allowedTraffic(policies, pod(app), 'Ingress').some((peer) => peer.startsWith(`${NAMESPACES.ingress}:`)),
+    );
     expect(reachable).toEqual([...EDGE_APPS]);
   });
 

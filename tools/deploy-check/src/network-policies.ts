@@ -1,4 +1,12 @@
-import { portNumber, selects, type LabelSelector, type NetworkPolicy, type NetworkPolicyPeer, type NetworkPolicyPort, type PodTemplate } from './kubernetes-objects.js';
+import {
+  type LabelSelector,
+  type NetworkPolicy,
+  type NetworkPolicyPeer,
+  type NetworkPolicyPort,
+  type PodTemplate,
+  portNumber,
+  selects,
+} from './kubernetes-objects.js';
 
 /** Ranges a rule to "the internet" must leave out: private, carrier-grade NAT, loopback, link-local (cloud metadata). */
 export const NON_PUBLIC_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16'];
@@ -19,16 +27,24 @@ function describeSelector(selector: LabelSelector): string {
 function describeNamespaces(selector: LabelSelector): string {
   const { matchLabels = {}, matchExpressions = [] } = selector;
   const keys = Object.keys(matchLabels);
-  return keys.length === 1 && keys[0] === NAMESPACE_NAME && matchExpressions.length === 0 ? matchLabels[NAMESPACE_NAME]! : `namespaces[${describeSelector(selector)}]`;
+  return keys.length === 1 && keys[0] === NAMESPACE_NAME && matchExpressions.length === 0
+    ? matchLabels[NAMESPACE_NAME]!
+    : `namespaces[${describeSelector(selector)}]`;
 }
 
 /** "internet" for every public IPv4 address, else the namespace (and pods) or block a peer allows. */
 function describePeer(peer: NetworkPolicyPeer): string {
   if (peer.ipBlock) {
     const { cidr, except = [] } = peer.ipBlock;
-    return cidr === '0.0.0.0/0' && NON_PUBLIC_RANGES.every((range) => except.includes(range)) ? 'internet' : `ipBlock[${cidr} except ${except.join(',')}]`;
+    return cidr === '0.0.0.0/0' && NON_PUBLIC_RANGES.every((range) => except.includes(range))
+      ? 'internet'
+      : `ipBlock[${cidr} except ${except.join(',')}]`;
   }
-  const namespaces = peer.namespaceSelector ? (isEmpty(peer.namespaceSelector) ? 'any namespace' : describeNamespaces(peer.namespaceSelector)) : 'own namespace';
+  const namespaces = peer.namespaceSelector
+    ? isEmpty(peer.namespaceSelector)
+      ? 'any namespace'
+      : describeNamespaces(peer.namespaceSelector)
+    : 'own namespace';
   return isEmpty(peer.podSelector) ? namespaces : `${namespaces}[${describeSelector(peer.podSelector!)}]`;
 }
 
@@ -49,7 +65,10 @@ export function allowedTraffic(policies: readonly NetworkPolicy[], pod: PodTempl
   const allowed = new Set<string>();
   for (const policy of policies) {
     if (!selects(policy.spec.podSelector, pod.metadata.labels) || !policyTypes(policy).includes(direction)) continue;
-    const rules = direction === 'Ingress' ? (policy.spec.ingress ?? []).map((rule) => ({ peers: rule.from, ports: rule.ports })) : (policy.spec.egress ?? []).map((rule) => ({ peers: rule.to, ports: rule.ports }));
+    const rules =
+      direction === 'Ingress'
+        ? (policy.spec.ingress ?? []).map((rule) => ({ peers: rule.from, ports: rule.ports }))
+        : (policy.spec.egress ?? []).map((rule) => ({ peers: rule.to, ports: rule.ports }));
     for (const { peers, ports } of rules) {
       const peerNames = peers?.length ? peers.map(describePeer) : ['anywhere'];
       const portNames = ports?.length ? ports.map((port) => describePort(pod, port)) : ['any port'];
@@ -62,5 +81,11 @@ export function allowedTraffic(policies: readonly NetworkPolicy[], pod: PodTempl
 /** Whether a policy isolates every pod of the namespace both ways and allows nothing by itself. */
 export function isDefaultDeny(policy: NetworkPolicy): boolean {
   const types = policyTypes(policy);
-  return isEmpty(policy.spec.podSelector) && types.includes('Ingress') && types.includes('Egress') && !policy.spec.ingress?.length && !policy.spec.egress?.length;
+  return (
+    isEmpty(policy.spec.podSelector) &&
+    types.includes('Ingress') &&
+    types.includes('Egress') &&
+    !policy.spec.ingress?.length &&
+    !policy.spec.egress?.length
+  );
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { VENDORED_KINDS, vendorKubernetesSchemas, type OpenApiDocument } from './kubernetes-schema.js';
+import { type OpenApiDocument, VENDORED_KINDS, vendorKubernetesSchemas } from './kubernetes-schema.js';
 
 const USAGE = 'usage: vendor-kubernetes-schemas <kubernetes.io.json> [output folder, default deploy/schemas]\n';
 
@@ -20,7 +20,9 @@ function main(args: string[]): void {
   const target = resolve(folder, `kubernetes-${version}.json`);
   mkdirSync(resolve(folder), { recursive: true });
   writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);
-  process.stdout.write(`${JSON.stringify({ written: join(folder, `kubernetes-${version}.json`), kinds: Object.keys(schema.kinds).length, definitions: Object.keys(schema.definitions).length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ written: join(folder, `kubernetes-${version}.json`), kinds: Object.keys(schema.kinds).length, definitions: Object.keys(schema.definitions).length })}\n`,
+  );
 }
 
 main(process.argv.slice(2));

@@ -1,7 +1,16 @@
-import { APP_NAMES, DEFAULT_PORTS, type AppName } from '#libs/config';
-import { named, ofKind, portNumber, selects, type Container, type ConfigMap, type KubernetesObject, type PodTemplate } from './kubernetes-objects.js';
+import { APP_NAMES, type AppName, DEFAULT_PORTS } from '#libs/config';
+import {
+  type ConfigMap,
+  type Container,
+  type KubernetesObject,
+  named,
+  ofKind,
+  type PodTemplate,
+  portNumber,
+  selects,
+} from './kubernetes-objects.js';
 import { rendered } from './manifests.js';
-import { EDGE_APPS, OVERLAYS, SCHEMA_APPS, imageName } from './platform.js';
+import { EDGE_APPS, imageName, OVERLAYS, SCHEMA_APPS } from './platform.js';
 
 const RENDERED = { dev: await rendered('dev'), prod: await rendered('prod') };
 
@@ -29,7 +38,12 @@ function onlyContainer(pod: PodTemplate): Container {
 /** Pod settings every app and Job shares: hardened pod and container, no API token, no service links, a writable /tmp. */
 function expectHardenedPod(pod: PodTemplate, container: Container): void {
   expect(container.securityContext).toMatchObject(HARDENED);
-  expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+  expect(pod.spec.securityContext).toMatchObject({
+    runAsNonRoot: true,
+    runAsUser: 1000,
+    runAsGroup: 1000,
+    seccompProfile: { type: 'RuntimeDefault' },
+  });
   expect(pod.spec.automountServiceAccountToken).toBe(false);
   expect(pod.spec.enableServiceLinks).toBe(false);
   const tmp = container.volumeMounts?.find((mount) => mount.mountPath === '/tmp');
@@ -44,7 +58,9 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
   it('labels every object as part of the platform, and all but the namespace and policies with its component (upgrades apply by label)', () => {
     const id = (object: KubernetesObject) => `${object.kind}/${object.metadata.name}`;
     expect(objects.filter((object) => object.metadata.labels?.['app.kubernetes.io/part-of'] !== 'signup-platform').map(id)).toEqual([]);
-    const unsorted = objects.filter((object) => !['Namespace', 'NetworkPolicy'].includes(object.kind) && !object.metadata.labels?.['app.kubernetes.io/component']);
+    const unsorted = objects.filter(
+      (object) => !['Namespace', 'NetworkPolicy'].includes(object.kind) && !object.metadata.labels?.['app.kubernetes.io/component'],
+    );
     expect(unsorted.map(id)).toEqual([]);
   });
 
@@ -96,15 +112,26 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
     });
 
     it('is scraped by Prometheus on its port', () => {
-      expect(pod.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
+      expect(pod.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(port),
+        'prometheus.io/path': '/metrics',
+      });
     });
 
     it('has a Service selecting its pods only, on its port', () => {
       const service = named(objects, 'Service', app);
-      const othersSelected = deployments.filter((other) => other !== deployment && selects({ matchLabels: service.spec.selector }, other.spec.template.metadata.labels));
+      const othersSelected = deployments.filter(
+        (other) => other !== deployment && selects({ matchLabels: service.spec.selector }, other.spec.template.metadata.labels),
+      );
       expect(selects({ matchLabels: service.spec.selector }, pod.metadata.labels)).toBe(true);
       expect(othersSelected).toEqual([]);
-      expect(service.spec.ports.map((servicePort) => ({ port: servicePort.port, target: portNumber(container, servicePort.targetPort ?? servicePort.port) }))).toEqual([{ port, target: port }]);
+      expect(
+        service.spec.ports.map((servicePort) => ({
+          port: servicePort.port,
+          target: portNumber(container, servicePort.targetPort ?? servicePort.port),
+        })),
+      ).toEqual([{ port, target: port }]);
     });
 
     it(`scales on CPU from ${SCALE[overlay].minReplicas} to ${SCALE[overlay].maxReplicas} replicas, starting from the minimum`, () => {
@@ -112,7 +139,9 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
       expect(autoscaler.apiVersion).toBe('autoscaling/v2');
       expect(autoscaler.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
       expect(autoscaler.spec).toMatchObject({ minReplicas: SCALE[overlay].minReplicas, maxReplicas: SCALE[overlay].maxReplicas });
-      expect(autoscaler.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: expect.any(Number) } } }]);
+      expect(autoscaler.spec.metrics).toEqual([
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: expect.any(Number) } } },
+      ]);
       expect(deployment.spec.replicas).toBe(SCALE[overlay].replicas);
     });
 
@@ -120,7 +149,9 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
       const budget = named(objects, 'PodDisruptionBudget', app);
       expect(budget.apiVersion).toBe('policy/v1');
       expect(selects(budget.spec.selector, pod.metadata.labels)).toBe(true);
-      expect(deployments.filter((other) => other !== deployment && selects(budget.spec.selector, other.spec.template.metadata.labels))).toEqual([]);
+      expect(
+        deployments.filter((other) => other !== deployment && selects(budget.spec.selector, other.spec.template.metadata.labels)),
+      ).toEqual([]);
       expect(budget.spec.maxUnavailable === 1 || budget.spec.minAvailable === 1).toBe(true);
     });
 
@@ -136,7 +167,10 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
       const container = onlyContainer(job.spec.template);
       expect(imageName(container.image).repository).toBe('signup-platform/migrate');
       expect(container.command).toBeUndefined();
-      expect(job.spec.template.metadata.labels).toMatchObject({ 'app.kubernetes.io/name': container.args![0], 'app.kubernetes.io/component': 'migration' });
+      expect(job.spec.template.metadata.labels).toMatchObject({
+        'app.kubernetes.io/name': container.args![0],
+        'app.kubernetes.io/component': 'migration',
+      });
       expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'PreSync' });
       expect(job.spec).toMatchObject({ backoffLimit: expect.any(Number), ttlSecondsAfterFinished: expect.any(Number) });
       expect(job.spec.template.spec.restartPolicy).toBe('Never');
@@ -146,12 +180,16 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
 
   it('does not route Service traffic to migration Jobs', () => {
     for (const service of ofKind(objects, 'Service')) {
-      expect(ofKind(objects, 'Job').filter((job) => selects({ matchLabels: service.spec.selector }, job.spec.template.metadata.labels))).toEqual([]);
+      expect(
+        ofKind(objects, 'Job').filter((job) => selects({ matchLabels: service.spec.selector }, job.spec.template.metadata.labels)),
+      ).toEqual([]);
     }
   });
 
   it('runs every app and the migrations from one tag', () => {
-    const images = [...deployments, ...ofKind(objects, 'Job')].map((workload) => imageName(workload.spec.template.spec.containers[0]!.image));
+    const images = [...deployments, ...ofKind(objects, 'Job')].map((workload) =>
+      imageName(workload.spec.template.spec.containers[0]!.image),
+    );
     const tags = new Set(images.map((image) => image.tag));
     expect(tags.size).toBe(1);
     expect([...tags][0]).toMatch(/^\d+\.\d+\.\d+$/);
@@ -166,13 +204,19 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
     expect(ingress.apiVersion).toBe('networking.k8s.io/v1');
     expect(ingress.spec.ingressClassName).toBeTruthy();
     expect(ingress.spec.tls?.flatMap((tls) => tls.hosts)).toContain(host);
-    expect(ingress.spec.rules.flatMap((rule) => rule.http.paths.map((path) => ({ host: rule.host, path: path.path, backend: path.backend.service })))).toEqual([
-      { host, path: '/', backend: { name: app, port: { number: DEFAULT_PORTS[app] } } },
-    ]);
+    expect(
+      ingress.spec.rules.flatMap((rule) =>
+        rule.http.paths.map((path) => ({ host: rule.host, path: path.path, backend: path.backend.service })),
+      ),
+    ).toEqual([{ host, path: '/', backend: { name: app, port: { number: DEFAULT_PORTS[app] } } }]);
   });
 
   it('exposes nothing but the three public hosts', () => {
-    expect(ofKind(objects, 'Ingress').flatMap((ingress) => ingress.spec.rules.map((rule) => rule.http.paths[0]!.backend.service.name)).sort()).toEqual([...EDGE_APPS].sort());
+    expect(
+      ofKind(objects, 'Ingress')
+        .flatMap((ingress) => ingress.spec.rules.map((rule) => rule.http.paths[0]!.backend.service.name))
+        .sort(),
+    ).toEqual([...EDGE_APPS].sort());
   });
 });
 
@@ -187,7 +231,8 @@ describe('the prod overlay only', () => {
   });
 
   it('gives prod bigger containers than dev', () => {
-    const memory = (objects: KubernetesObject[]) => named(objects, 'Deployment', 'api-gateway').spec.template.spec.containers[0]!.resources!.requests!.memory;
+    const memory = (objects: KubernetesObject[]) =>
+      named(objects, 'Deployment', 'api-gateway').spec.template.spec.containers[0]!.resources!.requests!.memory;
     expect([memory(RENDERED.dev), memory(RENDERED.prod)]).toEqual(['160Mi', '384Mi']);
   });
 });

@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { loadConfig, publicUrlsSpec, tracingSpec } from '#libs/config';
 import { startTracing, type Tracing } from '#libs/observability';
 import { allInOneInfrastructure, bootApp, type RunningApp } from '#libs/runtime';
-import { withLocalSecrets } from './local-secrets.js';
 import { APPS } from './apps.js';
 import { banner } from './banner.js';
 import { portOf, withLocalUrls } from './local-env.js';
+import { withLocalSecrets } from './local-secrets.js';
 import { ensureDemoAccount } from './seed.js';
 
 /** `npm start`: every app in this one process, on embedded adapters unless URLs say otherwise. */

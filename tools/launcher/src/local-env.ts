@@ -1,4 +1,4 @@
-import { DEFAULT_PORTS, type AppName } from '#libs/config';
+import { type AppName, DEFAULT_PORTS } from '#libs/config';
 
 type Env = Record<string, string | undefined>;
 

@@ -15,8 +15,14 @@ export interface DemoAccount {
  * The demo owner: demo@example.com, or demo-<suffix>@example.com when an earlier, interrupted
  * first start (or a deleted demo.json) already used that address.
  */
-async function createOwner(authUrl: string, adminToken: string, organizationId: string, password: string): Promise<{ id: string; email: string }> {
-  const create = (email: string) => admin<{ id: string; email: string }>(authUrl, adminToken, 'users', { email, password, organizationId, role: 'owner' });
+async function createOwner(
+  authUrl: string,
+  adminToken: string,
+  organizationId: string,
+  password: string,
+): Promise<{ id: string; email: string }> {
+  const create = (email: string) =>
+    admin<{ id: string; email: string }>(authUrl, adminToken, 'users', { email, password, organizationId, role: 'owner' });
   try {
     return await create('demo@example.com');
   } catch (err) {
@@ -56,8 +62,20 @@ export async function ensureDemoAccount(authUrl: string, adminToken: string, dat
   const org = await admin<{ id: string; name: string }>(authUrl, adminToken, 'organizations', { name: 'Demo Organization', tier: 'pro' });
   const password = randomBytes(12).toString('base64url');
   const user = await createOwner(authUrl, adminToken, org.id, password);
-  const key = await admin<{ key: string }>(authUrl, adminToken, 'api-keys', { organizationId: org.id, userId: user.id, mode: 'test', name: 'Demo sandbox key' });
-  const account: DemoAccount = { organizationId: org.id, organizationName: org.name, userId: user.id, email: user.email, password, apiKey: key.key };
+  const key = await admin<{ key: string }>(authUrl, adminToken, 'api-keys', {
+    organizationId: org.id,
+    userId: user.id,
+    mode: 'test',
+    name: 'Demo sandbox key',
+  });
+  const account: DemoAccount = {
+    organizationId: org.id,
+    organizationName: org.name,
+    userId: user.id,
+    email: user.email,
+    password,
+    apiKey: key.key,
+  };
   writeFileSync(file, `${JSON.stringify(account, null, 2)}\n`, { mode: 0o600 });
   return account;
 }

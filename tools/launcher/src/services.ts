@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { DEFAULT_PORTS, loadConfig, publicUrlsSpec, type AppName } from '#libs/config';
+import { type AppName, DEFAULT_PORTS, loadConfig, publicUrlsSpec } from '#libs/config';
 import { LOCAL_SERVICES } from '#libs/runtime';
-import { withLocalSecrets } from './local-secrets.js';
 import { banner } from './banner.js';
 import { portOf, withLocalUrls } from './local-env.js';
+import { withLocalSecrets } from './local-secrets.js';
 import { waitForOk } from './wait.js';
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -57,7 +57,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stopAll(0));
 
   try {
-    await Promise.all(apps.map((app) => waitForOk(`http://127.0.0.1:${portOf(app, env)}/readyz`, READY_TIMEOUT_MS, () => children.has(app))));
+    await Promise.all(
+      apps.map((app) => waitForOk(`http://127.0.0.1:${portOf(app, env)}/readyz`, READY_TIMEOUT_MS, () => children.has(app))),
+    );
   } catch (err) {
     stopAll(1);
     throw err;

@@ -4,8 +4,8 @@ import type { Bus } from '#libs/bus';
 import { AnalyticsView, type Principal } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam } from '../http/validation.pipes.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 @ApiTags('analytics')
 @Controller('signups/:id/analytics')

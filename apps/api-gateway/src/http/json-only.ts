@@ -19,7 +19,12 @@ export function acceptJsonOnly(fastify: FastifyInstance, prefix: string, problem
     const type = request.headers['content-type'];
     const hasBody = request.body !== undefined && request.body !== null;
     if (BODY_METHODS.has(request.method) && hasBody && request.url.startsWith(prefix) && !isJsonContentType(type)) {
-      sendProblem(reply, ProblemError.validation([{ path: 'body', message: 'Content-Type must be application/json' }]), problemBase, request.id);
+      sendProblem(
+        reply,
+        ProblemError.validation([{ path: 'body', message: 'Content-Type must be application/json' }]),
+        problemBase,
+        request.id,
+      );
       return;
     }
     done();

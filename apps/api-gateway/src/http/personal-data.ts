@@ -1,4 +1,4 @@
-import { Header, applyDecorators } from '@nestjs/common';
+import { applyDecorators, Header } from '@nestjs/common';
 
 /**
  * The answer carries personal data (names, contacts): no cache, shared or private, may keep it.

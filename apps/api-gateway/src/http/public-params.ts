@@ -1,4 +1,4 @@
-import { Param, createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext, Param } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { CONFIRMATION_TOKEN_PATTERN, isUuid, type Principal } from '#libs/contracts';
 import type { AuthenticatedRequest } from '#libs/edge';
@@ -37,7 +37,12 @@ export function ConfirmationTokenParam(name = 'confirmationToken'): ParameterDec
       return value;
     },
   });
-  return documented(name, { type: 'string', pattern: CONFIRMATION_TOKEN_PATTERN.source }, 'The confirmationToken returned at registration (cnf_…).', param);
+  return documented(
+    name,
+    { type: 'string', pattern: CONFIRMATION_TOKEN_PATTERN.source },
+    'The confirmationToken returned at registration (cnf_…).',
+    param,
+  );
 }
 
 /** A signup's slug or uuid path parameter; anything else is not found without asking the service. */

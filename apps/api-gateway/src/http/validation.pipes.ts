@@ -1,4 +1,4 @@
-import { Body, Param, Query, type PipeTransform } from '@nestjs/common';
+import { Body, Param, type PipeTransform, Query } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { requireUuid, validateInput } from '#libs/contracts';
 
@@ -36,7 +36,11 @@ class OneOrManyPipe<One extends object, Many extends object> implements PipeTran
  * A body that is either one `One`, or `{<key>: One[]}` for several at once (POST slots, items),
  * documented as a oneOf of the two DTOs.
  */
-export function ValidOneOrMany<One extends object, Many extends object>(one: new () => One, many: new () => Many, key: keyof Many & string): ParameterDecorator {
+export function ValidOneOrMany<One extends object, Many extends object>(
+  one: new () => One,
+  many: new () => Many,
+  key: keyof Many & string,
+): ParameterDecorator {
   return Body(new OneOrManyPipe(one, many, key));
 }
 

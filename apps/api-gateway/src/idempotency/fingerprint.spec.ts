@@ -1,6 +1,11 @@
 import { fingerprintOf } from './idempotency.interceptor.js';
 
-const request = (body: unknown, overrides: { method?: string; url?: string } = {}) => ({ method: 'POST', url: '/api/v1/signups', body, ...overrides });
+const request = (body: unknown, overrides: { method?: string; url?: string } = {}) => ({
+  method: 'POST',
+  url: '/api/v1/signups',
+  body,
+  ...overrides,
+});
 
 describe('fingerprintOf', () => {
   it('is the same for one JSON value however its keys are ordered', () => {

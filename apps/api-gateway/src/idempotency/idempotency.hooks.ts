@@ -6,7 +6,8 @@ import type { IdempotencyStore } from './idempotency.store.js';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** Headers of this one exchange, never part of a stored answer: a replay gets its own. */
-const PER_RESPONSE = /^(?:x-request-id|date|connection|keep-alive|transfer-encoding|content-length|retry-after|ratelimit.*|x-ratelimit-.*)$/i;
+const PER_RESPONSE =
+  /^(?:x-request-id|date|connection|keep-alive|transfer-encoding|content-length|retry-after|ratelimit.*|x-ratelimit-.*)$/i;
 
 function storableHeaders(reply: FastifyReply): Record<string, string> {
   return Object.fromEntries(
@@ -31,7 +32,14 @@ export function settleIdempotentResponses(fastify: FastifyInstance, store: Idemp
       return body === '' ? null : body;
     }
     const status = reply.statusCode;
-    const body = payload === null || payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    const body =
+      payload === null || payload === undefined
+        ? ''
+        : typeof payload === 'string'
+          ? payload
+          : Buffer.isBuffer(payload)
+            ? payload.toString('utf8')
+            : undefined;
     try {
       if (status >= 500 || status === 429 || body === undefined) await store.release(mark.claim);
       else await store.complete(mark.claim, { status, headers: storableHeaders(reply), body });

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { of, type Observable } from 'rxjs';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type Observable, of } from 'rxjs';
 import type { Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { type Claim, IdempotencyStore, type StoredResponse } from './idempotency.store.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './idempotency-key.js';
-import { IdempotencyStore, type Claim, type StoredResponse } from './idempotency.store.js';
 
 /** What the interceptor leaves on a request for the onSend hook: a claim to settle, or an answer to replay. */
 export type IdempotencyMark = { claim: Claim } | { replay: StoredResponse };
@@ -31,7 +31,9 @@ function scopeOf(request: IdempotentHttpRequest): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -39,7 +41,9 @@ function canonicalJson(value: unknown): string {
 
 /** The request a key was first used for: method, URL (path and query) and the body as parsed. */
 export function fingerprintOf(request: Pick<IdempotentHttpRequest, 'method' | 'url' | 'body'>): string {
-  return createHash('sha256').update(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 }
 
 /**

@@ -102,7 +102,9 @@ describe('IdempotencyStore on Postgres', () => {
     const recent = await store.begin(justExpired);
     const ids = expired.map((o) => (o.outcome === 'execute' ? o.claim.id : ''));
     await db.query(`UPDATE ${TABLE} SET expires_at = now() - interval '61 minutes' WHERE id = ANY($1)`, [ids]);
-    await db.query(`UPDATE ${TABLE} SET expires_at = now() - interval '59 minutes' WHERE id = $1`, [recent.outcome === 'execute' ? recent.claim.id : '']);
+    await db.query(`UPDATE ${TABLE} SET expires_at = now() - interval '59 minutes' WHERE id = $1`, [
+      recent.outcome === 'execute' ? recent.claim.id : '',
+    ]);
     expect(await gateway.retention!.runOnce()).toEqual({ idempotency_keys: 3 });
     expect(await db.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE expires_at < now()`)).toEqual([{ n: 1 }]);
     expect(await db.query(`SELECT id FROM ${TABLE} WHERE id = ANY($1)`, [ids])).toEqual([]);

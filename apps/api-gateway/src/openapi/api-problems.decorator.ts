@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PROBLEM_CATALOG, ProblemSchema, type ProblemCode } from '#libs/problem';
+import { PROBLEM_CATALOG, type ProblemCode, ProblemSchema } from '#libs/problem';
 
 /** What a route does with a credential: `required` refuses a request without one, `optional` refuses only a bad one, `none` never reads one. */
 export type CredentialUse = 'required' | 'optional' | 'none';

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SCOPES } from '#libs/scopes';
 
 export const API_PREFIX = 'api/v1';
@@ -51,7 +51,10 @@ function declareIdempotency(document: OpenAPIObject): OpenAPIObject {
             'the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress.',
         },
       ];
-      for (const [status, code] of [['409', 'idempotency_in_progress'], ['422', 'idempotency_key_reuse']] as const) {
+      for (const [status, code] of [
+        ['409', 'idempotency_in_progress'],
+        ['422', 'idempotency_key_reuse'],
+      ] as const) {
         const response = operation.responses[status];
         if (response) response.description += `, ${code}`;
         else operation.responses[status] = { ...operation.responses['500']!, description: `Problem: ${code}` };
@@ -69,7 +72,9 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .setDescription(
       'Signup sheets with slots, items and participants. Authenticate with `Authorization: Bearer <API key or OAuth access token>`. ' +
         'Errors are application/problem+json; switch on `code`.\n\nScopes:\n' +
-        Object.entries(SCOPES).map(([scope, text]) => `- \`${scope}\`: ${text}`).join('\n'),
+        Object.entries(SCOPES)
+          .map(([scope, text]) => `- \`${scope}\`: ${text}`)
+          .join('\n'),
     )
     .setVersion('1')
     .addServer(new URL(publicBaseUrl).origin)

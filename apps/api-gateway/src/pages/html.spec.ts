@@ -1,7 +1,7 @@
 import type { PublicSignupView } from '#libs/contracts';
-import { SafeHtml, escapeHtml, html } from './html.js';
+import { escapeHtml, html, SafeHtml } from './html.js';
 import { CONTENT_SECURITY_POLICY, layout } from './layout.js';
-import { FORM_VALUE_MAX_LENGTH, emptyForm, placeErrors, readForm, readSelections, choicesOf } from './page-form.js';
+import { choicesOf, emptyForm, FORM_VALUE_MAX_LENGTH, placeErrors, readForm, readSelections } from './page-form.js';
 import { formatDate, signupPage } from './views.js';
 
 const EVIL = '<script>alert("x")</script>';
@@ -18,7 +18,9 @@ describe('escapeHtml', () => {
 
 describe('html', () => {
   it('escapes interpolated strings and numbers', () => {
-    expect(html`<p title="${'"x"'}">${EVIL} ${42}</p>`.value).toBe('<p title="&quot;x&quot;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; 42</p>');
+    expect(html`<p title="${'"x"'}">${EVIL} ${42}</p>`.value).toBe(
+      '<p title="&quot;x&quot;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; 42</p>',
+    );
   });
 
   it('keeps nested html as is, and escapes it only once', () => {
@@ -59,7 +61,17 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
   publicUrl: 'http://x/s/party-abc123',
   livemode: true,
   slots: [
-    { id: 's1', title: EVIL, description: EVIL, startTime: '2027-06-01T09:00:00Z', endTime: '2027-06-01T11:00:00Z', capacity: 3, taken: 3, remaining: 0, livemode: true },
+    {
+      id: 's1',
+      title: EVIL,
+      description: EVIL,
+      startTime: '2027-06-01T09:00:00Z',
+      endTime: '2027-06-01T11:00:00Z',
+      capacity: 3,
+      taken: 3,
+      remaining: 0,
+      livemode: true,
+    },
   ],
   items: [{ id: 'i1', name: EVIL, notes: EVIL, quantityNeeded: 2, quantityClaimed: 0, remaining: 2, livemode: true }],
   ...overrides,
@@ -88,17 +100,36 @@ describe('page forms', () => {
   });
 
   it('cuts a value longer than any field, after trimming it, and keeps shorter ones as sent', () => {
-    expect(readForm({ name: ` ${'n'.repeat(5000)} `, email: ' a@b.test ' })).toEqual({ name: 'n'.repeat(FORM_VALUE_MAX_LENGTH), email: ' a@b.test ' });
+    expect(readForm({ name: ` ${'n'.repeat(5000)} `, email: ' a@b.test ' })).toEqual({
+      name: 'n'.repeat(FORM_VALUE_MAX_LENGTH),
+      email: ' a@b.test ',
+    });
   });
 
   it('turns quantities above 0 into selections and refuses what is not a whole number', () => {
     const choices = choicesOf(signup());
-    expect(readSelections(choices, { 'slot-s1': '0', 'item-i1': '2' })).toEqual({ selections: [{ type: 'item', id: 'i1', quantity: 2 }], fields: ['item-i1'], errors: {} });
-    expect(readSelections(choices, { 'slot-s1': '-1', 'item-i1': '1.5' }).errors).toEqual({ 'slot-s1': ['Enter a whole number, 0 or more'], 'item-i1': ['Enter a whole number, 0 or more'] });
+    expect(readSelections(choices, { 'slot-s1': '0', 'item-i1': '2' })).toEqual({
+      selections: [{ type: 'item', id: 'i1', quantity: 2 }],
+      fields: ['item-i1'],
+      errors: {},
+    });
+    expect(readSelections(choices, { 'slot-s1': '-1', 'item-i1': '1.5' }).errors).toEqual({
+      'slot-s1': ['Enter a whole number, 0 or more'],
+      'item-i1': ['Enter a whole number, 0 or more'],
+    });
   });
 
   it('places selection errors on the quantity field and unknown paths in the summary', () => {
-    const form = placeErrors(emptyForm(), [{ path: 'selections.0.quantity', message: 'Too many' }, { path: 'email', message: 'Invalid email' }, { path: 'body', message: 'Odd' }], ['item-i1'], ['name', 'email']);
+    const form = placeErrors(
+      emptyForm(),
+      [
+        { path: 'selections.0.quantity', message: 'Too many' },
+        { path: 'email', message: 'Invalid email' },
+        { path: 'body', message: 'Odd' },
+      ],
+      ['item-i1'],
+      ['name', 'email'],
+    );
     expect(form.errors).toEqual({ 'item-i1': ['Too many'], email: ['Invalid email'] });
     expect(form.summary).toEqual(['Odd']);
   });

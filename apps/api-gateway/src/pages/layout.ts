@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SafeHtml, html } from './html.js';
+import { html, SafeHtml } from './html.js';
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}

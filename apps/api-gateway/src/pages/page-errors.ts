@@ -1,4 +1,4 @@
-import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { Logger } from '#libs/observability';
 import { ProblemError, toProblem } from '#libs/problem';
 import type { SafeHtml } from './html.js';
@@ -25,7 +25,8 @@ function messageOf(problem: ProblemError): string {
   if (problem.errors?.some((e) => e.path === 'body' && /too large/i.test(e.message))) {
     return 'What was sent is too large. Please go back to the page and send the form again.';
   }
-  if (paths.has('body') || problem.code === 'bad_request') return 'The form could not be read. Please go back to the page and send it from there.';
+  if (paths.has('body') || problem.code === 'bad_request')
+    return 'The form could not be read. Please go back to the page and send it from there.';
   return 'This request could not be handled. Please go back to the page and try again.';
 }
 
@@ -34,7 +35,11 @@ export function problemPage(err: unknown): ProblemPage {
   const problem = toProblem(err);
   if (problem.status >= 500) return { status: problem.status, page: errorPage('Please try again in a moment.'), headers: {} };
   if (problem.code === 'not_found') return { status: 404, page: notFoundPage(), headers: {} };
-  return { status: problem.status, page: errorPage(messageOf(problem), 'This could not be done'), headers: problem.status === 429 ? problem.headers : {} };
+  return {
+    status: problem.status,
+    page: errorPage(messageOf(problem), 'This could not be done'),
+    headers: problem.status === 429 ? problem.headers : {},
+  };
 }
 
 interface PageReply {

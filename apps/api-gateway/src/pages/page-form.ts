@@ -1,5 +1,5 @@
-import type { FieldError } from '#libs/problem';
 import type { ItemView, PublicSignupView, SelectionInput, SelectionType, SlotView } from '#libs/contracts';
+import type { FieldError } from '#libs/problem';
 
 /** What a page form holds: the entered values and the messages, by field name. */
 export interface FormState {
@@ -41,7 +41,8 @@ export function readForm(body: unknown): Record<string, string> {
   if (typeof body !== 'object' || body === null) return values;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     const first = Array.isArray(value) ? (value as unknown[])[0] : value;
-    if (typeof first === 'string') values[key] = first.length > FORM_VALUE_MAX_LENGTH ? first.trim().slice(0, FORM_VALUE_MAX_LENGTH) : first;
+    if (typeof first === 'string')
+      values[key] = first.length > FORM_VALUE_MAX_LENGTH ? first.trim().slice(0, FORM_VALUE_MAX_LENGTH) : first;
   }
   return values;
 }
@@ -52,7 +53,10 @@ export const QUANTITY_MESSAGE = 'Enter a whole number, 0 or more';
  * Quantities above 0 become selections, in the order of the choices. `fields[i]` is the form
  * field of `selections[i]`, to put the service's messages (selections.i.quantity) next to it.
  */
-export function readSelections(choices: Choice[], values: Record<string, string>): { selections: SelectionInput[]; fields: string[]; errors: Record<string, string[]> } {
+export function readSelections(
+  choices: Choice[],
+  values: Record<string, string>,
+): { selections: SelectionInput[]; fields: string[]; errors: Record<string, string[]> } {
   const selections: SelectionInput[] = [];
   const fields: string[] = [];
   const errors: Record<string, string[]> = {};
@@ -105,7 +109,10 @@ const MAX_FAILED = 200;
  * ids only: the page words it from the signup as it is).
  */
 export function registeredLocation(token: string, failed: Omit<FailedRequest, 'field'>[]): string {
-  const query = new URLSearchParams([['registered', '1'], ...failed.map((f): [string, string] => ['failed', `${f.type}-${f.id.toLowerCase()}:${f.quantity}`])]);
+  const query = new URLSearchParams([
+    ['registered', '1'],
+    ...failed.map((f): [string, string] => ['failed', `${f.type}-${f.id.toLowerCase()}:${f.quantity}`]),
+  ]);
   return `/r/${token}?${query.toString()}`;
 }
 

@@ -3,10 +3,18 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import {
-  RegistrationDto, UpdateRegistrationDto, missingRequiredPhone, validateInput, type PublicSignupView, type RegistrationInput, type RegistrationResultView, type RegistrationView, type UpdateRegistrationInput,
+  missingRequiredPhone,
+  type PublicSignupView,
+  RegistrationDto,
+  type RegistrationInput,
+  type RegistrationResultView,
+  type RegistrationView,
+  UpdateRegistrationDto,
+  type UpdateRegistrationInput,
+  validateInput,
 } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
-import { ProblemError, isProblemError } from '#libs/problem';
+import { isProblemError, ProblemError } from '#libs/problem';
 import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import type { GatewayConfig } from '../gateway.config.js';
@@ -15,9 +23,19 @@ import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
 import { problemPage } from './page-errors.js';
 import {
-  choicesOf, emptyForm, hasErrors, placeErrors, quantityField, readForm, readOutcome, readSelections, registeredLocation, savedLocation, type FormState,
+  choicesOf,
+  emptyForm,
+  type FormState,
+  hasErrors,
+  placeErrors,
+  quantityField,
+  readForm,
+  readOutcome,
+  readSelections,
+  registeredLocation,
+  savedLocation,
 } from './page-form.js';
-import { canceledPage, changeClosure, registrationPage, registrationValues, seeOtherPage, signupPage, type Notice } from './views.js';
+import { canceledPage, changeClosure, type Notice, registrationPage, registrationValues, seeOtherPage, signupPage } from './views.js';
 
 /** The page routes, outside the REST prefix. */
 export const PAGE_ROUTES = ['s/:slug', 'r/:token', 'r/:token/cancel'];
@@ -73,7 +91,12 @@ export class PagesController {
       const { selections, fields, errors } = readSelections(choicesOf(signup), values);
       Object.assign(form.errors, errors);
       const phone = values.phone?.trim();
-      const input: RegistrationInput = { name: values.name?.trim() ?? '', email: values.email?.trim() ?? '', ...(phone && { phone }), selections };
+      const input: RegistrationInput = {
+        name: values.name?.trim() ?? '',
+        email: values.email?.trim() ?? '',
+        ...(phone && { phone }),
+        selections,
+      };
       await this.check(form, RegistrationDto, input, fields, REGISTRATION_FIELDS);
       if (missingRequiredPhone(signup, Boolean(phone)) && !form.errors.phone) form.errors.phone = ['Required'];
       if (hasErrors(form)) return { status: 422, page: signupPage(signup, form) };
@@ -82,14 +105,21 @@ export class PagesController {
       try {
         result = await this.bus.request('signups.participants.register', { signupId: signup.id, input });
       } catch (err) {
-        return this.refusal(err, form, fields, REGISTRATION_FIELDS, async (status, notice) => ({ status, page: signupPage(await this.publicSignup(slug), form, notice) }));
+        return this.refusal(err, form, fields, REGISTRATION_FIELDS, async (status, notice) => ({
+          status,
+          page: signupPage(await this.publicSignup(slug), form, notice),
+        }));
       }
       if (result.confirmationToken === undefined) {
         form.summary.push('Nothing could be reserved, so you are not signed up:', ...result.failed.map((f) => f.message));
         return { status: 409, page: signupPage(await this.publicSignup(slug), form) };
       }
       const requested = new Map(selections.map((s) => [quantityField(s.type, s.id), s.quantity ?? 1]));
-      const failed = result.failed.map((f) => ({ type: f.type, id: f.id, quantity: requested.get(quantityField(f.type, f.id.toLowerCase())) ?? 1 }));
+      const failed = result.failed.map((f) => ({
+        type: f.type,
+        id: f.id,
+        quantity: requested.get(quantityField(f.type, f.id.toLowerCase())) ?? 1,
+      }));
       return seeOther(registeredLocation(result.confirmationToken, failed));
     });
   }
@@ -129,7 +159,10 @@ export class PagesController {
       try {
         await this.bus.request('signups.registrations.update', { token, input });
       } catch (err) {
-        return this.refusal(err, form, fields, UPDATE_FIELDS, async (status, notice) => ({ status, page: registrationPage(await this.registrationOf(token), token, form, { notice }) }));
+        return this.refusal(err, form, fields, UPDATE_FIELDS, async (status, notice) => ({
+          status,
+          page: registrationPage(await this.registrationOf(token), token, form, { notice }),
+        }));
       }
       return seeOther(savedLocation(token));
     });

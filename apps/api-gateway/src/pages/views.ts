@@ -1,7 +1,7 @@
 import type { ItemView, ParticipantView, PublicSignupView, RegistrationView, SlotView } from '#libs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
-import { choicesOf, quantityField, type Choice, type FailedRequest, type FormState } from './page-form.js';
+import { type Choice, choicesOf, type FailedRequest, type FormState, quantityField } from './page-form.js';
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
 const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
@@ -48,7 +48,9 @@ function remainingText(choice: Choice): string {
 function choiceHint(choice: Choice): string | undefined {
   if (choice.type === 'slot') {
     const slot = choice.entity as SlotView;
-    const times = slot.startTime ? `${formatDate(slot.startTime)}${slot.endTime ? ` to ${TIME.format(new Date(slot.endTime))} UTC` : ''}` : undefined;
+    const times = slot.startTime
+      ? `${formatDate(slot.startTime)}${slot.endTime ? ` to ${TIME.format(new Date(slot.endTime))} UTC` : ''}`
+      : undefined;
     return [times, slot.description].filter(Boolean).join('. ') || undefined;
   }
   return (choice.entity as ItemView).notes ?? undefined;
@@ -138,7 +140,8 @@ const PHONE_HINT = 'International format, e.g. +14155550123';
 export function notAccepting(signup: PublicSignupView, now = Date.now()): string {
   if (signup.status === 'closed') return 'This signup is closed.';
   if (Date.parse(signup.eventDate) <= now) return 'This event has already taken place, so the signup accepts no more registrations.';
-  if (signup.signupCloseDate && Date.parse(signup.signupCloseDate) <= now) return `Registrations closed on ${formatDate(signup.signupCloseDate)}.`;
+  if (signup.signupCloseDate && Date.parse(signup.signupCloseDate) <= now)
+    return `Registrations closed on ${formatDate(signup.signupCloseDate)}.`;
   if (signup.spotsRemaining === 0) return 'This signup is full: every place is taken.';
   return 'This signup is not accepting registrations any more.';
 }
@@ -158,12 +161,17 @@ export function changeClosure(signup: PublicSignupView, now = Date.now()): strin
 export function signupPage(signup: PublicSignupView, form: FormState, notice?: Notice): SafeHtml {
   const choices = choicesOf(signup);
   if (!signup.acceptingRegistrations) {
-    return layout(signup.title, html`${signupHeader(signup)}
+    return layout(
+      signup.title,
+      html`${signupHeader(signup)}
 ${noticeBlock(notice)}
 <p class="notice" role="status">${notAccepting(signup)}</p>
-${remainingList(signup)}`);
+${remainingList(signup)}`,
+    );
   }
-  return layout(signup.title, html`${signupHeader(signup)}
+  return layout(
+    signup.title,
+    html`${signupHeader(signup)}
 ${signup.spotsRemaining !== null ? html`<p>${signup.spotsRemaining} ${signup.spotsRemaining === 1 ? 'place' : 'places'} left in total.</p>` : ''}
 ${noticeBlock(notice)}
 ${errorSummary(form, labelsOf(choices))}
@@ -174,7 +182,8 @@ ${textField(form, { id: 'email', label: 'Email', type: 'email', autocomplete: 'e
 ${signup.requiresPhone ? textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: true, hint: PHONE_HINT }) : ''}
 ${quantityFieldsets(form, choices, (c) => c.entity.remaining)}
 <button type="submit">Sign up</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** What the confirmed or failed entry refers to, by its label. */
@@ -228,15 +237,23 @@ function failedText(choices: Choice[], failed: FailedRequest): string {
 
 /** The one-time confirmation: what is held, what could not be had, and the link to keep. */
 function registeredBlock(registered: Registered, choices: Choice[], participant: ParticipantView): SafeHtml {
-  const heading = registered.failed.length ? "You're signed up, but not for everything — keep this link" : "You're signed up — keep this link";
+  const heading = registered.failed.length
+    ? "You're signed up, but not for everything — keep this link"
+    : "You're signed up — keep this link";
   return html`<section class="keep" role="status" aria-labelledby="registered-heading">
 <h2 id="registered-heading">${heading}</h2>
-${participant.selections.length
+${
+  participant.selections.length
     ? html`<h3>Confirmed</h3>
 <ul>${participant.selections.map((s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`)}</ul>`
-    : html`<p>You are signed up without a slot or item.</p>`}
-${registered.failed.length ? html`<h3>Could not be reserved</h3>
-<ul>${registered.failed.map((f) => html`<li>${failedText(choices, f)}</li>`)}</ul>` : ''}
+    : html`<p>You are signed up without a slot or item.</p>`
+}
+${
+  registered.failed.length
+    ? html`<h3>Could not be reserved</h3>
+<ul>${registered.failed.map((f) => html`<li>${failedText(choices, f)}</li>`)}</ul>`
+    : ''
+}
 <p>Keep this link: it is the only way to change or cancel your registration later. Bookmark it or save it somewhere safe, and do not share it, because anyone who has it can change your registration.</p>
 <p><a href="${registered.manageUrl}">${registered.manageUrl}</a></p>
 </section>`;
@@ -252,9 +269,13 @@ export function registrationPage(view: RegistrationView, token: string, form: Fo
   const { participant, signup } = view;
   const choices = choicesOf(signup);
   const held = heldQuantities(participant);
-  const selections = participant.selections.map((s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`);
+  const selections = participant.selections.map(
+    (s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`,
+  );
   const closure = changeClosure(signup);
-  return layout(`Your registration: ${signup.title}`, html`<h1>Your registration</h1>
+  return layout(
+    `Your registration: ${signup.title}`,
+    html`<h1>Your registration</h1>
 <p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
 ${options.registered ? registeredBlock(options.registered, choices, participant) : ''}
 ${noticeBlock(options.notice)}
@@ -265,7 +286,9 @@ ${noticeBlock(options.notice)}
 </dl>
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
-${closure === undefined ? html`<h2>Change your registration</h2>
+${
+  closure === undefined
+    ? html`<h2>Change your registration</h2>
 ${errorSummary(form, labelsOf(choices))}
 <form method="post" action="/r/${token}">
 ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
@@ -277,28 +300,43 @@ ${quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field
 <form method="post" action="/r/${token}/cancel">
 <p>This frees your places for others. It cannot be undone.</p>
 <button type="submit" class="secondary">Cancel registration</button>
-</form>` : html`<p class="notice" role="status">${closure}, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.</p>`}`);
+</form>`
+    : html`<p class="notice" role="status">${closure}, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.</p>`
+}`,
+  );
 }
 
 /** After POST /r/{token}/cancel. */
 export function canceledPage(view: RegistrationView): SafeHtml {
-  return layout('Registration canceled', html`<h1>Your registration is canceled</h1>
+  return layout(
+    'Registration canceled',
+    html`<h1>Your registration is canceled</h1>
 <p>You are no longer signed up for <strong>${view.signup.title}</strong> on ${when(view.signup.eventDate)}. Your places are free for others.</p>
-<p><a href="/s/${view.signup.slug}">Back to the signup</a></p>`);
+<p><a href="/s/${view.signup.slug}">Back to the signup</a></p>`,
+  );
 }
 
 export function notFoundPage(): SafeHtml {
-  return layout('Not found', html`<h1>Not found</h1>
-<p>There is nothing here. The signup may not be published, or the link may be mistyped or no longer valid.</p>`);
+  return layout(
+    'Not found',
+    html`<h1>Not found</h1>
+<p>There is nothing here. The signup may not be published, or the link may be mistyped or no longer valid.</p>`,
+  );
 }
 
 export function errorPage(message: string, heading = 'Something went wrong'): SafeHtml {
-  return layout(heading, html`<h1>${heading}</h1>
-<p>${message}</p>`);
+  return layout(
+    heading,
+    html`<h1>${heading}</h1>
+<p>${message}</p>`,
+  );
 }
 
 /** The body of a 303 to the page that shows the outcome (browsers follow it without showing this). */
 export function seeOtherPage(location: string): SafeHtml {
-  return layout('See other', html`<h1>Done</h1>
-<p><a href="${location}">Continue</a></p>`);
+  return layout(
+    'See other',
+    html`<h1>Done</h1>
+<p><a href="${location}">Continue</a></p>`,
+  );
 }

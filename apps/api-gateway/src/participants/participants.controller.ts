@@ -1,18 +1,26 @@
 import { Controller, Delete, Get, Inject, Patch, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiExtension, ApiOkResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtension, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import {
-  PageQueryDto, ParticipantPageView, ParticipantView, RegistrationDto, RegistrationResultView, UpdateParticipantDto, toRegistrationInput, toUpdateRegistrationInput,
-  type Page, type Principal,
+  type Page,
+  PageQueryDto,
+  ParticipantPageView,
+  ParticipantView,
+  type Principal,
+  RegistrationDto,
+  RegistrationResultView,
+  toRegistrationInput,
+  toUpdateRegistrationInput,
+  UpdateParticipantDto,
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
-import { OPTIONAL_CREDENTIAL } from '../openapi/openapi.js';
 import { NoStore } from '../http/personal-data.js';
 import { OptionalPrincipal } from '../http/public-params.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
+import { OPTIONAL_CREDENTIAL } from '../openapi/openapi.js';
 
 @ApiTags('participants')
 @Controller('signups/:id/participants')
@@ -43,7 +51,11 @@ export class ParticipantsController {
     @OptionalPrincipal() principal: Principal | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RegistrationResultView> {
-    const result = await this.bus.request('signups.participants.register', { ...(principal && { principal }), signupId, input: toRegistrationInput(input) });
+    const result = await this.bus.request('signups.participants.register', {
+      ...(principal && { principal }),
+      signupId,
+      input: toRegistrationInput(input),
+    });
     if (result.confirmationToken === undefined) reply.status(200);
     return result;
   }
@@ -83,7 +95,11 @@ export class ParticipantsController {
   @ApiOperation({ summary: 'Remove a participant, freeing what they held; answers the removed participant' })
   @ApiOkResponse({ type: ParticipantView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
-  remove(@UuidParam('id') signupId: string, @UuidParam('participantId') id: string, @CurrentPrincipal() principal: Principal): Promise<ParticipantView> {
+  remove(
+    @UuidParam('id') signupId: string,
+    @UuidParam('participantId') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ParticipantView> {
     return this.bus.request('signups.participants.delete', { principal, signupId, id });
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ProblemError, codeFromSlug, renderProblemPage } from '#libs/problem';
+import { codeFromSlug, ProblemError, renderProblemPage } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
 
 /** The human page behind each problem type URI ({problem_base}/<code-with-hyphens>). */

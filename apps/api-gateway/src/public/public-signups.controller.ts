@@ -4,8 +4,8 @@ import type { Bus } from '#libs/bus';
 import { PublicSignupView } from '#libs/contracts';
 import { Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { SlugOrIdParam } from '../http/public-params.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 @ApiTags('public')
 @Controller('public/signups')
@@ -16,7 +16,8 @@ export class PublicSignupsController {
   @Operation('signups.public.get')
   @ApiOperation({
     summary: 'A published or closed signup as anyone may see it (no credential)',
-    description: 'Slots and items with what remains of each; never participant names or contacts. A draft, or anything that is not a slug or uuid, is not found.',
+    description:
+      'Slots and items with what remains of each; never participant names or contacts. A draft, or anything that is not a slug or uuid, is not found.',
   })
   @ApiOkResponse({ type: PublicSignupView })
   @ApiProblems(['not_found'], { credential: 'none' })

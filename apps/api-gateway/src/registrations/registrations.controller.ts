@@ -1,13 +1,13 @@
 import { Controller, Delete, Get, Inject, Patch } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { RegistrationView, UpdateRegistrationDto, toUpdateRegistrationInput } from '#libs/contracts';
+import { RegistrationView, toUpdateRegistrationInput, UpdateRegistrationDto } from '#libs/contracts';
 import { Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { SecretUrlPersonalData } from '../http/personal-data.js';
 import { ConfirmationTokenParam } from '../http/public-params.js';
 import { ValidBody } from '../http/validation.pipes.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 /**
  * A participant manages their own registration with the confirmation token (no credential).
@@ -35,7 +35,10 @@ export class RegistrationsController {
   @ApiBody({ type: UpdateRegistrationDto })
   @ApiOkResponse({ type: RegistrationView })
   @ApiProblems(['not_found', 'bad_request', 'conflict', 'validation_failed'], { credential: 'none' })
-  update(@ConfirmationTokenParam() token: string, @ValidBody(UpdateRegistrationDto) input: UpdateRegistrationDto): Promise<RegistrationView> {
+  update(
+    @ConfirmationTokenParam() token: string,
+    @ValidBody(UpdateRegistrationDto) input: UpdateRegistrationDto,
+  ): Promise<RegistrationView> {
     return this.bus.request('signups.registrations.update', { token, input: toUpdateRegistrationInput(input) });
   }
 

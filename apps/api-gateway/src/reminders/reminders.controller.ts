@@ -1,11 +1,11 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { OutboxListView, ReminderPassView, type OutboxMessageView, type Principal } from '#libs/contracts';
+import { OutboxListView, type OutboxMessageView, type Principal, ReminderPassView } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam } from '../http/validation.pipes.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 @ApiTags('reminders')
 @Controller('signups/:id/reminders')
@@ -26,7 +26,16 @@ export class RemindersController {
       'When the provider fails every text of the pass: 502 upstream_unavailable, or 504 when every text timed out; everyone stays eligible.',
   })
   @ApiOkResponse({ type: ReminderPassView })
-  @ApiProblems(['scope_required', 'upgrade_required', 'forbidden', 'not_found', 'bad_request', 'validation_failed', 'daily_ceiling_exceeded', 'upstream_unavailable'])
+  @ApiProblems([
+    'scope_required',
+    'upgrade_required',
+    'forbidden',
+    'not_found',
+    'bad_request',
+    'validation_failed',
+    'daily_ceiling_exceeded',
+    'upstream_unavailable',
+  ])
   send(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderPassView> {
     return this.bus.request('reminders.passes.run', { principal, signupId });
   }

@@ -22,8 +22,14 @@ function inbound(signature: string | undefined, ip: string): { context: Executio
 describe('TwilioSignatureGuard', () => {
   let counters: Counters;
   const guard = async (token: string | undefined, writesPerMinute = 6) => {
-    const config = loadConfig(gatewaySpec, { PUBLIC_BASE_URL: 'https://api.example.test/api/v1', ...(token && { TWILIO_AUTH_TOKEN: token }) });
-    const limiter = new EdgeRateLimiter(counters, { tierLimits: DEFAULT_TIER_LIMITS, anonLimits: { ...DEFAULT_ANON_LIMITS, writesPerMinute } });
+    const config = loadConfig(gatewaySpec, {
+      PUBLIC_BASE_URL: 'https://api.example.test/api/v1',
+      ...(token && { TWILIO_AUTH_TOKEN: token }),
+    });
+    const limiter = new EdgeRateLimiter(counters, {
+      tierLimits: DEFAULT_TIER_LIMITS,
+      anonLimits: { ...DEFAULT_ANON_LIMITS, writesPerMinute },
+    });
     return new TwilioSignatureGuard(config, createLogger('api-gateway', 'silent'), limiter);
   };
 
@@ -53,7 +59,8 @@ describe('TwilioSignatureGuard', () => {
   it('counts refused signatures against the address: guessing runs into 429 rate_limited', async () => {
     const g = await guard(TOKEN, 2);
     const refusals = [];
-    for (let i = 0; i < 3; i += 1) refusals.push(await g.canActivate(inbound('guess', '192.0.2.4').context).catch((err: ProblemError) => err.code));
+    for (let i = 0; i < 3; i += 1)
+      refusals.push(await g.canActivate(inbound('guess', '192.0.2.4').context).catch((err: ProblemError) => err.code));
     expect(refusals).toEqual(['forbidden', 'forbidden', 'rate_limited']);
   });
 });

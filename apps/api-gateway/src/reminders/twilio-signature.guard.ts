@@ -1,6 +1,6 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EdgeRateLimiter, isTwilioSignatureValid, type FormParams } from '#libs/edge';
+import { EdgeRateLimiter, type FormParams, isTwilioSignatureValid } from '#libs/edge';
 import type { Logger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { APP_CONFIG, LOGGER } from '#libs/runtime';

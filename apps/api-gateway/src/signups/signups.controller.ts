@@ -2,13 +2,21 @@ import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import {
-  CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, SignupDraftView, SignupPageView, SignupView, UpdateSignupDto, type Page, type Principal,
+  CreateSignupDto,
+  DraftFromDescriptionDto,
+  ListSignupsQueryDto,
+  type Page,
+  type Principal,
   type SignupDraft,
+  SignupDraftView,
+  SignupPageView,
+  SignupView,
+  UpdateSignupDto,
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 @ApiTags('signups')
 @Controller('signups')
@@ -46,7 +54,10 @@ export class SignupsController {
   @ApiBody({ type: DraftFromDescriptionDto })
   @ApiOkResponse({ type: SignupDraftView })
   @ApiProblems(['scope_required', 'validation_failed', 'upgrade_required', 'upstream_unavailable'])
-  draft(@ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto, @CurrentPrincipal() principal: Principal): Promise<{ draft: SignupDraft }> {
+  draft(
+    @ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<{ draft: SignupDraft }> {
     return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } });
   }
 

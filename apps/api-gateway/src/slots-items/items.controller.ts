@@ -1,12 +1,12 @@
 import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { CreateItemDto, CreateItemsDto, ItemListView, ItemView, UpdateItemDto, type Principal } from '#libs/contracts';
+import { CreateItemDto, CreateItemsDto, ItemListView, ItemView, type Principal, UpdateItemDto } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { type OneOrMany, UuidParam, ValidBody, ValidOneOrMany } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { ApiBodyOneOf, ApiCreatedOneOf } from '../openapi/one-of.js';
-import { UuidParam, ValidBody, ValidOneOrMany, type OneOrMany } from '../http/validation.pipes.js';
 
 @ApiTags('items')
 @Controller('signups/:id/items')
@@ -15,7 +15,11 @@ export class ItemsController {
 
   @Post()
   @Operation('signups.items.create')
-  @ApiOperation({ summary: 'Add one item, or several at once with {items: [...]}', description: 'A body with an `items` key is a bulk creation and answers `{data: [...]}`; otherwise the body is one item and the answer is that item.' })
+  @ApiOperation({
+    summary: 'Add one item, or several at once with {items: [...]}',
+    description:
+      'A body with an `items` key is a bulk creation and answers `{data: [...]}`; otherwise the body is one item and the answer is that item.',
+  })
   @ApiBodyOneOf('One item, or {items: [...]} for several', CreateItemDto, CreateItemsDto)
   @ApiCreatedOneOf('The item (single) or {data} (bulk)', ItemView, ItemListView)
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
@@ -32,7 +36,8 @@ export class ItemsController {
   @Operation('signups.items.list')
   @ApiOperation({
     summary: "List a signup's items with what remains of each",
-    description: "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
+    description:
+      "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
   })
   @ApiOkResponse({ type: ItemListView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])

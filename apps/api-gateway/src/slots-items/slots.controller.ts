@@ -1,12 +1,12 @@
 import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { CreateSlotDto, CreateSlotsDto, SlotListView, SlotView, UpdateSlotDto, type Principal } from '#libs/contracts';
+import { CreateSlotDto, CreateSlotsDto, type Principal, SlotListView, SlotView, UpdateSlotDto } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { type OneOrMany, UuidParam, ValidBody, ValidOneOrMany } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { ApiBodyOneOf, ApiCreatedOneOf } from '../openapi/one-of.js';
-import { UuidParam, ValidBody, ValidOneOrMany, type OneOrMany } from '../http/validation.pipes.js';
 
 @ApiTags('slots')
 @Controller('signups/:id/slots')
@@ -15,7 +15,11 @@ export class SlotsController {
 
   @Post()
   @Operation('signups.slots.create')
-  @ApiOperation({ summary: 'Add one slot, or several at once with {slots: [...]}', description: 'A body with a `slots` key is a bulk creation and answers `{data: [...]}`; otherwise the body is one slot and the answer is that slot.' })
+  @ApiOperation({
+    summary: 'Add one slot, or several at once with {slots: [...]}',
+    description:
+      'A body with a `slots` key is a bulk creation and answers `{data: [...]}`; otherwise the body is one slot and the answer is that slot.',
+  })
   @ApiBodyOneOf('One slot, or {slots: [...]} for several', CreateSlotDto, CreateSlotsDto)
   @ApiCreatedOneOf('The slot (single) or {data} (bulk)', SlotView, SlotListView)
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
@@ -32,7 +36,8 @@ export class SlotsController {
   @Operation('signups.slots.list')
   @ApiOperation({
     summary: "List a signup's slots with what remains of each",
-    description: "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
+    description:
+      "Only the signup's own organization may list them: another organization's published or closed signup answers 403 forbidden, anything else the caller cannot see 404.",
   })
   @ApiOkResponse({ type: SlotListView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])

@@ -2,13 +2,23 @@ import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
 import {
-  CreateWebhookDto, DeliveryPageQueryDto, DeliveryPageView, DeliveryView, PageQueryDto, UpdateWebhookDto, WebhookEndpointView, WebhookPageView,
-  WebhookTestView, WebhookWithSecretView, type Page, type Principal,
+  CreateWebhookDto,
+  DeliveryPageQueryDto,
+  DeliveryPageView,
+  DeliveryView,
+  type Page,
+  PageQueryDto,
+  type Principal,
+  UpdateWebhookDto,
+  WebhookEndpointView,
+  WebhookPageView,
+  WebhookTestView,
+  WebhookWithSecretView,
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
+import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 /** Webhook endpoints of the key's organization and mode: organization API keys only (an OAuth token gets 403). */
 @ApiTags('webhooks')

@@ -8,7 +8,9 @@ const sessions = new AccountSessions('a-cookie-key', false, noDatabase);
 describe('account session cookie', () => {
   it('sets an HttpOnly, SameSite=Lax cookie on /account, Secure only for an https AUTH_URL', () => {
     expect(sessions.sessionCookie('v')).toBe('account_session=v; Max-Age=43200; Path=/account; HttpOnly; SameSite=Lax');
-    expect(new AccountSessions('k', true, noDatabase).sessionCookie('v')).toBe('account_session=v; Max-Age=43200; Path=/account; HttpOnly; SameSite=Lax; Secure');
+    expect(new AccountSessions('k', true, noDatabase).sessionCookie('v')).toBe(
+      'account_session=v; Max-Age=43200; Path=/account; HttpOnly; SameSite=Lax; Secure',
+    );
     expect(sessions.clearedSessionCookie()).toBe('account_session=; Max-Age=0; Path=/account; HttpOnly; SameSite=Lax');
   });
 });

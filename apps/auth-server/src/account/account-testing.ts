@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { CloudEvent, EventType, OrganizationView, UserView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { authorizeUrl, bootAuthServer, PASSWORD, pkce, REDIRECT_URI, type Field, type FormResult } from '../testing/oauth-flow.js';
+import { authorizeUrl, bootAuthServer, type Field, type FormResult, PASSWORD, pkce, REDIRECT_URI } from '../testing/oauth-flow.js';
 
 export { REDIRECT_URI };
 
@@ -38,7 +38,12 @@ export class PageBrowser {
     const headers: Record<string, string> = { 'x-forwarded-for': this.ip };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body: form && new URLSearchParams(form).toString(), redirect: 'manual' });
+    const res = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers,
+      body: form && new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');
@@ -86,7 +91,11 @@ export interface AccountServer {
   collect(types: EventType[]): CloudEvent[];
   admin<T>(path: string, body: Record<string, unknown>): Promise<T>;
   dataSource(): DataSource;
-  createUser(orgName: string, role?: 'owner' | 'admin' | 'member', organizationId?: string): Promise<{ user: UserView; orgId: string; email: string }>;
+  createUser(
+    orgName: string,
+    role?: 'owner' | 'admin' | 'member',
+    organizationId?: string,
+  ): Promise<{ user: UserView; orgId: string; email: string }>;
   registerClient(): Promise<string>;
   token(form: Record<string, string>): Promise<FormResult>;
   /** A browser from a client IP of its own, so each test has its own per-IP login limit. */
@@ -115,10 +124,20 @@ export function bootAccountServer(label: string): AccountServer {
     async createUser(orgName, role, organizationId) {
       const orgId = organizationId ?? (await server.admin<OrganizationView>('/admin/organizations', { name: orgName })).id;
       const email = `account${++emails}-${randomBytes(4).toString('hex')}@example.test`;
-      const user = await server.admin<UserView>('/admin/users', { email, password: PASSWORD, organizationId: orgId, ...(role && { role }) });
+      const user = await server.admin<UserView>('/admin/users', {
+        email,
+        password: PASSWORD,
+        organizationId: orgId,
+        ...(role && { role }),
+      });
       return { user, orgId, email };
     },
-    registerClient: () => server.registerClient({ client_name: 'Connected <App>', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'] }),
+    registerClient: () =>
+      server.registerClient({
+        client_name: 'Connected <App>',
+        redirect_uris: [REDIRECT_URI],
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
     token: (form) => server.postForm('/oauth/token', form),
     browser: () => new PageBrowser(server.url, `198.51.100.${++ips}`),
   };

@@ -4,11 +4,11 @@ import { KEY_MODES, type KeyMode } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { field, fields, type Form } from '../interactions/form.js';
 import { WRONG_CREDENTIALS } from '../interactions/interactions.controller.js';
-import { busy, passwordMatches, PasswordHashingBusy } from '../users/password.js';
-import { UsersRepository } from '../users/users.repository.js';
 import { ACCOUNT_PAGE_HEADERS } from '../shared/page-headers.js';
+import { busy, PasswordHashingBusy, passwordMatches } from '../users/password.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { accountLoginPage, accountProblemPage, apiKeysPage, connectedAppsPage, overviewPage, signupPage } from './account.pages.js';
-import { AccountError, AccountService, type AccountErrorCode } from './account.service.js';
+import { AccountError, type AccountErrorCode, AccountService } from './account.service.js';
 import { AccountSessions, FORM_COOKIE, parseCookies, SESSION_COOKIE } from './account-session.js';
 import { LoginLimiter, tooManyAttemptsMessage } from './login-limiter.js';
 import { readSignup, safeReturnPath } from './signup-form.js';
@@ -97,7 +97,8 @@ export class AccountController {
   async login(@Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!this.formCsrfValid(req, form)) return this.problem(reply, 400, INVALID_FORM);
     const email = field(form, 'email');
-    const again = (status: number, error: string) => this.html(reply, status, accountLoginPage({ csrf: this.formCsrf(req, reply), email, error }));
+    const again = (status: number, error: string) =>
+      this.html(reply, status, accountLoginPage({ csrf: this.formCsrf(req, reply), email, error }));
     const user = email ? await this.users.findByEmail(email) : null;
     // Counted under the account's own email: every spelling the lookup matches is one account.
     const account = user?.email ?? email;
@@ -147,7 +148,12 @@ export class AccountController {
   }
 
   @Post('api-keys')
-  async createKey(@Query('org') org: unknown, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async createKey(
+    @Query('org') org: unknown,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const session = await this.signedIn(req, reply, form);
     if (!session) return;
     await this.run(reply, async () => {
@@ -167,7 +173,12 @@ export class AccountController {
   }
 
   @Post('api-keys/:id/revoke')
-  async revokeKey(@Param('id') id: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async revokeKey(
+    @Param('id') id: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const session = await this.signedIn(req, reply, form);
     if (!session) return;
     await this.run(reply, async () => {
@@ -185,7 +196,12 @@ export class AccountController {
   }
 
   @Post('apps/:grantId/revoke')
-  async revokeApp(@Param('grantId') grantId: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async revokeApp(
+    @Param('grantId') grantId: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const session = await this.signedIn(req, reply, form);
     if (!session) return;
     await this.run(reply, async () => {
@@ -242,7 +258,10 @@ export class AccountController {
   }
 
   private redirect(reply: FastifyReply, location: string): void {
-    void reply.code(303).headers({ ...ACCOUNT_PAGE_HEADERS, location }).send();
+    void reply
+      .code(303)
+      .headers({ ...ACCOUNT_PAGE_HEADERS, location })
+      .send();
   }
 
   private html(reply: FastifyReply, status: number, body: string): void {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_CLAIMS, type OrganizationView, type Principal } from '#libs/contracts';
-import { ONE_MIB, eventually } from '#libs/testing';
+import { eventually, ONE_MIB } from '#libs/testing';
 import { hashApiKey } from '../api-keys/api-key-secret.js';
-import { jwtPayload, PASSWORD, type Field } from '../testing/oauth-flow.js';
-import { bootAccountServer, formsWithButton, REDIRECT_URI, startCodeFlow, type PageBrowser } from './account-testing.js';
 import { FIELD_MAX_LENGTH } from '../interactions/form.js';
+import { type Field, jwtPayload, PASSWORD } from '../testing/oauth-flow.js';
+import { bootAccountServer, formsWithButton, type PageBrowser, REDIRECT_URI, startCodeFlow } from './account-testing.js';
 import { SIGNUP_LIMITS } from './login-limiter.js';
 
 const server = bootAccountServer('account_pages');
@@ -18,7 +18,11 @@ function csrfOf(html: string): string {
   return token;
 }
 
-async function signUp(browser: PageBrowser, fields: { email: string; password?: string; organization?: string }, returnTo?: string): Promise<Response> {
+async function signUp(
+  browser: PageBrowser,
+  fields: { email: string; password?: string; organization?: string },
+  returnTo?: string,
+): Promise<Response> {
   const form = await browser.page(`/account/signup${returnTo === undefined ? '' : `?return=${encodeURIComponent(returnTo)}`}`);
   return browser.submit(form.html, 'Create account', [
     ['email', fields.email],
@@ -82,13 +86,19 @@ describe('create account page', () => {
     expect(overview.html).toContain('Harbour &#60;Choir&#62;');
     expect(overview.html).toContain('Tier: free. Your role: owner.');
     expect(overview.html).toContain(`<tr><td>${email}</td><td>owner</td></tr>`);
-    const org = await fetch(`${server.url}/admin/organizations/${orgIdIn(overview.html)}`, { headers: { authorization: 'Bearer account_pages-admin-token' } });
+    const org = await fetch(`${server.url}/admin/organizations/${orgIdIn(overview.html)}`, {
+      headers: { authorization: 'Bearer account_pages-admin-token' },
+    });
     expect(await org.json()).toMatchObject({ name: 'Harbour <Choir>', tier: 'free' });
   });
 
   it.each([
     ['a malformed email', { email: 'not-an-email' }, 'Enter a valid email address.'],
-    ['a password under 10 characters', { email: 'short@example.test', password: 'nine char' }, 'Choose a password of at least 10 characters.'],
+    [
+      'a password under 10 characters',
+      { email: 'short@example.test', password: 'nine char' },
+      'Choose a password of at least 10 characters.',
+    ],
     ['an empty organization name', { email: 'noorg@example.test', organization: '   ' }, 'Enter a name for your organization.'],
   ])('shows the form again with a message for %s', async (_label, fields, message) => {
     const browser = server.browser();
@@ -105,14 +115,22 @@ describe('create account page', () => {
     const form = await browser.page('/account/signup');
     const emails = Array.from({ length: 12 }, () => newEmail());
     const answers = await Promise.all(
-      emails.map((email) => browser.submit(form.html, 'Create account', [['email', email], ['password', NEW_PASSWORD], ['organization', 'Burst Choir']])),
+      emails.map((email) =>
+        browser.submit(form.html, 'Create account', [
+          ['email', email],
+          ['password', NEW_PASSWORD],
+          ['organization', 'Burst Choir'],
+        ]),
+      ),
     );
     expect(answers.filter((res) => res.status === 303)).toHaveLength(SIGNUP_LIMITS.perIp);
     const refused = answers.filter((res) => res.status === 429);
     expect(refused).toHaveLength(12 - SIGNUP_LIMITS.perIp);
     expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(SIGNUP_LIMITS.windowSeconds - 60);
     expect(await refused[0]?.text()).toContain('Too many accounts created from here. Try again in 60 minutes.');
-    const created = await server.dataSource().query<{ count: number }[]>(`SELECT count(*)::int AS "count" FROM "auth"."users" WHERE "email" = ANY($1)`, [emails]);
+    const created = await server
+      .dataSource()
+      .query<{ count: number }[]>(`SELECT count(*)::int AS "count" FROM "auth"."users" WHERE "email" = ANY($1)`, [emails]);
     expect(created[0]?.count).toBe(SIGNUP_LIMITS.perIp);
   });
 
@@ -126,7 +144,10 @@ describe('create account page', () => {
     const browser = server.browser();
     const form = await browser.page('/account/signup');
     const [{ hidden }] = formsWithButton(form.html, 'Create account');
-    const filled: Field[] = [['password', NEW_PASSWORD], ['organization', 'Signup Choir']];
+    const filled: Field[] = [
+      ['password', NEW_PASSWORD],
+      ['organization', 'Signup Choir'],
+    ];
     // Dots between two @ up to the body limit: the old pattern tried every split of them (10 s for 60 KB).
     const room = ONE_MIB - new URLSearchParams([...hidden, ...filled, ['email', 'a@@']]).toString().length;
     const started = Date.now();
@@ -150,7 +171,11 @@ describe('create account page', () => {
     const res = await fetch(`${server.url}/account/signup`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': browser.ip, cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': browser.ip,
+        cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
       body: `{"csrf": ${JSON.stringify(csrfOf(form.html))}, "email": "${email}", "password": "${NEW_PASSWORD}", "organization": "Acme \\ud800"}`,
     });
     expect(res.status).toBe(400);
@@ -183,7 +208,12 @@ describe('create account page', () => {
 
     const login = await browser.page(flow.loginPath);
     expect(login.html).toContain('<button type="submit">Sign in</button>');
-    const consent = await browser.follow(await browser.submit(login.html, 'Sign in', [['email', email], ['password', NEW_PASSWORD]]));
+    const consent = await browser.follow(
+      await browser.submit(login.html, 'Sign in', [
+        ['email', email],
+        ['password', NEW_PASSWORD],
+      ]),
+    );
     expect(consent.page?.html).toContain('>Approve</button>');
   });
 
@@ -232,7 +262,10 @@ describe('account sign-in', () => {
   it('answers a wrong password and an unknown email with the same 401 page', async () => {
     const { email } = await server.createUser('Login Choir');
     const browser = server.browser();
-    for (const [who, password] of [[email, 'wrong password'], ['nobody@example.test', PASSWORD]] as const) {
+    for (const [who, password] of [
+      [email, 'wrong password'],
+      ['nobody@example.test', PASSWORD],
+    ] as const) {
       const res = await signIn(browser, who, password);
       expect(res.status).toBe(401);
       expect(await res.text()).toContain('<p role="alert">The email or password is incorrect.</p>');
@@ -240,11 +273,14 @@ describe('account sign-in', () => {
     expect(browser.cookies.has('account_session')).toBe(false);
   });
 
-  it.each(['/account', '/account/api-keys', '/account/apps'])('sends a visitor who is not signed in from %s to the login page', async (path) => {
-    const res = await server.browser().request(path);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/account/login');
-  });
+  it.each(['/account', '/account/api-keys', '/account/apps'])(
+    'sends a visitor who is not signed in from %s to the login page',
+    async (path) => {
+      const res = await server.browser().request(path);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/account/login');
+    },
+  );
 
   it('ends the session on sign-out: a copy of the old cookie no longer works', async () => {
     const { browser } = await signedIn();
@@ -263,10 +299,12 @@ describe('account sign-in', () => {
     const { browser, user } = await signedIn();
     const value = browser.cookies.get('account_session') ?? '';
     expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const rows = await server.dataSource().query<{ id: string; lifetime: number }[]>(
-      `SELECT "id", extract(epoch FROM "expires_at" - "created_at")::int AS "lifetime" FROM "auth"."account_sessions" WHERE "user_id" = $1`,
-      [user.id],
-    );
+    const rows = await server
+      .dataSource()
+      .query<{ id: string; lifetime: number }[]>(
+        `SELECT "id", extract(epoch FROM "expires_at" - "created_at")::int AS "lifetime" FROM "auth"."account_sessions" WHERE "user_id" = $1`,
+        [user.id],
+      );
     expect(rows).toEqual([{ id: createHash('sha256').update(value).digest('hex'), lifetime: 12 * 3600 }]);
   });
 
@@ -277,7 +315,9 @@ describe('account sign-in', () => {
     expect((await browser.request('/account')).status).toBe(303);
     browser.cookies.set('account_session', value);
     expect((await browser.request('/account')).status).toBe(200);
-    await server.dataSource().query(`UPDATE "auth"."account_sessions" SET "expires_at" = now() - interval '1 second' WHERE "user_id" = $1`, [user.id]);
+    await server
+      .dataSource()
+      .query(`UPDATE "auth"."account_sessions" SET "expires_at" = now() - interval '1 second' WHERE "user_id" = $1`, [user.id]);
     expect((await browser.request('/account')).status).toBe(303);
   });
 
@@ -285,15 +325,28 @@ describe('account sign-in', () => {
     const { email } = await server.createUser('Csrf Choir');
     const browser = server.browser();
     await browser.page('/account/login');
-    const login = await browser.request('/account/login', [['csrf', 'forged'], ['email', email], ['password', PASSWORD]]);
+    const login = await browser.request('/account/login', [
+      ['csrf', 'forged'],
+      ['email', email],
+      ['password', PASSWORD],
+    ]);
     expect(login.status).toBe(400);
     expect(browser.cookies.has('account_session')).toBe(false);
 
-    const signup = await server.browser().request('/account/signup', [['csrf', 'forged'], ['email', newEmail()], ['password', NEW_PASSWORD], ['organization', 'Forged']]);
+    const signup = await server.browser().request('/account/signup', [
+      ['csrf', 'forged'],
+      ['email', newEmail()],
+      ['password', NEW_PASSWORD],
+      ['organization', 'Forged'],
+    ]);
     expect(signup.status).toBe(400);
 
     const owner = await signedIn();
-    const created = await owner.browser.submit((await owner.browser.page('/account/api-keys')).html, 'Create key', [['name', 'ci'], ['mode', 'test'], ['scope', 'signups:read']]);
+    const created = await owner.browser.submit((await owner.browser.page('/account/api-keys')).html, 'Create key', [
+      ['name', 'ci'],
+      ['mode', 'test'],
+      ['scope', 'signups:read'],
+    ]);
     const key = /<code>(sgn_test_[A-Za-z0-9]{32})<\/code>/.exec(await created.text())?.[1] ?? '';
     const [revoke] = formsWithButton((await owner.browser.page('/account/api-keys')).html, 'Revoke');
     const forged = await owner.browser.request(revoke?.action ?? '', [['csrf', csrfOf((await browser.page('/account/login')).html)]]);
@@ -325,16 +378,26 @@ describe('API keys page', () => {
     const key = /<code>(sgn_live_[A-Za-z0-9]{32})<\/code>/.exec(html)?.[1] ?? '';
     expect(key).not.toBe('');
     expect(html).toContain('It will not be shown again.');
-    expect(await verifyKey(key)).toMatchObject({ organizationId: orgId, userId: user.id, livemode: true, scopes: ['signups:read', 'participants:read'] });
+    expect(await verifyKey(key)).toMatchObject({
+      organizationId: orgId,
+      userId: user.id,
+      livemode: true,
+      scopes: ['signups:read', 'participants:read'],
+    });
 
     const list = await browser.page('/account/api-keys');
     expect(list.html).not.toContain(key);
-    expect(list.html).toContain(`<td>Website &#60;sync&#62;</td><td><code>${key.slice(0, 12)}</code></td><td>live</td><td>signups:read participants:read</td>`);
+    expect(list.html).toContain(
+      `<td>Website &#60;sync&#62;</td><td><code>${key.slice(0, 12)}</code></td><td>live</td><td>signups:read participants:read</td>`,
+    );
   });
 
   it('revokes a key and announces it on auth.apikey.revoked', async () => {
     const { browser, orgId } = await signedIn('admin', (await server.createUser('Revoking Choir')).orgId);
-    const created = await browser.submit((await browser.page('/account/api-keys')).html, 'Create key', [['mode', 'test'], ['scope', 'signups:read']]);
+    const created = await browser.submit((await browser.page('/account/api-keys')).html, 'Create key', [
+      ['mode', 'test'],
+      ['scope', 'signups:read'],
+    ]);
     const key = /<code>(sgn_test_[A-Za-z0-9]{32})<\/code>/.exec(await created.text())?.[1] ?? '';
     const { credentialId } = await verifyKey(key);
 
@@ -343,12 +406,23 @@ describe('API keys page', () => {
     expect(res.headers.get('location')).toBe(`/account/api-keys?org=${orgId}`);
     expect((await browser.page(res.headers.get('location') ?? '')).html).not.toContain('>Revoke</button>');
     await expect(verifyKey(key)).rejects.toMatchObject({ code: 'revoked_credentials' });
-    await eventually(() => expect(events).toContainEqual(expect.objectContaining({ type: 'auth.apikey.revoked', data: expect.objectContaining({ apiKeyId: credentialId, organizationId: orgId }) })));
+    await eventually(() =>
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'auth.apikey.revoked',
+          data: expect.objectContaining({ apiKeyId: credentialId, organizationId: orgId }),
+        }),
+      ),
+    );
   });
 
   it('shows a member the keys but refuses them creating or revoking one', async () => {
     const owner = await signedIn();
-    await owner.browser.submit((await owner.browser.page('/account/api-keys')).html, 'Create key', [['name', 'owner key'], ['mode', 'test'], ['scope', 'signups:read']]);
+    await owner.browser.submit((await owner.browser.page('/account/api-keys')).html, 'Create key', [
+      ['name', 'owner key'],
+      ['mode', 'test'],
+      ['scope', 'signups:read'],
+    ]);
     const ownerPage = await owner.browser.page('/account/api-keys');
     const [revoke] = formsWithButton(ownerPage.html, 'Revoke');
 
@@ -360,7 +434,11 @@ describe('API keys page', () => {
     expect(page.html).not.toContain('>Revoke</button>');
     const csrf = csrfOf(page.html);
 
-    const create = await member.browser.request(`/account/api-keys?org=${owner.orgId}`, [['csrf', csrf], ['mode', 'test'], ['scope', 'signups:read']]);
+    const create = await member.browser.request(`/account/api-keys?org=${owner.orgId}`, [
+      ['csrf', csrf],
+      ['mode', 'test'],
+      ['scope', 'signups:read'],
+    ]);
     expect(create.status).toBe(403);
     expect(await create.text()).toContain('Only owners and admins of the organization can create or revoke API keys.');
     const refused = await member.browser.request(revoke?.action ?? '', [['csrf', csrf]]);
@@ -370,11 +448,16 @@ describe('API keys page', () => {
 
   it('answers 404 for a key of another organization', async () => {
     const victim = await signedIn();
-    await victim.browser.submit((await victim.browser.page('/account/api-keys')).html, 'Create key', [['mode', 'test'], ['scope', 'signups:read']]);
+    await victim.browser.submit((await victim.browser.page('/account/api-keys')).html, 'Create key', [
+      ['mode', 'test'],
+      ['scope', 'signups:read'],
+    ]);
     const [revoke] = formsWithButton((await victim.browser.page('/account/api-keys')).html, 'Revoke');
 
     const intruder = await signedIn();
-    const res = await intruder.browser.request(revoke?.action ?? '', [['csrf', csrfOf((await intruder.browser.page('/account/api-keys')).html)]]);
+    const res = await intruder.browser.request(revoke?.action ?? '', [
+      ['csrf', csrfOf((await intruder.browser.page('/account/api-keys')).html)],
+    ]);
     expect(res.status).toBe(404);
     expect((await victim.browser.page('/account/api-keys')).html).toContain('>Revoke</button>');
   });
@@ -382,14 +465,20 @@ describe('API keys page', () => {
   it('offers an organization picker to a member of several and acts on the chosen one', async () => {
     const { browser, user, orgId } = await signedIn();
     const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Second Choir' });
-    await server.running.context.dataSource?.query(`INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'owner')`, [user.id, other.id]);
+    await server.running.context.dataSource?.query(
+      `INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'owner')`,
+      [user.id, other.id],
+    );
 
     const first = await browser.page('/account/api-keys');
     expect(first.html).toContain('<label for="org">Organization</label>');
     expect(first.html).toContain(`<option value="${orgId}" selected>`);
     const second = await browser.page(`/account/api-keys?org=${other.id}`);
     expect(second.html).toContain(`<option value="${other.id}" selected>Second Choir</option>`);
-    const created = await browser.submit(second.html, 'Create key', [['mode', 'test'], ['scope', 'signups:read']]);
+    const created = await browser.submit(second.html, 'Create key', [
+      ['mode', 'test'],
+      ['scope', 'signups:read'],
+    ]);
     const key = /<code>(sgn_test_[A-Za-z0-9]{32})<\/code>/.exec(await created.text())?.[1] ?? '';
     expect((await verifyKey(key)).organizationId).toBe(other.id);
 
@@ -402,7 +491,12 @@ describe('API keys page', () => {
 describe('connected apps page', () => {
   async function connectApp(browser: PageBrowser, email: string) {
     const flow = await startCodeFlow(server, browser);
-    const consent = await browser.follow(await browser.submit(flow.login.html, 'Sign in', [['email', email], ['password', PASSWORD]]));
+    const consent = await browser.follow(
+      await browser.submit(flow.login.html, 'Sign in', [
+        ['email', email],
+        ['password', PASSWORD],
+      ]),
+    );
     const { callback } = await browser.follow(await browser.submit(consent.page?.html ?? '', 'Approve', [['scope', 'signups:read']]));
     const issued = await server.token({
       grant_type: 'authorization_code',
@@ -434,14 +528,23 @@ describe('connected apps page', () => {
     const refreshed = await server.token({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refreshToken });
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe('invalid_grant');
-    await eventually(() => expect(events).toContainEqual(expect.objectContaining({ type: 'auth.oauth.grant_revoked', data: expect.objectContaining({ grantId: app.grantId, organizationId: orgId }) })));
+    await eventually(() =>
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'auth.oauth.grant_revoked',
+          data: expect.objectContaining({ grantId: app.grantId, organizationId: orgId }),
+        }),
+      ),
+    );
   });
 
   it('answers 404 for revoking a grant of another user', async () => {
     const victim = await server.createUser('Victim Choir');
     const app = await connectApp(server.browser(), victim.email);
     const intruder = await signedIn();
-    const res = await intruder.browser.request(`/account/apps/${encodeURIComponent(app.grantId)}/revoke`, [['csrf', csrfOf((await intruder.browser.page('/account/apps')).html)]]);
+    const res = await intruder.browser.request(`/account/apps/${encodeURIComponent(app.grantId)}/revoke`, [
+      ['csrf', csrfOf((await intruder.browser.page('/account/apps')).html)],
+    ]);
     expect(res.status).toBe(404);
     const refreshed = await server.token({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refreshToken });
     expect(refreshed.status).toBe(200);

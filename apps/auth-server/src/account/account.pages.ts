@@ -92,7 +92,10 @@ ${organizations}
 function organizationPicker(path: string, chosen: MyOrganization, all: MyOrganization[]): string {
   if (all.length < 2) return `<p>Organization: ${escapeHtml(chosen.organization.name)}</p>`;
   const options = all
-    .map(({ organization: o }) => `<option value="${escapeHtml(o.id)}"${o.id === chosen.organization.id ? ' selected' : ''}>${escapeHtml(o.name)}</option>`)
+    .map(
+      ({ organization: o }) =>
+        `<option value="${escapeHtml(o.id)}"${o.id === chosen.organization.id ? ' selected' : ''}>${escapeHtml(o.name)}</option>`,
+    )
     .join('\n');
   return `<form method="get" action="${path}">
 <p><label for="org">Organization</label> <select id="org" name="org">
@@ -156,7 +159,9 @@ ${rows}
 </tbody>
 </table>`
     : '<p>No API keys yet.</p>';
-  const manage = canManage ? createKeyForm(input.chosen.organization.id, input.csrf) : '<p>Only owners and admins of the organization can create or revoke API keys.</p>';
+  const manage = canManage
+    ? createKeyForm(input.chosen.organization.id, input.csrf)
+    : '<p>Only owners and admins of the organization can create or revoke API keys.</p>';
   return page(
     'API keys',
     `${nav(input.csrf)}
@@ -182,7 +187,10 @@ ${resources}
 </li>`;
     })
     .join('\n');
-  return page('Connected apps', `${nav(input.csrf)}\n${input.apps.length ? `<ul>\n${items}\n</ul>` : '<p>No apps are connected to your account.</p>'}`);
+  return page(
+    'Connected apps',
+    `${nav(input.csrf)}\n${input.apps.length ? `<ul>\n${items}\n</ul>` : '<p>No apps are connected to your account.</p>'}`,
+  );
 }
 
 export function accountProblemPage(message: string, link = '<p><a href="/account">Back to your account</a></p>'): string {

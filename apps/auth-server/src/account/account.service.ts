@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { newPrefixedId, newSlug, type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole } from '#libs/contracts';
+import { type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, newPrefixedId, newSlug } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import type { Scope } from '#libs/scopes';
 import { toApiKeyView } from '../api-keys/api-key.view.js';
@@ -73,7 +73,8 @@ export class AccountService {
       const now = new Date();
       const org = await this.insertOrganization(tx.manager, command.organizationName, now);
       const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, createdAt: now };
-      if (!(await this.users.insert(tx.manager, user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now }))) throw emailTaken();
+      if (!(await this.users.insert(tx.manager, user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now })))
+        throw emailTaken();
       return user.id;
     });
   }
@@ -138,7 +139,10 @@ export class AccountService {
   /** A new free organization under a fresh slug, in the caller's transaction. */
   private async insertOrganization(db: EntityManager, name: string, now: Date): Promise<Organization> {
     for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
-      const org = await this.organizations.insert({ id: newPrefixedId('org'), name, slug: newSlug(name, 'org'), tier: 'free', createdAt: now, updatedAt: now }, db);
+      const org = await this.organizations.insert(
+        { id: newPrefixedId('org'), name, slug: newSlug(name, 'org'), tier: 'free', createdAt: now, updatedAt: now },
+        db,
+      );
       if (org) return org;
     }
     throw noFreeSlug(name, SLUG_ATTEMPTS);

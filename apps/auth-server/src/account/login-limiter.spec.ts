@@ -64,7 +64,8 @@ describe('login limiter in memory', () => {
     await fail(limiter, LOGIN_LIMITS.pairFailures, 'bob@example.test', '192.0.2.20');
     await limiter.succeeded('Bob@example.test', '192.0.2.20');
     await fail(limiter, LOGIN_LIMITS.pairFailures - 1, 'bob@example.test', '192.0.2.20');
-    for (let i = 0; i < LOGIN_LIMITS.ipFailures - 2 * LOGIN_LIMITS.pairFailures + 2; i++) await fail(limiter, 1, `carol${i}@example.test`, '192.0.2.20');
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures - 2 * LOGIN_LIMITS.pairFailures + 2; i++)
+      await fail(limiter, 1, `carol${i}@example.test`, '192.0.2.20');
     expect(await limiter.attempt('dave@example.test', '192.0.2.20')).toMatchObject({ allowed: false });
   });
 
@@ -81,7 +82,8 @@ describe('limits by address', () => {
     for (let i = 0; i < 3; i++) expect(await limiter.registration(`2001:db8:1:2::${i + 1}`)).toEqual({ allowed: true });
     expect(await limiter.registration('2001:db8:1:2:ffff::9')).toMatchObject({ allowed: false });
     expect(await limiter.registration('2001:db8:1:3::1')).toEqual({ allowed: true });
-    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect(await limiter.attempt('ivy@example.test', `::ffff:192.0.2.${i + 100}`.replace(/\d+$/, '100'))).toEqual({ allowed: true });
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++)
+      expect(await limiter.attempt('ivy@example.test', `::ffff:192.0.2.${i + 100}`.replace(/\d+$/, '100'))).toEqual({ allowed: true });
     expect(await limiter.attempt('ivy@example.test', '192.0.2.100')).toMatchObject({ allowed: false });
   });
 
@@ -89,7 +91,8 @@ describe('limits by address', () => {
     const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (const ip of ips(LOGIN_LIMITS.accountFailures, '198.51.102')) await fail(limiter, 1, 'jo@example.test', ip);
     expect(await limiter.attempt('jo@example.test', '203.0.115.1')).toEqual({ allowed: true });
-    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) expect(await limiter.attempt('jo@example.test', '203.0.115.2')).toMatchObject({ allowed: false });
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++)
+      expect(await limiter.attempt('jo@example.test', '203.0.115.2')).toMatchObject({ allowed: false });
     expect(await limiter.attempt('someone-else@example.test', '203.0.115.2')).toMatchObject({ allowed: false });
   });
 });
@@ -97,7 +100,8 @@ describe('limits by address', () => {
 describe('signup limiter in memory', () => {
   it('lets an IP create 5 accounts an hour, counted whatever their email', async () => {
     const limiter = LoginLimiter.create(undefined, 'spec', 3);
-    for (let i = 0; i < SIGNUP_LIMITS.perIp; i++) expect(await limiter.signup(`new${i}@example.test`, '192.0.2.60')).toEqual({ allowed: true });
+    for (let i = 0; i < SIGNUP_LIMITS.perIp; i++)
+      expect(await limiter.signup(`new${i}@example.test`, '192.0.2.60')).toEqual({ allowed: true });
     const refused = await limiter.signup('another@example.test', '192.0.2.60');
     expect(refused).toMatchObject({ allowed: false });
     expect(refused.allowed === false && refused.retryAfterSeconds).toBeGreaterThan(SIGNUP_LIMITS.windowSeconds - 5);
@@ -108,7 +112,8 @@ describe('signup limiter in memory', () => {
     const limiter = LoginLimiter.create(undefined, 'spec', 3);
     for (const ip of ips(SIGNUP_LIMITS.perEmail)) expect(await limiter.signup('Taken@Example.test', ip)).toEqual({ allowed: true });
     expect(await limiter.signup('taken@example.test', '192.0.2.70')).toMatchObject({ allowed: false });
-    for (let i = 0; i < SIGNUP_LIMITS.perIp; i++) expect(await limiter.signup(`fresh${i}@example.test`, '192.0.2.70')).toEqual({ allowed: true });
+    for (let i = 0; i < SIGNUP_LIMITS.perIp; i++)
+      expect(await limiter.signup(`fresh${i}@example.test`, '192.0.2.70')).toEqual({ allowed: true });
   });
 
   it('lets exactly 5 of 40 parallel signups from one IP through', async () => {

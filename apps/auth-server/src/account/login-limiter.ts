@@ -1,6 +1,6 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { addressKey } from '#libs/edge';
 
 /**
@@ -9,7 +9,13 @@ import { addressKey } from '#libs/edge';
  * slowed, not locked: one attempt every `slowedAccountSeconds` from anywhere, so nobody can
  * keep its owner out by guessing wrong on purpose.
  */
-export const LOGIN_LIMITS = { pairFailures: 5, ipFailures: 20, accountFailures: 20, slowedAccountSeconds: 5, windowSeconds: 15 * 60 } as const;
+export const LOGIN_LIMITS = {
+  pairFailures: 5,
+  ipFailures: 20,
+  accountFailures: 20,
+  slowedAccountSeconds: 5,
+  windowSeconds: 15 * 60,
+} as const;
 
 /** Account creations tried per client IP and per email within the window, whether they succeed or not. */
 export const SIGNUP_LIMITS = { perIp: 5, perEmail: 3, windowSeconds: 3600 } as const;
@@ -67,7 +73,10 @@ async function take(limiter: RateLimiterAbstract, key: string): Promise<LoginAll
  */
 export class LoginLimiter implements OnModuleDestroy {
   private constructor(
-    private readonly limiters: Record<'byPair' | 'byIp' | 'byAccount' | 'slowedAccount' | 'signupByIp' | 'signupByEmail' | 'registrations', RateLimiterAbstract>,
+    private readonly limiters: Record<
+      'byPair' | 'byIp' | 'byAccount' | 'slowedAccount' | 'signupByIp' | 'signupByEmail' | 'registrations',
+      RateLimiterAbstract
+    >,
     private readonly redis?: Redis,
   ) {}
 
@@ -76,7 +85,9 @@ export class LoginLimiter implements OnModuleDestroy {
     const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
     const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
       const keyPrefix = `${prefix}:${name}`;
-      return redis ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration }) : new RateLimiterMemory({ keyPrefix, points, duration });
+      return redis
+        ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration })
+        : new RateLimiterMemory({ keyPrefix, points, duration });
     };
     const window = LOGIN_LIMITS.windowSeconds;
     return new LoginLimiter(
@@ -146,7 +157,8 @@ export class LoginLimiter implements OnModuleDestroy {
 
 /** "Try again in N minutes." (or seconds, under a minute) for a wait in seconds. */
 export function tooManyAttemptsMessage(retryAfterSeconds: number, what = 'failed sign-in attempts'): string {
-  if (retryAfterSeconds < 60) return `Too many ${what}. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`;
+  if (retryAfterSeconds < 60)
+    return `Too many ${what}. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`;
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return `Too many ${what}. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 }

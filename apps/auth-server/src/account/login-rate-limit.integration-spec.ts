@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PASSWORD } from '../testing/oauth-flow.js';
-import { bootAccountServer, startCodeFlow, type Page, type PageBrowser } from './account-testing.js';
+import { bootAccountServer, type Page, type PageBrowser, startCodeFlow } from './account-testing.js';
 import { LOGIN_LIMITS } from './login-limiter.js';
 
 const server = bootAccountServer('login_rate_limit');
@@ -10,13 +10,19 @@ const BLOCKED = /<p role="alert">Too many failed sign-in attempts\. Try again in
 /** One sign-in attempt on the account login page. */
 async function accountLogin(browser: PageBrowser, email: string, password: string): Promise<Page> {
   const form = await browser.page('/account/login');
-  const res = await browser.submit(form.html, 'Sign in', [['email', email], ['password', password]]);
+  const res = await browser.submit(form.html, 'Sign in', [
+    ['email', email],
+    ['password', password],
+  ]);
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
 /** Signs in on the OAuth login page of a flow started in this browser; its login page stays valid after failures. */
 async function oauthLogin(browser: PageBrowser, loginHtml: string, email: string, password: string): Promise<Page> {
-  const res = await browser.submit(loginHtml, 'Sign in', [['email', email], ['password', password]]);
+  const res = await browser.submit(loginHtml, 'Sign in', [
+    ['email', email],
+    ['password', password],
+  ]);
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
@@ -42,7 +48,8 @@ describe('account login rate limit', () => {
 
   it('slows an account guessed at from many IPs to one attempt every few seconds, and lets its owner in at the next slot', async () => {
     const { email } = await server.createUser('Besieged Choir');
-    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++) expect((await accountLogin(server.browser(), email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.accountFailures; i++)
+      expect((await accountLogin(server.browser(), email, 'wrong password')).status).toBe(401);
     expect((await accountLogin(server.browser(), email, 'wrong password')).status).toBe(401);
     const slowed = await accountLogin(server.browser(), email, PASSWORD);
     expect(slowed.status).toBe(429);
@@ -64,7 +71,7 @@ describe('account login rate limit', () => {
     expectBlocked(await accountLogin(browser, email, PASSWORD));
   });
 
-  it('forgets the pair\'s failures on a successful sign-in', async () => {
+  it("forgets the pair's failures on a successful sign-in", async () => {
     const { email } = await server.createUser('Forgetful Choir');
     const browser = server.browser();
     for (let i = 0; i < LOGIN_LIMITS.pairFailures - 1; i++) expect((await accountLogin(browser, email, 'wrong password')).status).toBe(401);
@@ -76,7 +83,8 @@ describe('account login rate limit', () => {
   it('blocks a client IP after 20 failures across accounts, while other IPs still sign in', async () => {
     const { email } = await server.createUser('Crowded Choir');
     const browser = server.browser();
-    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) expect((await accountLogin(browser, `guess${i}@example.test`, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++)
+      expect((await accountLogin(browser, `guess${i}@example.test`, 'wrong password')).status).toBe(401);
 
     expectBlocked(await accountLogin(browser, email, PASSWORD));
     expect((await accountLogin(server.browser(), email, PASSWORD)).status).toBe(303);
@@ -88,7 +96,8 @@ describe('OAuth login rate limit', () => {
     const { email } = await server.createUser('Oauth Limited Choir');
     const browser = server.browser();
     const { login } = await startCodeFlow(server, browser);
-    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await oauthLogin(browser, login.html, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++)
+      expect((await oauthLogin(browser, login.html, email, 'wrong password')).status).toBe(401);
 
     expectBlocked(await oauthLogin(browser, login.html, email, PASSWORD));
   });
@@ -97,13 +106,15 @@ describe('OAuth login rate limit', () => {
     const { email } = await server.createUser('Oauth Forgetful Choir');
     const browser = server.browser();
     const first = await startCodeFlow(server, browser);
-    for (let i = 0; i < LOGIN_LIMITS.pairFailures - 1; i++) expect((await oauthLogin(browser, first.login.html, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures - 1; i++)
+      expect((await oauthLogin(browser, first.login.html, email, 'wrong password')).status).toBe(401);
     expect((await oauthLogin(browser, first.login.html, email, PASSWORD)).status).toBe(303);
 
     // The sign-in above left this browser signed in: the next flow starts from the same IP without its cookies.
     browser.cookies.clear();
     const second = await startCodeFlow(server, browser);
-    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++) expect((await oauthLogin(browser, second.login.html, email, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.pairFailures; i++)
+      expect((await oauthLogin(browser, second.login.html, email, 'wrong password')).status).toBe(401);
     expectBlocked(await oauthLogin(browser, second.login.html, email, PASSWORD));
   });
 
@@ -111,7 +122,8 @@ describe('OAuth login rate limit', () => {
     const { email } = await server.createUser('Oauth Crowded Choir');
     const browser = server.browser();
     const { login } = await startCodeFlow(server, browser);
-    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++) expect((await oauthLogin(browser, login.html, `guess${i}@example.test`, 'wrong password')).status).toBe(401);
+    for (let i = 0; i < LOGIN_LIMITS.ipFailures; i++)
+      expect((await oauthLogin(browser, login.html, `guess${i}@example.test`, 'wrong password')).status).toBe(401);
 
     expectBlocked(await oauthLogin(browser, login.html, email, PASSWORD));
   });

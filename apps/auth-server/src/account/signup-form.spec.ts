@@ -11,22 +11,43 @@ describe('signup form', () => {
   it.each([
     ['an email without a domain', 'ann@', '0123456789', 'Choir', 'Enter a valid email address.'],
     ['an email with spaces inside', 'ann smith@example.test', '0123456789', 'Choir', 'Enter a valid email address.'],
-    ['an email with an empty domain label, as the API refuses it', 'ann@example..test', '0123456789', 'Choir', 'Enter a valid email address.'],
-    ['an email with a one-letter top-level domain, as the API refuses it', 'ann@example.c', '0123456789', 'Choir', 'Enter a valid email address.'],
+    [
+      'an email with an empty domain label, as the API refuses it',
+      'ann@example..test',
+      '0123456789',
+      'Choir',
+      'Enter a valid email address.',
+    ],
+    [
+      'an email with a one-letter top-level domain, as the API refuses it',
+      'ann@example.c',
+      '0123456789',
+      'Choir',
+      'Enter a valid email address.',
+    ],
     ['an email of 321 characters', `${'a'.repeat(64)}@${'b'.repeat(252)}.test`, '0123456789', 'Choir', 'Enter a valid email address.'],
     ['a 9-character password', 'ann@example.test', '012345678', 'Choir', 'Choose a password of at least 10 characters.'],
     ['a 201-character password', 'ann@example.test', 'x'.repeat(201), 'Choir', 'Choose a password of at most 200 characters.'],
     ['a blank organization name', 'ann@example.test', '0123456789', '  ', 'Enter a name for your organization.'],
-    ['a 201-character organization name', 'ann@example.test', '0123456789', 'o'.repeat(201), 'Keep the organization name to 200 characters.'],
+    [
+      'a 201-character organization name',
+      'ann@example.test',
+      '0123456789',
+      'o'.repeat(201),
+      'Keep the organization name to 200 characters.',
+    ],
   ])('refuses %s', (_label, email, password, organization, error) => {
     expect(readSignup(email, password, organization)).toEqual({ ok: false, error });
   });
 });
 
 describe('signup return path', () => {
-  it.each(['/oauth/authorize/AbC-12_x/interaction', '/oauth/device/AbC-12_x/interaction'])('keeps the OAuth interaction path %s', (value) => {
-    expect(safeReturnPath(value)).toBe(value);
-  });
+  it.each(['/oauth/authorize/AbC-12_x/interaction', '/oauth/device/AbC-12_x/interaction'])(
+    'keeps the OAuth interaction path %s',
+    (value) => {
+      expect(safeReturnPath(value)).toBe(value);
+    },
+  );
 
   it.each([
     '',

@@ -24,7 +24,8 @@ export function readSignup(email: string, password: string, organizationName: st
   const trimmedEmail = email.trim();
   const trimmedName = organizationName.trim();
   if (!isEmailAddress(trimmedEmail)) return { ok: false, error: 'Enter a valid email address.' };
-  if (password.length < PASSWORD_MIN_LENGTH) return { ok: false, error: `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.` };
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return { ok: false, error: `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.` };
   if (password.length > PASSWORD_MAX_LENGTH) return { ok: false, error: `Choose a password of at most ${PASSWORD_MAX_LENGTH} characters.` };
   if (!trimmedName) return { ok: false, error: 'Enter a name for your organization.' };
   if (trimmedName.length > ORGANIZATION_NAME_MAX_LENGTH) {

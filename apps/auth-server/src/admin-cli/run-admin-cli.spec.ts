@@ -1,4 +1,4 @@
-import { USAGE, parseAdminCommand, runAdminCli, type AdminCliIo } from './run-admin-cli.js';
+import { type AdminCliIo, parseAdminCommand, runAdminCli, USAGE } from './run-admin-cli.js';
 
 interface Call {
   url: string;
@@ -33,15 +33,35 @@ function fakeIo(answer: { status: number; body: unknown } | Error, env: Record<s
 describe('admin CLI parsing', () => {
   it('maps each command to its admin API call', () => {
     expect(parseAdminCommand(['org:create', '--name', 'Acme', '--tier', 'pro'])).toEqual({
-      method: 'POST', path: '/admin/organizations', body: { name: 'Acme', tier: 'pro' },
+      method: 'POST',
+      path: '/admin/organizations',
+      body: { name: 'Acme', tier: 'pro' },
     });
     expect(parseAdminCommand(['org:tier', '--org', 'org_1', '--tier', 'org'])).toEqual({
-      method: 'PATCH', path: '/admin/organizations/org_1', body: { tier: 'org' },
+      method: 'PATCH',
+      path: '/admin/organizations/org_1',
+      body: { tier: 'org' },
     });
     expect(parseAdminCommand(['user:create', '--email', 'a@b.co', '--password', 'pw123456', '--org', 'org_1', '--role', 'admin'])).toEqual({
-      method: 'POST', path: '/admin/users', body: { email: 'a@b.co', password: 'pw123456', organizationId: 'org_1', role: 'admin' },
+      method: 'POST',
+      path: '/admin/users',
+      body: { email: 'a@b.co', password: 'pw123456', organizationId: 'org_1', role: 'admin' },
     });
-    expect(parseAdminCommand(['apikey:create', '--org', 'org_1', '--user', 'usr_1', '--mode', 'live', '--scopes', 'signups:read ai:draft', '--name', 'CI'])).toEqual({
+    expect(
+      parseAdminCommand([
+        'apikey:create',
+        '--org',
+        'org_1',
+        '--user',
+        'usr_1',
+        '--mode',
+        'live',
+        '--scopes',
+        'signups:read ai:draft',
+        '--name',
+        'CI',
+      ]),
+    ).toEqual({
       method: 'POST',
       path: '/admin/api-keys',
       body: { organizationId: 'org_1', userId: 'usr_1', mode: 'live', scopes: 'signups:read ai:draft', name: 'CI' },
@@ -90,7 +110,12 @@ describe('admin CLI run', () => {
   it('calls http://localhost:3001 when AUTH_URL is not set, with no body for a revoke', async () => {
     const fake = fakeIo({ status: 200, body: { id: 'key_1' } });
     await runAdminCli(['apikey:revoke', '--id', 'key_1'], fake.io);
-    expect(fake.calls[0]).toEqual({ url: 'http://localhost:3001/admin/api-keys/key_1/revoke', method: 'POST', headers: { authorization: 'Bearer tok' }, body: undefined });
+    expect(fake.calls[0]).toEqual({
+      url: 'http://localhost:3001/admin/api-keys/key_1/revoke',
+      method: 'POST',
+      headers: { authorization: 'Bearer tok' },
+      body: undefined,
+    });
   });
 
   it('prints the problem on stdout and exits 1 when the API refuses', async () => {
@@ -101,7 +126,9 @@ describe('admin CLI run', () => {
   });
 
   it('exits 1 with a message on stderr when the server cannot be reached', async () => {
-    const fake = fakeIo(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3001'), { code: 'ECONNREFUSED' }) }));
+    const fake = fakeIo(
+      new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3001'), { code: 'ECONNREFUSED' }) }),
+    );
     expect(await runAdminCli(['org:create', '--name', 'Acme'], fake.io)).toBe(1);
     expect(fake.stdout()).toBe('');
     expect(fake.stderr()).toBe('Cannot reach the auth-server at http://localhost:3001: fetch failed (ECONNREFUSED)\n');
@@ -124,6 +151,7 @@ describe('admin CLI run', () => {
   });
 
   it('lists every command in the usage', () => {
-    for (const command of ['org:create', 'org:tier', 'user:create', 'apikey:create', 'apikey:revoke']) expect(USAGE).toContain(`  ${command} --`);
+    for (const command of ['org:create', 'org:tier', 'user:create', 'apikey:create', 'apikey:revoke'])
+      expect(USAGE).toContain(`  ${command} --`);
   });
 });

@@ -35,7 +35,11 @@ const COMMANDS: Record<string, Command> = {
     usage: '--email E --password P --org ID [--role owner|admin|member]',
     required: ['email', 'password', 'org'],
     optional: ['role'],
-    request: (f) => ({ method: 'POST', path: '/admin/users', body: { email: f.email, password: f.password, organizationId: f.org, role: f.role } }),
+    request: (f) => ({
+      method: 'POST',
+      path: '/admin/users',
+      body: { email: f.email, password: f.password, organizationId: f.org, role: f.role },
+    }),
   },
   'apikey:create': {
     usage: '--org ID [--user ID] [--mode test|live] [--scopes "a b"] [--name N]',
@@ -78,7 +82,9 @@ export function parseAdminCommand(argv: readonly string[]): AdminRequest {
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  const flags: Flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const flags: Flags = Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   const missing = command.required.filter((flag) => flags[flag] === undefined);
   if (missing.length > 0) throw new UsageError(`${name} needs ${missing.map((flag) => `--${flag}`).join(', ')}.`);
   return command.request(flags);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, UseGuards, applyDecorators, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, type CanActivate, type ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
 import { APP_CONFIG } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import type { AuthConfig } from '../auth.config.js';

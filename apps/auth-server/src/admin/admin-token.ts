@@ -13,7 +13,9 @@ export function checkAdminAuthorization(header: string | undefined, adminToken: 
   }
   const match = /^Bearer ([^\s]+)$/i.exec(header);
   if (!match) {
-    throw new ProblemError('malformed_credentials', 'Use the Bearer scheme followed by one space and the admin token.', { headers: CHALLENGE });
+    throw new ProblemError('malformed_credentials', 'Use the Bearer scheme followed by one space and the admin token.', {
+      headers: CHALLENGE,
+    });
   }
   if (!constantTimeEqual(match[1]!, adminToken)) {
     throw new ProblemError('invalid_credentials', 'The admin token is not recognized.', { headers: CHALLENGE });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomBase62, type KeyMode } from '#libs/contracts';
+import { type KeyMode, randomBase62 } from '#libs/contracts';
 
 const KEY_BODY_LENGTH = 32;
 const DISPLAY_PREFIX_LENGTH = 12;

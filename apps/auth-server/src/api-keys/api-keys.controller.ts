@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { AdminCreateApiKeyDto, validateInput, type ApiKeyView, type CreatedApiKey } from '#libs/contracts';
+import { AdminCreateApiKeyDto, type ApiKeyView, type CreatedApiKey, validateInput } from '#libs/contracts';
 import { AdminRoute } from '../admin/admin-token.guard.js';
 import { ApiKeysService } from './api-keys.service.js';
 

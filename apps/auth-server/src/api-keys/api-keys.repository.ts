@@ -44,7 +44,16 @@ export class ApiKeysRepository {
 
   async insert(key: ApiKey): Promise<void> {
     await rowsOf(this.dataSource, `INSERT INTO ${TABLE} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-      key.id, key.organizationId, key.userId, key.name, key.mode, key.scopes, key.keyHash, key.prefix, key.createdAt, key.revokedAt,
+      key.id,
+      key.organizationId,
+      key.userId,
+      key.name,
+      key.mode,
+      key.scopes,
+      key.keyHash,
+      key.prefix,
+      key.createdAt,
+      key.revokedAt,
     ]);
   }
 
@@ -60,7 +69,11 @@ export class ApiKeysRepository {
 
   /** The organization's keys, newest first. */
   async listByOrganization(organizationId: string): Promise<ApiKey[]> {
-    const rows = await rowsOf<ApiKeyRow>(this.dataSource, `SELECT ${COLUMNS} FROM ${TABLE} WHERE organization_id = $1 ORDER BY created_at DESC, id`, [organizationId]);
+    const rows = await rowsOf<ApiKeyRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM ${TABLE} WHERE organization_id = $1 ORDER BY created_at DESC, id`,
+      [organizationId],
+    );
     return rows.map(fromRow);
   }
 

@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { constantTimeEqual, newPrefixedId, type AdminCreateApiKeyDto, type ApiKeyView, type CreatedApiKey, type Principal } from '#libs/contracts';
+import {
+  type AdminCreateApiKeyDto,
+  type ApiKeyView,
+  constantTimeEqual,
+  type CreatedApiKey,
+  newPrefixedId,
+  type Principal,
+} from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { parseScopeString } from '#libs/scopes';
 import { organizationNotFound } from '../organizations/organization.errors.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { displayPrefix, generateApiKey, hashApiKey, isKeyHash } from './api-key-secret.js';
 import type { ApiKey } from './api-key.js';
 import { scopesOf, toApiKeyView } from './api-key.view.js';
+import { displayPrefix, generateApiKey, hashApiKey, isKeyHash } from './api-key-secret.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 
 function invalidKey(): ProblemError {
@@ -60,7 +67,11 @@ export class ApiKeysService {
       if (key.revokedAt) return toApiKeyView(key);
       const revoked = await this.keys.markRevoked(tx.manager, key.id, new Date());
       const livemode = key.mode === 'live';
-      await tx.emit('auth.apikey.revoked', { apiKeyId: key.id, organizationId: key.organizationId, livemode }, { orgid: key.organizationId, livemode });
+      await tx.emit(
+        'auth.apikey.revoked',
+        { apiKeyId: key.id, organizationId: key.organizationId, livemode },
+        { orgid: key.organizationId, livemode },
+      );
       return toApiKeyView(revoked);
     });
   }
@@ -96,7 +107,10 @@ export class ApiKeysService {
     }
     const owner = await this.users.firstOwner(organizationId);
     if (!owner) {
-      throw new ProblemError('bad_request', `Organization "${organizationId}" has no owner to create the key for: create a user first (user:create) or pass userId.`);
+      throw new ProblemError(
+        'bad_request',
+        `Organization "${organizationId}" has no owner to create the key for: create a user first (user:create) or pass userId.`,
+      );
     }
     return owner.userId;
   }

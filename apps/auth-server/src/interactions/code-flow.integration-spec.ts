@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { OrganizationView } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
-import { approveConsent, authorizeUrl, bootAuthServer, csrf, formAction, jwtPayload, PASSWORD, pkce, PUBLIC_BASE_URL, REDIRECT_URI, signIn as postLogin, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
-
+import {
+  approveConsent,
+  authorizeUrl,
+  bootAuthServer,
+  type Browser,
+  csrf,
+  formAction,
+  type FormResult,
+  jwtPayload,
+  type Page,
+  PASSWORD,
+  pkce,
+  PUBLIC_BASE_URL,
+  REDIRECT_URI,
+  signIn as postLogin,
+} from '../testing/oauth-flow.js';
 
 const server = bootAuthServer('auth_code_flow', 'flow-admin-token');
 
@@ -12,7 +26,11 @@ function createUser(orgName = 'Flow org'): ReturnType<typeof server.createUser> 
 }
 
 function publicClient(): Promise<string> {
-  return server.registerClient({ client_name: 'Flow <App>', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'] });
+  return server.registerClient({
+    client_name: 'Flow <App>',
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code', 'refresh_token'],
+  });
 }
 
 function token(form: Record<string, string>): Promise<FormResult> {
@@ -48,7 +66,13 @@ async function approve(started: Started, consentHtml: string, scopes: string[], 
 }
 
 function exchange(started: Started, code: string, verifier = started.verifier): Promise<FormResult> {
-  return token({ grant_type: 'authorization_code', client_id: started.clientId, code, code_verifier: verifier, redirect_uri: REDIRECT_URI });
+  return token({
+    grant_type: 'authorization_code',
+    client_id: started.clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+  });
 }
 
 describe('authorization code flow with PKCE', () => {
@@ -81,18 +105,41 @@ describe('authorization code flow with PKCE', () => {
     expect(issued.body.expires_in).toBe(3600);
     expect(typeof issued.body.refresh_token).toBe('string');
     const claims = jwtPayload(issued.body.access_token as string);
-    expect(claims).toMatchObject({ aud: PUBLIC_BASE_URL, sub: user.id, org_id: org.id, scope: 'signups:read', client_id: started.clientId });
+    expect(claims).toMatchObject({
+      aud: PUBLIC_BASE_URL,
+      sub: user.id,
+      org_id: org.id,
+      scope: 'signups:read',
+      client_id: started.clientId,
+    });
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
 
-    const refreshed = await token({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: issued.body.refresh_token as string });
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      client_id: started.clientId,
+      refresh_token: issued.body.refresh_token as string,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(issued.body.refresh_token);
-    expect(jwtPayload(refreshed.body.access_token as string)).toMatchObject({ aud: PUBLIC_BASE_URL, sub: user.id, org_id: org.id, scope: 'signups:read' });
+    expect(jwtPayload(refreshed.body.access_token as string)).toMatchObject({
+      aud: PUBLIC_BASE_URL,
+      sub: user.id,
+      org_id: org.id,
+      scope: 'signups:read',
+    });
 
-    const reused = await token({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: issued.body.refresh_token as string });
+    const reused = await token({
+      grant_type: 'refresh_token',
+      client_id: started.clientId,
+      refresh_token: issued.body.refresh_token as string,
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe('invalid_grant');
-    const afterRevoke = await token({ grant_type: 'refresh_token', client_id: started.clientId, refresh_token: refreshed.body.refresh_token as string });
+    const afterRevoke = await token({
+      grant_type: 'refresh_token',
+      client_id: started.clientId,
+      refresh_token: refreshed.body.refresh_token as string,
+    });
     expect(afterRevoke.status).toBe(400);
     expect(afterRevoke.body.error).toBe('invalid_grant');
   });
@@ -101,7 +148,9 @@ describe('authorization code flow with PKCE', () => {
     const { email } = await createUser();
     const started = await startFlow();
     const consent = await signIn(started, email);
-    const { callback } = await started.browser.follow(await started.browser.post(formAction(consent.html, 'Deny'), [['csrf', csrf(consent.html)]]));
+    const { callback } = await started.browser.follow(
+      await started.browser.post(formAction(consent.html, 'Deny'), [['csrf', csrf(consent.html)]]),
+    );
     expect(callback?.searchParams.get('error')).toBe('access_denied');
     expect(callback?.searchParams.get('state')).toBe(started.state);
     expect(callback?.searchParams.has('code')).toBe(false);
@@ -168,16 +217,28 @@ describe('authorization code flow with PKCE', () => {
   }
 
   it('refuses the plain code_challenge_method on a page', async () => {
-    await refusedOnAPage(authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain' }), 'invalid_request');
+    await refusedOnAPage(
+      authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain' }),
+      'invalid_request',
+    );
   });
 
   it('refuses a resource other than the REST API or MCP on a page', async () => {
-    await refusedOnAPage(authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read', resource: 'https://elsewhere.example.test/' }), 'invalid_target');
+    await refusedOnAPage(
+      authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read', resource: 'https://elsewhere.example.test/' }),
+      'invalid_target',
+    );
   });
 
-  it.each(['fragment', 'form_post'])('refuses response_mode=%s on a page: an error in it would reach the redirect_uri unseen', async (mode) => {
-    await refusedOnAPage(authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain', response_mode: mode }), 'invalid_request');
-  });
+  it.each(['fragment', 'form_post'])(
+    'refuses response_mode=%s on a page: an error in it would reach the redirect_uri unseen',
+    async (mode) => {
+      await refusedOnAPage(
+        authorizeUrl(await publicClient(), 'a'.repeat(43), { scope: 'signups:read', code_challenge_method: 'plain', response_mode: mode }),
+        'invalid_request',
+      );
+    },
+  );
 
   it('refuses a scope the client was not registered for on a page, so no registered redirect_uri serves as an open redirect', async () => {
     await refusedOnAPage(authorizeUrl(await publicClient(), pkce().challenge, { scope: 'signups:read analytics:read' }), 'invalid_scope');
@@ -186,10 +247,15 @@ describe('authorization code flow with PKCE', () => {
   it('keeps an earlier grant on its organization when the user consents again for another one', async () => {
     const { user, org, email } = await createUser('Grant org');
     const other = await server.admin<OrganizationView>('/admin/organizations', { name: 'Other org' });
-    await server.dataSource().query(`INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'admin')`, [user.id, other.id]);
+    await server
+      .dataSource()
+      .query(`INSERT INTO auth.memberships (user_id, organization_id, role) VALUES ($1, $2, 'admin')`, [user.id, other.id]);
     const first = await startFlow({ scope: 'signups:read' });
     const firstConsent = await signIn(first, email);
-    const firstTokens = await exchange(first, (await approve(first, firstConsent.html, ['signups:read'], org.id)).searchParams.get('code') ?? '');
+    const firstTokens = await exchange(
+      first,
+      (await approve(first, firstConsent.html, ['signups:read'], org.id)).searchParams.get('code') ?? '',
+    );
 
     const { verifier, challenge } = pkce();
     const again = await first.browser.page(await first.browser.request(authorizeUrl(first.clientId, challenge)));
@@ -200,7 +266,11 @@ describe('authorization code flow with PKCE', () => {
     expect(secondClaims.org_id).toBe(other.id);
     expect(String(secondClaims.scope).split(' ').sort()).toEqual(['signups:read', 'signups:write']);
 
-    const refreshed = await token({ grant_type: 'refresh_token', client_id: first.clientId, refresh_token: firstTokens.body.refresh_token as string });
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      client_id: first.clientId,
+      refresh_token: firstTokens.body.refresh_token as string,
+    });
     const refreshedClaims = jwtPayload(refreshed.body.access_token as string);
     expect(refreshedClaims).toMatchObject({ org_id: org.id, scope: 'signups:read' });
     expect(refreshedClaims.grant_id).not.toBe(secondClaims.grant_id);

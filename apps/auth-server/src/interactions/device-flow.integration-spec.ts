@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { SCOPES } from '#libs/scopes';
-import { approveConsent, bootAuthServer, hiddenField, jwtPayload, PUBLIC_BASE_URL, signIn, type Browser, type FormResult, type Page } from '../testing/oauth-flow.js';
+import {
+  approveConsent,
+  bootAuthServer,
+  type Browser,
+  type FormResult,
+  hiddenField,
+  jwtPayload,
+  type Page,
+  PUBLIC_BASE_URL,
+  signIn,
+} from '../testing/oauth-flow.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -11,7 +21,12 @@ function createUser(): ReturnType<typeof server.createUser> {
 }
 
 function deviceClient(): Promise<string> {
-  return server.registerClient({ client_name: 'Device <CLI>', grant_types: [DEVICE_GRANT, 'refresh_token'], response_types: [], redirect_uris: [] });
+  return server.registerClient({
+    client_name: 'Device <CLI>',
+    grant_types: [DEVICE_GRANT, 'refresh_token'],
+    response_types: [],
+    redirect_uris: [],
+  });
 }
 
 interface Device {
@@ -23,7 +38,11 @@ interface Device {
 
 async function startDevice(): Promise<Device> {
   const clientId = await deviceClient();
-  const started = await server.postForm('/oauth/device_authorization', { client_id: clientId, scope: 'signups:read signups:write', resource: PUBLIC_BASE_URL });
+  const started = await server.postForm('/oauth/device_authorization', {
+    client_id: clientId,
+    scope: 'signups:read signups:write',
+    resource: PUBLIC_BASE_URL,
+  });
   expect(started.status).toBe(200);
   return { clientId, ...(started.body as Omit<Device, 'clientId'>) };
 }
@@ -77,7 +96,7 @@ describe('device flow (RFC 8628) pages', () => {
     expect(escaped.html).toContain('value="&#34;&#62;&#60;b&#62;"');
   });
 
-  it('sends the device pages, the interaction pages and the provider\'s error pages with framing refused and nothing cached', async () => {
+  it("sends the device pages, the interaction pages and the provider's error pages with framing refused and nothing cached", async () => {
     const expectPageHeaders = (res: Response, csp: string) => {
       expect(res.headers.get('content-security-policy')).toBe(csp);
       expect(res.headers.get('x-frame-options')).toBe('DENY');
@@ -92,14 +111,22 @@ describe('device flow (RFC 8628) pages', () => {
     const entry = await form.text();
     const login = await browser.request('/oauth/device', {
       method: 'POST',
-      form: new URLSearchParams([['xsrf', hiddenField(entry, 'xsrf')], ['confirm', 'yes'], ['user_code', device.user_code]]),
+      form: new URLSearchParams([
+        ['xsrf', hiddenField(entry, 'xsrf')],
+        ['confirm', 'yes'],
+        ['user_code', device.user_code],
+      ]),
     });
     const loginPage = await browser.request(login.headers.get('location') ?? '');
     expect(await loginPage.text()).toContain('Sign in');
     expectPageHeaders(loginPage, page);
     const unknown = await browser.request('/oauth/device', {
       method: 'POST',
-      form: new URLSearchParams([['xsrf', hiddenField(entry, 'xsrf')], ['confirm', 'yes'], ['user_code', 'BCDF-GHJK']]),
+      form: new URLSearchParams([
+        ['xsrf', hiddenField(entry, 'xsrf')],
+        ['confirm', 'yes'],
+        ['user_code', 'BCDF-GHJK'],
+      ]),
     });
     expect(unknown.status).toBe(400);
     expectPageHeaders(unknown, page);
@@ -128,11 +155,24 @@ describe('device flow (RFC 8628) pages', () => {
     expect(issued.status).toBe(200);
     expect(issued.body.scope).toBe('signups:read');
     expect(typeof issued.body.refresh_token).toBe('string');
-    expect(jwtPayload(issued.body.access_token as string)).toMatchObject({ aud: PUBLIC_BASE_URL, sub: user.id, org_id: org.id, scope: 'signups:read' });
+    expect(jwtPayload(issued.body.access_token as string)).toMatchObject({
+      aud: PUBLIC_BASE_URL,
+      sub: user.id,
+      org_id: org.id,
+      scope: 'signups:read',
+    });
 
-    const refreshed = await server.postForm('/oauth/token', { grant_type: 'refresh_token', client_id: device.clientId, refresh_token: issued.body.refresh_token as string });
+    const refreshed = await server.postForm('/oauth/token', {
+      grant_type: 'refresh_token',
+      client_id: device.clientId,
+      refresh_token: issued.body.refresh_token as string,
+    });
     expect(refreshed.status).toBe(200);
-    expect(jwtPayload(refreshed.body.access_token as string)).toMatchObject({ aud: PUBLIC_BASE_URL, org_id: org.id, scope: 'signups:read' });
+    expect(jwtPayload(refreshed.body.access_token as string)).toMatchObject({
+      aud: PUBLIC_BASE_URL,
+      org_id: org.id,
+      scope: 'signups:read',
+    });
   });
 
   it('answers slow_down to a device polling faster than the interval', async () => {
@@ -143,14 +183,16 @@ describe('device flow (RFC 8628) pages', () => {
     expect(fast.body.error).toBe('slow_down');
   });
 
-  it('keeps a device code\'s last poll under the SHA-256 of the code, for the code\'s lifetime', async () => {
+  it("keeps a device code's last poll under the SHA-256 of the code, for the code's lifetime", async () => {
     const device = await startDevice();
     const before = Date.now() - 1000;
     expect((await poll(device)).body.error).toBe('authorization_pending');
-    const rows = await server.dataSource().query<{ device_code_hash: string; polled_at: Date; lifetime: number }[]>(
-      `SELECT "device_code_hash", "polled_at", round(extract(epoch FROM "expires_at" - now()) / 60)::int AS "lifetime" FROM "auth"."oauth_device_polls" WHERE "device_code_hash" = $1`,
-      [createHash('sha256').update(device.device_code).digest('hex')],
-    );
+    const rows = await server
+      .dataSource()
+      .query<{ device_code_hash: string; polled_at: Date; lifetime: number }[]>(
+        `SELECT "device_code_hash", "polled_at", round(extract(epoch FROM "expires_at" - now()) / 60)::int AS "lifetime" FROM "auth"."oauth_device_polls" WHERE "device_code_hash" = $1`,
+        [createHash('sha256').update(device.device_code).digest('hex')],
+      );
     expect(rows).toHaveLength(1);
     expect(rows[0]?.polled_at.getTime()).toBeGreaterThan(before);
     expect(rows[0]?.lifetime).toBe(10);

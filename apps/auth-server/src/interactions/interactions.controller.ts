@@ -1,20 +1,20 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionDetails } from 'oidc-provider';
-import { ROLE_SCOPES, type MemberRole } from '#libs/contracts';
+import { type MemberRole, ROLE_SCOPES } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
-import { OAuthGrants } from '../oauth/oauth-grants.js';
-import { answerByProvider } from '../oauth/oauth.controller.js';
 import { consentDecisions } from '../oauth/middleware/found-redirects.js';
+import { answerByProvider } from '../oauth/oauth.controller.js';
+import { OAuthGrants } from '../oauth/oauth-grants.js';
 import { OAuthProvider } from '../oauth/oauth-provider.js';
 import { interactionPath } from '../oauth/oauth-routes.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { PAGE_HEADERS } from '../shared/page-headers.js';
-import { busy, passwordMatches, PasswordHashingBusy } from '../users/password.js';
+import { busy, PasswordHashingBusy, passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { field, fields, type Form } from './form.js';
-import { consentPage, loginPage, problemPage, type OrganizationChoice } from './pages.js';
+import { consentPage, loginPage, type OrganizationChoice, problemPage } from './pages.js';
 
 export const WRONG_CREDENTIALS = 'The email or password is incorrect.';
 
@@ -49,14 +49,27 @@ export class InteractionsController {
     const details = await this.details(uid, req, reply);
     if (!details) return;
     if (details.prompt.name === 'login') {
-      this.html(reply, 200, loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrf.token(uid), clientName: await this.clientName(details) }));
+      this.html(
+        reply,
+        200,
+        loginPage({
+          path: interactionPath(details.returnTo),
+          csrf: this.oauth.csrf.token(uid),
+          clientName: await this.clientName(details),
+        }),
+      );
       return;
     }
     await this.showConsent(details, reply, 200);
   }
 
   @Post(pages('/login'))
-  async login(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async login(
+    @Param('uid') uid: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
     if (details.prompt.name !== 'login') {
@@ -65,7 +78,13 @@ export class InteractionsController {
     }
     const email = field(form, 'email');
     const again = async (error: string) =>
-      loginPage({ path: interactionPath(details.returnTo), csrf: this.oauth.csrf.token(uid), clientName: await this.clientName(details), email, error });
+      loginPage({
+        path: interactionPath(details.returnTo),
+        csrf: this.oauth.csrf.token(uid),
+        clientName: await this.clientName(details),
+        email,
+        error,
+      });
     const user = email ? await this.users.findByEmail(email) : null;
     // Counted under the account's own email: every spelling the lookup matches is one account.
     const account = user?.email ?? email;
@@ -92,7 +111,12 @@ export class InteractionsController {
   }
 
   @Post(pages('/confirm'))
-  async confirm(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async confirm(
+    @Param('uid') uid: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
     const accountId = details.session?.accountId;
@@ -117,7 +141,8 @@ export class InteractionsController {
     const { Grant } = this.oauth.provider;
     const clientId = String(details.params.client_id);
     // An earlier grant is extended only for the same organization: its tokens never move to another.
-    const earlier = details.grantId && (await this.grants.organizationOf(details.grantId)) === chosen.id ? await Grant.find(details.grantId) : undefined;
+    const earlier =
+      details.grantId && (await this.grants.organizationOf(details.grantId)) === chosen.id ? await Grant.find(details.grantId) : undefined;
     const grant = earlier ?? new Grant({ accountId, clientId });
     const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
     // A new grant decides every requested scope, not only those an earlier grant lacked.
@@ -140,7 +165,12 @@ export class InteractionsController {
   }
 
   @Post(pages('/abort'))
-  async abort(@Param('uid') uid: string, @Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async abort(
+    @Param('uid') uid: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const details = await this.details(uid, req, reply, form);
     if (!details) return;
     consentDecisions.add(req.raw);

@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '#libs/scopes';
+import { type Scope, SCOPES } from '#libs/scopes';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -76,7 +76,9 @@ ${input.organizations.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHt
       : input.organizations.map((o) => `<p>Organization: ${escapeHtml(o.name)}</p>`).join('');
   const notAllowed = input.unavailable.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(', ');
   const roleNotes = [
-    ...(input.unavailable.length ? [`Your role does not allow ${notAllowed}: the app will not get ${input.unavailable.length === 1 ? 'it' : 'them'}.`] : []),
+    ...(input.unavailable.length
+      ? [`Your role does not allow ${notAllowed}: the app will not get ${input.unavailable.length === 1 ? 'it' : 'them'}.`]
+      : []),
     ...(input.narrowedByOrganization ? ['Permissions your role in the chosen organization does not allow are left out.'] : []),
   ];
   const unavailable = roleNotes.map((note) => `<p>${note}</p>\n`).join('');
@@ -113,7 +115,9 @@ const DEVICE_MESSAGES: Record<DeviceCodeProblem, string> = {
 
 /** The device flow's first page: the code shown on the device, then sign-in and consent. */
 export function deviceCodePage(input: { xsrf: string; userCode: string; problem?: DeviceCodeProblem }): string {
-  const message = input.problem ? `<p role="alert">${escapeHtml(DEVICE_MESSAGES[input.problem])}</p>\n` : '<p>Enter the code shown on your device.</p>\n';
+  const message = input.problem
+    ? `<p role="alert">${escapeHtml(DEVICE_MESSAGES[input.problem])}</p>\n`
+    : '<p>Enter the code shown on your device.</p>\n';
   return page(
     'Connect a device',
     `${message}<form method="post" action="/oauth/device">

@@ -16,7 +16,7 @@ export class MeService {
   /** GET /me: the credential's user, organization, scopes and kind. */
   async me(principal: Principal): Promise<MeView> {
     const [user, org] = await Promise.all([this.users.findById(principal.userId), this.organizations.findById(principal.organizationId)]);
-    if (!user || !org) throw new ProblemError('invalid_credentials', 'The credential\'s user or organization no longer exists.');
+    if (!user || !org) throw new ProblemError('invalid_credentials', "The credential's user or organization no longer exists.");
     return {
       id: user.id,
       email: user.email,

@@ -5,7 +5,9 @@ export class IndexGrantsByAccount1795400000000 implements MigrationInterface {
   name = 'IndexGrantsByAccount1795400000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`CREATE INDEX "oauth_store_grant_account_idx" ON "auth"."oauth_store" (("payload"->>'accountId')) WHERE "model" = 'Grant'`);
+    await runner.query(
+      `CREATE INDEX "oauth_store_grant_account_idx" ON "auth"."oauth_store" (("payload"->>'accountId')) WHERE "model" = 'Grant'`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -45,9 +45,11 @@ function wellFormed(value: unknown): boolean {
 
 function checkSizes(key: string, value: unknown): void {
   const limit = key === 'client_name' ? CLIENT_LIMITS.nameLength : CLIENT_LIMITS.stringLength;
-  if (typeof value === 'string' && value.length > limit) throw new errors.InvalidClientMetadata(`${key} must be at most ${limit} characters`);
+  if (typeof value === 'string' && value.length > limit)
+    throw new errors.InvalidClientMetadata(`${key} must be at most ${limit} characters`);
   if (Array.isArray(value)) {
-    if (value.length > CLIENT_LIMITS.listLength) throw new errors.InvalidClientMetadata(`${key} must have at most ${CLIENT_LIMITS.listLength} members`);
+    if (value.length > CLIENT_LIMITS.listLength)
+      throw new errors.InvalidClientMetadata(`${key} must have at most ${CLIENT_LIMITS.listLength} members`);
     for (const member of value) checkSizes(key, member);
   }
 }
@@ -64,11 +66,14 @@ export function checkClientMetadata(_ctx: unknown, key: string, _value: unknown,
     if (!wellFormed(value)) throw new errors.InvalidClientMetadata(`${field} must be valid Unicode`);
     checkSizes(field, value);
   }
-  if (JSON.stringify(metadata).length > CLIENT_LIMITS.jsonLength) throw new errors.InvalidClientMetadata(`the client metadata must be at most ${CLIENT_LIMITS.jsonLength} bytes of JSON`);
+  if (JSON.stringify(metadata).length > CLIENT_LIMITS.jsonLength)
+    throw new errors.InvalidClientMetadata(`the client metadata must be at most ${CLIENT_LIMITS.jsonLength} bytes of JSON`);
   const redirectUris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
   const refused = redirectUris.find((uri) => typeof uri !== 'string' || !redirectUriAllowed(uri));
   if (refused !== undefined) {
     // A description starting with redirect_uris makes it the invalid_redirect_uri error of RFC 7591.
-    throw new errors.InvalidClientMetadata('redirect_uris must be https, http on the loopback interface (127.0.0.1, [::1] or localhost), or a private-use scheme of a native app');
+    throw new errors.InvalidClientMetadata(
+      'redirect_uris must be https, http on the loopback interface (127.0.0.1, [::1] or localhost), or a private-use scheme of a native app',
+    );
   }
 }

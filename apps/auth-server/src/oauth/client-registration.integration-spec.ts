@@ -1,7 +1,11 @@
-import { bootAuthServer, type AuthServer } from '../testing/oauth-flow.js';
+import { type AuthServer, bootAuthServer } from '../testing/oauth-flow.js';
 import { CLIENT_LIMITS } from './client-policy.js';
 
-async function register(server: AuthServer, metadata: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+async function register(
+  server: AuthServer,
+  metadata: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const res = await fetch(`${server.url}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -12,16 +16,23 @@ async function register(server: AuthServer, metadata: Record<string, unknown>, h
 
 describe('dynamic client registration limits', () => {
   describe('per client IP', () => {
-    const server = bootAuthServer('auth_dcr_rate', 'dcr-rate-admin-token', { env: { OAUTH_REGISTRATIONS_PER_HOUR: '3', TRUST_PROXY: 'true' } });
+    const server = bootAuthServer('auth_dcr_rate', 'dcr-rate-admin-token', {
+      env: { OAUTH_REGISTRATIONS_PER_HOUR: '3', TRUST_PROXY: 'true' },
+    });
 
     it('registers as many clients an hour from one IP as configured, then answers 429 with Retry-After; another IP still registers', async () => {
       const from = (ip: string) => ({ 'x-forwarded-for': ip });
-      const answers = await Promise.all(Array.from({ length: 6 }, () => register(server, { redirect_uris: ['https://app.example.test/cb'] }, from('198.51.100.7'))));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => register(server, { redirect_uris: ['https://app.example.test/cb'] }, from('198.51.100.7'))),
+      );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
       const refused = answers.filter((a) => a.status === 429);
       expect(refused).toHaveLength(3);
       expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(3000);
-      expect(refused[0]?.body).toEqual({ error: 'temporarily_unavailable', error_description: 'Too many client registrations from this address. Try again in 60 minutes.' });
+      expect(refused[0]?.body).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: 'Too many client registrations from this address. Try again in 60 minutes.',
+      });
       expect((await register(server, { redirect_uris: ['https://app.example.test/cb'] }, from('198.51.100.8'))).status).toBe(201);
     });
   });
@@ -54,10 +65,26 @@ describe('dynamic client registration limits', () => {
 
     it.each([
       ['a 40 KB client_name', { client_name: 'x'.repeat(40_000) }, `client_name must be at most ${CLIENT_LIMITS.nameLength} characters`],
-      ['1,000 redirect URIs', { redirect_uris: Array.from({ length: 1000 }, (_, i) => `https://app.example.test/cb${i}`) }, `redirect_uris must have at most ${CLIENT_LIMITS.listLength} members`],
-      ['a 3,000-character redirect URI', { redirect_uris: [`https://app.example.test/${'a'.repeat(3000)}`] }, `redirect_uris must be at most ${CLIENT_LIMITS.stringLength} characters`],
-      ['11 contacts', { contacts: Array.from({ length: 11 }, (_, i) => `c${i}@example.test`) }, `contacts must have at most ${CLIENT_LIMITS.listLength} members`],
-      ['a long logo URI', { logo_uri: `https://app.example.test/${'l'.repeat(2100)}` }, `logo_uri must be at most ${CLIENT_LIMITS.stringLength} characters`],
+      [
+        '1,000 redirect URIs',
+        { redirect_uris: Array.from({ length: 1000 }, (_, i) => `https://app.example.test/cb${i}`) },
+        `redirect_uris must have at most ${CLIENT_LIMITS.listLength} members`,
+      ],
+      [
+        'a 3,000-character redirect URI',
+        { redirect_uris: [`https://app.example.test/${'a'.repeat(3000)}`] },
+        `redirect_uris must be at most ${CLIENT_LIMITS.stringLength} characters`,
+      ],
+      [
+        '11 contacts',
+        { contacts: Array.from({ length: 11 }, (_, i) => `c${i}@example.test`) },
+        `contacts must have at most ${CLIENT_LIMITS.listLength} members`,
+      ],
+      [
+        'a long logo URI',
+        { logo_uri: `https://app.example.test/${'l'.repeat(2100)}` },
+        `logo_uri must be at most ${CLIENT_LIMITS.stringLength} characters`,
+      ],
       ['a lone surrogate in client_name', { client_name: 'App \ud800' }, 'client_name must be valid Unicode'],
       ['a lone surrogate in a redirect URI', { redirect_uris: ['https://app.example.test/\udc00'] }, 'redirect_uris must be valid Unicode'],
       ['a lone surrogate in client_uri', { client_uri: 'https://app.example.test/\udbff' }, 'client_uri must be valid Unicode'],

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { deviceCodePage, deviceDonePage, type DeviceCodeProblem } from '../interactions/pages.js';
+import { deviceCodePage, type DeviceCodeProblem, deviceDonePage } from '../interactions/pages.js';
 
 /** The user code from `?user_code=` of GET /oauth/device, taken off the URL to prefill the form. */
 export const deviceCodePrefill = new WeakMap<IncomingMessage, string>();

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { eventually } from '#libs/testing';
-import { bootAuthServer, jwtPayload, obtainTokens, PUBLIC_BASE_URL, type IssuedTokens } from '../testing/oauth-flow.js';
+import { bootAuthServer, type IssuedTokens, jwtPayload, obtainTokens, PUBLIC_BASE_URL } from '../testing/oauth-flow.js';
 
 const server = bootAuthServer('auth_grant_revocation', 'revocation-admin-token');
 
@@ -42,7 +42,10 @@ describe('access tokens for resource servers', () => {
     const jwks = await server.bus.request('auth.oauth.jwks', {});
     expect(jwks.keys.every((key) => key.d === undefined)).toBe(true);
     expect(tokens.accessToken).toMatch(/^oat_ey/);
-    const { payload, protectedHeader } = await jwtVerify(tokens.accessToken.slice('oat_'.length), createLocalJWKSet(jwks), { issuer: server.url, audience: PUBLIC_BASE_URL });
+    const { payload, protectedHeader } = await jwtVerify(tokens.accessToken.slice('oat_'.length), createLocalJWKSet(jwks), {
+      issuer: server.url,
+      audience: PUBLIC_BASE_URL,
+    });
     expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
     expect(payload).toMatchObject({ org_id: tokens.organizationId, grant_id: tokens.grantId, client_id: tokens.clientId });
   });
@@ -50,7 +53,9 @@ describe('access tokens for resource servers', () => {
   it('answer the organization tier on auth.orgs.tier, and invalid_credentials for an unknown organization', async () => {
     const tokens = await tokensOfNewUser();
     expect(await server.bus.request('auth.orgs.tier', { organizationId: tokens.organizationId })).toEqual({ tier: 'free' });
-    await expect(server.bus.request('auth.orgs.tier', { organizationId: 'org_nope' })).rejects.toMatchObject({ code: 'invalid_credentials' });
+    await expect(server.bus.request('auth.orgs.tier', { organizationId: 'org_nope' })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+    });
   });
 });
 

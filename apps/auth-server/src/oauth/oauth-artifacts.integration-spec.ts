@@ -1,4 +1,16 @@
-import { approveConsent, authorizeUrl, bootAuthServer, csrf, formAction, pkce, PUBLIC_BASE_URL, REDIRECT_URI, signIn, type Browser, type FormResult } from '../testing/oauth-flow.js';
+import {
+  approveConsent,
+  authorizeUrl,
+  bootAuthServer,
+  type Browser,
+  csrf,
+  formAction,
+  type FormResult,
+  pkce,
+  PUBLIC_BASE_URL,
+  REDIRECT_URI,
+  signIn,
+} from '../testing/oauth-flow.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -29,7 +41,11 @@ interface Consenting {
 /** A code flow up to the consent page: a new public client, a new user signed in. */
 async function toConsent(): Promise<Consenting> {
   const { email } = await newUser();
-  const clientId = await server.registerClient({ client_name: 'Artifacts app', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'] });
+  const clientId = await server.registerClient({
+    client_name: 'Artifacts app',
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code', 'refresh_token'],
+  });
   const browser = server.browser(REDIRECT_URI);
   const { verifier, challenge } = pkce();
   const login = await browser.page(await browser.request(authorizeUrl(clientId, challenge)));
@@ -44,7 +60,13 @@ async function approveOnce(flow: Consenting): Promise<{ status: number; callback
 }
 
 function exchange(flow: Consenting, code: string): Promise<FormResult> {
-  return token({ grant_type: 'authorization_code', client_id: flow.clientId, code, code_verifier: flow.verifier, redirect_uri: REDIRECT_URI });
+  return token({
+    grant_type: 'authorization_code',
+    client_id: flow.clientId,
+    code,
+    code_verifier: flow.verifier,
+    redirect_uri: REDIRECT_URI,
+  });
 }
 
 async function codeFlowTokens(): Promise<{ flow: Consenting; code: string; accessToken: string; refreshToken: string }> {
@@ -56,7 +78,12 @@ async function codeFlowTokens(): Promise<{ flow: Consenting; code: string; acces
 }
 
 async function deviceClient(): Promise<string> {
-  return server.registerClient({ client_name: 'Artifacts CLI', grant_types: [DEVICE_GRANT, 'refresh_token'], response_types: [], redirect_uris: [] });
+  return server.registerClient({
+    client_name: 'Artifacts CLI',
+    grant_types: [DEVICE_GRANT, 'refresh_token'],
+    response_types: [],
+    redirect_uris: [],
+  });
 }
 
 /** Every row of the OAuth store as text, to search for issued values. */
@@ -84,7 +111,11 @@ describe('OAuth artifacts on the wire', () => {
     expect(issued.status).toBe(200);
     expect(issued.body.access_token).toMatch(/^oat_eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(issued.body.refresh_token).toMatch(/^ort_[0-9A-Za-z]{43}$/);
-    const refreshed = await token({ grant_type: 'refresh_token', client_id: flow.clientId, refresh_token: issued.body.refresh_token as string });
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      client_id: flow.clientId,
+      refresh_token: issued.body.refresh_token as string,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.access_token).toMatch(/^oat_eyJ/);
     expect(refreshed.body.refresh_token).toMatch(/^ort_/);
@@ -92,7 +123,11 @@ describe('OAuth artifacts on the wire', () => {
 
   it('answers a sign-in with a 303 on to consent, the post having carried a password', async () => {
     const { email } = await newUser();
-    const clientId = await server.registerClient({ client_name: 'Artifacts app', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code'] });
+    const clientId = await server.registerClient({
+      client_name: 'Artifacts app',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code'],
+    });
     const browser = server.browser(REDIRECT_URI);
     const login = await browser.page(await browser.request(authorizeUrl(clientId, pkce().challenge)));
     const res = await signIn(browser, login.html, email);
@@ -135,14 +170,20 @@ describe('OAuth artifacts on the wire', () => {
 
   it('issues dc_ device codes and refuses one without its prefix, or the store key of a real one, with invalid_grant', async () => {
     const clientId = await deviceClient();
-    const started = await server.postForm('/oauth/device_authorization', { client_id: clientId, scope: 'signups:read', resource: PUBLIC_BASE_URL });
+    const started = await server.postForm('/oauth/device_authorization', {
+      client_id: clientId,
+      scope: 'signups:read',
+      resource: PUBLIC_BASE_URL,
+    });
     expect(started.status).toBe(200);
     const deviceCode = started.body.device_code as string;
     expect(deviceCode).toMatch(/^dc_[0-9A-Za-z]{43}$/);
     const pending = await token({ grant_type: DEVICE_GRANT, client_id: clientId, device_code: deviceCode });
     expect(pending.body.error).toBe('authorization_pending');
 
-    const [row] = await server.dataSource().query<{ id: string }[]>(`SELECT "id" FROM "auth"."oauth_store" WHERE "model" = 'DeviceCode' ORDER BY "expires_at" DESC LIMIT 1`);
+    const [row] = await server
+      .dataSource()
+      .query<{ id: string }[]>(`SELECT "id" FROM "auth"."oauth_store" WHERE "model" = 'DeviceCode' ORDER BY "expires_at" DESC LIMIT 1`);
     const bare = deviceCode.slice('dc_'.length);
     for (const forged of [bare, `ac_${bare}`, `ref:${row?.id ?? ''}`, row?.id ?? '']) {
       const res = await token({ grant_type: DEVICE_GRANT, client_id: clientId, device_code: forged });
@@ -152,15 +193,29 @@ describe('OAuth artifacts on the wire', () => {
   });
 
   it('answers unauthorized_client to device authorization for a client registered without the device grant', async () => {
-    const clientId = await server.registerClient({ client_name: 'Browser app', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'] });
-    const res = await server.postForm('/oauth/device_authorization', { client_id: clientId, scope: 'signups:read', resource: PUBLIC_BASE_URL });
+    const clientId = await server.registerClient({
+      client_name: 'Browser app',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
+    const res = await server.postForm('/oauth/device_authorization', {
+      client_id: clientId,
+      scope: 'signups:read',
+      resource: PUBLIC_BASE_URL,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('unauthorized_client');
   });
 
   it('answers unauthorized_client at the token endpoint for a grant type the client was not registered for', async () => {
     const clientId = await deviceClient();
-    const res = await token({ grant_type: 'authorization_code', client_id: clientId, code: 'ac_x', code_verifier: pkce().verifier, redirect_uri: REDIRECT_URI });
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: 'ac_x',
+      code_verifier: pkce().verifier,
+      redirect_uri: REDIRECT_URI,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('unauthorized_client');
   });
@@ -179,7 +234,12 @@ describe('OAuth artifacts at rest', () => {
     const res = await fetch(`${server.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Confidential', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_post', scope: 'signups:read' }),
+      body: JSON.stringify({
+        client_name: 'Confidential',
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: 'client_secret_post',
+        scope: 'signups:read',
+      }),
     });
     expect(res.status).toBe(201);
     const { client_id: clientId, client_secret: secret } = (await res.json()) as { client_id: string; client_secret: string };
@@ -200,7 +260,11 @@ describe('OAuth artifacts at rest', () => {
 
     const { email } = await newUser();
     const clientId = await deviceClient();
-    const started = await server.postForm('/oauth/device_authorization', { client_id: clientId, scope: 'signups:read', resource: PUBLIC_BASE_URL });
+    const started = await server.postForm('/oauth/device_authorization', {
+      client_id: clientId,
+      scope: 'signups:read',
+      resource: PUBLIC_BASE_URL,
+    });
     const deviceCode = started.body.device_code as string;
     const userCode = started.body.user_code as string;
     await token({ grant_type: DEVICE_GRANT, client_id: clientId, device_code: deviceCode });
@@ -219,8 +283,18 @@ describe('OAuth artifacts at rest', () => {
     expect(deviceTokens.status).toBe(200);
 
     const issued = [
-      code, accessToken, refreshToken, refreshed.body.access_token, refreshed.body.refresh_token, sessionCookie, browser.cookie('_session'),
-      deviceCode, userCode, userCode.replace('-', ''), deviceTokens.body.access_token, deviceTokens.body.refresh_token,
+      code,
+      accessToken,
+      refreshToken,
+      refreshed.body.access_token,
+      refreshed.body.refresh_token,
+      sessionCookie,
+      browser.cookie('_session'),
+      deviceCode,
+      userCode,
+      userCode.replace('-', ''),
+      deviceTokens.body.access_token,
+      deviceTokens.body.refresh_token,
     ] as string[];
     const stored = `${deviceInteraction}${await storeText()}`;
     expect(stored).toContain('"model":"RefreshToken"');

@@ -1,6 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { KoaContext } from 'oidc-provider';
-import { OAUTH_ARTIFACT_PREFIXES, constantTimeEqual, randomBase62, sha256Hex } from '#libs/contracts';
+import { constantTimeEqual, OAUTH_ARTIFACT_PREFIXES, randomBase62, sha256Hex } from '#libs/contracts';
 import { byValueOnly } from './oauth-store.adapter.js';
 
 /** 256 random bits behind each prefix, as many as oidc-provider's own opaque values carry. */

@@ -70,7 +70,10 @@ export class OAuthGrantsRepository {
       clientId: row.grant.clientId,
       clientName: row.client?.client_name ?? null,
       organizationId: row.organization_id,
-      resources: Object.entries(row.grant.resources ?? {}).map(([resource, scope]) => ({ resource, scopes: scope.split(' ').filter(isScope) })),
+      resources: Object.entries(row.grant.resources ?? {}).map(([resource, scope]) => ({
+        resource,
+        scopes: scope.split(' ').filter(isScope),
+      })),
       grantedAt: new Date((row.grant.iat ?? 0) * 1000),
     }));
   }

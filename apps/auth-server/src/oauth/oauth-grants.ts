@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DATA_SOURCE, Outbox, type Tx } from '#libs/runtime';
 import { GRANT_TTL_SECONDS, REVOKED_GRANT_TTL_SECONDS } from './lifetimes.js';
-import { OAuthGrantsRepository, type ConnectedApp } from './oauth-grants.repository.js';
+import { type ConnectedApp, OAuthGrantsRepository } from './oauth-grants.repository.js';
 import { OAuthStoreAdapter } from './oauth-store.adapter.js';
 
 /**

@@ -40,7 +40,13 @@ export class OAuthProvider {
     readonly protectedResources: { rest: Record<string, unknown>; mcp: Record<string, unknown> },
   ) {}
 
-  static async create(urls: PublicUrls, dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger): Promise<OAuthProvider> {
+  static async create(
+    urls: PublicUrls,
+    dataSource: DataSource,
+    grants: OAuthGrants,
+    limiter: LoginLimiter,
+    logger: Logger,
+  ): Promise<OAuthProvider> {
     const { authUrl, publicBaseUrl, mcpUrl } = urls;
     const issuer = oauthIssuer(authUrl);
     const keys = await loadOrCreateOAuthKeys(dataSource);
@@ -68,10 +74,18 @@ export class OAuthProvider {
     provider.on('server_error', (_ctx: never, err: never) => {
       logger.error({ err }, 'OAuth provider error');
     });
-    return new OAuthProvider(issuer, authorizationServerMetadata(issuer), provider.callback(), provider, new InteractionCsrf(csrfKey), publicJwks(keys.signingKey), {
-      rest: protectedResourceMetadata(publicBaseUrl, issuer),
-      mcp: protectedResourceMetadata(mcpUrl, issuer),
-    });
+    return new OAuthProvider(
+      issuer,
+      authorizationServerMetadata(issuer),
+      provider.callback(),
+      provider,
+      new InteractionCsrf(csrfKey),
+      publicJwks(keys.signingKey),
+      {
+        rest: protectedResourceMetadata(publicBaseUrl, issuer),
+        mcp: protectedResourceMetadata(mcpUrl, issuer),
+      },
+    );
   }
 
   /** Lets the provider answer one request on the raw Node objects. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { sha256Hex } from '#libs/contracts';
-import { affectedBy, rowsOf, type Db } from '#libs/persistence';
+import { affectedBy, type Db, rowsOf } from '#libs/persistence';
 import { CLIENT_TOUCH_INTERVAL_SECONDS, UNUSED_CLIENT_TTL_SECONDS } from './lifetimes.js';
 
 interface StoreRow {
@@ -15,8 +15,16 @@ interface StoreRow {
  * the value's SHA-256 as its id and the value nowhere else. 256 random bits need no salt or slow hash.
  */
 const SECRET_MODELS = new Set([
-  'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken', 'AccessToken', 'ClientCredentials',
-  'InitialAccessToken', 'PushedAuthorizationRequest', 'BackchannelAuthenticationRequest',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'Session',
+  'RegistrationAccessToken',
+  'AccessToken',
+  'ClientCredentials',
+  'InitialAccessToken',
+  'PushedAuthorizationRequest',
+  'BackchannelAuthenticationRequest',
 ]);
 
 /**
@@ -39,7 +47,6 @@ const valuesOnly = new AsyncLocalStorage<true>();
 export function byValueOnly<T>(next: () => Promise<T>): Promise<T> {
   return valuesOnly.run(true, next);
 }
-
 
 function referenceTo(key: string): string {
   return `${REFERENCE}${key}`;
@@ -150,7 +157,8 @@ export class OAuthStoreAdapter implements Adapter {
       const { jti: _jti, userCode: _userCode, ...rest } = payload;
       return rest;
     }
-    if (this.model === 'Client' && typeof payload.client_secret === 'string') return { ...payload, client_secret: sha256Hex(payload.client_secret) };
+    if (this.model === 'Client' && typeof payload.client_secret === 'string')
+      return { ...payload, client_secret: sha256Hex(payload.client_secret) };
     if (this.model !== 'Interaction') return payload;
     const session = payload.session as Record<string, unknown> | undefined;
     return {

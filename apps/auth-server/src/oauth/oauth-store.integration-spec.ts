@@ -27,9 +27,10 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 /** Moves a row's expiry into the past, as if its lifetime had elapsed (the row of a secret is keyed by its hash). */
 async function expire(model: string, id: string): Promise<void> {
-  await dataSource.query(`UPDATE "auth"."oauth_store" SET "expires_at" = now() - interval '1 second' WHERE "model" = $1 AND "id" IN ($2, $3)`, [
-    model, id, sha256(id),
-  ]);
+  await dataSource.query(
+    `UPDATE "auth"."oauth_store" SET "expires_at" = now() - interval '1 second' WHERE "model" = $1 AND "id" IN ($2, $3)`,
+    [model, id, sha256(id)],
+  );
 }
 
 describe('OAuthStoreAdapter', () => {
@@ -61,7 +62,10 @@ describe('OAuthStoreAdapter', () => {
     const grants = new OAuthStoreAdapter('GrantOrganization', dataSource);
     const id = uniqueId('grant');
     await grants.upsert(id, { organizationId: 'org_1' });
-    const [row] = (await dataSource.query(`SELECT "expires_at" FROM "auth"."oauth_store" WHERE "model" = 'GrantOrganization' AND "id" = $1`, [id])) as { expires_at: Date | null }[];
+    const [row] = (await dataSource.query(
+      `SELECT "expires_at" FROM "auth"."oauth_store" WHERE "model" = 'GrantOrganization' AND "id" = $1`,
+      [id],
+    )) as { expires_at: Date | null }[];
     expect(row?.expires_at).toBeNull();
     expect(await grants.find(id)).toEqual({ organizationId: 'org_1' });
   });
@@ -71,9 +75,17 @@ describe('OAuthStoreAdapter', () => {
     const id = uniqueId('cli');
     await clients.upsert(id, { client_name: 'soon unused' });
     const lifetime = async () =>
-      (await dataSource.query<{ days: number }[]>(`SELECT round(extract(epoch FROM "expires_at" - now()) / 86400)::int AS "days" FROM "auth"."oauth_store" WHERE "model" = 'Client' AND "id" = $1`, [id]))[0]?.days;
+      (
+        await dataSource.query<{ days: number }[]>(
+          `SELECT round(extract(epoch FROM "expires_at" - now()) / 86400)::int AS "days" FROM "auth"."oauth_store" WHERE "model" = 'Client' AND "id" = $1`,
+          [id],
+        )
+      )[0]?.days;
     expect(await lifetime()).toBe(30);
-    await dataSource.query(`UPDATE "auth"."oauth_store" SET "expires_at" = now() + interval '2 days' WHERE "model" = 'Client' AND "id" = $1`, [id]);
+    await dataSource.query(
+      `UPDATE "auth"."oauth_store" SET "expires_at" = now() + interval '2 days' WHERE "model" = 'Client' AND "id" = $1`,
+      [id],
+    );
     await clients.touchClient(id);
     expect(await lifetime()).toBe(30);
     await expire('Client', id);
@@ -138,7 +150,10 @@ describe('OAuthStoreAdapter', () => {
 
 describe('OAuthStoreAdapter secrets', () => {
   const rowsOf = (model: string) =>
-    dataSource.query<{ id: string; payload: unknown; user_code: string | null }[]>(`SELECT "id", "payload", "user_code" FROM "auth"."oauth_store" WHERE "model" = $1`, [model]);
+    dataSource.query<{ id: string; payload: unknown; user_code: string | null }[]>(
+      `SELECT "id", "payload", "user_code" FROM "auth"."oauth_store" WHERE "model" = $1`,
+      [model],
+    );
 
   it('keeps a code, token or session under the SHA-256 of its value, the value nowhere in the row, and gives the value back as jti', async () => {
     for (const model of ['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'Session', 'RegistrationAccessToken']) {
@@ -208,7 +223,9 @@ describe('OAuthStoreAdapter secrets', () => {
     expect(JSON.stringify(await rowsOf('Interaction'))).not.toContain(deviceCode);
     expect(JSON.stringify(await rowsOf('Interaction'))).not.toContain(cookie);
     expect(await interactions.find(uid)).toEqual({
-      jti: uid, deviceCode: `ref:${sha256(deviceCode)}`, session: { uid: 'su', accountId: 'usr_4', cookie: `ref:${sha256(cookie)}` },
+      jti: uid,
+      deviceCode: `ref:${sha256(deviceCode)}`,
+      session: { uid: 'su', accountId: 'usr_4', cookie: `ref:${sha256(cookie)}` },
     });
   });
 });

@@ -15,7 +15,13 @@ beforeAll(async () => {
   const [port] = await freePorts(1);
   origin = `http://127.0.0.1:${port}`;
   stack = await createTestStack('auth_oauth');
-  running = await stack.boot(authServerApp, { ADMIN_TOKEN: 'oauth-admin-token', AUTH_SERVER_PORT: String(port), AUTH_URL: origin, PUBLIC_BASE_URL, MCP_URL });
+  running = await stack.boot(authServerApp, {
+    ADMIN_TOKEN: 'oauth-admin-token',
+    AUTH_SERVER_PORT: String(port),
+    AUTH_URL: origin,
+    PUBLIC_BASE_URL,
+    MCP_URL,
+  });
 });
 
 afterAll(async () => {
@@ -129,7 +135,11 @@ describe('RFC 7591 dynamic client registration', () => {
   });
 
   it('leaves the body to the provider, which answers malformed JSON in the OAuth error form', async () => {
-    const res = await fetch(`${running.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"client_name":' }).then(answer);
+    const res = await fetch(`${running.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"client_name":',
+    }).then(answer);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
   });
@@ -157,13 +167,22 @@ describe('token endpoint errors (RFC 6749 section 5.2)', () => {
 
   it('answers invalid_request when a parameter is missing', async () => {
     const clientId = await publicClient();
-    const res = await postForm('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, redirect_uri: 'http://127.0.0.1:9999/callback' });
+    const res = await postForm('/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:9999/callback',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
   });
 
   it('answers invalid_client for an unknown client_id', async () => {
-    const res = await postForm('/oauth/token', { grant_type: 'authorization_code', client_id: 'cli_unknown000000000000000000', code: 'x', code_verifier: 'y'.repeat(43) });
+    const res = await postForm('/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: 'cli_unknown000000000000000000',
+      code: 'x',
+      code_verifier: 'y'.repeat(43),
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });
@@ -209,7 +228,11 @@ describe('device authorization (RFC 8628)', () => {
       expires_in: 600,
       interval: 5,
     });
-    const polled = await postForm('/oauth/token', { grant_type: DEVICE_GRANT, client_id: clientId, device_code: started.body.device_code as string });
+    const polled = await postForm('/oauth/token', {
+      grant_type: DEVICE_GRANT,
+      client_id: clientId,
+      device_code: started.body.device_code as string,
+    });
     expect(polled.status).toBe(400);
     expect(polled.body.error).toBe('authorization_pending');
   });

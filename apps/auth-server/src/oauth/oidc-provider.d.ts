@@ -93,7 +93,12 @@ declare module 'oidc-provider' {
     RefreshToken: TokenModel;
     DeviceCode: TokenModel;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;
   }
 

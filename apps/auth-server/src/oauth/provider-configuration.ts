@@ -1,11 +1,15 @@
-import { errors, type Configuration, type OidcClient } from 'oidc-provider';
+import { type Configuration, errors, type OidcClient } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { ACCESS_TOKEN_CLAIMS, newPrefixedId } from '#libs/contracts';
 import { ALL_SCOPES } from '#libs/scopes';
 import { checkClientMetadata } from './client-policy.js';
 import { devicePages } from './device-pages.js';
 import {
-  ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, GRANT_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS,
+  ACCESS_TOKEN_TTL_SECONDS,
+  AUTHORIZATION_CODE_TTL_SECONDS,
+  DEVICE_CODE_TTL_SECONDS,
+  GRANT_TTL_SECONDS,
+  REFRESH_TOKEN_TTL_SECONDS,
 } from './lifetimes.js';
 import type { OAuthGrants } from './oauth-grants.js';
 import type { OAuthKeys } from './oauth-keys.js';
@@ -58,7 +62,9 @@ export function providerConfiguration({ dataSource, keys, grants, publicBaseUrl,
     // Resource servers build a Principal from sub (the user id), org_id and scope, and refuse revoked grant_ids.
     extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
       const organizationId = await grants.organizationOf(token.grantId);
-      return organizationId && token.grantId ? { [ACCESS_TOKEN_CLAIMS.organization]: organizationId, [ACCESS_TOKEN_CLAIMS.grant]: token.grantId } : {};
+      return organizationId && token.grantId
+        ? { [ACCESS_TOKEN_CLAIMS.organization]: organizationId, [ACCESS_TOKEN_CLAIMS.grant]: token.grantId }
+        : {};
     },
     // Revoking any token of a grant, access token included, revokes the grant.
     revokeGrantPolicy: () => true,

@@ -1,8 +1,12 @@
-import { authorizeUrl, bootAuthServer, pkce, REDIRECT_URI, type AuthServer } from '../testing/oauth-flow.js';
+import { authorizeUrl, type AuthServer, bootAuthServer, pkce, REDIRECT_URI } from '../testing/oauth-flow.js';
 
 /** The provider's cookies set by starting a code flow (its interaction and resume cookies), with the request's extra headers. */
 async function flowCookies(server: AuthServer, headers: Record<string, string> = {}): Promise<string[]> {
-  const clientId = await server.registerClient({ client_name: 'Cookie app', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code'] });
+  const clientId = await server.registerClient({
+    client_name: 'Cookie app',
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code'],
+  });
   const res = await fetch(`${server.url}${authorizeUrl(clientId, pkce().challenge)}`, { headers, redirect: 'manual' });
   expect(res.status).toBe(303);
   const cookies = res.headers.getSetCookie().filter((c) => c.startsWith('_interaction'));

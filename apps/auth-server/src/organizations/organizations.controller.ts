@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
-import { AdminCreateOrgDto, AdminSetTierDto, validateInput, type OrganizationView } from '#libs/contracts';
+import { AdminCreateOrgDto, AdminSetTierDto, type OrganizationView, validateInput } from '#libs/contracts';
 import { AdminRoute } from '../admin/admin-token.guard.js';
 import { OrganizationsService } from './organizations.service.js';
 

@@ -42,7 +42,7 @@ describe('OrganizationsRepository', () => {
     expect(await organizations.findById(holder.id)).toEqual(holder);
   });
 
-  it('changes the tier of a locked organization in the caller\'s transaction', async () => {
+  it("changes the tier of a locked organization in the caller's transaction", async () => {
     const org = newOrganization('org_tier', 'acme-choir-tier');
     await organizations.insert(org);
     const changedAt = new Date('2030-02-01T00:00:00Z');

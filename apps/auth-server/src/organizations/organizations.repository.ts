@@ -51,7 +51,11 @@ export class OrganizationsRepository {
 
   /** Sets the tier of a locked organization, changed as of `updatedAt`. */
   async updateTier(db: EntityManager, id: string, tier: Tier, updatedAt: Date): Promise<Organization> {
-    const [row] = await rowsOf<OrganizationRow>(db, `UPDATE ${TABLE} SET tier = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS}`, [id, tier, updatedAt]);
+    const [row] = await rowsOf<OrganizationRow>(db, `UPDATE ${TABLE} SET tier = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS}`, [
+      id,
+      tier,
+      updatedAt,
+    ]);
     return fromRow(row!);
   }
 }

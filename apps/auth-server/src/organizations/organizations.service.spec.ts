@@ -23,9 +23,11 @@ describe('creating an organization', () => {
     expect(org.slug).toBe(tried[2]);
   });
 
-  it('gives up after five taken slugs with an error that is not the caller\'s', async () => {
+  it("gives up after five taken slugs with an error that is not the caller's", async () => {
     const { repository, tried } = slugsTaken(5);
-    await expect(serviceWith(repository).create({ name: 'Acme Choir' })).rejects.toThrow('No free slug for organization "Acme Choir" after 5 attempts.');
+    await expect(serviceWith(repository).create({ name: 'Acme Choir' })).rejects.toThrow(
+      'No free slug for organization "Acme Choir" after 5 attempts.',
+    );
     expect(tried).toHaveLength(5);
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Tier } from '#libs/config';
 import type { AdminCreateOrgDto, AdminSetTierDto, MemberRole, OrganizationView, Principal } from '#libs/contracts';
 import { newPrefixedId, newSlug } from '#libs/contracts';
-import type { Tier } from '#libs/config';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { UsersRepository } from '../users/users.repository.js';
@@ -23,7 +23,14 @@ export class OrganizationsService {
   async create(input: AdminCreateOrgDto): Promise<OrganizationView> {
     const now = new Date();
     for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
-      const org = await this.organizations.insert({ id: newPrefixedId('org'), name: input.name, slug: newSlug(input.name, 'org'), tier: input.tier ?? 'free', createdAt: now, updatedAt: now });
+      const org = await this.organizations.insert({
+        id: newPrefixedId('org'),
+        name: input.name,
+        slug: newSlug(input.name, 'org'),
+        tier: input.tier ?? 'free',
+        createdAt: now,
+        updatedAt: now,
+      });
       if (org) return toOrganizationView(org);
     }
     throw noFreeSlug(input.name, SLUG_ATTEMPTS);
@@ -38,14 +45,15 @@ export class OrganizationsService {
   /** The tier of the organization an access token names; a token for a deleted organization is not recognized. */
   async tierForToken(id: unknown): Promise<{ tier: Tier }> {
     const org = typeof id === 'string' ? await this.organizations.findById(id) : null;
-    if (!org) throw new ProblemError('invalid_credentials', 'The access token\'s organization no longer exists.');
+    if (!org) throw new ProblemError('invalid_credentials', "The access token's organization no longer exists.");
     return { tier: org.tier };
   }
 
   /** The user's role in the organization, for a resource server bounding a token's scopes; invalid_credentials once they are no member. */
   async roleForToken(organizationId: unknown, userId: unknown): Promise<{ role: MemberRole }> {
-    const membership = typeof organizationId === 'string' && typeof userId === 'string' ? await this.users.findMembership(userId, organizationId) : null;
-    if (!membership) throw new ProblemError('invalid_credentials', 'The access token\'s user is no longer a member of its organization.');
+    const membership =
+      typeof organizationId === 'string' && typeof userId === 'string' ? await this.users.findMembership(userId, organizationId) : null;
+    if (!membership) throw new ProblemError('invalid_credentials', "The access token's user is no longer a member of its organization.");
     return { role: membership.role };
   }
 

@@ -45,7 +45,12 @@ export class Browser {
     const headers: Record<string, string> = {};
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(new URL(url, this.baseUrl), { method: init.method ?? 'GET', headers, body: init.form?.toString(), redirect: 'manual' });
+    const res = await fetch(new URL(url, this.baseUrl), {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.form?.toString(),
+      redirect: 'manual',
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');
@@ -255,20 +260,42 @@ export interface IssuedTokens {
 }
 
 /** Runs the whole code flow for a user (sign-in, approve every requested scope) and exchanges the code. */
-export async function obtainTokens(server: AuthServer, email: string, scope = 'signups:read', resource = PUBLIC_BASE_URL): Promise<IssuedTokens> {
+export async function obtainTokens(
+  server: AuthServer,
+  email: string,
+  scope = 'signups:read',
+  resource = PUBLIC_BASE_URL,
+): Promise<IssuedTokens> {
   const redirectUri = 'http://127.0.0.1:9999/callback';
-  const clientId = await server.registerClient({ client_name: 'Token app', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'] });
+  const clientId = await server.registerClient({
+    client_name: 'Token app',
+    redirect_uris: [redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+  });
   const browser = server.browser(redirectUri);
   const { verifier, challenge } = pkce();
   const params = new URLSearchParams({
-    response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope, state: 'state', code_challenge: challenge, code_challenge_method: 'S256', resource,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope,
+    state: 'state',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
   });
   const login = await browser.page(await browser.request(`/oauth/authorize?${params.toString()}`));
   const consent = await browser.page(await signIn(browser, login.html, email));
   const { callback } = await browser.follow(await approveConsent(browser, consent.html, scope.split(' ')));
   const code = callback?.searchParams.get('code');
   if (!code) throw new Error(`no code in ${callback?.href ?? 'the flow'}`);
-  const issued = await server.postForm('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri });
+  const issued = await server.postForm('/oauth/token', {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+  });
   if (issued.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(issued.body)}`);
   return { clientId, accessToken: issued.body.access_token as string, refreshToken: issued.body.refresh_token as string };
 }

@@ -1,5 +1,5 @@
 import { verify } from '@node-rs/argon2';
-import { hashing, HASHING_CONCURRENCY, HASHING_QUEUE_LIMIT, hashPassword, passwordMatches, PasswordHashingBusy } from './password.js';
+import { hashing, HASHING_CONCURRENCY, HASHING_QUEUE_LIMIT, hashPassword, PasswordHashingBusy, passwordMatches } from './password.js';
 
 describe('password hashing', () => {
   it('produces a salted argon2id hash that verifies only the right password', async () => {
@@ -29,7 +29,12 @@ describe('password hashing', () => {
   });
 
   it('refuses as busy (rate_limited, Retry-After) what would wait behind HASHING_QUEUE_LIMIT others', async () => {
-    const work = Array.from({ length: HASHING_CONCURRENCY + HASHING_QUEUE_LIMIT + 3 }, () => passwordMatches(undefined, 'x').then(() => 'done', (err: unknown) => err));
+    const work = Array.from({ length: HASHING_CONCURRENCY + HASHING_QUEUE_LIMIT + 3 }, () =>
+      passwordMatches(undefined, 'x').then(
+        () => 'done',
+        (err: unknown) => err,
+      ),
+    );
     const results = await Promise.all(work);
     const busy = results.filter((r) => r instanceof PasswordHashingBusy);
     expect(busy).toHaveLength(3);

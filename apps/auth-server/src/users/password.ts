@@ -14,7 +14,9 @@ export class PasswordHashingBusy extends ProblemError {
   static readonly RETRY_AFTER_SECONDS = 1;
 
   constructor() {
-    super('rate_limited', 'Too many sign-ins at once. Try again in a moment.', { headers: { 'retry-after': String(PasswordHashingBusy.RETRY_AFTER_SECONDS) } });
+    super('rate_limited', 'Too many sign-ins at once. Try again in a moment.', {
+      headers: { 'retry-after': String(PasswordHashingBusy.RETRY_AFTER_SECONDS) },
+    });
   }
 }
 
@@ -66,13 +68,17 @@ export async function passwordMatches(passwordHash: string | undefined, password
   if (passwordHash === undefined) {
     decoyHash ??= hash('decoy password never used');
     const decoy = await decoyHash;
-    await hashing.run(() => verify(decoy, password)).catch((err: unknown) => {
-      if (err instanceof PasswordHashingBusy) throw err;
-    });
+    await hashing
+      .run(() => verify(decoy, password))
+      .catch((err: unknown) => {
+        if (err instanceof PasswordHashingBusy) throw err;
+      });
     return false;
   }
-  return hashing.run(() => verify(passwordHash, password)).catch((err: unknown) => {
-    if (err instanceof PasswordHashingBusy) throw err;
-    return false;
-  });
+  return hashing
+    .run(() => verify(passwordHash, password))
+    .catch((err: unknown) => {
+      if (err instanceof PasswordHashingBusy) throw err;
+      return false;
+    });
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { AdminCreateUserDto, validateInput, type UserView } from '#libs/contracts';
+import { AdminCreateUserDto, type UserView, validateInput } from '#libs/contracts';
 import { AdminRoute } from '../admin/admin-token.guard.js';
 import { UsersService } from './users.service.js';
 

@@ -18,7 +18,14 @@ beforeAll(async () => {
   await migrate(dataSource);
   users = new UsersRepository(dataSource);
   const now = new Date();
-  organizationId = (await new OrganizationsRepository(dataSource).insert({ id: 'org_users', name: 'Users', slug: 'users', tier: 'free', createdAt: now, updatedAt: now }))!.id;
+  organizationId = (await new OrganizationsRepository(dataSource).insert({
+    id: 'org_users',
+    name: 'Users',
+    slug: 'users',
+    tier: 'free',
+    createdAt: now,
+    updatedAt: now,
+  }))!.id;
 });
 
 afterAll(async () => {
@@ -31,7 +38,10 @@ let sequence = 0;
 function newUser(email: string): { user: User; membership: Membership } {
   const now = new Date();
   const id = `usr_${++sequence}`;
-  return { user: { id, email, passwordHash: 'hash', createdAt: now }, membership: { userId: id, organizationId, role: 'member', createdAt: now } };
+  return {
+    user: { id, email, passwordHash: 'hash', createdAt: now },
+    membership: { userId: id, organizationId, role: 'member', createdAt: now },
+  };
 }
 
 /** How many statements of this database wait for another transaction's lock. */
@@ -42,7 +52,8 @@ async function waitingOnLocks(): Promise<number> {
   return row!.count;
 }
 
-const insert = ({ user, membership }: { user: User; membership: Membership }) => dataSource.transaction((db) => users.insert(db, user, membership));
+const insert = ({ user, membership }: { user: User; membership: Membership }) =>
+  dataSource.transaction((db) => users.insert(db, user, membership));
 
 describe('UsersRepository', () => {
   it('inserts a user with their membership, found again by email in any case', async () => {

@@ -71,13 +71,18 @@ export class UsersRepository {
     );
     if (inserted.length === 0) return false;
     await rowsOf(db, `INSERT INTO ${MEMBERSHIPS} (${MEMBERSHIP_COLUMNS}) VALUES ($1, $2, $3, $4)`, [
-      membership.userId, membership.organizationId, membership.role, membership.createdAt,
+      membership.userId,
+      membership.organizationId,
+      membership.role,
+      membership.createdAt,
     ]);
     return true;
   }
 
   async countMembers(db: EntityManager, organizationId: string): Promise<number> {
-    const [row] = await rowsOf<{ count: number }>(db, `SELECT count(*)::int AS count FROM ${MEMBERSHIPS} WHERE organization_id = $1`, [organizationId]);
+    const [row] = await rowsOf<{ count: number }>(db, `SELECT count(*)::int AS count FROM ${MEMBERSHIPS} WHERE organization_id = $1`, [
+      organizationId,
+    ]);
     return row!.count;
   }
 

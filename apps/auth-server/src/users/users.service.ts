@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { newPrefixedId, type AdminCreateUserDto, type UserView } from '#libs/contracts';
+import { type AdminCreateUserDto, newPrefixedId, type UserView } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { organizationNotFound } from '../organizations/organization.errors.js';

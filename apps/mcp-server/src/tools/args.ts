@@ -1,6 +1,14 @@
 import { IntersectionType, OmitType } from '@nestjs/swagger';
 import {
-  CreateItemsDto, CreateSlotsDto, PageQueryDto, RegistrationDto, StringField, UpdateItemDto, UpdateSignupDto, UpdateSlotDto, UuidField,
+  CreateItemsDto,
+  CreateSlotsDto,
+  PageQueryDto,
+  RegistrationDto,
+  StringField,
+  UpdateItemDto,
+  UpdateSignupDto,
+  UpdateSlotDto,
+  UuidField,
 } from '#libs/contracts';
 
 /**
@@ -35,5 +43,6 @@ export class RegisterParticipantArgs extends IntersectionType(SignupRef, Registr
 
 /** Registers the caller: the email is their account's; accounts have no display name, so one may be given. */
 export class RegisterSelfArgs extends IntersectionType(SignupRef, OmitType(RegistrationDto, ['name', 'email'] as const)) {
-  @StringField({ min: 1, max: 200, description: "The name to sign up under; defaults to the part of the account's email before the @." }) name?: string;
+  @StringField({ min: 1, max: 200, description: "The name to sign up under; defaults to the part of the account's email before the @." })
+  name?: string;
 }

@@ -1,8 +1,6 @@
-import {
-  ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, toRegistrationInput,
-} from '#libs/contracts';
+import { ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, toRegistrationInput } from '#libs/contracts';
 import { ListParticipantsArgs, ParticipantRef, RegisterParticipantArgs, RegisterSelfArgs, SignupRef } from './args.js';
-import { ADD, CHANGE, READ, defineTool, type ToolContext } from './tool.js';
+import { ADD, CHANGE, defineTool, READ, type ToolContext } from './tool.js';
 
 /** The register tools' lead: the confirmation token before anything else, and what it is for. */
 function confirmationLead({ confirmationToken }: RegistrationResultView, { publicOrigin }: ToolContext): string {
@@ -26,7 +24,7 @@ export const PARTICIPANT_TOOLS = [
     name: 'list_participants',
     title: 'List participants',
     description:
-      "Lists the people registered for a signup, newest first, with their contact details and what each signed up for (personal data: " +
+      'Lists the people registered for a signup, newest first, with their contact details and what each signed up for (personal data: ' +
       'share only with the organizer). 20 per page (limit up to 100); when nextCursor is not null, call again with cursor set to it.',
     subject: 'signups.participants.list',
     input: ListParticipantsArgs,
@@ -95,7 +93,6 @@ export const PARTICIPANT_TOOLS = [
     input: SignupRef,
     output: ReminderPassView,
     hints: { ...ADD, idempotentHint: true, openWorldHint: true },
-    run: ({ signupId }, { request, principal }) =>
-      request({ principal, signupId: signupId.toLowerCase() }),
+    run: ({ signupId }, { request, principal }) => request({ principal, signupId: signupId.toLowerCase() }),
   }),
 ];

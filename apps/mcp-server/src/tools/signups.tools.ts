@@ -1,8 +1,15 @@
 import {
-  AnalyticsView, CreateSignupDto, DraftFromDescriptionDto, ListSignupsQueryDto, MeView, SignupDraftView, SignupPageView, SignupView,
+  AnalyticsView,
+  CreateSignupDto,
+  DraftFromDescriptionDto,
+  ListSignupsQueryDto,
+  MeView,
+  SignupDraftView,
+  SignupPageView,
+  SignupView,
 } from '#libs/contracts';
 import { NoArgs, SignupRef, UpdateSignupArgs } from './args.js';
-import { ADD, CHANGE, READ, defineTool } from './tool.js';
+import { ADD, CHANGE, defineTool, READ } from './tool.js';
 
 export const SIGNUP_TOOLS = [
   defineTool({
@@ -114,7 +121,6 @@ export const SIGNUP_TOOLS = [
     input: DraftFromDescriptionDto,
     output: SignupDraftView,
     hints: { ...ADD, openWorldHint: true },
-    run: ({ description }, { request, principal }) =>
-      request({ principal, input: { description } }),
+    run: ({ description }, { request, principal }) => request({ principal, input: { description } }),
   }),
 ];

@@ -1,5 +1,14 @@
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { authorize, jsonSchemaOf, requirementOf, validateInput, type EdgeSubject, type JsonSchema, type Principal, type RequestOf } from '#libs/contracts';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  authorize,
+  type EdgeSubject,
+  type JsonSchema,
+  jsonSchemaOf,
+  type Principal,
+  type RequestOf,
+  requirementOf,
+  validateInput,
+} from '#libs/contracts';
 import { ProblemError, ProblemSchema, toProblem, toProblemBody } from '#libs/problem';
 import type { Scope } from '#libs/scopes';
 import { PARTICIPANT_TOOLS } from './participants.tools.js';
@@ -31,7 +40,10 @@ function requireAccess(definition: ToolDefinition, principal: Principal): void {
   authorize(definition.subject, principal);
   const { oneOfScopes } = definition;
   if (oneOfScopes && !oneOfScopes.some((scope) => principal.scopes.includes(scope))) {
-    throw new ProblemError('scope_required', `This operation requires one of the scopes ${oneOfScopes.map((scope) => `"${scope}"`).join(', ')}.`);
+    throw new ProblemError(
+      'scope_required',
+      `This operation requires one of the scopes ${oneOfScopes.map((scope) => `"${scope}"`).join(', ')}.`,
+    );
   }
 }
 
@@ -98,7 +110,9 @@ export class ToolCatalog {
     if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the tools offered.`);
     try {
       requireAccess(definition, context.principal);
-      const input = this.argumentless.has(name) ? noArguments(definition.input, args ?? {}) : await validateInput(definition.input, args ?? {}, 'arguments');
+      const input = this.argumentless.has(name)
+        ? noArguments(definition.input, args ?? {})
+        : await validateInput(definition.input, args ?? {}, 'arguments');
       const request = (payload: RequestOf<EdgeSubject>) => context.bus.request(definition.subject, payload);
       const result = await definition.run(input, { ...context, request });
       const json = JSON.stringify(result);
@@ -109,7 +123,11 @@ export class ToolCatalog {
       const problem = toProblem(err);
       const body = toProblemBody(problem, this.problemBase, requestId);
       settled?.({ ok: false, error: err, problem });
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: JSON.stringify(body) }],
+        structuredContent: body as unknown as Record<string, unknown>,
+      };
     }
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { cloudEvent, newPrefixedId, type EventMap, type SignupView } from '#libs/contracts';
+import { cloudEvent, type EventMap, newPrefixedId, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
@@ -9,17 +9,42 @@ const ORG = newPrefixedId('org');
 
 function signup(overrides: Partial<SignupView> = {}): SignupView {
   return {
-    id: randomUUID(), slug: 'potluck-abc123', title: 'Potluck', description: null, status: 'published', eventDate: '2026-12-05T17:00:00.000Z',
-    location: null, maxParticipants: null, requiresPhone: true, signupCloseDate: null, organizationId: ORG, participantCount: 0,
-    publicUrl: 'https://signups.example.test/s/potluck-abc123', livemode: true, createdAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: '2026-11-22T10:00:00.000Z', publishedAt: '2026-11-22T10:00:00.000Z', closedAt: null, ...overrides,
+    id: randomUUID(),
+    slug: 'potluck-abc123',
+    title: 'Potluck',
+    description: null,
+    status: 'published',
+    eventDate: '2026-12-05T17:00:00.000Z',
+    location: null,
+    maxParticipants: null,
+    requiresPhone: true,
+    signupCloseDate: null,
+    organizationId: ORG,
+    participantCount: 0,
+    publicUrl: 'https://signups.example.test/s/potluck-abc123',
+    livemode: true,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    publishedAt: '2026-11-22T10:00:00.000Z',
+    closedAt: null,
+    ...overrides,
   };
 }
 
 function participant(signupId: string, overrides: Partial<EventMap['participant.registered']> = {}): EventMap['participant.registered'] {
   return {
-    id: randomUUID(), signupId, name: 'Ana', email: 'ana@example.com', phone: '+14155550123', selections: [], createdAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: '2026-11-22T10:00:00.000Z', remindedAt: null, livemode: true, organizationId: ORG, ...overrides,
+    id: randomUUID(),
+    signupId,
+    name: 'Ana',
+    email: 'ana@example.com',
+    phone: '+14155550123',
+    selections: [],
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    remindedAt: null,
+    livemode: true,
+    organizationId: ORG,
+    ...overrides,
   };
 }
 
@@ -42,9 +67,19 @@ describe('contacts projection', () => {
   afterAll(() => stack.close());
 
   const contact = async (id: string) =>
-    (await db.query<{ name: string; phone: string | null; active: boolean }[]>(`SELECT name, phone, active FROM reminders.contacts WHERE participant_id = $1`, [id]))[0];
+    (
+      await db.query<{ name: string; phone: string | null; active: boolean }[]>(
+        `SELECT name, phone, active FROM reminders.contacts WHERE participant_id = $1`,
+        [id],
+      )
+    )[0];
   const signupRow = async (id: string) =>
-    (await db.query<{ title: string; status: string; deleted: boolean }[]>(`SELECT title, status, deleted FROM reminders.signups WHERE id = $1`, [id]))[0];
+    (
+      await db.query<{ title: string; status: string; deleted: boolean }[]>(
+        `SELECT title, status, deleted FROM reminders.signups WHERE id = $1`,
+        [id],
+      )
+    )[0];
 
   it('records signups and participants with their phones, and deactivates a canceled participant', async () => {
     const s = signup();
@@ -69,7 +104,9 @@ describe('contacts projection', () => {
     await stack.bus.publish(older);
     await stack.bus.publish(newer);
     const applied = (id: string) =>
-      db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM reminders.processed_events WHERE event_id = $1`, [id]).then(([row]) => row!.count);
+      db
+        .query<{ count: number }[]>(`SELECT count(*)::int AS count FROM reminders.processed_events WHERE event_id = $1`, [id])
+        .then(([row]) => row!.count);
     await eventually(async () => expect([await applied(newer.id), await applied(older.id)]).toEqual([1, 1]));
     expect(await contact(p.id)).toMatchObject({ name: 'Newer' });
   });

@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DURABLES, type CloudEvent, type DurableEventType, type EventType } from '#libs/contracts';
-import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
+import { type CloudEvent, type DurableEventType, DURABLES, type EventType } from '#libs/contracts';
+import { APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { ContactsRepository } from './contacts.repository.js';
 
-const SIGNUP_EVENTS = ['signup.created', 'signup.updated', 'signup.published', 'signup.closed', 'signup.deleted'] as const satisfies readonly EventType[];
+const SIGNUP_EVENTS = [
+  'signup.created',
+  'signup.updated',
+  'signup.published',
+  'signup.closed',
+  'signup.deleted',
+] as const satisfies readonly EventType[];
 
 type ContactsEvent = CloudEvent<DurableEventType<'reminders-contacts'>>;
 

@@ -31,7 +31,15 @@ export class ContactsRepository {
   async applySignup(manager: EntityManager, event: CloudEvent, signup: EventMap['signup.created']): Promise<void> {
     const deleted = event.type === 'signup.deleted';
     await rowsOf(manager, APPLY_SIGNUP, [
-      signup.id, signup.organizationId, signup.livemode, signup.title, signup.eventDate, signup.status, signup.publicUrl, deleted, event.time,
+      signup.id,
+      signup.organizationId,
+      signup.livemode,
+      signup.title,
+      signup.eventDate,
+      signup.status,
+      signup.publicUrl,
+      deleted,
+      event.time,
     ]);
     if (deleted) await rowsOf(manager, `UPDATE ${CONTACTS} SET active = false WHERE signup_id = $1`, [signup.id]);
   }
@@ -39,8 +47,14 @@ export class ContactsRepository {
   /** A participant as of a participant.* event; participant.canceled deactivates the contact. */
   async applyParticipant(manager: EntityManager, event: CloudEvent, participant: EventMap['participant.registered']): Promise<void> {
     await rowsOf(manager, APPLY_PARTICIPANT, [
-      participant.id, participant.signupId, participant.organizationId, participant.livemode, participant.name, participant.phone,
-      event.type !== 'participant.canceled', event.time,
+      participant.id,
+      participant.signupId,
+      participant.organizationId,
+      participant.livemode,
+      participant.name,
+      participant.phone,
+      event.type !== 'participant.canceled',
+      event.time,
     ]);
   }
 }

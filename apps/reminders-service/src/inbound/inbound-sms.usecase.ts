@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isPhoneNumber, toE164, type InboundSms } from '#libs/contracts';
+import { type InboundSms, isPhoneNumber, toE164 } from '#libs/contracts';
 import { OptOutsRepository } from './opt-outs.repository.js';
 
 /** Twilio's standard opt-out, opt-in and help keywords: the whole message, any case. */
@@ -9,7 +9,8 @@ const KEYWORDS = {
   help: ['HELP', 'INFO'],
 } as const;
 
-export const HELP_REPLY = 'Signup reminders: texts about the signups you registered for. Reply STOP to opt out, START to opt back in. Msg & data rates may apply.';
+export const HELP_REPLY =
+  'Signup reminders: texts about the signups you registered for. Reply STOP to opt out, START to opt back in. Msg & data rates may apply.';
 export const START_REPLY = 'You will get signup reminders again. Reply STOP to opt out.';
 
 type Keyword = keyof typeof KEYWORDS;

@@ -44,8 +44,12 @@ export class AddReminderPasses1795900000000 implements MigrationInterface {
         "phone" text PRIMARY KEY,
         "opted_out_at" timestamptz NOT NULL DEFAULT now()
       )`);
-    await runner.query(`ALTER TABLE "reminders"."signups" ADD COLUMN "auto_pass_for" timestamptz NULL, ADD COLUMN "auto_pass_lease" timestamptz NULL`);
-    await runner.query(`CREATE INDEX "signups_upcoming_idx" ON "reminders"."signups" ("event_date") WHERE "status" = 'published' AND NOT "deleted"`);
+    await runner.query(
+      `ALTER TABLE "reminders"."signups" ADD COLUMN "auto_pass_for" timestamptz NULL, ADD COLUMN "auto_pass_lease" timestamptz NULL`,
+    );
+    await runner.query(
+      `CREATE INDEX "signups_upcoming_idx" ON "reminders"."signups" ("event_date") WHERE "status" = 'published' AND NOT "deleted"`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

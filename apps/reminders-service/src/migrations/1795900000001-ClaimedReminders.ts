@@ -11,7 +11,9 @@ export class ClaimedReminders1795900000001 implements MigrationInterface {
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`ALTER TABLE "reminders"."messages" DROP CONSTRAINT "messages_status_check"`);
-    await runner.query(`ALTER TABLE "reminders"."messages" ADD CONSTRAINT "messages_status_check" CHECK ("status" IN ('claimed', 'sending', 'sent'))`);
+    await runner.query(
+      `ALTER TABLE "reminders"."messages" ADD CONSTRAINT "messages_status_check" CHECK ("status" IN ('claimed', 'sending', 'sent'))`,
+    );
     await runner.query(`ALTER TABLE "reminders"."signups" ADD COLUMN "auto_pass_lease_id" uuid NULL`);
   }
 

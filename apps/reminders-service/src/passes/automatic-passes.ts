@@ -4,7 +4,7 @@ import type { Logger } from '#libs/observability';
 import { isProblemError } from '#libs/problem';
 import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import type { RemindersConfig } from '../reminders.config.js';
-import { PassesRepository, type DueSignup } from './passes.repository.js';
+import { type DueSignup, PassesRepository } from './passes.repository.js';
 import { ReminderPass } from './reminder-pass.js';
 
 /** The automatic pass runs once the event is this close. */
@@ -65,21 +65,23 @@ export class AutomaticPasses implements OnApplicationShutdown {
   private async runOne(signup: DueSignup): Promise<void> {
     try {
       const { tier } = await this.bus.request('auth.orgs.tier', { organizationId: signup.organizationId });
-      const outcome = await this.pass.run(
-        {
-          signupId: signup.id,
-          organizationId: signup.organizationId,
-          livemode: signup.livemode,
-          tier,
-          title: signup.title,
-          eventDate: signup.eventDate.toISOString(),
-          publicUrl: signup.publicUrl,
-        },
-        'automatic',
-      ).catch((err: unknown) => {
-        if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
-        throw err;
-      });
+      const outcome = await this.pass
+        .run(
+          {
+            signupId: signup.id,
+            organizationId: signup.organizationId,
+            livemode: signup.livemode,
+            tier,
+            title: signup.title,
+            eventDate: signup.eventDate.toISOString(),
+            publicUrl: signup.publicUrl,
+          },
+          'automatic',
+        )
+        .catch((err: unknown) => {
+          if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
+          throw err;
+        });
       this.logger.info({ signupId: signup.id, ...outcome }, 'automatic reminder pass');
       if (!outcome || outcome.complete) await this.passes.finishAutomaticPass(signup);
     } catch (err) {

@@ -67,10 +67,11 @@ export class PassesRepository {
    * signup's claims a dead pass left first.
    */
   async candidates(db: EntityManager, signupId: string): Promise<Candidate[]> {
-    await rowsOf(db, `DELETE FROM ${MESSAGES} WHERE signup_id = $1 AND status = 'claimed' AND claimed_at < now() - make_interval(secs => $2)`, [
-      signupId,
-      CLAIM_LEASE_SECONDS,
-    ]);
+    await rowsOf(
+      db,
+      `DELETE FROM ${MESSAGES} WHERE signup_id = $1 AND status = 'claimed' AND claimed_at < now() - make_interval(secs => $2)`,
+      [signupId, CLAIM_LEASE_SECONDS],
+    );
     return rowsOf<Candidate>(
       db,
       `SELECT DISTINCT ON (c.phone) c.participant_id AS "participantId", c.name, c.phone
@@ -98,8 +99,14 @@ export class PassesRepository {
        ON CONFLICT DO NOTHING
        RETURNING id, participant_id AS "participantId", phone, body`,
       [
-        claims.map((c) => c.id), claims.map((c) => c.signupId), claims.map((c) => c.participantId), claims.map((c) => c.organizationId),
-        claims.map((c) => c.livemode), claims.map((c) => c.phone), claims.map((c) => c.body), claims.map((c) => c.trigger),
+        claims.map((c) => c.id),
+        claims.map((c) => c.signupId),
+        claims.map((c) => c.participantId),
+        claims.map((c) => c.organizationId),
+        claims.map((c) => c.livemode),
+        claims.map((c) => c.phone),
+        claims.map((c) => c.body),
+        claims.map((c) => c.trigger),
       ],
     );
   }
@@ -138,19 +145,30 @@ export class PassesRepository {
    */
   async lockDailyCount(db: EntityManager, organizationId: string, day: string): Promise<number> {
     await rowsOf(db, `INSERT INTO ${DAILY_SMS} (organization_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, day]);
-    const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${DAILY_SMS} WHERE organization_id = $1 AND day = $2 FOR UPDATE`, [organizationId, day]);
+    const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${DAILY_SMS} WHERE organization_id = $1 AND day = $2 FOR UPDATE`, [
+      organizationId,
+      day,
+    ]);
     return row!.sent;
   }
 
   /** Moves the day's count by `delta` texts (claims count up front, and what was not sent is given back). */
   async countSent(db: EntityManager, organizationId: string, day: string, delta: number): Promise<void> {
     if (delta === 0) return;
-    await rowsOf(db, `UPDATE ${DAILY_SMS} SET sent = GREATEST(0, sent + $3) WHERE organization_id = $1 AND day = $2`, [organizationId, day, delta]);
+    await rowsOf(db, `UPDATE ${DAILY_SMS} SET sent = GREATEST(0, sent + $3) WHERE organization_id = $1 AND day = $2`, [
+      organizationId,
+      day,
+      delta,
+    ]);
   }
 
   /** How many participants of a signup the projection holds as active. */
   async activeParticipants(signupId: string): Promise<number> {
-    const [row] = await rowsOf<{ count: number }>(this.dataSource, `SELECT count(*)::int AS count FROM ${CONTACTS} WHERE signup_id = $1 AND active`, [signupId]);
+    const [row] = await rowsOf<{ count: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS count FROM ${CONTACTS} WHERE signup_id = $1 AND active`,
+      [signupId],
+    );
     return row!.count;
   }
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { cloudEvent, newPrefixedId, utcDay, type CloudEvent, type EventMap, type SignupView } from '#libs/contracts';
 import type { Tier } from '#libs/config';
+import { type CloudEvent, cloudEvent, type EventMap, newPrefixedId, type SignupView, utcDay } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, eventually, problemOf, startFakeTwilio, type FakeTwilio, type TestStack } from '#libs/testing';
+import { createTestStack, eventually, type FakeTwilio, problemOf, startFakeTwilio, type TestStack } from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
-import { ReminderPass, type PassTarget } from './reminder-pass.js';
 import { PassesRepository } from './passes.repository.js';
+import { type PassTarget, ReminderPass } from './reminder-pass.js';
 
 const SID = `AC${'0'.repeat(32)}`;
 const TOKEN = 'twilio-test-auth-token';
@@ -76,9 +76,24 @@ describe('reminder passes', () => {
     const id = randomUUID();
     const publicUrl = `https://signups.example.test/s/potluck-${id.slice(0, 6)}`;
     const signup: SignupView = {
-      id, slug: `potluck-${id.slice(0, 6)}`, title: 'Winter potluck', description: null, status: 'published', eventDate: EVENT_DATE, location: null,
-      maxParticipants: null, requiresPhone: false, signupCloseDate: null, organizationId, participantCount: 0, publicUrl, livemode,
-      createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', publishedAt: '2026-11-22T10:00:00.000Z', closedAt: null,
+      id,
+      slug: `potluck-${id.slice(0, 6)}`,
+      title: 'Winter potluck',
+      description: null,
+      status: 'published',
+      eventDate: EVENT_DATE,
+      location: null,
+      maxParticipants: null,
+      requiresPhone: false,
+      signupCloseDate: null,
+      organizationId,
+      participantCount: 0,
+      publicUrl,
+      livemode,
+      createdAt: '2026-11-22T10:00:00.000Z',
+      updatedAt: '2026-11-22T10:00:00.000Z',
+      publishedAt: '2026-11-22T10:00:00.000Z',
+      closedAt: null,
     };
     const meta = { orgid: organizationId, livemode };
     await stack.bus.publish(cloudEvent('signups-service', 'signup.published', signup, meta));
@@ -86,21 +101,42 @@ describe('reminder passes', () => {
     const participantIds: string[] = [];
     for (const [i, phone] of phones.entries()) {
       const participant: EventMap['participant.registered'] = {
-        id: randomUUID(), signupId: id, name: options.names?.[i] ?? `Guest${i} Example`, email: `guest${i}@example.com`, phone, selections: [],
-        createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', remindedAt: null, organizationId, livemode,
+        id: randomUUID(),
+        signupId: id,
+        name: options.names?.[i] ?? `Guest${i} Example`,
+        email: `guest${i}@example.com`,
+        phone,
+        selections: [],
+        createdAt: '2026-11-22T10:00:00.000Z',
+        updatedAt: '2026-11-22T10:00:00.000Z',
+        remindedAt: null,
+        organizationId,
+        livemode,
       };
       participantIds.push(participant.id);
       await stack.bus.publish(cloudEvent('signups-service', 'participant.registered', participant, meta));
     }
     const repo = app.app.get(PassesRepository);
     await eventually(async () => expect(await repo.activeParticipants(id)).toBe(phones.length));
-    const target: PassTarget = { signupId: id, organizationId, livemode, tier: options.tier ?? 'pro', title: signup.title, eventDate: EVENT_DATE, publicUrl };
+    const target: PassTarget = {
+      signupId: id,
+      organizationId,
+      livemode,
+      tier: options.tier ?? 'pro',
+      title: signup.title,
+      eventDate: EVENT_DATE,
+      publicUrl,
+    };
     return { target, phones: phones.filter((p): p is string => p !== null), participantIds };
   }
 
   const textsTo = (phones: string[]) => twilio.messages.filter((m) => phones.includes(m.to));
   const sentToday = async (organizationId: string) =>
-    ((await db.query(`SELECT sent FROM reminders.daily_sms WHERE organization_id = $1 AND day = $2`, [organizationId, utcDay().day])) as { sent: number }[])[0]?.sent ?? 0;
+    (
+      (await db.query(`SELECT sent FROM reminders.daily_sms WHERE organization_id = $1 AND day = $2`, [organizationId, utcDay().day])) as {
+        sent: number;
+      }[]
+    )[0]?.sent ?? 0;
 
   it('texts each participant with a phone once, with the title, date and time, link and STOP line', async () => {
     const { target, phones } = await seed({ phones: [newPhone(), null, newPhone()] });
@@ -124,8 +160,17 @@ describe('reminder passes', () => {
     const events = sent.filter((e) => e.data.signupId === target.signupId);
     expect(events.map((e) => e.data.participantId).sort()).toEqual([...participantIds].sort());
     expect(events[0]).toMatchObject({
-      type: 'reminder.sent', orgid: target.organizationId, livemode: true, subject: target.signupId,
-      data: { trigger: 'automatic', organizationId: target.organizationId, livemode: true, sentAt: expect.any(String), id: expect.any(String) },
+      type: 'reminder.sent',
+      orgid: target.organizationId,
+      livemode: true,
+      subject: target.signupId,
+      data: {
+        trigger: 'automatic',
+        organizationId: target.organizationId,
+        livemode: true,
+        sentAt: expect.any(String),
+        id: expect.any(String),
+      },
     });
   });
 
@@ -139,7 +184,13 @@ describe('reminder passes', () => {
   it('stops at the daily ceiling, leaves the rest eligible, and answers 429 once nothing remains', async () => {
     const organizationId = newPrefixedId('org');
     const first = await seed({ organizationId, phones: Array.from({ length: CEILING + 2 }, newPhone) });
-    expect(await pass.run(first.target, 'manual')).toEqual({ eligible: CEILING + 2, sent: CEILING, failed: 0, notEligible: [], complete: false });
+    expect(await pass.run(first.target, 'manual')).toEqual({
+      eligible: CEILING + 2,
+      sent: CEILING,
+      failed: 0,
+      notEligible: [],
+      complete: false,
+    });
     expect(textsTo(first.phones)).toHaveLength(CEILING);
     expect(await sentToday(organizationId)).toBe(CEILING);
 
@@ -159,14 +210,20 @@ describe('reminder passes', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => pass.run(target, 'manual')));
     expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(4);
     for (const r of results) expect(r.sent + r.failed).toBeLessThanOrEqual(r.eligible);
-    expect(textsTo(phones).map((m) => m.to).sort()).toEqual([...phones].sort());
+    expect(
+      textsTo(phones)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([...phones].sort());
 
     const crowded = await seed({ phones: Array.from({ length: CEILING + 3 }, newPhone) });
     const passes = await Promise.allSettled(Array.from({ length: 4 }, () => pass.run(crowded.target, 'manual')));
     const texted = textsTo(crowded.phones);
     expect(texted).toHaveLength(CEILING);
     expect(new Set(texted.map((m) => m.to)).size).toBe(CEILING);
-    expect(passes.filter((p) => p.status === 'fulfilled').reduce((sum, p) => sum + (p.status === 'fulfilled' ? p.value.sent : 0), 0)).toBe(CEILING);
+    expect(passes.filter((p) => p.status === 'fulfilled').reduce((sum, p) => sum + (p.status === 'fulfilled' ? p.value.sent : 0), 0)).toBe(
+      CEILING,
+    );
   });
 
   it('holds the ceiling across signups of one organization passing at once', async () => {
@@ -201,7 +258,15 @@ describe('reminder passes', () => {
       passes.candidates(manager, target.signupId).then((candidates) =>
         passes.claim(
           manager,
-          candidates.map((c) => ({ ...c, id: randomUUID(), body: 'x', signupId: target.signupId, organizationId: target.organizationId, livemode: true, trigger: 'manual' as const })),
+          candidates.map((c) => ({
+            ...c,
+            id: randomUUID(),
+            body: 'x',
+            signupId: target.signupId,
+            organizationId: target.organizationId,
+            livemode: true,
+            trigger: 'manual' as const,
+          })),
         ),
       ),
     );
@@ -286,17 +351,27 @@ describe('reminder passes', () => {
     const after = await smsCounts();
     const added = (outcome: string) => (after[outcome] ?? 0) - (before[outcome] ?? 0);
     expect(Object.fromEntries(['sent', 'rejected', 'sandbox', 'timeout', 'unavailable', 'opted_out'].map((o) => [o, added(o)]))).toEqual({
-      sent: 1, rejected: 1, sandbox: 2, timeout: 0, unavailable: 0, opted_out: 0,
+      sent: 1,
+      rejected: 1,
+      sandbox: 2,
+      timeout: 0,
+      unavailable: 0,
+      opted_out: 0,
     });
   });
 
   it('greets by the first name only, without the links, email addresses and phone numbers participants wrote, in either pass', async () => {
     const [linked, mixed, numbered, automatic] = [newPhone(), newPhone(), newPhone(), newPhone()];
-    const manual = await seed({ phones: [linked, mixed, numbered], names: ['evil.example/win', 'Ana www.evil.example', '+1 900 234 5678 ana@evil.example'] });
+    const manual = await seed({
+      phones: [linked, mixed, numbered],
+      names: ['evil.example/win', 'Ana www.evil.example', '+1 900 234 5678 ana@evil.example'],
+    });
     await pass.run(manual.target, 'manual');
     await pass.run((await seed({ phones: [automatic], names: ['http://x Bo'] })).target, 'automatic');
     const bodyTo = (phone: string) => textsTo([phone])[0]!.body;
-    expect(bodyTo(linked)).toBe(`Hi there, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${manual.target.publicUrl} Reply STOP to opt out.`);
+    expect(bodyTo(linked)).toBe(
+      `Hi there, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${manual.target.publicUrl} Reply STOP to opt out.`,
+    );
     expect(bodyTo(mixed)).toMatch(/^Hi Ana, a reminder: Winter potluck is on /);
     expect(bodyTo(numbered)).toMatch(/^Hi there, a reminder: Winter potluck is on /);
     expect(bodyTo(automatic)).toMatch(/^Hi Bo, a reminder: Winter potluck is on /);
@@ -312,17 +387,35 @@ describe('reminder passes', () => {
       const mobiles = [newPhone(), newPhone()];
       const { target } = await seed({ phones: [...mobiles, PREMIUM_RATE, TOLL_FREE] });
       const before = twilio.requestCount;
-      expect(await pass.run(target, 'manual')).toEqual({ eligible: 2, sent: 2, failed: 0, notEligible: [{ reason: 'not_mobile', count: 2 }], complete: true });
+      expect(await pass.run(target, 'manual')).toEqual({
+        eligible: 2,
+        sent: 2,
+        failed: 0,
+        notEligible: [{ reason: 'not_mobile', count: 2 }],
+        complete: true,
+      });
       expect(twilio.requestCount - before).toBe(2);
       expect(textsTo(mobiles)).toHaveLength(2);
       expect(await sentToday(target.organizationId)).toBe(2);
-      expect(await pass.run(target, 'manual')).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [{ reason: 'not_mobile', count: 2 }], complete: true });
+      expect(await pass.run(target, 'manual')).toEqual({
+        eligible: 0,
+        sent: 0,
+        failed: 0,
+        notEligible: [{ reason: 'not_mobile', count: 2 }],
+        complete: true,
+      });
     });
 
     it('leaves them out of the automatic pass too, which is then done', async () => {
       const mobile = newPhone();
       const { target } = await seed({ phones: [PREMIUM_RATE, mobile] });
-      expect(await pass.run(target, 'automatic')).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }], complete: true });
+      expect(await pass.run(target, 'automatic')).toEqual({
+        eligible: 1,
+        sent: 1,
+        failed: 0,
+        notEligible: [{ reason: 'not_mobile', count: 1 }],
+        complete: true,
+      });
       expect(textsTo([mobile])).toHaveLength(1);
     });
 
@@ -331,19 +424,32 @@ describe('reminder passes', () => {
       const us = newPhone();
       const { target } = await seed({ phones: [us, MOBILE_FR, PREMIUM_RATE] });
       expect(await northAmerica.app.get(ReminderPass).run(target, 'manual')).toEqual({
-        eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }, { reason: 'country_not_allowed', count: 1 }], complete: true,
+        eligible: 1,
+        sent: 1,
+        failed: 0,
+        notEligible: [
+          { reason: 'not_mobile', count: 1 },
+          { reason: 'country_not_allowed', count: 1 },
+        ],
+        complete: true,
       });
       expect(textsTo([us, MOBILE_FR, PREMIUM_RATE]).map((m) => m.to)).toEqual([us]);
     });
 
     it('refuses to boot on a country list that is not one, naming the variable', async () => {
-      await expect(stack.boot(remindersServiceApp, appEnv({ SMS_ALLOWED_COUNTRIES: 'US,USA' }))).rejects.toThrow(/SMS_ALLOWED_COUNTRIES must be comma-separated ISO 3166 alpha-2 country codes/);
+      await expect(stack.boot(remindersServiceApp, appEnv({ SMS_ALLOWED_COUNTRIES: 'US,USA' }))).rejects.toThrow(
+        /SMS_ALLOWED_COUNTRIES must be comma-separated ISO 3166 alpha-2 country codes/,
+      );
     });
   });
 
   it('answers 402 upgrade_required (feature) on the free tier', async () => {
     const { target } = await seed({ tier: 'free' });
     const problem = await problemOf(pass.run(target, 'manual'));
-    expect(problem).toMatchObject({ code: 'upgrade_required', status: 402, problemCause: { kind: 'feature', currentTier: 'free', requiredTier: 'pro' } });
+    expect(problem).toMatchObject({
+      code: 'upgrade_required',
+      status: 402,
+      problemCause: { kind: 'feature', currentTier: 'free', requiredTier: 'pro' },
+    });
   });
 });

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Tier } from '#libs/config';
-import { NOT_ELIGIBLE_REASONS, newId, utcDay, type NotEligibleReason, type NotEligibleView, type ReminderPassView, type ReminderTrigger } from '#libs/contracts';
+import {
+  newId,
+  NOT_ELIGIBLE_REASONS,
+  type NotEligibleReason,
+  type NotEligibleView,
+  type ReminderPassView,
+  type ReminderTrigger,
+  utcDay,
+} from '#libs/contracts';
 import type { Counter, Logger, Metrics } from '#libs/observability';
 import { ProblemError, upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
@@ -9,8 +17,8 @@ import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { SmsNumberPolicy } from '../sms/sms-number-policy.js';
 import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
-import { PassesRepository, type Candidate, type ClaimedMessage } from './passes.repository.js';
-import { reminderText, type ReminderSubject } from './reminder-text.js';
+import { type Candidate, type ClaimedMessage, PassesRepository } from './passes.repository.js';
+import { type ReminderSubject, reminderText } from './reminder-text.js';
 
 /** The signup a pass is for, and whose organization pays for it. */
 export interface PassTarget extends ReminderSubject {
@@ -52,7 +60,10 @@ function screenNumbers(candidates: Candidate[], numbers: SmsNumberPolicy): { tex
     if (reason) refused.set(reason, (refused.get(reason) ?? 0) + 1);
     return reason === undefined;
   });
-  return { textable, notEligible: NOT_ELIGIBLE_REASONS.flatMap((reason) => (refused.has(reason) ? [{ reason, count: refused.get(reason)! }] : [])) };
+  return {
+    textable,
+    notEligible: NOT_ELIGIBLE_REASONS.flatMap((reason) => (refused.has(reason) ? [{ reason, count: refused.get(reason)! }] : [])),
+  };
 }
 
 /** A pass's result, and whether it reached everyone eligible (the automatic pass runs again when not). */
@@ -104,16 +115,20 @@ export class ReminderPass {
     this.assertFeature(target.tier);
     const day = utcDay();
     const { eligible, notEligible, claimed } = await this.claim(target, trigger, day);
-    if (notEligible.length > 0) this.logger.info({ signupId: target.signupId, trigger, notEligible }, 'phone numbers not texted (SMS number policy)');
+    if (notEligible.length > 0)
+      this.logger.info({ signupId: target.signupId, trigger, notEligible }, 'phone numbers not texted (SMS number policy)');
     const outcome = await this.send(claimed, target, trigger);
-    if (target.livemode) await this.passes.countSent(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
+    if (target.livemode)
+      await this.passes.countSent(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
     await this.passes.release(outcome.unattempted);
     const failed = outcome.failures.length;
     if (outcome.sent === 0 && failed > 0 && outcome.failures.every(isUpstream)) {
       const timedOut = outcome.failures.every((kind) => kind === 'timeout');
       throw new ProblemError(
         'upstream_unavailable',
-        timedOut ? `The SMS provider did not answer within ${this.config.smsTimeoutMs} ms; nobody was texted.` : 'The SMS provider is unavailable; nobody was texted.',
+        timedOut
+          ? `The SMS provider did not answer within ${this.config.smsTimeoutMs} ms; nobody was texted.`
+          : 'The SMS provider is unavailable; nobody was texted.',
         { status: timedOut ? 504 : 502 },
       );
     }
@@ -132,9 +147,13 @@ export class ReminderPass {
         const ceiling = this.ceiling(target.tier);
         room = ceiling - (await this.passes.lockDailyCount(manager, target.organizationId, day.day));
         if (room <= 0) {
-          throw new ProblemError('daily_ceiling_exceeded', `This organization sent its ${ceiling} SMS reminders for today (UTC). Retry the next UTC day.`, {
-            headers: { 'retry-after': String(day.secondsLeft) },
-          });
+          throw new ProblemError(
+            'daily_ceiling_exceeded',
+            `This organization sent its ${ceiling} SMS reminders for today (UTC). Retry the next UTC day.`,
+            {
+              headers: { 'retry-after': String(day.secondsLeft) },
+            },
+          );
         }
       }
       const { textable, notEligible } = screenNumbers(await this.passes.candidates(manager, target.signupId), this.numbers);
@@ -180,7 +199,10 @@ export class ReminderPass {
           failuresInARow = isUpstream(failure.kind) ? failuresInARow + 1 : 0;
           outcome.failures.push(failure.kind);
           this.count(failure.kind);
-          this.logger.warn({ signupId: target.signupId, participantId: message.participantId, kind: failure.kind, err: failure.message }, 'reminder not sent');
+          this.logger.warn(
+            { signupId: target.signupId, participantId: message.participantId, kind: failure.kind, err: failure.message },
+            'reminder not sent',
+          );
           await this.afterFailure(message, failure.kind);
         }
       }
@@ -220,7 +242,12 @@ export class ReminderPass {
    * Marks a text sent and emits reminder.sent. The text went out whatever happens here: when
    * this fails, the claim stays taken (never texted again) and the failure is logged.
    */
-  private async recordSent(message: ClaimedMessage, providerMessageId: string, target: PassTarget, trigger: ReminderTrigger): Promise<void> {
+  private async recordSent(
+    message: ClaimedMessage,
+    providerMessageId: string,
+    target: PassTarget,
+    trigger: ReminderTrigger,
+  ): Promise<void> {
     try {
       await this.outbox.transaction(async (tx) => {
         const sentAt = await this.passes.markSent(tx.manager, message.id, providerMessageId || null);

@@ -1,7 +1,11 @@
-import { reminderText, type ReminderSubject } from './reminder-text.js';
+import { type ReminderSubject, reminderText } from './reminder-text.js';
 import { firstNameOf, titleOf } from './untrusted-text.js';
 
-const SUBJECT: ReminderSubject = { title: 'Winter potluck', eventDate: '2026-12-05T17:00:00.000Z', publicUrl: 'https://signups.example.test/s/winter-potluck-x7k2q9' };
+const SUBJECT: ReminderSubject = {
+  title: 'Winter potluck',
+  eventDate: '2026-12-05T17:00:00.000Z',
+  publicUrl: 'https://signups.example.test/s/winter-potluck-x7k2q9',
+};
 
 describe('first names in a text', () => {
   it('greets by the first word of the name', () => {
@@ -49,12 +53,18 @@ describe('first names in a text', () => {
     expect(firstNameOf(name)).toBeUndefined();
   });
 
-  it.each(['+19005550123', '+1 (900) 555-0123', '900-555-0123', '900.555.0123', '0909 876 5432', '88888', '+４４９０９８７６５４３２', '٩٠٠٥٥٥٠١٢٣'])(
-    'leaves out a phone number or short code: %s',
-    (name) => {
-      expect(firstNameOf(name)).toBeUndefined();
-    },
-  );
+  it.each([
+    '+19005550123',
+    '+1 (900) 555-0123',
+    '900-555-0123',
+    '900.555.0123',
+    '0909 876 5432',
+    '88888',
+    '+４４９０９８７６５４３２',
+    '٩٠٠٥٥٥٠١٢٣',
+  ])('leaves out a phone number or short code: %s', (name) => {
+    expect(firstNameOf(name)).toBeUndefined();
+  });
 
   it('greets by the first safe word when the name starts with a link, an email address or a phone number', () => {
     expect(firstNameOf('evil.example/win Ana')).toBe('Ana');
@@ -113,7 +123,9 @@ describe('the reminder text', () => {
 
   it('carries no link but ours, whatever the participant and the organizer wrote', () => {
     const text = reminderText('evil.example/win', { ...SUBJECT, title: 'Prizes at www.evil.example, call 0909 876 5432' });
-    expect(text).toBe(`Hi there, a reminder: Prizes at call is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${SUBJECT.publicUrl} Reply STOP to opt out.`);
+    expect(text).toBe(
+      `Hi there, a reminder: Prizes at call is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${SUBJECT.publicUrl} Reply STOP to opt out.`,
+    );
     expect(reminderText('Ana', { ...SUBJECT, title: 'x.co' })).toMatch(/^Hi Ana, a reminder: your signup is on /);
   });
 });

@@ -64,7 +64,10 @@ function lettersOf(word: string): string {
  * letter is left.
  */
 export function firstNameOf(name: string): string | undefined {
-  const first = withoutContacts(name).split(' ').map(lettersOf).find((word) => word !== '');
+  const first = withoutContacts(name)
+    .split(' ')
+    .map(lettersOf)
+    .find((word) => word !== '');
   return first === undefined ? undefined : cut(first, FIRST_NAME_MAX);
 }
 

@@ -33,7 +33,8 @@ describe('SMS number policy', () => {
   });
 
   it('texts mobile numbers', () => {
-    for (const phone of [NUMBERS.mobileGb, NUMBERS.mobileFr, NUMBERS.mobileDe, NUMBERS.mobileJm]) expect(anyCountry.refusal(phone)).toBeUndefined();
+    for (const phone of [NUMBERS.mobileGb, NUMBERS.mobileFr, NUMBERS.mobileDe, NUMBERS.mobileJm])
+      expect(anyCountry.refusal(phone)).toBeUndefined();
   });
 
   it('texts numbers that may be fixed lines or mobiles (the United States and Canada)', () => {
@@ -87,7 +88,7 @@ describe('SMS number policy', () => {
       expect(northAmerica.refusal(NUMBERS.satellite)).toBe('country_not_allowed');
     });
 
-    it('still refuses a listed country\'s numbers that are not mobiles', () => {
+    it("still refuses a listed country's numbers that are not mobiles", () => {
       expect(northAmerica.refusal(NUMBERS.premiumRateUs)).toBe('not_mobile');
       expect(northAmerica.refusal(NUMBERS.tollFreeUs)).toBe('not_mobile');
     });

@@ -1,5 +1,5 @@
 // The max metadata: the default (min) metadata cannot tell a number's type for many countries.
-import { parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
+import { type NumberType, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { NotEligibleReason } from '#libs/contracts';
 
 /**

@@ -10,7 +10,9 @@ export function smsProviderFor(config: RemindersConfig, logger: Logger): SmsProv
   if (config.smsProvider === 'log') return new LogSmsProvider(logger);
   const { twilioAccountSid: accountSid, twilioAuthToken: authToken, twilioFrom: from } = config;
   if (!accountSid || !authToken || !from) {
-    const missing = Object.entries({ TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from }).filter(([, v]) => !v);
+    const missing = Object.entries({ TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from }).filter(
+      ([, v]) => !v,
+    );
     throw new ConfigError(missing.map(([name]) => `${name} is required when SMS_PROVIDER=twilio`));
   }
   return new TwilioSmsProvider({ apiBase: config.twilioApiBase, accountSid, authToken, from, timeoutMs: config.smsTimeoutMs });

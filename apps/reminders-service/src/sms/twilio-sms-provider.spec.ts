@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startFakeTwilio, type FakeTwilio } from '#libs/testing';
+import { type FakeTwilio, startFakeTwilio } from '#libs/testing';
 import { SmsFailure, type SmsFailureKind } from './sms-provider.js';
-import { TwilioSmsProvider, type TwilioOptions } from './twilio-sms-provider.js';
+import { type TwilioOptions, TwilioSmsProvider } from './twilio-sms-provider.js';
 
 const ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';
 const AUTH_TOKEN = 'auth-token-5f1c9e';
@@ -17,9 +17,19 @@ describe('TwilioSmsProvider', () => {
     return fake;
   };
   const provider = (fake: FakeTwilio, options: Partial<TwilioOptions> = {}) =>
-    new TwilioSmsProvider({ apiBase: fake.baseUrl, accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, from: FROM, timeoutMs: 2000, ...options });
+    new TwilioSmsProvider({
+      apiBase: fake.baseUrl,
+      accountSid: ACCOUNT_SID,
+      authToken: AUTH_TOKEN,
+      from: FROM,
+      timeoutMs: 2000,
+      ...options,
+    });
   const failureOf = async (sending: Promise<unknown>): Promise<SmsFailure> => {
-    const err: unknown = await sending.then(() => undefined, (e: unknown) => e);
+    const err: unknown = await sending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SmsFailure);
     return err as SmsFailure;
   };
@@ -49,7 +59,9 @@ describe('TwilioSmsProvider', () => {
     const messagingServiceSid = 'MG0123456789abcdef0123456789abcdef';
     const { id } = await provider(fake, { from: messagingServiceSid }).send({ to: TO, body: 'Shift starts at 9' });
 
-    expect(fake.messages).toEqual([{ sid: id, to: TO, from: undefined, messagingServiceSid, body: 'Shift starts at 9', at: expect.any(Number) }]);
+    expect(fake.messages).toEqual([
+      { sid: id, to: TO, from: undefined, messagingServiceSid, body: 'Shift starts at 9', at: expect.any(Number) },
+    ]);
   });
 
   it('answers unavailable when Twilio is down (503)', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { requireUuid, type HandlersOf } from '#libs/contracts';
+import { type HandlersOf, requireUuid } from '#libs/contracts';
 import { ownerOf } from '../signups/signup.js';
 import { SignupAnalyticsUseCase } from './analytics.usecase.js';
 
@@ -10,7 +10,8 @@ export class AnalyticsHandlers {
 
   handlers(): Pick<HandlersOf<'signups'>, 'signups.analytics'> {
     return {
-      'signups.analytics': ({ principal, signupId }) => this.analytics.execute({ owner: ownerOf(principal), signupId: requireUuid(signupId) }),
+      'signups.analytics': ({ principal, signupId }) =>
+        this.analytics.execute({ owner: ownerOf(principal), signupId: requireUuid(signupId) }),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { newPrefixedId, type Principal } from '#libs/contracts';
-import { caller, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -19,14 +19,23 @@ describe('signup analytics', () => {
   it('computes fill rates, gaps and registration pace from the live data', async () => {
     const owner = caller();
     const { signup, slots, items } = await h.signup(owner, {
-      slots: [{ title: 'Setup', capacity: 4 }, { title: 'Cleanup', capacity: 2 }],
-      items: [{ name: 'Salad', quantityNeeded: 3 }, { name: 'Cups', quantityNeeded: 1 }],
+      slots: [
+        { title: 'Setup', capacity: 4 },
+        { title: 'Cleanup', capacity: 2 },
+      ],
+      items: [
+        { name: 'Salad', quantityNeeded: 3 },
+        { name: 'Cups', quantityNeeded: 1 },
+      ],
     });
     const [setupSlot, cleanupSlot] = slots;
     const [salad, cups] = items;
     const register = (selections: { type: 'slot' | 'item'; id: string; quantity?: number }[]) =>
       h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections } });
-    await register([{ type: 'slot', id: cleanupSlot!.id, quantity: 2 }, { type: 'item', id: cups!.id }]);
+    await register([
+      { type: 'slot', id: cleanupSlot!.id, quantity: 2 },
+      { type: 'item', id: cups!.id },
+    ]);
     await register([{ type: 'slot', id: setupSlot!.id }]);
     await register([{ type: 'item', id: salad!.id }]);
     // Spread the registrations over 6 hours: first at T, last at T+6h, so 3 h between registrations on average.
@@ -64,7 +73,13 @@ describe('signup analytics', () => {
     const owner = caller();
     const { signup } = await h.signup(owner, { status: 'draft' });
     expect(await analytics(owner, signup.id)).toEqual({
-      signupId: signup.id, participantCount: 0, quantityCommitted: 0, fillRate: { capacity: 0, ratio: 0 }, slots: [], items: [], gaps: [],
+      signupId: signup.id,
+      participantCount: 0,
+      quantityCommitted: 0,
+      fillRate: { capacity: 0, ratio: 0 },
+      slots: [],
+      items: [],
+      gaps: [],
       responseTime: { firstRegistrationAt: null, lastRegistrationAt: null, averageHoursBetweenRegistrations: null },
     });
   });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { DATA_SOURCE } from '#libs/runtime';
 import { rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { ParticipantStats } from './analytics.js';
 

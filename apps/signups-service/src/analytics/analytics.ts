@@ -28,9 +28,19 @@ function ratio(used: number, total: number): number {
  * - averageHoursBetweenRegistrations: (last - first) / (count - 1), null with fewer than two.
  */
 export function analyticsOf(signupId: string, contents: Contents, participants: ParticipantStats): AnalyticsView {
-  const slots = contents.slots.map((s) => ({ id: s.id, title: s.title, capacity: s.capacity, registered: s.taken, ratio: ratio(s.taken, s.capacity) }));
+  const slots = contents.slots.map((s) => ({
+    id: s.id,
+    title: s.title,
+    capacity: s.capacity,
+    registered: s.taken,
+    ratio: ratio(s.taken, s.capacity),
+  }));
   const items = contents.items.map((i) => ({
-    id: i.id, name: i.name, needed: i.quantityNeeded, claimed: i.quantityClaimed, ratio: ratio(i.quantityClaimed, i.quantityNeeded),
+    id: i.id,
+    name: i.name,
+    needed: i.quantityNeeded,
+    claimed: i.quantityClaimed,
+    ratio: ratio(i.quantityClaimed, i.quantityNeeded),
   }));
   const capacity = slots.reduce((sum, s) => sum + s.capacity, 0) + items.reduce((sum, i) => sum + i.needed, 0);
   const committed = slots.reduce((sum, s) => sum + s.registered, 0) + items.reduce((sum, i) => sum + i.claimed, 0);
@@ -52,7 +62,8 @@ export function analyticsOf(signupId: string, contents: Contents, participants: 
     responseTime: {
       firstRegistrationAt: first?.toISOString() ?? null,
       lastRegistrationAt: last?.toISOString() ?? null,
-      averageHoursBetweenRegistrations: count >= 2 && first && last ? round((last.getTime() - first.getTime()) / HOUR_MS / (count - 1), 2) : null,
+      averageHoursBetweenRegistrations:
+        count >= 2 && first && last ? round((last.getTime() - first.getTime()) / HOUR_MS / (count - 1), 2) : null,
     },
   };
 }

@@ -13,9 +13,11 @@ export class AiQuotaRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   async used(organizationId: string): Promise<number> {
-    const [row] = await rowsOf<{ count: number }>(this.dataSource, `SELECT count FROM ${TABLE} WHERE organization_id = $1 AND month = ${THIS_MONTH}`, [
-      organizationId,
-    ]);
+    const [row] = await rowsOf<{ count: number }>(
+      this.dataSource,
+      `SELECT count FROM ${TABLE} WHERE organization_id = $1 AND month = ${THIS_MONTH}`,
+      [organizationId],
+    );
     return row?.count ?? 0;
   }
 

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal, SignupDraft } from '#libs/contracts';
 import type { Counter, Metrics } from '#libs/observability';
-import { ProblemError, isProblemError, upgradeRequired } from '#libs/problem';
+import { isProblemError, ProblemError, upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, METRICS } from '#libs/runtime';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { AiQuotaRepository } from './ai-quota.repository.js';
-import { DRAFTER, OFFLINE_DRAFTER, type Drafter } from './drafter.js';
+import { DRAFTER, type Drafter, OFFLINE_DRAFTER } from './drafter.js';
 
 type Provider = SignupsServiceConfig['aiProvider'];
 type Outcome = 'drafted' | 'quota_exceeded' | 'timeout' | 'unavailable';
@@ -47,7 +47,8 @@ export class CreateDraftUseCase {
 
   private async live(principal: Principal, description: string, now: Date): Promise<{ draft: SignupDraft }> {
     const allowance = (tier: Principal['tier']) => this.config.tierLimits[tier].aiDraftsPerMonth;
-    const refusal = (used: number) => upgradeRequired({ kind: 'quota', featureLabel: 'AI drafts', currentTier: principal.tier, allowance, used });
+    const refusal = (used: number) =>
+      upgradeRequired({ kind: 'quota', featureLabel: 'AI drafts', currentTier: principal.tier, allowance, used });
     const quota = allowance(principal.tier);
     const used = await this.quota.used(principal.organizationId);
     if (used >= quota) throw refusal(used);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DraftFromDescriptionDto, validateInput, type HandlersOf } from '#libs/contracts';
+import { DraftFromDescriptionDto, type HandlersOf, validateInput } from '#libs/contracts';
 import { CreateDraftUseCase } from './create-draft.usecase.js';
 
 /** signups.drafts.create: a draft from a description (scope ai:draft). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Principal } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { caller, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, problemOf, startApp } from '../testing/fixtures.js';
 
 const live = (overrides: Partial<Principal> = {}): Principal => ({ ...caller({ livemode: true }), tier: 'free', ...overrides });
 const DESCRIPTION = 'Potluck next Saturday at 5pm at Riverside Park: we need 2 salads and 3 desserts';
@@ -24,9 +24,12 @@ async function fakeOpenAi(): Promise<FakeOpenAi> {
       fake.requests.push({ headers: req.headers, body: JSON.parse(raw) as Record<string, unknown> });
       const mode = fake.mode;
       if (mode.kind === 'hang') return;
-      if (mode.kind === 'status') return void res.writeHead(mode.status, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
+      if (mode.kind === 'status')
+        return void res.writeHead(mode.status, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
       const content = mode.kind === 'draft' ? JSON.stringify(mode.draft) : mode.content;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,7 +56,10 @@ const ANSWER = {
   description: null,
   eventDate: '2026-11-28T17:00:00.000Z',
   location: 'Riverside Park',
-  items: [{ name: 'Salads', quantityNeeded: 2, notes: null }, { name: 'Desserts', quantityNeeded: 3, notes: null }],
+  items: [
+    { name: 'Salads', quantityNeeded: 2, notes: null },
+    { name: 'Desserts', quantityNeeded: 3, notes: null },
+  ],
   slots: [],
 };
 
@@ -66,14 +72,17 @@ describe('AI drafts with the offline drafter', () => {
 
   afterAll(() => harness.close());
 
-  const draft = (principal: Principal, description = DESCRIPTION) => harness.stack.bus.request('signups.drafts.create', { principal, input: { description } });
+  const draft = (principal: Principal, description = DESCRIPTION) =>
+    harness.stack.bus.request('signups.drafts.create', { principal, input: { description } });
 
   it('answers a draft and creates nothing', async () => {
     const principal = live();
     const { draft: result } = await draft(principal);
     expect(result.title).toEqual(expect.any(String));
     expect(result.items.map((i) => i.name)).toEqual(['Salads', 'Desserts']);
-    const [{ count }] = await harness.app.context.dataSource!.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM signups.signups`);
+    const [{ count }] = await harness.app.context.dataSource!.query<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM signups.signups`,
+    );
     expect(count).toBe(0);
   });
 
@@ -82,7 +91,14 @@ describe('AI drafts with the offline drafter', () => {
     for (let i = 0; i < 3; i++) await draft(principal);
     const problem = await problemOf(draft(principal));
     expect(problem).toMatchObject({ code: 'upgrade_required', status: 402 });
-    expect(problem.problemCause).toEqual({ kind: 'quota', featureLabel: 'AI drafts', currentTier: 'free', requiredTier: 'pro', limit: 3, used: 3 });
+    expect(problem.problemCause).toEqual({
+      kind: 'quota',
+      featureLabel: 'AI drafts',
+      currentTier: 'free',
+      requiredTier: 'pro',
+      limit: 3,
+      used: 3,
+    });
   });
 
   it('lets exactly the quota through among parallel calls', async () => {
@@ -118,7 +134,13 @@ describe('AI drafts with an OpenAI-compatible provider', () => {
   beforeAll(async () => {
     openai = await fakeOpenAi();
     harness = await startApp('drafts_openai', {
-      env: { AI_PROVIDER: 'openai', OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-test-key', AI_MODEL: 'draft-model', AI_TIMEOUT_MS: '500' },
+      env: {
+        AI_PROVIDER: 'openai',
+        OPENAI_BASE_URL: openai.url,
+        OPENAI_API_KEY: 'sk-test-key',
+        AI_MODEL: 'draft-model',
+        AI_TIMEOUT_MS: '500',
+      },
     });
   });
 
@@ -127,18 +149,29 @@ describe('AI drafts with an OpenAI-compatible provider', () => {
     await openai.close();
   });
 
-  const draft = (principal: Principal) => harness.stack.bus.request('signups.drafts.create', { principal, input: { description: DESCRIPTION } });
+  const draft = (principal: Principal) =>
+    harness.stack.bus.request('signups.drafts.create', { principal, input: { description: DESCRIPTION } });
   const used = async (principal: Principal) =>
-    (await harness.app.context.dataSource!.query<{ count: number }[]>(`SELECT count FROM signups.ai_draft_usage WHERE organization_id = $1`, [principal.organizationId]))[0]
-      ?.count ?? 0;
+    (
+      await harness.app.context.dataSource!.query<{ count: number }[]>(
+        `SELECT count FROM signups.ai_draft_usage WHERE organization_id = $1`,
+        [principal.organizationId],
+      )
+    )[0]?.count ?? 0;
 
   it('asks with the model, the key, the description and a strict JSON schema, and answers the validated draft', async () => {
     openai.mode = { kind: 'draft', draft: ANSWER };
     const principal = live();
     const { draft: result } = await draft(principal);
     expect(result).toEqual({
-      title: 'Potluck', eventDate: '2026-11-28T17:00:00.000Z', location: 'Riverside Park',
-      items: [{ name: 'Salads', quantityNeeded: 2 }, { name: 'Desserts', quantityNeeded: 3 }], slots: [],
+      title: 'Potluck',
+      eventDate: '2026-11-28T17:00:00.000Z',
+      location: 'Riverside Park',
+      items: [
+        { name: 'Salads', quantityNeeded: 2 },
+        { name: 'Desserts', quantityNeeded: 3 },
+      ],
+      slots: [],
     });
     const request = openai.requests.at(-1)!;
     expect(request.headers.authorization).toBe('Bearer sk-test-key');
@@ -173,8 +206,11 @@ describe('AI drafts with an OpenAI-compatible provider', () => {
     await problemOf(draft(live()));
     await draft(caller({ livemode: false }));
     const after = await counted();
-    expect({ drafted: after.drafted - before.drafted, unavailable: after.unavailable - before.unavailable, offline: after.offline - before.offline })
-      .toEqual({ drafted: 1, unavailable: 1, offline: 1 });
+    expect({
+      drafted: after.drafted - before.drafted,
+      unavailable: after.unavailable - before.unavailable,
+      offline: after.offline - before.offline,
+    }).toEqual({ drafted: 1, unavailable: 1, offline: 1 });
   });
 
   it('drafts sandbox calls offline, without the provider', async () => {

@@ -1,4 +1,4 @@
-import { SignupDraftDto, validateInput, type SignupDraft } from '#libs/contracts';
+import { type SignupDraft, SignupDraftDto, validateInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Drafter } from './drafter.js';
 
@@ -36,14 +36,19 @@ const DRAFT_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['title', 'startTime', 'endTime', 'capacity'],
-        properties: { title: { type: 'string' }, startTime: nullable('string'), endTime: nullable('string'), capacity: nullable('integer') },
+        properties: {
+          title: { type: 'string' },
+          startTime: nullable('string'),
+          endTime: nullable('string'),
+          capacity: nullable('integer'),
+        },
       },
     },
   },
 } as const;
 
 const INSTRUCTIONS =
-  'You draft signup sheets (potlucks, volunteer shifts, fundraisers) from an organizer\'s description. ' +
+  "You draft signup sheets (potlucks, volunteer shifts, fundraisers) from an organizer's description. " +
   'Answer with the JSON schema only. title: short and human. eventDate, startTime, endTime: ISO 8601 instants in UTC, resolved against the reference date given. ' +
   'items: things people bring, with quantityNeeded when stated. slots: time slots or shifts, with capacity when stated. Use null for anything not stated; never invent.';
 
@@ -51,7 +56,11 @@ const INSTRUCTIONS =
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
   }
   return value;
 }

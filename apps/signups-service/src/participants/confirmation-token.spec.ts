@@ -10,7 +10,16 @@ describe('confirmation tokens', () => {
   });
 
   it('have no hash when malformed', () => {
-    for (const token of [undefined, 42, '', 'cnf_', `cnf_${'a'.repeat(31)}`, `cnf_${'a'.repeat(33)}`, `CNF_${'a'.repeat(32)}`, `cnf_${'a'.repeat(31)}-`]) {
+    for (const token of [
+      undefined,
+      42,
+      '',
+      'cnf_',
+      `cnf_${'a'.repeat(31)}`,
+      `cnf_${'a'.repeat(33)}`,
+      `CNF_${'a'.repeat(32)}`,
+      `cnf_${'a'.repeat(31)}-`,
+    ]) {
       expect(hashOf(token)).toBeUndefined();
     }
   });

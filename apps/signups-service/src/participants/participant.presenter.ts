@@ -24,7 +24,12 @@ export function participantView(participant: Participant, livemode: boolean): Pa
 export type ParticipantEventType = 'participant.registered' | 'participant.updated' | 'participant.canceled';
 
 /** A participant.* event (subject: the participant id), then the slot/item transitions it caused. */
-export function participantEvents(type: ParticipantEventType, participant: Participant, signup: SignupRef, transitions: TargetTransition[]): PendingEvent[] {
+export function participantEvents(
+  type: ParticipantEventType,
+  participant: Participant,
+  signup: SignupRef,
+  transitions: TargetTransition[],
+): PendingEvent[] {
   const data: ParticipantEventData = { ...participantView(participant, signup.livemode), organizationId: signup.organizationId };
   return [
     { type, data, meta: { orgid: signup.organizationId, livemode: signup.livemode, subject: participant.id } },
@@ -33,7 +38,10 @@ export function participantEvents(type: ParticipantEventType, participant: Parti
 }
 
 /** The answer to a registration, in the order of the selections asked for. */
-export function registrationResult(allocations: Allocation[], stored?: { participant: Participant; token: string }): RegistrationResultView {
+export function registrationResult(
+  allocations: Allocation[],
+  stored?: { participant: Participant; token: string },
+): RegistrationResultView {
   const failed = allocations.flatMap((a) =>
     a.confirmed ? [] : [{ type: a.selection.type, id: a.selection.id, reason: a.reason, message: a.message }],
   );
@@ -41,7 +49,9 @@ export function registrationResult(allocations: Allocation[], stored?: { partici
     success: failed.length === 0,
     ...(stored && { confirmationToken: stored.token }),
     confirmed: stored
-      ? allocations.flatMap((a) => (a.confirmed ? [{ type: a.selection.type, id: a.selection.id, participantId: stored.participant.id }] : []))
+      ? allocations.flatMap((a) =>
+          a.confirmed ? [{ type: a.selection.type, id: a.selection.id, participantId: stored.participant.id }] : [],
+        )
       : [],
     failed,
   };

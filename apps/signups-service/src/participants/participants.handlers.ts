@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  PageQueryDto, RegistrationDto, UpdateParticipantDto, requireUuid, validateInput, type HandlersOf,
-} from '#libs/contracts';
+import { type HandlersOf, PageQueryDto, RegistrationDto, requireUuid, UpdateParticipantDto, validateInput } from '#libs/contracts';
 import { ownerOf } from '../signups/signup.js';
 import { participantView } from './participant.presenter.js';
 import { phoneOf, selectionsOf } from './registration-input.js';
@@ -51,7 +49,10 @@ export class ParticipantsHandlers {
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
         const valid = await validateInput(UpdateParticipantDto, input);
         const changes = {
-          name: valid.name, email: valid.email, phone: phoneOf(valid.phone), selections: valid.selections && selectionsOf(valid.selections),
+          name: valid.name,
+          email: valid.email,
+          phone: phoneOf(valid.phone),
+          selections: valid.selections && selectionsOf(valid.selections),
         };
         return participantView(await this.changeRegistration.byOrganizer({ ...command, changes }), principal.livemode);
       },

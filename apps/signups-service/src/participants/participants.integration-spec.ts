@@ -1,6 +1,6 @@
 import { encodeCursor, newId, newPrefixedId, type ParticipantView, type Principal, type RegistrationInput } from '#libs/contracts';
 import { eventually } from '#libs/testing';
-import { caller, daysFromNow, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -25,14 +25,24 @@ async function signupOf(principal: Principal, id: string) {
   return h.stack.bus.request('signups.get', { principal, id });
 }
 
-const potluck = { slots: [{ title: 'Setup', capacity: 1 }, { title: 'Cleanup', capacity: 2 }], items: [{ name: 'Salad', quantityNeeded: 2 }] };
+const potluck = {
+  slots: [
+    { title: 'Setup', capacity: 1 },
+    { title: 'Cleanup', capacity: 2 },
+  ],
+  items: [{ name: 'Salad', quantityNeeded: 2 }],
+};
 
 describe('listing participants', () => {
   async function allPages(principal: Principal, signupId: string, limit: number, between: () => Promise<unknown> = async () => undefined) {
     const pages: ParticipantView[][] = [];
     let cursor: string | undefined;
     do {
-      const page = await h.stack.bus.request('signups.participants.list', { principal, signupId, query: { limit, ...(cursor && { cursor }) } });
+      const page = await h.stack.bus.request('signups.participants.list', {
+        principal,
+        signupId,
+        query: { limit, ...(cursor && { cursor }) },
+      });
       pages.push(page.data);
       cursor = page.nextCursor ?? undefined;
       await between();
@@ -59,7 +69,9 @@ describe('listing participants', () => {
     const owner = caller();
     const { signup } = await h.signup(owner);
     for (let i = 0; i < 12; i++) await register(signup.id);
-    const before = (await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { limit: 100 } })).data;
+    const before = (
+      await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { limit: 100 } })
+    ).data;
     const pages = await allPages(owner, signup.id, 5, () => register(signup.id));
     expect(pages.flat().map((p) => p.id)).toEqual(before.map((p) => p.id));
   });
@@ -70,7 +82,11 @@ describe('listing participants', () => {
     for (let i = 0; i < 21; i++) await register(signup.id);
     const first = await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: {} });
     expect(first.data).toHaveLength(20);
-    const last = await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor: first.nextCursor! } });
+    const last = await h.stack.bus.request('signups.participants.list', {
+      principal: owner,
+      signupId: signup.id,
+      query: { cursor: first.nextCursor! },
+    });
     expect(last.data).toHaveLength(1);
     expect(last.nextCursor).toBeNull();
   });
@@ -79,11 +95,19 @@ describe('listing participants', () => {
     const owner = caller();
     const { signup } = await h.signup(owner);
     for (const limit of [0, 101]) {
-      const problem = await problemOf(h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { limit } }));
+      const problem = await problemOf(
+        h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { limit } }),
+      );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'limit' }] });
     }
-    for (const cursor of ['%%%', encodeCursor({ createdAt: 'then', id: newId() }), encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() })]) {
-      const problem = await problemOf(h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }));
+    for (const cursor of [
+      '%%%',
+      encodeCursor({ createdAt: 'then', id: newId() }),
+      encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() }),
+    ]) {
+      const problem = await problemOf(
+        h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }),
+      );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
   });
@@ -91,21 +115,33 @@ describe('listing participants', () => {
   it('refuses a cursor whose date is out of range or not RFC 3339, before it reaches the database', async () => {
     const owner = caller();
     const { signup } = await h.signup(owner);
-    const dates = ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2027-02-30T00:00:00.000Z', '2027-01-01', 'Fri, 01 Jan 2027 00:00:00 GMT'];
+    const dates = [
+      '-271821-04-20T00:00:00.000Z',
+      '+275760-09-13T00:00:00.000Z',
+      '2027-02-30T00:00:00.000Z',
+      '2027-01-01',
+      'Fri, 01 Jan 2027 00:00:00 GMT',
+    ];
     for (const createdAt of dates) {
       const cursor = encodeCursor({ createdAt, id: newId() });
-      const problem = await problemOf(h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }));
+      const problem = await problemOf(
+        h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }),
+      );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
     const cursor = encodeCursor({ createdAt: '2999-01-01T00:00:00Z', id: newId() });
-    expect(await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } })).toEqual({ data: [], nextCursor: null });
+    expect(await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } })).toEqual({
+      data: [],
+      nextCursor: null,
+    });
   });
 
   it("forbids another organization to read a published signup's participants and hides drafts and the other mode", async () => {
     const organizationId = newPrefixedId('org');
     const { signup } = await h.signup(caller({ organizationId }));
     const draft = await h.signup(caller(), { status: 'draft' });
-    const list = (principal: Principal, signupId: string) => problemOf(h.stack.bus.request('signups.participants.list', { principal, signupId, query: {} }));
+    const list = (principal: Principal, signupId: string) =>
+      problemOf(h.stack.bus.request('signups.participants.list', { principal, signupId, query: {} }));
     expect((await list(caller(), signup.id)).code).toBe('forbidden');
     expect((await list(caller(), draft.signup.id)).code).toBe('not_found');
     expect((await list(caller({ organizationId, livemode: true }), signup.id)).code).toBe('not_found');
@@ -114,7 +150,13 @@ describe('listing participants', () => {
   it('names participants:read for a credential without it', async () => {
     const organizationId = newPrefixedId('org');
     const { signup } = await h.signup(caller({ organizationId }));
-    const problem = await problemOf(h.stack.bus.request('signups.participants.list', { principal: caller({ organizationId, scopes: ['signups:read'] }), signupId: signup.id, query: {} }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.participants.list', {
+        principal: caller({ organizationId, scopes: ['signups:read'] }),
+        signupId: signup.id,
+        query: {},
+      }),
+    );
     expect(problem).toMatchObject({ code: 'scope_required', detail: expect.stringContaining('participants:read') });
   });
 });
@@ -125,12 +167,25 @@ describe('the organizer editing a registration', () => {
     const { signup, slots } = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[1]!.id }] });
     const updated = await h.stack.bus.request('signups.participants.update', {
-      principal: owner, signupId: signup.id, id: participant.id, input: { name: 'New name', email: 'new@example.com', phone: '+33 6 12 34 56 78' },
+      principal: owner,
+      signupId: signup.id,
+      id: participant.id,
+      input: { name: 'New name', email: 'new@example.com', phone: '+33 6 12 34 56 78' },
     });
-    expect(updated).toEqual({ ...participant, name: 'New name', email: 'new@example.com', phone: '+33612345678', updatedAt: expect.any(String) });
+    expect(updated).toEqual({
+      ...participant,
+      name: 'New name',
+      email: 'new@example.com',
+      phone: '+33612345678',
+      updatedAt: expect.any(String),
+    });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(participant.updatedAt));
     await eventually(() => expect(h.eventsFor(participant.id, 'participant.updated')).toHaveLength(1));
-    expect(h.eventsFor(participant.id, 'participant.updated')[0]!.data).toEqual({ ...updated, organizationId: owner.organizationId, livemode: false });
+    expect(h.eventsFor(participant.id, 'participant.updated')[0]!.data).toEqual({
+      ...updated,
+      organizationId: owner.organizationId,
+      livemode: false,
+    });
   });
 
   it('replaces the selections, gives back the old places and takes the new ones, emitting the openings and fillings', async () => {
@@ -139,10 +194,20 @@ describe('the organizer editing a registration', () => {
     const [setupSlot, cleanupSlot] = slots;
     const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: setupSlot!.id }] });
     const updated = await h.stack.bus.request('signups.participants.update', {
-      principal: owner, signupId: signup.id, id: participant.id,
-      input: { selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }, { type: 'slot', id: cleanupSlot!.id }] },
+      principal: owner,
+      signupId: signup.id,
+      id: participant.id,
+      input: {
+        selections: [
+          { type: 'item', id: items[0]!.id, quantity: 2 },
+          { type: 'slot', id: cleanupSlot!.id },
+        ],
+      },
     });
-    expect(updated.selections).toEqual([{ type: 'slot', id: cleanupSlot!.id, quantity: 1 }, { type: 'item', id: items[0]!.id, quantity: 2 }]);
+    expect(updated.selections).toEqual([
+      { type: 'slot', id: cleanupSlot!.id, quantity: 1 },
+      { type: 'item', id: items[0]!.id, quantity: 2 },
+    ]);
     const read = await signupOf(owner, signup.id);
     expect(read.slots!.map((s) => s.taken)).toEqual([0, 1]);
     expect(read.items![0]!.quantityClaimed).toBe(2);
@@ -150,7 +215,12 @@ describe('the organizer editing a registration', () => {
       expect(h.eventsFor(setupSlot!.id, 'slot.opened')).toHaveLength(1);
       expect(h.eventsFor(items[0]!.id, 'item.filled')).toHaveLength(1);
     });
-    expect(h.eventsFor(setupSlot!.id, 'slot.opened')[0]!.data).toMatchObject({ id: setupSlot!.id, taken: 0, remaining: 1, signupId: signup.id });
+    expect(h.eventsFor(setupSlot!.id, 'slot.opened')[0]!.data).toMatchObject({
+      id: setupSlot!.id,
+      taken: 0,
+      remaining: 1,
+      signupId: signup.id,
+    });
   });
 
   it('keeps a full slot the participant already holds while changing the rest', async () => {
@@ -158,7 +228,15 @@ describe('the organizer editing a registration', () => {
     const { signup, slots, items } = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }] });
     const updated = await h.stack.bus.request('signups.participants.update', {
-      principal: owner, signupId: signup.id, id: participant.id, input: { selections: [{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: items[0]!.id }] },
+      principal: owner,
+      signupId: signup.id,
+      id: participant.id,
+      input: {
+        selections: [
+          { type: 'slot', id: slots[0]!.id },
+          { type: 'item', id: items[0]!.id },
+        ],
+      },
     });
     expect(updated.selections).toHaveLength(2);
     expect((await signupOf(owner, signup.id)).slots![0]!.taken).toBe(1);
@@ -169,13 +247,20 @@ describe('the organizer editing a registration', () => {
     const { signup, slots, items } = await h.signup(owner, potluck);
     await register(signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }] });
     const participant = await registered(owner, signup.id, { selections: [{ type: 'item', id: items[0]!.id }] });
-    const problem = await problemOf(h.stack.bus.request('signups.participants.update', {
-      principal: owner, signupId: signup.id, id: participant.id, input: { name: 'Changed', selections: [{ type: 'slot', id: slots[0]!.id }] },
-    }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.participants.update', {
+        principal: owner,
+        signupId: signup.id,
+        id: participant.id,
+        input: { name: 'Changed', selections: [{ type: 'slot', id: slots[0]!.id }] },
+      }),
+    );
     expect(problem.code).toBe('conflict');
     expect(problem.detail).toContain('Setup');
     expect(problem.detail).toContain(slots[0]!.id);
-    const [unchanged] = (await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { limit: 1 } })).data;
+    const [unchanged] = (
+      await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { limit: 1 } })
+    ).data;
     expect(unchanged).toEqual(participant);
     const read = await signupOf(owner, signup.id);
     expect(read.items![0]!.quantityClaimed).toBe(1);
@@ -187,13 +272,26 @@ describe('the organizer editing a registration', () => {
     const { signup, slots } = await h.signup(owner, potluck);
     const other = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[1]!.id }] });
-    const problem = await problemOf(h.stack.bus.request('signups.participants.update', {
-      principal: owner, signupId: signup.id, id: participant.id,
-      input: { selections: [{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: other.items[0]!.id }, { type: 'slot', id: newId() }] },
-    }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.participants.update', {
+        principal: owner,
+        signupId: signup.id,
+        id: participant.id,
+        input: {
+          selections: [
+            { type: 'slot', id: slots[0]!.id },
+            { type: 'item', id: other.items[0]!.id },
+            { type: 'slot', id: newId() },
+          ],
+        },
+      }),
+    );
     expect(problem).toMatchObject({
       code: 'validation_failed',
-      errors: [{ path: 'selections.1.id', message: 'No item with this id in this signup.' }, { path: 'selections.2.id', message: 'No slot with this id in this signup.' }],
+      errors: [
+        { path: 'selections.1.id', message: 'No item with this id in this signup.' },
+        { path: 'selections.2.id', message: 'No slot with this id in this signup.' },
+      ],
     });
     expect((await signupOf(owner, signup.id)).slots!.map((s) => s.taken)).toEqual([0, 1]);
   });
@@ -202,9 +300,19 @@ describe('the organizer editing a registration', () => {
     const owner = caller();
     const { signup, slots } = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id);
-    const problem = await problemOf(h.stack.bus.request('signups.participants.update', {
-      principal: owner, signupId: signup.id, id: participant.id, input: { selections: [{ type: 'slot', id: slots[1]!.id }, { type: 'slot', id: slots[1]!.id }] },
-    }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.participants.update', {
+        principal: owner,
+        signupId: signup.id,
+        id: participant.id,
+        input: {
+          selections: [
+            { type: 'slot', id: slots[1]!.id },
+            { type: 'slot', id: slots[1]!.id },
+          ],
+        },
+      }),
+    );
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'selections.1.id', message: 'Duplicate selection' }] });
   });
 
@@ -214,7 +322,12 @@ describe('the organizer editing a registration', () => {
     const participant = await registered(owner, signup.id);
     await h.stack.bus.request('signups.update', { principal: owner, id: signup.id, input: { eventDate: daysFromNow(-1) } });
     await h.stack.bus.request('signups.close', { principal: owner, id: signup.id });
-    const updated = await h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: participant.id, input: { name: 'Late fix' } });
+    const updated = await h.stack.bus.request('signups.participants.update', {
+      principal: owner,
+      signupId: signup.id,
+      id: participant.id,
+      input: { name: 'Late fix' },
+    });
     expect(updated.name).toBe('Late fix');
   });
 
@@ -222,7 +335,14 @@ describe('the organizer editing a registration', () => {
     const owner = caller();
     const { signup } = await h.signup(owner, { signup: { requiresPhone: true } });
     const participant = await registered(owner, signup.id, { phone: '+14155550123' });
-    const problem = await problemOf(h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: participant.id, input: { phone: null } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.participants.update', {
+        principal: owner,
+        signupId: signup.id,
+        id: participant.id,
+        input: { phone: null },
+      }),
+    );
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'phone', message: 'Required' }] });
   });
 
@@ -230,7 +350,9 @@ describe('the organizer editing a registration', () => {
     const owner = caller();
     const { signup } = await h.signup(owner);
     const participant = await registered(owner, signup.id);
-    expect(await h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: participant.id, input: {} })).toEqual(participant);
+    expect(
+      await h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: participant.id, input: {} }),
+    ).toEqual(participant);
     await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id });
     await eventually(() => expect(h.eventsFor(participant.id, 'participant.canceled')).toHaveLength(1));
     expect(h.eventsFor(participant.id).map((e) => e.type)).toEqual(['participant.registered', 'participant.canceled']);
@@ -247,7 +369,9 @@ describe('the organizer editing a registration', () => {
     expect((await edit(owner, other.signup.id)).code).toBe('not_found');
     expect((await edit(caller(), signup.id)).code).toBe('forbidden');
     expect((await edit(caller({ organizationId, scopes: ['participants:read'] }), signup.id)).detail).toContain('participants:write');
-    expect(await problemOf(h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: 'x', input: {} }))).toMatchObject({
+    expect(
+      await problemOf(h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: 'x', input: {} })),
+    ).toMatchObject({
       errors: [{ path: 'participantId', message: 'Invalid uuid' }],
     });
   });
@@ -257,8 +381,15 @@ describe('the organizer removing a participant', () => {
   it('returns the participant as it was, frees its places at once and lowers the count', async () => {
     const owner = caller();
     const { signup, slots, items } = await h.signup(owner, potluck);
-    const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: items[0]!.id }] });
-    expect(await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id })).toEqual(participant);
+    const participant = await registered(owner, signup.id, {
+      selections: [
+        { type: 'slot', id: slots[0]!.id },
+        { type: 'item', id: items[0]!.id },
+      ],
+    });
+    expect(await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id })).toEqual(
+      participant,
+    );
     const read = await signupOf(owner, signup.id);
     expect(read.participantCount).toBe(0);
     expect(read.slots![0]!.taken).toBe(0);
@@ -269,13 +400,22 @@ describe('the organizer removing a participant', () => {
   it('emits participant.canceled and slot.opened for the full slot it freed', async () => {
     const owner = caller();
     const { signup, slots } = await h.signup(owner, potluck);
-    const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }, { type: 'slot', id: slots[1]!.id }] });
+    const participant = await registered(owner, signup.id, {
+      selections: [
+        { type: 'slot', id: slots[0]!.id },
+        { type: 'slot', id: slots[1]!.id },
+      ],
+    });
     await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id });
     await eventually(() => {
       expect(h.eventsFor(participant.id, 'participant.canceled')).toHaveLength(1);
       expect(h.eventsFor(slots[0]!.id, 'slot.opened')).toHaveLength(1);
     });
-    expect(h.eventsFor(participant.id, 'participant.canceled')[0]!.data).toEqual({ ...participant, organizationId: owner.organizationId, livemode: false });
+    expect(h.eventsFor(participant.id, 'participant.canceled')[0]!.data).toEqual({
+      ...participant,
+      organizationId: owner.organizationId,
+      livemode: false,
+    });
     expect(h.eventsFor(slots[1]!.id, 'slot.opened')).toEqual([]);
   });
 
@@ -291,10 +431,15 @@ describe('the organizer removing a participant', () => {
   it('answers not_found for an unknown participant, also on a signup without any, and keeps the count', async () => {
     const owner = caller();
     const empty = await h.signup(owner);
-    expect((await problemOf(h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: empty.signup.id, id: newId() }))).code).toBe('not_found');
+    expect(
+      (await problemOf(h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: empty.signup.id, id: newId() })))
+        .code,
+    ).toBe('not_found');
     const { signup } = await h.signup(owner);
     await register(signup.id);
-    expect((await problemOf(h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: newId() }))).code).toBe('not_found');
+    expect(
+      (await problemOf(h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: newId() }))).code,
+    ).toBe('not_found');
     expect((await signupOf(owner, signup.id)).participantCount).toBe(1);
   });
 
@@ -303,7 +448,9 @@ describe('the organizer removing a participant', () => {
     const { signup, slots } = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[1]!.id, quantity: 2 }] });
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 8 }, () => h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id })),
+      Array.from({ length: 8 }, () =>
+        h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id }),
+      ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const read = await signupOf(owner, signup.id);
@@ -315,7 +462,13 @@ describe('the organizer removing a participant', () => {
     const owner = caller();
     const { signup } = await h.signup(owner);
     const participant = await registered(owner, signup.id);
-    expect((await problemOf(h.stack.bus.request('signups.participants.delete', { principal: caller(), signupId: signup.id, id: participant.id }))).code).toBe('forbidden');
+    expect(
+      (
+        await problemOf(
+          h.stack.bus.request('signups.participants.delete', { principal: caller(), signupId: signup.id, id: participant.id }),
+        )
+      ).code,
+    ).toBe('forbidden');
     expect((await signupOf(owner, signup.id)).participantCount).toBe(1);
   });
 });
@@ -327,7 +480,9 @@ describe('deleting a signup with participants', () => {
     const { confirmationToken } = await register(signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }] });
     await h.stack.bus.request('signups.delete', { principal: owner, id: signup.id });
     expect((await problemOf(h.stack.bus.request('signups.registrations.get', { token: confirmationToken! }))).code).toBe('not_found');
-    const [{ count }] = (await h.app.context.dataSource!.query('SELECT count(*)::int AS count FROM signups.slots WHERE signup_id = $1', [signup.id])) as { count: number }[];
+    const [{ count }] = (await h.app.context.dataSource!.query('SELECT count(*)::int AS count FROM signups.slots WHERE signup_id = $1', [
+      signup.id,
+    ])) as { count: number }[];
     expect(count).toBe(0);
   });
 });

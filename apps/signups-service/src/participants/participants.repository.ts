@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { DATA_SOURCE } from '#libs/runtime';
 import { prepared, rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
-import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
 import type { Target } from '../signups/slot-item.js';
 import { contentsFromJson, takeSql } from '../signups/slots-items.sql.js';
+import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
 import { keyOf, lockOrder } from './selections.js';
 
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
@@ -107,23 +107,36 @@ export class ParticipantsRepository {
    *    was taken.
    */
   async register(db: EntityManager, participant: NewParticipant, selections: Selection[]): Promise<Registered> {
-    const [row] = await rowsOf<{ slots: Record<string, unknown>[] | null; items: Record<string, unknown>[] | null; participant: JsonRow<ParticipantRow> | null }>(
-      db,
-      REGISTER,
-      [
-        participant.signupId, participant.id, participant.name, participant.email, participant.phone, participant.tokenHash,
-        selections.map((s) => s.type), selections.map((s) => s.id), selections.map((s) => s.quantity),
-      ],
-    );
+    const [row] = await rowsOf<{
+      slots: Record<string, unknown>[] | null;
+      items: Record<string, unknown>[] | null;
+      participant: JsonRow<ParticipantRow> | null;
+    }>(db, REGISTER, [
+      participant.signupId,
+      participant.id,
+      participant.name,
+      participant.email,
+      participant.phone,
+      participant.tokenHash,
+      selections.map((s) => s.type),
+      selections.map((s) => s.id),
+      selections.map((s) => s.quantity),
+    ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
     const confirmed = selections.filter((s) => takenKeys.has(keyOf(s))).sort(lockOrder);
-    return { taken: [...taken.slots, ...taken.items], ...(row!.participant && { participant: fromRow(revived(row!.participant), confirmed) }) };
+    return {
+      taken: [...taken.slots, ...taken.items],
+      ...(row!.participant && { participant: fromRow(revived(row!.participant), confirmed) }),
+    };
   }
 
   /** Locks a participant of the signup for the rest of the transaction and reads it with its selections. */
   async lock(db: EntityManager, id: string, signupId: string): Promise<StoredParticipant | undefined> {
-    const [row] = await rowsOf<ParticipantRow>(db, `SELECT ${COLUMNS} FROM ${PARTICIPANTS} WHERE id = $1 AND signup_id = $2 FOR UPDATE`, [id, signupId]);
+    const [row] = await rowsOf<ParticipantRow>(db, `SELECT ${COLUMNS} FROM ${PARTICIPANTS} WHERE id = $1 AND signup_id = $2 FOR UPDATE`, [
+      id,
+      signupId,
+    ]);
     return row && fromRow(row, await this.selectionsOf(db, row.id));
   }
 

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { RegistrationInput, RegistrationResultView } from '#libs/contracts';
 import { runWithRequestId } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
-import { caller, person, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, person, startApp } from '../testing/fixtures.js';
 
 /**
  * Registrations that queue on one signup go in one transaction together (RegisterParticipantUseCase
@@ -27,7 +27,9 @@ type Outcome = { result: RegistrationResultView } | { problem: ProblemError };
 function registerAll(signupId: string, inputs: Partial<RegistrationInput>[]): Promise<Outcome[]> {
   return Promise.all(
     inputs.map((input, i) =>
-      runWithRequestId(`req-${i}`, () => h.stack.bus.request('signups.participants.register', { signupId, input: { ...person(), selections: [], ...input } })).then(
+      runWithRequestId(`req-${i}`, () =>
+        h.stack.bus.request('signups.participants.register', { signupId, input: { ...person(), selections: [], ...input } }),
+      ).then(
         (result): Outcome => ({ result }),
         (err: unknown): Outcome => {
           if (err instanceof ProblemError) return { problem: err };
@@ -53,7 +55,10 @@ const succeeded = (outcomes: Outcome[]) => outcomes.flatMap((o) => ('result' in 
 describe('registrations queued on one signup', () => {
   it('commit together, each with its own answer, place, count and event in the request that made it', async () => {
     const { signup, slots } = await h.signup(caller(), { slots: [{ title: 'Roomy', capacity: 1000 }] });
-    const outcomes = await registerAll(signup.id, Array.from({ length: 40 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })));
+    const outcomes = await registerAll(
+      signup.id,
+      Array.from({ length: 40 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })),
+    );
 
     expect(succeeded(outcomes)).toHaveLength(40);
     const after = await stored(signup.id);
@@ -86,13 +91,18 @@ describe('registrations queued on one signup', () => {
     const withoutPhone = answers.filter((_, i) => i % 2 === 1);
     expect(withPhone.sort()).toEqual([...Array(2).fill(`bad_request: ${full}`), ...Array(5).fill('registered')]);
     // Refused for the phone while there was room, and for the room once full (the room is checked first).
-    expect(withoutPhone.every((a) => a === `bad_request: ${full}` || a === 'validation_failed: This signup requires a phone number.')).toBe(true);
+    expect(withoutPhone.every((a) => a === `bad_request: ${full}` || a === 'validation_failed: This signup requires a phone number.')).toBe(
+      true,
+    );
     expect(await stored(signup.id)).toMatchObject({ participants: 5, counted: 5 });
   });
 
   it('count only the registrations stored when the selections of others find no room', async () => {
     const { signup, slots } = await h.signup(caller(), { slots: [{ title: 'Scarce', capacity: 3 }] });
-    const outcomes = await registerAll(signup.id, Array.from({ length: 12 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })));
+    const outcomes = await registerAll(
+      signup.id,
+      Array.from({ length: 12 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })),
+    );
 
     expect(succeeded(outcomes)).toHaveLength(3);
     const refused = outcomes.flatMap((o) => ('result' in o && !o.result.success ? [o.result] : []));
@@ -104,9 +114,13 @@ describe('registrations queued on one signup', () => {
     expect(await stored(signup.id)).toMatchObject({ participants: 3, counted: 3 });
 
     // Batches where nothing is stored roll back: the signup row is not written at all.
-    const version = async () => ((await db.query('SELECT xmin::text AS xmin FROM signups.signups WHERE id = $1', [signup.id])) as { xmin: string }[])[0]!.xmin;
+    const version = async () =>
+      ((await db.query('SELECT xmin::text AS xmin FROM signups.signups WHERE id = $1', [signup.id])) as { xmin: string }[])[0]!.xmin;
     const before = await version();
-    const late = await registerAll(signup.id, Array.from({ length: 8 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })));
+    const late = await registerAll(
+      signup.id,
+      Array.from({ length: 8 }, () => ({ selections: [{ type: 'slot', id: slots[0]!.id }] })),
+    );
     expect(succeeded(late)).toHaveLength(0);
     expect(await version()).toBe(before);
   });
@@ -119,7 +133,9 @@ describe('registrations queued on one signup', () => {
     await db.query('CREATE TRIGGER refuse_one BEFORE INSERT ON signups.participants FOR EACH ROW EXECUTE FUNCTION signups.refuse_one()');
     try {
       const inputs = Array.from({ length: 12 }, (_, i) => (i === 6 ? { name: 'Refused by the database' } : {}));
-      const sent = inputs.map((input) => h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [], ...input } }));
+      const sent = inputs.map((input) =>
+        h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [], ...input } }),
+      );
       const settled = await Promise.allSettled(sent);
 
       expect(settled.map((s) => s.status)).toEqual(inputs.map((_, i) => (i === 6 ? 'rejected' : 'fulfilled')));

@@ -2,7 +2,7 @@ import type { CloudEvent, RegistrationResultView, SelectionInput } from '#libs/c
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { PUBLIC_BASE_URL, caller, daysFromNow, person } from '../testing/fixtures.js';
+import { caller, daysFromNow, person, PUBLIC_BASE_URL } from '../testing/fixtures.js';
 
 /**
  * Two replicas of the service share the signups.* subjects through the NATS queue group and
@@ -39,19 +39,44 @@ async function registrationsHandledBy(replica: RunningApp): Promise<number> {
 describe('registrations racing for the last places on two replicas', () => {
   it('never takes more than a slot or item holds, and keeps every count equal to the stored rows', async () => {
     const owner = caller();
-    let signup = await stack.bus.request('signups.create', { principal: owner, input: { title: 'Marathon water station', eventDate: daysFromNow(10) } });
-    const { data: [scarce, roomy] } = await stack.bus.request('signups.slots.create', {
-      principal: owner, signupId: signup.id, input: [{ title: 'Last places', capacity: 5 }, { title: 'Roomy', capacity: 1000 }],
+    let signup = await stack.bus.request('signups.create', {
+      principal: owner,
+      input: { title: 'Marathon water station', eventDate: daysFromNow(10) },
     });
-    const { data: [cake] } = await stack.bus.request('signups.items.create', { principal: owner, signupId: signup.id, input: [{ name: 'Cake', quantityNeeded: 6 }] });
+    const {
+      data: [scarce, roomy],
+    } = await stack.bus.request('signups.slots.create', {
+      principal: owner,
+      signupId: signup.id,
+      input: [
+        { title: 'Last places', capacity: 5 },
+        { title: 'Roomy', capacity: 1000 },
+      ],
+    });
+    const {
+      data: [cake],
+    } = await stack.bus.request('signups.items.create', {
+      principal: owner,
+      signupId: signup.id,
+      input: [{ name: 'Cake', quantityNeeded: 6 }],
+    });
     signup = await stack.bus.request('signups.publish', { principal: owner, id: signup.id });
 
     const patterns: SelectionInput[][] = [
       [{ type: 'slot', id: scarce!.id }],
-      [{ type: 'slot', id: scarce!.id, quantity: 2 }, { type: 'slot', id: roomy!.id }],
+      [
+        { type: 'slot', id: scarce!.id, quantity: 2 },
+        { type: 'slot', id: roomy!.id },
+      ],
       [{ type: 'item', id: cake!.id, quantity: 2 }],
-      [{ type: 'item', id: cake!.id }, { type: 'slot', id: scarce!.id }],
-      [{ type: 'slot', id: roomy!.id }, { type: 'item', id: cake!.id, quantity: 2 }],
+      [
+        { type: 'item', id: cake!.id },
+        { type: 'slot', id: scarce!.id },
+      ],
+      [
+        { type: 'slot', id: roomy!.id },
+        { type: 'item', id: cake!.id, quantity: 2 },
+      ],
     ];
     const requests = Array.from({ length: REGISTRATIONS }, (_, i) => ({ ...person(), selections: patterns[i % patterns.length]! }));
     const results: RegistrationResultView[] = await Promise.all(
@@ -88,7 +113,9 @@ describe('registrations racing for the last places on two replicas', () => {
     )) as { id: string; rows: number; quantity: number }[];
     expect(new Map(stored.map((r) => [r.id, { rows: r.rows, quantity: r.quantity }]))).toEqual(confirmed);
 
-    const [{ participants }] = (await db.query('SELECT count(*)::int AS participants FROM signups.participants WHERE signup_id = $1', [signup.id])) as {
+    const [{ participants }] = (await db.query('SELECT count(*)::int AS participants FROM signups.participants WHERE signup_id = $1', [
+      signup.id,
+    ])) as {
       participants: number;
     }[];
     const tokens = results.filter((r) => r.confirmationToken !== undefined);

@@ -1,4 +1,4 @@
-import { toE164, type SelectionInput } from '#libs/contracts';
+import { type SelectionInput, toE164 } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Selection } from './participant.js';
 import { duplicateErrors, normalizeSelections } from './selections.js';

@@ -7,7 +7,7 @@ import { requireOwned } from '../signups/signup.policy.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
 import type { Participant } from './participant.js';
 import { ParticipantsRepository, type StoredParticipant } from './participants.repository.js';
-import { RegistrationReader, registrationNotFound, type Registration } from './registration-reader.js';
+import { type Registration, registrationNotFound, RegistrationReader } from './registration-reader.js';
 
 export function participantNotFound(): ProblemError {
   return new ProblemError('not_found', 'No participant with this id in this signup.');

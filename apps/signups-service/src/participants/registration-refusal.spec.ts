@@ -6,9 +6,24 @@ const owner = { organizationId: 'org_a', livemode: false };
 
 function signup(overrides: Partial<Signup> = {}): Signup {
   return {
-    id: '0190a0b2-7a3c-7def-8a12-1234567890ab', organizationId: 'org_a', livemode: false, slug: 'x-abc123', title: 'x', description: null,
-    status: 'published', eventDate: new Date('2026-07-01T00:00:00Z'), location: null, maxParticipants: null, requiresPhone: false,
-    signupCloseDate: null, participantCount: 0, createdAt: now, updatedAt: now, publishedAt: now, closedAt: null, ...overrides,
+    id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
+    organizationId: 'org_a',
+    livemode: false,
+    slug: 'x-abc123',
+    title: 'x',
+    description: null,
+    status: 'published',
+    eventDate: new Date('2026-07-01T00:00:00Z'),
+    location: null,
+    maxParticipants: null,
+    requiresPhone: false,
+    signupCloseDate: null,
+    participantCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: now,
+    closedAt: null,
+    ...overrides,
   };
 }
 
@@ -37,11 +52,21 @@ describe('registrationRefusal', () => {
   });
 
   it('asks for the phone only of a signup that would accept the registration', () => {
-    expect(registrationRefusal(signup({ requiresPhone: true }), undefined, false, now)).toMatchObject({ code: 'validation_failed', errors: [{ path: 'phone', message: 'Required' }] });
+    expect(registrationRefusal(signup({ requiresPhone: true }), undefined, false, now)).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'phone', message: 'Required' }],
+    });
     expect(codeOf(signup({ requiresPhone: true, status: 'closed', closedAt: now }), undefined, false, now)).toBe('bad_request');
   });
 
   it('finds nothing in the way of a signup that accepts registrations', () => {
-    expect(registrationRefusal(signup({ maxParticipants: 3, participantCount: 2, signupCloseDate: new Date('2026-06-02T00:00:00Z') }), owner, false, now)).toBeUndefined();
+    expect(
+      registrationRefusal(
+        signup({ maxParticipants: 3, participantCount: 2, signupCloseDate: new Date('2026-06-02T00:00:00Z') }),
+        owner,
+        false,
+        now,
+      ),
+    ).toBeUndefined();
   });
 });

@@ -12,7 +12,12 @@ import type { Owner, Signup } from '../signups/signup.js';
  *    maxParticipants reached): 400 bad_request, the detail says which;
  * 3. requiresPhone and no phone: 422 on `phone`.
  */
-export function registrationRefusal(signup: Signup | undefined, caller: Owner | undefined, hasPhone: boolean, now: Date): ProblemError | undefined {
+export function registrationRefusal(
+  signup: Signup | undefined,
+  caller: Owner | undefined,
+  hasPhone: boolean,
+  now: Date,
+): ProblemError | undefined {
   const notFound = new ProblemError('not_found', 'No signup with this id.');
   if (!signup) return notFound;
   if (caller && caller.livemode !== signup.livemode) return notFound;

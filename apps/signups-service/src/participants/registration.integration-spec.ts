@@ -1,6 +1,6 @@
-import { PHONE_MESSAGE, newId, newPrefixedId, type Principal, type RegistrationInput } from '#libs/contracts';
+import { newId, newPrefixedId, PHONE_MESSAGE, type Principal, type RegistrationInput } from '#libs/contracts';
 import { eventually } from '#libs/testing';
-import { caller, daysFromNow, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 function register(signupId: string, input: Partial<RegistrationInput> = {}, principal?: Principal) {
-  return h.stack.bus.request('signups.participants.register', { ...(principal && { principal }), signupId, input: { ...person(), selections: [], ...input } });
+  return h.stack.bus.request('signups.participants.register', {
+    ...(principal && { principal }),
+    signupId,
+    input: { ...person(), selections: [], ...input },
+  });
 }
 
 async function participantCount(principal: Principal, signupId: string): Promise<number> {
@@ -24,14 +28,25 @@ async function participantsOf(principal: Principal, signupId: string) {
   return (await h.stack.bus.request('signups.participants.list', { principal, signupId, query: {} })).data;
 }
 
-const potluck = { slots: [{ title: 'Setup', capacity: 2 }, { title: 'Cleanup', capacity: 1 }], items: [{ name: 'Salad', quantityNeeded: 3 }] };
+const potluck = {
+  slots: [
+    { title: 'Setup', capacity: 2 },
+    { title: 'Cleanup', capacity: 1 },
+  ],
+  items: [{ name: 'Salad', quantityNeeded: 3 }],
+};
 
 describe('registering', () => {
   it('confirms each selection with the new participant, returns a confirmation token and takes the places', async () => {
     const owner = caller();
     const { signup, slots, items } = await h.signup(owner, potluck);
     const result = await register(signup.id, {
-      name: 'Ana Lima', email: 'ana@example.com', selections: [{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: items[0]!.id, quantity: 2 }],
+      name: 'Ana Lima',
+      email: 'ana@example.com',
+      selections: [
+        { type: 'slot', id: slots[0]!.id },
+        { type: 'item', id: items[0]!.id, quantity: 2 },
+      ],
     });
     const [participant] = await participantsOf(owner, signup.id);
     expect(result).toEqual({
@@ -44,9 +59,19 @@ describe('registering', () => {
       failed: [],
     });
     expect(participant).toEqual({
-      id: expect.any(String), signupId: signup.id, name: 'Ana Lima', email: 'ana@example.com', phone: null,
-      selections: [{ type: 'slot', id: slots[0]!.id, quantity: 1 }, { type: 'item', id: items[0]!.id, quantity: 2 }],
-      createdAt: expect.any(String), updatedAt: expect.any(String), remindedAt: null, livemode: false,
+      id: expect.any(String),
+      signupId: signup.id,
+      name: 'Ana Lima',
+      email: 'ana@example.com',
+      phone: null,
+      selections: [
+        { type: 'slot', id: slots[0]!.id, quantity: 1 },
+        { type: 'item', id: items[0]!.id, quantity: 2 },
+      ],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      remindedAt: null,
+      livemode: false,
     });
     const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
     expect(read.participantCount).toBe(1);
@@ -78,7 +103,10 @@ describe('registering', () => {
   it('refuses a phone that is not an international number', async () => {
     const { signup } = await h.signup(caller());
     for (const phone of ['4155550123', '+1 555', 'call me']) {
-      expect(await problemOf(register(signup.id, { phone }))).toMatchObject({ code: 'validation_failed', errors: [{ path: 'phone', message: PHONE_MESSAGE }] });
+      expect(await problemOf(register(signup.id, { phone }))).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'phone', message: PHONE_MESSAGE }],
+      });
     }
   });
 
@@ -87,7 +115,11 @@ describe('registering', () => {
     const { signup, slots, items } = await h.signup(owner, potluck);
     const problem = await problemOf(
       register(signup.id, {
-        selections: [{ type: 'slot', id: slots[0]!.id }, { type: 'item', id: items[0]!.id }, { type: 'slot', id: slots[0]!.id.toUpperCase(), quantity: 2 }],
+        selections: [
+          { type: 'slot', id: slots[0]!.id },
+          { type: 'item', id: items[0]!.id },
+          { type: 'slot', id: slots[0]!.id.toUpperCase(), quantity: 2 },
+        ],
       }),
     );
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'selections.2.id', message: 'Duplicate selection' }] });
@@ -96,9 +128,14 @@ describe('registering', () => {
 
   it('validates the registration behind the edge', async () => {
     const { signup } = await h.signup(caller());
-    const problem = await problemOf(h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { name: '', email: 'nope' } as never }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { name: '', email: 'nope' } as never }),
+    );
     expect(problem.errors?.map((e) => e.path)).toEqual(['name', 'email', 'selections']);
-    expect(await problemOf(register('not-a-uuid'))).toMatchObject({ code: 'validation_failed', errors: [{ path: 'id', message: 'Invalid uuid' }] });
+    expect(await problemOf(register('not-a-uuid'))).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'id', message: 'Invalid uuid' }],
+    });
   });
 
   it('accepts a caller with a credential and no scope at all', async () => {
@@ -156,14 +193,21 @@ describe('selections that do not fit', () => {
   it('rolls everything back when every selection fails: no participant, no count, no token, no event', async () => {
     const owner = caller();
     const { signup, slots } = await h.signup(owner, potluck);
-    const result = await register(signup.id, { selections: [{ type: 'slot', id: slots[1]!.id, quantity: 2 }, { type: 'item', id: newId() }] });
+    const result = await register(signup.id, {
+      selections: [
+        { type: 'slot', id: slots[1]!.id, quantity: 2 },
+        { type: 'item', id: newId() },
+      ],
+    });
     expect(result).toMatchObject({ success: false, confirmed: [], failed: [{ reason: 'full' }, { reason: 'not_found' }] });
     expect(result).not.toHaveProperty('confirmationToken');
     expect(await participantCount(owner, signup.id)).toBe(0);
     expect(await participantsOf(owner, signup.id)).toEqual([]);
     await h.stack.bus.request('signups.close', { principal: owner, id: signup.id });
     await eventually(() => expect(h.eventsFor(signup.id, 'signup.closed')).toHaveLength(1));
-    expect(h.events.filter((e) => e.type === 'participant.registered' && (e.data as { signupId: string }).signupId === signup.id)).toEqual([]);
+    expect(h.events.filter((e) => e.type === 'participant.registered' && (e.data as { signupId: string }).signupId === signup.id)).toEqual(
+      [],
+    );
   });
 });
 
@@ -236,7 +280,11 @@ describe('when a signup takes registrations', () => {
   it('requires a phone when the signup asks for one', async () => {
     const owner = caller();
     const { signup } = await h.signup(owner, { signup: { requiresPhone: true } });
-    expect(await problemOf(register(signup.id))).toMatchObject({ code: 'validation_failed', status: 422, errors: [{ path: 'phone', message: 'Required' }] });
+    expect(await problemOf(register(signup.id))).toMatchObject({
+      code: 'validation_failed',
+      status: 422,
+      errors: [{ path: 'phone', message: 'Required' }],
+    });
     expect(await participantCount(owner, signup.id)).toBe(0);
     expect((await register(signup.id, { phone: '+14155550123' })).success).toBe(true);
   });
@@ -251,11 +299,19 @@ describe('registration events', () => {
   it('emits participant.registered with the participant, its organization and mode', async () => {
     const owner = caller({ livemode: true });
     const { signup, slots } = await h.signup(owner, potluck);
-    await register(signup.id, { name: 'Bo', email: 'bo@example.com', phone: '+447911123456', selections: [{ type: 'slot', id: slots[0]!.id }] });
+    await register(signup.id, {
+      name: 'Bo',
+      email: 'bo@example.com',
+      phone: '+447911123456',
+      selections: [{ type: 'slot', id: slots[0]!.id }],
+    });
     const [participant] = await participantsOf(owner, signup.id);
     await eventually(() => expect(h.eventsFor(participant!.id, 'participant.registered')).toHaveLength(1));
     expect(h.eventsFor(participant!.id)[0]).toMatchObject({
-      source: 'signups-service', subject: participant!.id, orgid: owner.organizationId, livemode: true,
+      source: 'signups-service',
+      subject: participant!.id,
+      orgid: owner.organizationId,
+      livemode: true,
       data: { ...participant, organizationId: owner.organizationId, livemode: true },
     });
   });
@@ -264,19 +320,42 @@ describe('registration events', () => {
     const owner = caller();
     const { signup, slots, items } = await h.signup(owner, potluck);
     const [setupSlot, cleanupSlot] = slots;
-    await register(signup.id, { selections: [{ type: 'slot', id: setupSlot!.id }, { type: 'item', id: items[0]!.id, quantity: 2 }] });
-    await register(signup.id, { selections: [{ type: 'slot', id: cleanupSlot!.id }, { type: 'item', id: items[0]!.id }] });
+    await register(signup.id, {
+      selections: [
+        { type: 'slot', id: setupSlot!.id },
+        { type: 'item', id: items[0]!.id, quantity: 2 },
+      ],
+    });
+    await register(signup.id, {
+      selections: [
+        { type: 'slot', id: cleanupSlot!.id },
+        { type: 'item', id: items[0]!.id },
+      ],
+    });
     await register(signup.id, { selections: [{ type: 'slot', id: setupSlot!.id }] });
-    await register(signup.id, { selections: [{ type: 'slot', id: setupSlot!.id }, { type: 'item', id: items[0]!.id }] });
+    await register(signup.id, {
+      selections: [
+        { type: 'slot', id: setupSlot!.id },
+        { type: 'item', id: items[0]!.id },
+      ],
+    });
     await eventually(() => {
       expect(h.eventsFor(setupSlot!.id, 'slot.filled')).toHaveLength(1);
       expect(h.eventsFor(cleanupSlot!.id, 'slot.filled')).toHaveLength(1);
       expect(h.eventsFor(items[0]!.id, 'item.filled')).toHaveLength(1);
     });
     expect(h.eventsFor(items[0]!.id, 'item.filled')[0]).toMatchObject({
-      subject: items[0]!.id, orgid: owner.organizationId,
+      subject: items[0]!.id,
+      orgid: owner.organizationId,
       data: { ...items[0], quantityClaimed: 3, remaining: 0, signupId: signup.id, organizationId: owner.organizationId, livemode: false },
     });
-    expect(h.eventsFor(setupSlot!.id, 'slot.filled')[0]!.data).toEqual({ ...setupSlot, taken: 2, remaining: 0, signupId: signup.id, organizationId: owner.organizationId, livemode: false });
+    expect(h.eventsFor(setupSlot!.id, 'slot.filled')[0]!.data).toEqual({
+      ...setupSlot,
+      taken: 2,
+      remaining: 0,
+      signupId: signup.id,
+      organizationId: owner.organizationId,
+      livemode: false,
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { UpdateRegistrationDto, validateInput, type HandlersOf, type RegistrationView } from '#libs/contracts';
+import { type HandlersOf, type RegistrationView, UpdateRegistrationDto, validateInput } from '#libs/contracts';
 import { SignupPresenter } from '../signups/signup.presenter.js';
 import { participantView } from './participant.presenter.js';
-import type { Registration } from './registration-reader.js';
 import { phoneOf, selectionsOf } from './registration-input.js';
+import type { Registration } from './registration-reader.js';
 import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
 import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
 import { GetRegistrationUseCase } from './usecases/get-registration.usecase.js';

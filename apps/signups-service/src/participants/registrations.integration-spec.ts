@@ -1,6 +1,6 @@
 import { newId, type Principal, type RegistrationInput } from '#libs/contracts';
 import { eventually } from '#libs/testing';
-import { caller, daysFromNow, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -12,7 +12,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-const potluck = { slots: [{ title: 'Setup', capacity: 1 }, { title: 'Cleanup', capacity: 3 }], items: [{ name: 'Salad', quantityNeeded: 2 }] };
+const potluck = {
+  slots: [
+    { title: 'Setup', capacity: 1 },
+    { title: 'Cleanup', capacity: 3 },
+  ],
+  items: [{ name: 'Salad', quantityNeeded: 2 }],
+};
 
 async function registration(signupId: string, input: Partial<RegistrationInput> = {}): Promise<string> {
   const result = await h.stack.bus.request('signups.participants.register', { signupId, input: { ...person(), selections: [], ...input } });
@@ -27,15 +33,32 @@ describe('reading a registration by its confirmation token', () => {
   it("returns the participant and the signup's public view", async () => {
     const owner = caller();
     const { signup, slots, items } = await h.signup(owner, potluck);
-    const token = await registration(signup.id, { name: 'Ana', email: 'ana@example.com', selections: [{ type: 'slot', id: slots[1]!.id }] });
-    const [participant] = (await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: {} })).data;
+    const token = await registration(signup.id, {
+      name: 'Ana',
+      email: 'ana@example.com',
+      selections: [{ type: 'slot', id: slots[1]!.id }],
+    });
+    const [participant] = (await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: {} }))
+      .data;
     const view = await h.stack.bus.request('signups.registrations.get', { token });
     expect(view).toEqual({
       participant,
       signup: {
-        id: signup.id, slug: signup.slug, title: signup.title, description: null, status: 'published', eventDate: signup.eventDate, location: null,
-        requiresPhone: false, signupCloseDate: null, acceptingRegistrations: true, spotsRemaining: null, publicUrl: signup.publicUrl, livemode: false,
-        slots: [slots[0], { ...slots[1], taken: 1, remaining: 2 }], items,
+        id: signup.id,
+        slug: signup.slug,
+        title: signup.title,
+        description: null,
+        status: 'published',
+        eventDate: signup.eventDate,
+        location: null,
+        requiresPhone: false,
+        signupCloseDate: null,
+        acceptingRegistrations: true,
+        spotsRemaining: null,
+        publicUrl: signup.publicUrl,
+        livemode: false,
+        slots: [slots[0], { ...slots[1], taken: 1, remaining: 2 }],
+        items,
       },
     });
   });
@@ -53,9 +76,14 @@ describe('changing a registration by its confirmation token', () => {
     const { signup, slots, items } = await h.signup(owner, potluck);
     const token = await registration(signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }] });
     const view = await h.stack.bus.request('signups.registrations.update', {
-      token, input: { name: 'Renamed', phone: '+14155550123', selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }] },
+      token,
+      input: { name: 'Renamed', phone: '+14155550123', selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }] },
     });
-    expect(view.participant).toMatchObject({ name: 'Renamed', phone: '+14155550123', selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }] });
+    expect(view.participant).toMatchObject({
+      name: 'Renamed',
+      phone: '+14155550123',
+      selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }],
+    });
     expect(view.signup.slots[0]).toMatchObject({ taken: 0, remaining: 1 });
     expect(view.signup.items[0]).toMatchObject({ quantityClaimed: 2, remaining: 0 });
     expect(await h.stack.bus.request('signups.registrations.get', { token })).toEqual(view);
@@ -68,7 +96,9 @@ describe('changing a registration by its confirmation token', () => {
     await registration(signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }] });
     const token = await registration(signup.id, { selections: [{ type: 'slot', id: slots[1]!.id }] });
     const before = await h.stack.bus.request('signups.registrations.get', { token });
-    const problem = await problemOf(h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'slot', id: slots[0]!.id }] } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'slot', id: slots[0]!.id }] } }),
+    );
     expect(problem.code).toBe('conflict');
     expect(await h.stack.bus.request('signups.registrations.get', { token })).toEqual(before);
   });
@@ -76,14 +106,18 @@ describe('changing a registration by its confirmation token', () => {
   it('refuses a slot that is not in this signup with validation_failed on its selection', async () => {
     const { signup } = await h.signup(caller(), potluck);
     const token = await registration(signup.id);
-    const problem = await problemOf(h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'slot', id: newId() }] } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'slot', id: newId() }] } }),
+    );
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'selections.0.id' }] });
   });
 
   it('does not let a participant change their e-mail', async () => {
     const { signup } = await h.signup(caller());
     const token = await registration(signup.id);
-    const problem = await problemOf(h.stack.bus.request('signups.registrations.update', { token, input: { email: 'other@example.com' } as never }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.registrations.update', { token, input: { email: 'other@example.com' } as never }),
+    );
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'email', message: 'Unknown field' }] });
   });
 
@@ -95,7 +129,12 @@ describe('changing a registration by its confirmation token', () => {
     const problem = await problemOf(h.stack.bus.request('signups.registrations.update', { token, input: { name: 'Too late' } }));
     expect(problem).toMatchObject({ code: 'bad_request', status: 400 });
     const { participant } = await h.stack.bus.request('signups.registrations.get', { token });
-    const edited = await h.stack.bus.request('signups.participants.update', { principal: owner, signupId: signup.id, id: participant.id, input: { name: 'Fixed' } });
+    const edited = await h.stack.bus.request('signups.participants.update', {
+      principal: owner,
+      signupId: signup.id,
+      id: participant.id,
+      input: { name: 'Fixed' },
+    });
     expect(edited.name).toBe('Fixed');
   });
 
@@ -114,7 +153,9 @@ describe('changing a registration by its confirmation token', () => {
     const { signup } = await h.signup(owner);
     const token = await registration(signup.id);
     await h.stack.bus.request('signups.update', { principal: owner, id: signup.id, input: { signupCloseDate: daysFromNow(-1) } });
-    expect((await h.stack.bus.request('signups.registrations.update', { token, input: { name: 'Still fine' } })).participant.name).toBe('Still fine');
+    expect((await h.stack.bus.request('signups.registrations.update', { token, input: { name: 'Still fine' } })).participant.name).toBe(
+      'Still fine',
+    );
   });
 
   it('applies concurrent changes of one registration one after the other, leaving the count equal to the last one', async () => {
@@ -123,7 +164,9 @@ describe('changing a registration by its confirmation token', () => {
     const cleanup = slots[1]!.id;
     const token = await registration(signup.id, { selections: [{ type: 'slot', id: cleanup }] });
     const views = await Promise.all(
-      [3, 1, 2, 3, 2, 1].map((quantity) => h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'slot', id: cleanup, quantity }] } })),
+      [3, 1, 2, 3, 2, 1].map((quantity) =>
+        h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'slot', id: cleanup, quantity }] } }),
+      ),
     );
     expect(views).toHaveLength(6);
     const { participant, signup: view } = await h.stack.bus.request('signups.registrations.get', { token });
@@ -131,7 +174,9 @@ describe('changing a registration by its confirmation token', () => {
   });
 
   it('answers not_found for an unknown token', async () => {
-    expect((await problemOf(h.stack.bus.request('signups.registrations.update', { token: `cnf_${'b'.repeat(32)}`, input: {} }))).code).toBe('not_found');
+    expect((await problemOf(h.stack.bus.request('signups.registrations.update', { token: `cnf_${'b'.repeat(32)}`, input: {} }))).code).toBe(
+      'not_found',
+    );
   });
 });
 
@@ -162,7 +207,12 @@ describe('canceling a registration by its confirmation token', () => {
     await h.stack.bus.request('signups.registrations.update', { token, input: { selections: [{ type: 'item', id: items[0]!.id }] } });
     await eventually(() => expect(h.eventsFor(items[0]!.id, 'item.opened')).toHaveLength(1));
     expect(h.eventsFor(items[0]!.id, 'item.opened')[0]!.data).toEqual({
-      ...items[0], quantityClaimed: 1, remaining: 1, signupId: signup.id, organizationId: owner.organizationId, livemode: false,
+      ...items[0],
+      quantityClaimed: 1,
+      remaining: 1,
+      signupId: signup.id,
+      organizationId: owner.organizationId,
+      livemode: false,
     });
   });
 
@@ -171,7 +221,9 @@ describe('canceling a registration by its confirmation token', () => {
     const { signup, slots } = await h.signup(owner, potluck);
     await registration(signup.id);
     const token = await registration(signup.id, { selections: [{ type: 'slot', id: slots[1]!.id, quantity: 2 }] });
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => h.stack.bus.request('signups.registrations.cancel', { token })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, () => h.stack.bus.request('signups.registrations.cancel', { token })),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const read = await signupOf(owner, signup.id);
     expect(read.participantCount).toBe(1);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FailureReason } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { isFull, notFoundMessage, shortageMessage, stockOf, transitionOf, type Target, type Transition } from '../signups/slot-item.js';
+import { isFull, notFoundMessage, shortageMessage, stockOf, type Target, type Transition, transitionOf } from '../signups/slot-item.js';
 import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
 import type { Selection } from './participant.js';
 import { deltasOf, keyOf } from './selections.js';
@@ -55,7 +55,9 @@ export class SelectionAllocator {
    */
   async reallocate(db: EntityManager, signupId: string, before: Selection[], after: Selection[]): Promise<TargetTransition[]> {
     const present = after.length > 0 ? await this.contents.existing(signupId, after, db) : new Set<string>();
-    const missing = after.flatMap((s, i) => (present.has(`${s.type}:${s.id}`) ? [] : [{ path: `selections.${i}.id`, message: notFoundMessage(s.type) }]));
+    const missing = after.flatMap((s, i) =>
+      present.has(`${s.type}:${s.id}`) ? [] : [{ path: `selections.${i}.id`, message: notFoundMessage(s.type) }],
+    );
     if (missing.length > 0) throw ProblemError.validation(missing);
     const transitions: TargetTransition[] = [];
     for (const { type, id, delta, index } of deltasOf(before, after)) {
@@ -66,7 +68,10 @@ export class SelectionAllocator {
         if (delta < 0) continue;
         const target = await this.contents.find(type, signupId, id, db);
         if (!target) throw ProblemError.validation([{ path: `selections.${index}.id`, message: notFoundMessage(type) }]);
-        throw new ProblemError('conflict', `Cannot take ${delta} more of ${type} ${id}: ${shortageMessage(type, stockOf(target), delta)} Nothing was changed.`);
+        throw new ProblemError(
+          'conflict',
+          `Cannot take ${delta} more of ${type} ${id}: ${shortageMessage(type, stockOf(target), delta)} Nothing was changed.`,
+        );
       }
       const after = stockOf(adjusted.target);
       const transition = transitionOf({ total: after.total, used: after.used - delta }, after);

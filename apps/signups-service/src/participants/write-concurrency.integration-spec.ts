@@ -1,8 +1,8 @@
-import type { Principal, SelectionInput, SignupView } from '#libs/contracts';
-import { ProblemError, type ProblemCode } from '#libs/problem';
 import type { DataSource, QueryRunner } from 'typeorm';
+import type { Principal, SelectionInput, SignupView } from '#libs/contracts';
+import { type ProblemCode, ProblemError } from '#libs/problem';
 import { SignupsRepository } from '../signups/signups.repository.js';
-import { caller, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, person, problemOf, startApp } from '../testing/fixtures.js';
 
 /**
  * Writes that touch a participant race each other, registrations, capacity edits and the
@@ -104,9 +104,16 @@ describe('token edits and cancellations racing registrations for the last places
   it('answers only documented outcomes and keeps every count equal to the stored selections', async () => {
     for (let round = 0; round < 3; round++) {
       const owner = caller();
-      const { signup, slots: [scarce, roomy], items: [cake] } = await h.signup(owner, {
+      const {
+        signup,
+        slots: [scarce, roomy],
+        items: [cake],
+      } = await h.signup(owner, {
         signup: { maxParticipants: 26 },
-        slots: [{ title: 'Last places', capacity: 6 }, { title: 'Roomy', capacity: 1000 }],
+        slots: [
+          { title: 'Last places', capacity: 6 },
+          { title: 'Roomy', capacity: 1000 },
+        ],
         items: [{ name: 'Cake', quantityNeeded: 8 }],
       });
       const S = { type: 'slot', id: scarce!.id } as const;
@@ -124,7 +131,11 @@ describe('token edits and cancellations racing registrations for the last places
         () => outcome(editByToken(token, moves[(i + 2) % moves.length]!)),
       ]);
       // The last four are canceled while they are being edited.
-      const cancels = holders.slice(8).map(({ token }) => () => outcome(cancelByToken(token)));
+      const cancels = holders.slice(8).map(
+        ({ token }) =>
+          () =>
+            outcome(cancelByToken(token)),
+      );
       const kinds = new Map<() => Promise<Outcome>, 'register' | 'edit' | 'cancel'>([
         ...registrations.map((r) => [r, 'register'] as const),
         ...edits.map((e) => [e, 'edit'] as const),
@@ -146,7 +157,11 @@ describe("organizer capacity edits lowering a slot's capacity racing registratio
   it('never leaves a limit below what is taken, and keeps every count equal to the stored selections', async () => {
     for (let round = 0; round < 3; round++) {
       const owner = caller();
-      const { signup, slots: [slot], items: [item] } = await h.signup(owner, {
+      const {
+        signup,
+        slots: [slot],
+        items: [item],
+      } = await h.signup(owner, {
         slots: [{ title: 'Shift', capacity: 30 }],
         items: [{ name: 'Chairs', quantityNeeded: 30 }],
       });
@@ -157,15 +172,37 @@ describe("organizer capacity edits lowering a slot's capacity racing registratio
       const patch = (kind: 'slot' | 'item', total: number) => () =>
         outcome(
           kind === 'slot'
-            ? h.stack.bus.request('signups.slots.update', { principal: owner, signupId: signup.id, id: slot!.id, input: { capacity: total } }, TIMEOUT)
-            : h.stack.bus.request('signups.items.update', { principal: owner, signupId: signup.id, id: item!.id, input: { quantityNeeded: total } }, TIMEOUT),
+            ? h.stack.bus.request(
+                'signups.slots.update',
+                { principal: owner, signupId: signup.id, id: slot!.id, input: { capacity: total } },
+                TIMEOUT,
+              )
+            : h.stack.bus.request(
+                'signups.items.update',
+                { principal: owner, signupId: signup.id, id: item!.id, input: { quantityNeeded: total } },
+                TIMEOUT,
+              ),
         );
-      const patches = [patch('slot', 26), patch('item', 24), patch('slot', 20), patch('item', 16), patch('slot', 14), patch('item', 10), patch('slot', 9)];
+      const patches = [
+        patch('slot', 26),
+        patch('item', 24),
+        patch('slot', 20),
+        patch('item', 16),
+        patch('slot', 14),
+        patch('item', 10),
+        patch('slot', 9),
+      ];
       const order = interleave(registrations.slice(0, 20), patches, registrations.slice(20));
       const outcomes = await Promise.all(order.map((run) => run()));
 
-      expectOnly(outcomes.filter((_, i) => patches.includes(order[i]!)), ['ok', 'conflict']);
-      expectOnly(outcomes.filter((_, i) => !patches.includes(order[i]!)), ['ok']);
+      expectOnly(
+        outcomes.filter((_, i) => patches.includes(order[i]!)),
+        ['ok', 'conflict'],
+      );
+      expectOnly(
+        outcomes.filter((_, i) => !patches.includes(order[i]!)),
+        ['ok'],
+      );
       await expectConsistent(signup.id);
     }
   }, 120_000);
@@ -175,8 +212,15 @@ describe('deleting a signup while its participants are being edited', () => {
   it('deletes it with everything in it, and every edit either lands first or finds nothing (never a deadlock)', async () => {
     for (let round = 0; round < 6; round++) {
       const owner = caller();
-      const { signup, slots: [a, b], items: [cake] } = await h.signup(owner, {
-        slots: [{ title: 'A', capacity: 40 }, { title: 'B', capacity: 40 }],
+      const {
+        signup,
+        slots: [a, b],
+        items: [cake],
+      } = await h.signup(owner, {
+        slots: [
+          { title: 'A', capacity: 40 },
+          { title: 'B', capacity: 40 },
+        ],
         items: [{ name: 'Cake', quantityNeeded: 40 }],
       });
       const A = { type: 'slot', id: a!.id } as const;
@@ -185,10 +229,26 @@ describe('deleting a signup while its participants are being edited', () => {
       const holders = [];
       for (let i = 0; i < 8; i++) holders.push(await registered(signup.id, i % 2 === 0 ? [A, C] : [B]));
 
-      const organizerEdits = holders.map(({ id }, i) => () => outcome(editByOrganizer(owner, signup.id, id, i % 2 === 0 ? [B] : [A, { ...C, quantity: 2 }])));
-      const tokenEdits = holders.map(({ token }, i) => () => outcome(editByToken(token, i % 2 === 0 ? [A, B] : [C])));
-      const removals = holders.slice(0, 2).map(({ id }) => () => outcome(removeByOrganizer(owner, signup.id, id)));
-      const cancels = holders.slice(6).map(({ token }) => () => outcome(cancelByToken(token)));
+      const organizerEdits = holders.map(
+        ({ id }, i) =>
+          () =>
+            outcome(editByOrganizer(owner, signup.id, id, i % 2 === 0 ? [B] : [A, { ...C, quantity: 2 }])),
+      );
+      const tokenEdits = holders.map(
+        ({ token }, i) =>
+          () =>
+            outcome(editByToken(token, i % 2 === 0 ? [A, B] : [C])),
+      );
+      const removals = holders.slice(0, 2).map(
+        ({ id }) =>
+          () =>
+            outcome(removeByOrganizer(owner, signup.id, id)),
+      );
+      const cancels = holders.slice(6).map(
+        ({ token }) =>
+          () =>
+            outcome(cancelByToken(token)),
+      );
       const deletion = () => outcome(h.stack.bus.request('signups.delete', { principal: owner, id: signup.id }, TIMEOUT));
       const order = interleave(organizerEdits, tokenEdits, removals, cancels);
       order.splice(Math.floor(order.length / 3) + (round % 3) * 3, 0, deletion);
@@ -215,7 +275,11 @@ describe('deleting a signup while its participants are being edited', () => {
 describe('organizer removals racing token cancellations of the same participants', () => {
   it('removes each participant once, gives back exactly what it held, and keeps the counts equal to the rows', async () => {
     const owner = caller();
-    const { signup, slots: [slot], items: [item] } = await h.signup(owner, {
+    const {
+      signup,
+      slots: [slot],
+      items: [item],
+    } = await h.signup(owner, {
       signup: { maxParticipants: 100 },
       slots: [{ title: 'Shift', capacity: 60 }],
       items: [{ name: 'Chairs', quantityNeeded: 60 }],
@@ -223,11 +287,20 @@ describe('organizer removals racing token cancellations of the same participants
     const S = { type: 'slot', id: slot!.id } as const;
     const I = { type: 'item', id: item!.id } as const;
     const holders = [];
-    for (let i = 0; i < 20; i++) holders.push(await registered(signup.id, i % 2 === 0 ? [S, { ...I, quantity: 2 }] : [{ ...S, quantity: 2 }]));
+    for (let i = 0; i < 20; i++)
+      holders.push(await registered(signup.id, i % 2 === 0 ? [S, { ...I, quantity: 2 }] : [{ ...S, quantity: 2 }]));
     const keep = await registered(signup.id, [S, I]);
 
-    const removals = holders.map(({ id }) => () => outcome(removeByOrganizer(owner, signup.id, id)));
-    const cancels = holders.map(({ token }) => () => outcome(cancelByToken(token)));
+    const removals = holders.map(
+      ({ id }) =>
+        () =>
+          outcome(removeByOrganizer(owner, signup.id, id)),
+    );
+    const cancels = holders.map(
+      ({ token }) =>
+        () =>
+          outcome(cancelByToken(token)),
+    );
     const order = interleave(cancels, removals);
     const outcomes = await Promise.all(order.map((run) => run()));
     const of = (list: (() => Promise<Outcome>)[]) => outcomes.filter((_, i) => list.includes(order[i]!));
@@ -275,7 +348,15 @@ async function heldTransaction(): Promise<{ runner: QueryRunner; release(commit:
 describe('a token edit racing the close of its signup', () => {
   async function setup(): Promise<{ owner: Principal; signup: SignupView; token: string; to: string }> {
     const owner = caller();
-    const { signup, slots: [from, to] } = await h.signup(owner, { slots: [{ title: 'From', capacity: 5 }, { title: 'To', capacity: 5 }] });
+    const {
+      signup,
+      slots: [from, to],
+    } = await h.signup(owner, {
+      slots: [
+        { title: 'From', capacity: 5 },
+        { title: 'To', capacity: 5 },
+      ],
+    });
     const { token } = await registered(signup.id, [{ type: 'slot', id: from!.id }]);
     return { owner, signup, token, to: to!.id };
   }
@@ -295,7 +376,11 @@ describe('a token edit racing the close of its signup', () => {
     const closedWhileTheEditRan = closed;
     await held.release(false);
 
-    expect({ edit: await edit, close: await close, closedWhileTheEditRan }).toEqual({ edit: 'ok', close: 'ok', closedWhileTheEditRan: false });
+    expect({ edit: await edit, close: await close, closedWhileTheEditRan }).toEqual({
+      edit: 'ok',
+      close: 'ok',
+      closedWhileTheEditRan: false,
+    });
     const view = await h.stack.bus.request('signups.registrations.get', { token });
     expect(view.participant.selections).toEqual([{ type: 'slot', id: to, quantity: 1 }]);
     expect(view.signup.status).toBe('closed');
@@ -344,7 +429,10 @@ describe('registration answering from the signup row it locked', () => {
 describe('a registration waiting for its signup row', () => {
   it('holds none of its slots yet: an edit that holds the signup row first can still take them (no deadlock)', async () => {
     const owner = caller();
-    const { signup, slots: [slot] } = await h.signup(owner, { slots: [{ title: 'Setup', capacity: 2 }] });
+    const {
+      signup,
+      slots: [slot],
+    } = await h.signup(owner, { slots: [{ title: 'Setup', capacity: 2 }] });
     // Like an edit of a registration: the signup row shared first, then the slot.
     const held = await heldTransaction();
     await held.runner.query('SELECT id FROM signups.signups WHERE id = $1 FOR SHARE', [signup.id]);
@@ -361,7 +449,10 @@ describe('a registration waiting for its signup row', () => {
 
   it('takes a place that was freed while it waited for the signup row', async () => {
     const owner = caller();
-    const { signup, slots: [slot] } = await h.signup(owner, { slots: [{ title: 'Setup', capacity: 1 }] });
+    const {
+      signup,
+      slots: [slot],
+    } = await h.signup(owner, { slots: [{ title: 'Setup', capacity: 1 }] });
     await registered(signup.id, [{ type: 'slot', id: slot!.id }]);
     // Like an organizer raising the capacity of the full slot while the registration queues.
     const held = await heldTransaction();

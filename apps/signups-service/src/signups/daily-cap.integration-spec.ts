@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { utcDay } from '#libs/contracts';
-import { caller, daysFromNow, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, problemOf, startApp } from '../testing/fixtures.js';
 
 const CAP = 3;
 
@@ -39,8 +39,12 @@ describe('daily cap on signup creation', () => {
     const principal = caller();
     const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => create(principal, `Race ${i}`)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(CAP);
-    expect(results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'daily_ceiling_exceeded')).toHaveLength(10 - CAP);
-    const [{ count }] = await db.query<{ count: string }[]>(`SELECT count(*) FROM "signups"."signups" WHERE organization_id = $1`, [principal.organizationId]);
+    expect(
+      results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'daily_ceiling_exceeded'),
+    ).toHaveLength(10 - CAP);
+    const [{ count }] = await db.query<{ count: string }[]>(`SELECT count(*) FROM "signups"."signups" WHERE organization_id = $1`, [
+      principal.organizationId,
+    ]);
     expect(Number(count)).toBe(CAP);
   });
 
@@ -53,12 +57,14 @@ describe('daily cap on signup creation', () => {
 
   it('counts afresh on a new UTC day and forgets earlier days', async () => {
     const principal = caller();
-    await db.query(`INSERT INTO "signups"."daily_creations" (organization_id, day, count) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, $2)`, [
-      principal.organizationId,
-      CAP,
-    ]);
+    await db.query(
+      `INSERT INTO "signups"."daily_creations" (organization_id, day, count) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, $2)`,
+      [principal.organizationId, CAP],
+    );
     await create(principal);
-    const days = await db.query<{ count: number }[]>(`SELECT count FROM "signups"."daily_creations" WHERE organization_id = $1`, [principal.organizationId]);
+    const days = await db.query<{ count: number }[]>(`SELECT count FROM "signups"."daily_creations" WHERE organization_id = $1`, [
+      principal.organizationId,
+    ]);
     expect(days).toEqual([{ count: 1 }]);
   });
 });
@@ -67,7 +73,12 @@ describe('a daily cap of 0', () => {
   it('refuses every creation', async () => {
     const harness = await startApp('signups_cap_zero', { env: { SIGNUPS_PER_DAY: '0' } });
     try {
-      const refused = await problemOf(harness.stack.bus.request('signups.create', { principal: caller(), input: { title: `Never ${randomUUID()}`, eventDate: daysFromNow(3) } }));
+      const refused = await problemOf(
+        harness.stack.bus.request('signups.create', {
+          principal: caller(),
+          input: { title: `Never ${randomUUID()}`, eventDate: daysFromNow(3) },
+        }),
+      );
       expect(refused.code).toBe('daily_ceiling_exceeded');
     } finally {
       await harness.close();

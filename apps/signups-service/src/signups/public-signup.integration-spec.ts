@@ -1,5 +1,5 @@
 import { newId, newPrefixedId } from '#libs/contracts';
-import { caller, daysFromNow, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -28,14 +28,27 @@ describe('the public view of a signup', () => {
     });
     const view = await publicGet(signup.slug);
     expect(view).toEqual({
-      id: signup.id, slug: signup.slug, title: signup.title, description: 'Bring a dish', status: 'published', eventDate: signup.eventDate,
-      location: 'Park', requiresPhone: true, signupCloseDate: signup.signupCloseDate, acceptingRegistrations: true, spotsRemaining: 9,
-      publicUrl: `https://api.example.test/s/${signup.slug}`, livemode: false, slots: [{ ...slots[0], taken: 1, remaining: 1 }], items,
+      id: signup.id,
+      slug: signup.slug,
+      title: signup.title,
+      description: 'Bring a dish',
+      status: 'published',
+      eventDate: signup.eventDate,
+      location: 'Park',
+      requiresPhone: true,
+      signupCloseDate: signup.signupCloseDate,
+      acceptingRegistrations: true,
+      spotsRemaining: 9,
+      publicUrl: `https://api.example.test/s/${signup.slug}`,
+      livemode: false,
+      slots: [{ ...slots[0], taken: 1, remaining: 1 }],
+      items,
     });
     expect(await publicGet(signup.id)).toEqual(view);
     expect(await publicGet(signup.id.toUpperCase())).toEqual(view);
     const text = JSON.stringify(view);
-    for (const secret of ['Secret Name', 'secret@example.com', '+14155550123', 'organizationId', 'participantCount']) expect(text).not.toContain(secret);
+    for (const secret of ['Secret Name', 'secret@example.com', '+14155550123', 'organizationId', 'participantCount'])
+      expect(text).not.toContain(secret);
   });
 
   it('answers null spotsRemaining without maxParticipants, and 0 when it is reached', async () => {

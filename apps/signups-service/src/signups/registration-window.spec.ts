@@ -5,15 +5,32 @@ const now = new Date('2026-06-01T12:00:00Z');
 
 function signup(overrides: Partial<Signup> = {}): Signup {
   return {
-    id: '0190a0b2-7a3c-7def-8a12-1234567890ab', organizationId: 'org_a', livemode: false, slug: 'x-abc123', title: 'x', description: null,
-    status: 'published', eventDate: new Date('2026-07-01T00:00:00Z'), location: null, maxParticipants: null, requiresPhone: false,
-    signupCloseDate: null, participantCount: 0, createdAt: now, updatedAt: now, publishedAt: now, closedAt: null, ...overrides,
+    id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
+    organizationId: 'org_a',
+    livemode: false,
+    slug: 'x-abc123',
+    title: 'x',
+    description: null,
+    status: 'published',
+    eventDate: new Date('2026-07-01T00:00:00Z'),
+    location: null,
+    maxParticipants: null,
+    requiresPhone: false,
+    signupCloseDate: null,
+    participantCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: now,
+    closedAt: null,
+    ...overrides,
   };
 }
 
 describe('closureOf', () => {
   it('accepts a published signup before its event, its cut-off and its limit', () => {
-    expect(closureOf(signup({ maxParticipants: 2, participantCount: 1, signupCloseDate: new Date('2026-06-01T12:00:01Z') }), now)).toBeUndefined();
+    expect(
+      closureOf(signup({ maxParticipants: 2, participantCount: 1, signupCloseDate: new Date('2026-06-01T12:00:01Z') }), now),
+    ).toBeUndefined();
     expect(acceptsRegistrations(signup(), now)).toBe(true);
   });
 
@@ -36,7 +53,9 @@ describe('spotsRemaining', () => {
 
 describe('changeClosureOf', () => {
   it('lets participants change their registration while published and before the event, whatever the cut-off', () => {
-    expect(changeClosureOf(signup({ signupCloseDate: new Date('2026-05-01T00:00:00Z'), maxParticipants: 1, participantCount: 1 }), now)).toBeUndefined();
+    expect(
+      changeClosureOf(signup({ signupCloseDate: new Date('2026-05-01T00:00:00Z'), maxParticipants: 1, participantCount: 1 }), now),
+    ).toBeUndefined();
     expect(changeClosureOf(signup({ status: 'closed' }), now)).toBe('closed');
     expect(changeClosureOf(signup({ eventDate: now }), now)).toBe('event_passed');
   });

@@ -7,9 +7,23 @@ const owner = { organizationId: 'org_a', livemode: true };
 function signup(overrides: Partial<Signup> = {}): Signup {
   const now = new Date('2026-01-01T00:00:00Z');
   return {
-    id: '0190a0b2-7a3c-7def-8a12-1234567890ab', organizationId: 'org_a', livemode: true, slug: 'x-abc123', title: 'x',
-    description: null, status: 'draft', eventDate: now, location: null, maxParticipants: null, requiresPhone: false,
-    signupCloseDate: null, participantCount: 0, createdAt: now, updatedAt: now, publishedAt: null, closedAt: null,
+    id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
+    organizationId: 'org_a',
+    livemode: true,
+    slug: 'x-abc123',
+    title: 'x',
+    description: null,
+    status: 'draft',
+    eventDate: now,
+    location: null,
+    maxParticipants: null,
+    requiresPhone: false,
+    signupCloseDate: null,
+    participantCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: null,
+    closedAt: null,
     ...overrides,
   };
 }
@@ -83,7 +97,8 @@ describe('requireActionable', () => {
 
 describe('requireOwned', () => {
   it('lets the owner act in every status', () => {
-    for (const status of ['draft', 'published', 'closed'] as const) expect(codeOf(() => requireOwned(signup({ status }), owner))).toBeUndefined();
+    for (const status of ['draft', 'published', 'closed'] as const)
+      expect(codeOf(() => requireOwned(signup({ status }), owner))).toBeUndefined();
   });
 
   it("forbids another organization's public signup and hides the rest", () => {

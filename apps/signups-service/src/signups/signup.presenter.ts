@@ -3,9 +3,9 @@ import type { PublicSignupView, SignupView } from '#libs/contracts';
 import type { PendingEvent } from '../common/pending-event.js';
 import { acceptsRegistrations, spotsRemaining } from './registration-window.js';
 import type { PublicSignup, Signup } from './signup.js';
+import type { SignupEventType } from './signups.repository.js';
 import type { Contents } from './slot-item.js';
 import { itemView, slotView } from './slot-item.presenter.js';
-import type { SignupEventType } from './signups.repository.js';
 
 /** The origin of PUBLIC_BASE_URL: public pages live at {origin}/s/{slug}. */
 export const PUBLIC_ORIGIN = Symbol('PUBLIC_ORIGIN');

@@ -1,20 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import {
-  CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto, requireUuid, validateInput, type HandlersOf,
-} from '#libs/contracts';
+import { CreateSignupDto, type HandlersOf, ListSignupsQueryDto, requireUuid, UpdateSignupDto, validateInput } from '#libs/contracts';
 import { ownerOf } from './signup.js';
 import { SignupPresenter } from './signup.presenter.js';
 import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
 import { CreateSignupUseCase } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
-import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetOwnedSignupUseCase } from './usecases/get-owned-signup.usecase.js';
+import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
 import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
 import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
 
 type SignupSubject =
-  | 'signups.list' | 'signups.get' | 'signups.create' | 'signups.update' | 'signups.publish' | 'signups.close' | 'signups.delete' | 'signups.public.get'
+  | 'signups.list'
+  | 'signups.get'
+  | 'signups.create'
+  | 'signups.update'
+  | 'signups.publish'
+  | 'signups.close'
+  | 'signups.delete'
+  | 'signups.public.get'
   | 'signups.reminders.target';
 
 /**
@@ -48,7 +53,8 @@ export class SignupsHandlers {
         const { signup, contents } = await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) });
         return this.presenter.detail(signup, contents);
       },
-      'signups.reminders.target': async ({ principal, signupId }) => this.presenter.view(await this.getOwnedSignup.execute({ owner: ownerOf(principal), id: requireUuid(signupId) })),
+      'signups.reminders.target': async ({ principal, signupId }) =>
+        this.presenter.view(await this.getOwnedSignup.execute({ owner: ownerOf(principal), id: requireUuid(signupId) })),
       'signups.public.get': async ({ slugOrId }) => {
         const { signup, contents } = await this.getPublicSignup.execute(slugOrId);
         return this.presenter.publicView(signup, contents, new Date());
@@ -61,9 +67,12 @@ export class SignupsHandlers {
         const valid = await validateInput(UpdateSignupDto, input);
         return this.presenter.view(await this.updateSignup.execute({ owner: ownerOf(principal), id: requireUuid(id), input: valid }));
       },
-      'signups.publish': async ({ principal, id }) => this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'publish' })),
-      'signups.close': async ({ principal, id }) => this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'close' })),
-      'signups.delete': async ({ principal, id }) => this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) })),
+      'signups.publish': async ({ principal, id }) =>
+        this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'publish' })),
+      'signups.close': async ({ principal, id }) =>
+        this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'close' })),
+      'signups.delete': async ({ principal, id }) =>
+        this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) })),
     };
   }
 }

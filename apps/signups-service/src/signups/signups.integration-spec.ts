@@ -1,7 +1,7 @@
-import { EVENT_TYPES, encodeCursor, newId, newPrefixedId, type CloudEvent, type Principal, type SignupView } from '#libs/contracts';
+import { type CloudEvent, encodeCursor, EVENT_TYPES, newId, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
 import { createTestStack, eventually, problemOf, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { PUBLIC_BASE_URL, caller } from '../testing/fixtures.js';
+import { caller, PUBLIC_BASE_URL } from '../testing/fixtures.js';
 
 let stack: TestStack;
 const events: CloudEvent[] = [];
@@ -10,9 +10,12 @@ beforeAll(async () => {
   stack = await createTestStack('signups_service');
   // Listing tests create more signups for one organization than a day's cap allows (daily-cap.integration-spec.ts tests the cap).
   await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL, SIGNUPS_PER_DAY: '10000' });
-  await stack.bus.broadcast(EVENT_TYPES.filter((t) => t.startsWith('signup.')), async (event) => {
-    events.push(event);
-  });
+  await stack.bus.broadcast(
+    EVENT_TYPES.filter((t) => t.startsWith('signup.')),
+    async (event) => {
+      events.push(event);
+    },
+  );
 });
 
 afterAll(async () => {
@@ -32,7 +35,6 @@ async function published(principal: Principal): Promise<SignupView> {
   const signup = await create(principal);
   return stack.bus.request('signups.publish', { principal, id: signup.id });
 }
-
 
 function eventsFor(id: string, type?: string): CloudEvent[] {
   return events.filter((e) => e.subject === id && (type === undefined || e.type === type));
@@ -108,8 +110,14 @@ describe('editing a signup', () => {
       input: { title: 'Winter potluck', location: null, maxParticipants: 30, requiresPhone: true, signupCloseDate: '2026-12-31T12:00:00Z' },
     });
     expect(updated).toMatchObject({
-      title: 'Winter potluck', description: 'Bring a dish', location: null, maxParticipants: 30, requiresPhone: true,
-      signupCloseDate: '2026-12-31T12:00:00.000Z', slug: signup.slug, status: 'draft',
+      title: 'Winter potluck',
+      description: 'Bring a dish',
+      location: null,
+      maxParticipants: 30,
+      requiresPhone: true,
+      signupCloseDate: '2026-12-31T12:00:00.000Z',
+      slug: signup.slug,
+      status: 'draft',
     });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(signup.updatedAt));
     expect(await stack.bus.request('signups.get', { principal, id: signup.id })).toMatchObject({ title: 'Winter potluck', location: null });
@@ -234,9 +242,20 @@ describe('visibility across organizations', () => {
   it('shows another organization its published signup but forbids every change', async () => {
     const owner = caller();
     const signup = await published(owner);
-    expect(await stack.bus.request('signups.get', { principal: caller(), id: signup.id })).toMatchObject({ id: signup.id, status: 'published' });
-    expect(await codesOf(mutations(caller(), signup.id))).toEqual({ update: 'forbidden', publish: 'forbidden', close: 'forbidden', delete: 'forbidden' });
-    expect(await stack.bus.request('signups.get', { principal: owner, id: signup.id })).toMatchObject({ title: signup.title, status: 'published' });
+    expect(await stack.bus.request('signups.get', { principal: caller(), id: signup.id })).toMatchObject({
+      id: signup.id,
+      status: 'published',
+    });
+    expect(await codesOf(mutations(caller(), signup.id))).toEqual({
+      update: 'forbidden',
+      publish: 'forbidden',
+      close: 'forbidden',
+      delete: 'forbidden',
+    });
+    expect(await stack.bus.request('signups.get', { principal: owner, id: signup.id })).toMatchObject({
+      title: signup.title,
+      status: 'published',
+    });
   });
 
   it('shows another organization its closed signup but forbids every change', async () => {
@@ -244,7 +263,12 @@ describe('visibility across organizations', () => {
     const signup = await published(owner);
     await stack.bus.request('signups.close', { principal: owner, id: signup.id });
     expect(await stack.bus.request('signups.get', { principal: caller(), id: signup.id })).toMatchObject({ status: 'closed' });
-    expect(await codesOf(mutations(caller(), signup.id))).toEqual({ update: 'forbidden', publish: 'forbidden', close: 'forbidden', delete: 'forbidden' });
+    expect(await codesOf(mutations(caller(), signup.id))).toEqual({
+      update: 'forbidden',
+      publish: 'forbidden',
+      close: 'forbidden',
+      delete: 'forbidden',
+    });
   });
 
   it("hides another organization's draft exactly as a signup that does not exist", async () => {
@@ -254,7 +278,12 @@ describe('visibility across organizations', () => {
     const absent = await problemOf(stack.bus.request('signups.get', { principal: stranger, id: newId() }));
     expect(hidden.toWire()).toEqual(absent.toWire());
     expect(hidden.code).toBe('not_found');
-    expect(await codesOf(mutations(stranger, draft.id))).toEqual({ update: 'not_found', publish: 'not_found', close: 'not_found', delete: 'not_found' });
+    expect(await codesOf(mutations(stranger, draft.id))).toEqual({
+      update: 'not_found',
+      publish: 'not_found',
+      close: 'not_found',
+      delete: 'not_found',
+    });
   });
 
   it("lists only the caller's own signups", async () => {
@@ -303,7 +332,10 @@ describe('scopes', () => {
       stack.bus.request('signups.delete', { principal: reader, id: signup.id }),
     ];
     for (const problem of await Promise.all(attempts.map(problemOf))) {
-      expect(problem).toMatchObject({ code: 'scope_required', headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="signups:write"' } });
+      expect(problem).toMatchObject({
+        code: 'scope_required',
+        headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="signups:write"' },
+      });
       expect(problem.detail).toContain('signups:write');
     }
   });
@@ -321,7 +353,9 @@ describe('scopes', () => {
   });
 
   it('refuses a credential with neither signups scope before looking the signup up', async () => {
-    const problem = await problemOf(stack.bus.request('signups.get', { principal: caller({ scopes: ['participants:read'] }), id: newId() }));
+    const problem = await problemOf(
+      stack.bus.request('signups.get', { principal: caller({ scopes: ['participants:read'] }), id: newId() }),
+    );
     expect(problem.code).toBe('scope_required');
   });
 });
@@ -412,7 +446,11 @@ describe('listing signups', () => {
 
   it('refuses a malformed cursor with validation_failed on path cursor', async () => {
     const principal = caller();
-    for (const cursor of ['%%%', encodeCursor({ eventDate: 'yesterday', id: newId() }), encodeCursor({ eventDate: '2027-01-01T00:00:00.000Z', id: 'x' })]) {
+    for (const cursor of [
+      '%%%',
+      encodeCursor({ eventDate: 'yesterday', id: newId() }),
+      encodeCursor({ eventDate: '2027-01-01T00:00:00.000Z', id: 'x' }),
+    ]) {
       const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { cursor } }));
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
@@ -420,12 +458,23 @@ describe('listing signups', () => {
 
   it('refuses a cursor whose date is out of range or not RFC 3339, before it reaches the database', async () => {
     const principal = caller();
-    const dates = ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2027-02-30T00:00:00.000Z', '2027-01-01', 'Fri, 01 Jan 2027 00:00:00 GMT'];
+    const dates = [
+      '-271821-04-20T00:00:00.000Z',
+      '+275760-09-13T00:00:00.000Z',
+      '2027-02-30T00:00:00.000Z',
+      '2027-01-01',
+      'Fri, 01 Jan 2027 00:00:00 GMT',
+    ];
     for (const eventDate of dates) {
-      const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate, id: newId() }) } }));
+      const problem = await problemOf(
+        stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate, id: newId() }) } }),
+      );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
-    const valid = await stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }) } });
+    const valid = await stack.bus.request('signups.list', {
+      principal,
+      query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }) },
+    });
     expect(valid).toEqual({ data: [], nextCursor: null });
   });
 
@@ -457,8 +506,14 @@ describe('events', () => {
     });
     for (const event of eventsFor(created.id)) {
       expect(event).toMatchObject({
-        specversion: '1.0', source: 'signups-service', subject: created.id, orgid: principal.organizationId, livemode: true,
-        datacontenttype: 'application/json', id: expect.any(String), time: expect.any(String),
+        specversion: '1.0',
+        source: 'signups-service',
+        subject: created.id,
+        orgid: principal.organizationId,
+        livemode: true,
+        datacontenttype: 'application/json',
+        id: expect.any(String),
+        time: expect.any(String),
       });
     }
   });

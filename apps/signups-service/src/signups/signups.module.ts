@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { APP_CONFIG } from '#libs/runtime';
+import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
@@ -9,8 +9,8 @@ import { SlotsItemsRepository } from './slots-items.repository.js';
 import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
 import { CreateSignupUseCase, SIGNUPS_PER_DAY } from './usecases/create-signup.usecase.js';
 import { DeleteSignupUseCase } from './usecases/delete-signup.usecase.js';
-import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetOwnedSignupUseCase } from './usecases/get-owned-signup.usecase.js';
+import { GetPublicSignupUseCase } from './usecases/get-public-signup.usecase.js';
 import { GetSignupUseCase } from './usecases/get-signup.usecase.js';
 import { ListSignupsUseCase } from './usecases/list-signups.usecase.js';
 import { ManageSlotsItemsUseCase } from './usecases/manage-slots-items.usecase.js';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventType, SignupStatus } from '#libs/contracts';
-import { DATA_SOURCE } from '#libs/runtime';
 import { prepared, rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner, Signup, SignupChanges } from './signup.js';
 import type { Contents } from './slot-item.js';
@@ -69,7 +69,10 @@ function signupFromRow(row: SignupRow): Signup {
 }
 
 export type NewSignup = Owner &
-  Pick<Signup, 'id' | 'slug' | 'title' | 'description' | 'eventDate' | 'location' | 'maxParticipants' | 'requiresPhone' | 'signupCloseDate'>;
+  Pick<
+    Signup,
+    'id' | 'slug' | 'title' | 'description' | 'eventDate' | 'location' | 'maxParticipants' | 'requiresPhone' | 'signupCloseDate'
+  >;
 
 export type SignupEventType = Extract<EventType, `signup.${string}`>;
 
@@ -113,8 +116,17 @@ export class SignupsRepository {
        ON CONFLICT (slug) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
-        signup.id, signup.organizationId, signup.livemode, signup.slug, signup.title, signup.description, signup.eventDate,
-        signup.location, signup.maxParticipants, signup.requiresPhone, signup.signupCloseDate,
+        signup.id,
+        signup.organizationId,
+        signup.livemode,
+        signup.slug,
+        signup.title,
+        signup.description,
+        signup.eventDate,
+        signup.location,
+        signup.maxParticipants,
+        signup.requiresPhone,
+        signup.signupCloseDate,
       ],
     );
     return row && signupFromRow(row);
@@ -232,11 +244,11 @@ export class SignupsRepository {
 
   /** Deletes an owned signup; undefined when there is none. */
   delete(db: EntityManager, owner: Owner, id: string): Promise<Signup | undefined> {
-    return this.write(
-      db,
-      `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
-      [id, owner.organizationId, owner.livemode],
-    );
+    return this.write(db, `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`, [
+      id,
+      owner.organizationId,
+      owner.livemode,
+    ]);
   }
 
   private updateOwned(db: EntityManager, owner: Owner, id: string, from: SignupStatus[], assignments: string[], params: unknown[]) {

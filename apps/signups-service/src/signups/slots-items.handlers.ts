@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  CreateItemsDto, CreateSlotsDto, UpdateItemDto, UpdateSlotDto, requireUuid, validateInput, type HandlersOf,
-} from '#libs/contracts';
+import { CreateItemsDto, CreateSlotsDto, type HandlersOf, requireUuid, UpdateItemDto, UpdateSlotDto, validateInput } from '#libs/contracts';
 import { ownerOf } from './signup.js';
 import { itemView, slotView } from './slot-item.presenter.js';
-import { ManageSlotsItemsUseCase, itemChanges, slotChanges } from './usecases/manage-slots-items.usecase.js';
+import { itemChanges, ManageSlotsItemsUseCase, slotChanges } from './usecases/manage-slots-items.usecase.js';
 
 type SlotsItemsSubject = `signups.${'slots' | 'items'}.${'create' | 'list' | 'update' | 'delete'}`;
 
@@ -30,12 +28,22 @@ export class SlotsItemsHandlers {
         return { data: slots.map((slot) => slotView(slot, principal.livemode)) };
       },
       'signups.slots.update': async ({ principal, signupId, id, input }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'slot' as const, id: requireUuid(id, 'slotId') };
+        const command = {
+          owner: ownerOf(principal),
+          signupId: requireUuid(signupId),
+          kind: 'slot' as const,
+          id: requireUuid(id, 'slotId'),
+        };
         const valid = await validateInput(UpdateSlotDto, input);
         return slotView(await this.manage.update(command, slotChanges(valid)), principal.livemode);
       },
       'signups.slots.delete': async ({ principal, signupId, id }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'slot' as const, id: requireUuid(id, 'slotId') };
+        const command = {
+          owner: ownerOf(principal),
+          signupId: requireUuid(signupId),
+          kind: 'slot' as const,
+          id: requireUuid(id, 'slotId'),
+        };
         return slotView(await this.manage.delete(command), principal.livemode);
       },
       'signups.items.create': async ({ principal, signupId, input }) => {
@@ -48,12 +56,22 @@ export class SlotsItemsHandlers {
         return { data: items.map((item) => itemView(item, principal.livemode)) };
       },
       'signups.items.update': async ({ principal, signupId, id, input }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'item' as const, id: requireUuid(id, 'itemId') };
+        const command = {
+          owner: ownerOf(principal),
+          signupId: requireUuid(signupId),
+          kind: 'item' as const,
+          id: requireUuid(id, 'itemId'),
+        };
         const valid = await validateInput(UpdateItemDto, input);
         return itemView(await this.manage.update(command, itemChanges(valid)), principal.livemode);
       },
       'signups.items.delete': async ({ principal, signupId, id }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), kind: 'item' as const, id: requireUuid(id, 'itemId') };
+        const command = {
+          owner: ownerOf(principal),
+          signupId: requireUuid(signupId),
+          kind: 'item' as const,
+          id: requireUuid(id, 'itemId'),
+        };
         return itemView(await this.manage.delete(command), principal.livemode);
       },
     };

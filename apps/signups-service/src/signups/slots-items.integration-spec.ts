@@ -1,6 +1,6 @@
 import { newId, newPrefixedId } from '#libs/contracts';
 import { eventually } from '#libs/testing';
-import { caller, person, problemOf, startApp, type AppHarness } from '../testing/fixtures.js';
+import { type AppHarness, caller, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -22,16 +22,39 @@ describe('adding slots and items', () => {
       principal,
       signupId: signup.id,
       input: [
-        { title: 'Morning', description: 'Set up tables', startTime: '2027-06-01T09:00:00+02:00', endTime: '2027-06-01T11:00:00+02:00', capacity: 4 },
+        {
+          title: 'Morning',
+          description: 'Set up tables',
+          startTime: '2027-06-01T09:00:00+02:00',
+          endTime: '2027-06-01T11:00:00+02:00',
+          capacity: 4,
+        },
         { title: 'Evening', capacity: 2 },
       ],
     });
     expect(data).toEqual([
       {
-        id: expect.any(String), title: 'Morning', description: 'Set up tables', startTime: '2027-06-01T07:00:00.000Z', endTime: '2027-06-01T09:00:00.000Z',
-        capacity: 4, taken: 0, remaining: 4, livemode: false,
+        id: expect.any(String),
+        title: 'Morning',
+        description: 'Set up tables',
+        startTime: '2027-06-01T07:00:00.000Z',
+        endTime: '2027-06-01T09:00:00.000Z',
+        capacity: 4,
+        taken: 0,
+        remaining: 4,
+        livemode: false,
       },
-      { id: expect.any(String), title: 'Evening', description: null, startTime: null, endTime: null, capacity: 2, taken: 0, remaining: 2, livemode: false },
+      {
+        id: expect.any(String),
+        title: 'Evening',
+        description: null,
+        startTime: null,
+        endTime: null,
+        capacity: 2,
+        taken: 0,
+        remaining: 2,
+        livemode: false,
+      },
     ]);
   });
 
@@ -39,16 +62,27 @@ describe('adding slots and items', () => {
     const principal = caller();
     const { signup } = await h.signup(principal);
     const { data } = await h.stack.bus.request('signups.items.create', {
-      principal, signupId: signup.id, input: [{ name: 'Salad', notes: 'No nuts', quantityNeeded: 3 }],
+      principal,
+      signupId: signup.id,
+      input: [{ name: 'Salad', notes: 'No nuts', quantityNeeded: 3 }],
     });
-    expect(data).toEqual([{ id: expect.any(String), name: 'Salad', notes: 'No nuts', quantityNeeded: 3, quantityClaimed: 0, remaining: 3, livemode: false }]);
+    expect(data).toEqual([
+      { id: expect.any(String), name: 'Salad', notes: 'No nuts', quantityNeeded: 3, quantityClaimed: 0, remaining: 3, livemode: false },
+    ]);
   });
 
   it('returns the real slots and items with the signup, in creation order', async () => {
     const principal = caller();
     const timed = { title: 'A', capacity: 1, startTime: '2027-06-01T09:00:00.000Z', endTime: '2027-06-01T11:30:00.000Z' };
-    const { signup, slots, items } = await h.signup(principal, { slots: [timed, { title: 'B', capacity: 1 }], items: [{ name: 'Cups', quantityNeeded: 5 }] });
-    const later = await h.stack.bus.request('signups.slots.create', { principal, signupId: signup.id, input: [{ title: 'C', capacity: 1 }] });
+    const { signup, slots, items } = await h.signup(principal, {
+      slots: [timed, { title: 'B', capacity: 1 }],
+      items: [{ name: 'Cups', quantityNeeded: 5 }],
+    });
+    const later = await h.stack.bus.request('signups.slots.create', {
+      principal,
+      signupId: signup.id,
+      input: [{ title: 'C', capacity: 1 }],
+    });
     const read = await h.stack.bus.request('signups.get', { principal, id: signup.id });
     expect(read.slots).toEqual([...slots, ...later.data]);
     expect(read.slots!.map((s) => s.title)).toEqual(['A', 'B', 'C']);
@@ -68,9 +102,19 @@ describe('adding slots and items', () => {
     const principal = caller();
     const { signup } = await h.signup(principal);
     const problem = await problemOf(
-      h.stack.bus.request('signups.slots.create', { principal, signupId: signup.id, input: [{ title: 'Fine', capacity: 1 }, { title: '', capacity: 0 }] }),
+      h.stack.bus.request('signups.slots.create', {
+        principal,
+        signupId: signup.id,
+        input: [
+          { title: 'Fine', capacity: 1 },
+          { title: '', capacity: 0 },
+        ],
+      }),
     );
-    expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'slots.1.title' }, { path: 'slots.1.capacity', message: 'Must be at least 1' }] });
+    expect(problem).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'slots.1.title' }, { path: 'slots.1.capacity', message: 'Must be at least 1' }],
+    });
   });
 
   it('refuses a slot that ends before it starts', async () => {
@@ -78,19 +122,29 @@ describe('adding slots and items', () => {
     const { signup } = await h.signup(principal);
     const problem = await problemOf(
       h.stack.bus.request('signups.slots.create', {
-        principal, signupId: signup.id, input: [{ title: 'Backwards', capacity: 1, startTime: '2027-06-01T10:00:00Z', endTime: '2027-06-01T09:00:00Z' }],
+        principal,
+        signupId: signup.id,
+        input: [{ title: 'Backwards', capacity: 1, startTime: '2027-06-01T10:00:00Z', endTime: '2027-06-01T09:00:00Z' }],
       }),
     );
-    expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'slots.0.endTime', message: 'Must not be before startTime' }] });
+    expect(problem).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'slots.0.endTime', message: 'Must not be before startTime' }],
+    });
   });
 });
 
 describe('editing slots and items', () => {
   it('changes the given fields, clears those given as null and keeps the rest', async () => {
     const principal = caller();
-    const { signup, slots } = await h.signup(principal, { slots: [{ title: 'Setup', description: 'Tables', startTime: '2027-06-01T09:00:00Z', capacity: 2 }] });
+    const { signup, slots } = await h.signup(principal, {
+      slots: [{ title: 'Setup', description: 'Tables', startTime: '2027-06-01T09:00:00Z', capacity: 2 }],
+    });
     const slot = await h.stack.bus.request('signups.slots.update', {
-      principal, signupId: signup.id, id: slots[0]!.id, input: { title: 'Set-up crew', description: null, capacity: 5 },
+      principal,
+      signupId: signup.id,
+      id: slots[0]!.id,
+      input: { title: 'Set-up crew', description: null, capacity: 5 },
     });
     expect(slot).toEqual({ ...slots[0], title: 'Set-up crew', description: null, capacity: 5, remaining: 5 });
   });
@@ -98,7 +152,12 @@ describe('editing slots and items', () => {
   it('edits an item', async () => {
     const principal = caller();
     const { signup, items } = await h.signup(principal, setup);
-    const item = await h.stack.bus.request('signups.items.update', { principal, signupId: signup.id, id: items[0]!.id, input: { notes: 'Vegan', quantityNeeded: 6 } });
+    const item = await h.stack.bus.request('signups.items.update', {
+      principal,
+      signupId: signup.id,
+      id: items[0]!.id,
+      input: { notes: 'Vegan', quantityNeeded: 6 },
+    });
     expect(item).toEqual({ ...items[0], notes: 'Vegan', quantityNeeded: 6, remaining: 6 });
   });
 
@@ -107,21 +166,33 @@ describe('editing slots and items', () => {
     const { signup, slots } = await h.signup(principal, { slots: [{ title: 'Setup', capacity: 3 }] });
     const slotId = slots[0]!.id;
     for (let i = 0; i < 2; i++) {
-      await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [{ type: 'slot', id: slotId }] } });
+      await h.stack.bus.request('signups.participants.register', {
+        signupId: signup.id,
+        input: { ...person(), selections: [{ type: 'slot', id: slotId }] },
+      });
     }
-    const problem = await problemOf(h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slotId, input: { title: 'Renamed', capacity: 1 } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slotId, input: { title: 'Renamed', capacity: 1 } }),
+    );
     expect(problem.code).toBe('conflict');
     expect(problem.detail).toContain('2');
-    expect((await h.stack.bus.request('signups.slots.list', { principal, signupId: signup.id })).data[0]).toMatchObject({ title: 'Setup', capacity: 3, taken: 2 });
+    expect((await h.stack.bus.request('signups.slots.list', { principal, signupId: signup.id })).data[0]).toMatchObject({
+      title: 'Setup',
+      capacity: 3,
+      taken: 2,
+    });
   });
 
   it('refuses to drop quantityNeeded below the quantity claimed with conflict', async () => {
     const principal = caller();
     const { signup, items } = await h.signup(principal, setup);
     await h.stack.bus.request('signups.participants.register', {
-      signupId: signup.id, input: { ...person(), selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }] },
+      signupId: signup.id,
+      input: { ...person(), selections: [{ type: 'item', id: items[0]!.id, quantity: 2 }] },
     });
-    const problem = await problemOf(h.stack.bus.request('signups.items.update', { principal, signupId: signup.id, id: items[0]!.id, input: { quantityNeeded: 1 } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.items.update', { principal, signupId: signup.id, id: items[0]!.id, input: { quantityNeeded: 1 } }),
+    );
     expect(problem.code).toBe('conflict');
   });
 
@@ -129,12 +200,25 @@ describe('editing slots and items', () => {
     const principal = caller();
     const { signup, slots } = await h.signup(principal, { slots: [{ title: 'Setup', capacity: 3 }] });
     const slotId = slots[0]!.id;
-    await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [{ type: 'slot', id: slotId }] } });
+    await h.stack.bus.request('signups.participants.register', {
+      signupId: signup.id,
+      input: { ...person(), selections: [{ type: 'slot', id: slotId }] },
+    });
     const full = await h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slotId, input: { capacity: 1 } });
     expect(full).toMatchObject({ capacity: 1, taken: 1, remaining: 0 });
     await eventually(() => expect(h.eventsFor(slotId, 'slot.filled')).toHaveLength(1));
-    expect(h.eventsFor(slotId, 'slot.filled')[0]!.data).toEqual({ ...full, signupId: signup.id, organizationId: principal.organizationId, livemode: false });
-    const opened = await h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slotId, input: { capacity: 2 } });
+    expect(h.eventsFor(slotId, 'slot.filled')[0]!.data).toEqual({
+      ...full,
+      signupId: signup.id,
+      organizationId: principal.organizationId,
+      livemode: false,
+    });
+    const opened = await h.stack.bus.request('signups.slots.update', {
+      principal,
+      signupId: signup.id,
+      id: slotId,
+      input: { capacity: 2 },
+    });
     await eventually(() => expect(h.eventsFor(slotId, 'slot.opened')).toHaveLength(1));
     expect(h.eventsFor(slotId, 'slot.opened')[0]!.data).toMatchObject({ ...opened, signupId: signup.id });
   });
@@ -142,21 +226,32 @@ describe('editing slots and items', () => {
   it('refuses an end time before the start time', async () => {
     const principal = caller();
     const { signup, slots } = await h.signup(principal, { slots: [{ title: 'Setup', capacity: 1, startTime: '2027-06-01T10:00:00Z' }] });
-    const problem = await problemOf(h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slots[0]!.id, input: { endTime: '2027-06-01T09:00:00Z' } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.slots.update', {
+        principal,
+        signupId: signup.id,
+        id: slots[0]!.id,
+        input: { endTime: '2027-06-01T09:00:00Z' },
+      }),
+    );
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'endTime', message: 'Must not be before startTime' }] });
   });
 
   it('answers an empty edit with the slot unchanged', async () => {
     const principal = caller();
     const { signup, slots } = await h.signup(principal, setup);
-    expect(await h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slots[0]!.id, input: {} })).toEqual(slots[0]);
+    expect(await h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slots[0]!.id, input: {} })).toEqual(
+      slots[0],
+    );
   });
 
   it('answers not_found for a slot of another signup of the same organization', async () => {
     const principal = caller();
     const a = await h.signup(principal, setup);
     const b = await h.signup(principal, setup);
-    const problem = await problemOf(h.stack.bus.request('signups.slots.update', { principal, signupId: b.signup.id, id: a.slots[0]!.id, input: { title: 'x' } }));
+    const problem = await problemOf(
+      h.stack.bus.request('signups.slots.update', { principal, signupId: b.signup.id, id: a.slots[0]!.id, input: { title: 'x' } }),
+    );
     expect(problem.code).toBe('not_found');
   });
 });
@@ -173,20 +268,31 @@ describe('deleting slots and items', () => {
     const principal = caller();
     const { signup, slots } = await h.signup(principal, setup);
     const slotId = slots[0]!.id;
-    const registered = await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [{ type: 'slot', id: slotId }] } });
+    const registered = await h.stack.bus.request('signups.participants.register', {
+      signupId: signup.id,
+      input: { ...person(), selections: [{ type: 'slot', id: slotId }] },
+    });
     const problem = await problemOf(h.stack.bus.request('signups.slots.delete', { principal, signupId: signup.id, id: slotId }));
     expect(problem.code).toBe('conflict');
     expect(problem.detail).toContain('Setup');
     expect((await h.stack.bus.request('signups.slots.list', { principal, signupId: signup.id })).data).toHaveLength(1);
     await h.stack.bus.request('signups.registrations.cancel', { token: registered.confirmationToken! });
-    expect(await h.stack.bus.request('signups.slots.delete', { principal, signupId: signup.id, id: slotId })).toMatchObject({ id: slotId, taken: 0 });
+    expect(await h.stack.bus.request('signups.slots.delete', { principal, signupId: signup.id, id: slotId })).toMatchObject({
+      id: slotId,
+      taken: 0,
+    });
   });
 
   it('refuses to delete an item with claims with conflict', async () => {
     const principal = caller();
     const { signup, items } = await h.signup(principal, setup);
-    await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [{ type: 'item', id: items[0]!.id }] } });
-    expect((await problemOf(h.stack.bus.request('signups.items.delete', { principal, signupId: signup.id, id: items[0]!.id }))).code).toBe('conflict');
+    await h.stack.bus.request('signups.participants.register', {
+      signupId: signup.id,
+      input: { ...person(), selections: [{ type: 'item', id: items[0]!.id }] },
+    });
+    expect((await problemOf(h.stack.bus.request('signups.items.delete', { principal, signupId: signup.id, id: items[0]!.id }))).code).toBe(
+      'conflict',
+    );
   });
 
   it('deletes an unclaimed item', async () => {
@@ -198,7 +304,9 @@ describe('deleting slots and items', () => {
   it('answers not_found for a slot that does not exist', async () => {
     const principal = caller();
     const { signup } = await h.signup(principal);
-    expect((await problemOf(h.stack.bus.request('signups.slots.delete', { principal, signupId: signup.id, id: newId() }))).code).toBe('not_found');
+    expect((await problemOf(h.stack.bus.request('signups.slots.delete', { principal, signupId: signup.id, id: newId() }))).code).toBe(
+      'not_found',
+    );
   });
 });
 
@@ -256,15 +364,23 @@ describe('who may change slots and items', () => {
     expect((await listSlots).data).toHaveLength(1);
     expect((await listItems).data).toHaveLength(1);
     const writer = caller({ organizationId, scopes: ['signups:write'] });
-    expect((await problemOf(h.stack.bus.request('signups.slots.list', { principal: writer, signupId: signup.id }))).detail).toContain('signups:read');
+    expect((await problemOf(h.stack.bus.request('signups.slots.list', { principal: writer, signupId: signup.id }))).detail).toContain(
+      'signups:read',
+    );
   });
 
   it('names the malformed path id in the validation error', async () => {
     const principal = caller();
     const { signup } = await h.signup(principal);
     const bad = (p: Promise<unknown>) => problemOf(p).then((e) => e.errors);
-    expect(await bad(h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: 'nope', input: {} }))).toEqual([{ path: 'slotId', message: 'Invalid uuid' }]);
-    expect(await bad(h.stack.bus.request('signups.items.delete', { principal, signupId: signup.id, id: 'nope' }))).toEqual([{ path: 'itemId', message: 'Invalid uuid' }]);
-    expect(await bad(h.stack.bus.request('signups.slots.list', { principal, signupId: 'nope' }))).toEqual([{ path: 'id', message: 'Invalid uuid' }]);
+    expect(await bad(h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: 'nope', input: {} }))).toEqual([
+      { path: 'slotId', message: 'Invalid uuid' },
+    ]);
+    expect(await bad(h.stack.bus.request('signups.items.delete', { principal, signupId: signup.id, id: 'nope' }))).toEqual([
+      { path: 'itemId', message: 'Invalid uuid' },
+    ]);
+    expect(await bad(h.stack.bus.request('signups.slots.list', { principal, signupId: 'nope' }))).toEqual([
+      { path: 'id', message: 'Invalid uuid' },
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SignupStatus } from '#libs/contracts';
-import { DATA_SOURCE } from '#libs/runtime';
 import { rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner } from './signup.js';
 import type { Contents, Item, Kind, Slot, Target, TargetOf } from './slot-item.js';
@@ -82,13 +82,23 @@ export class SlotsItemsRepository {
 
   async list<K extends Kind>(kind: K, signupId: string, db: EntityManager = this.dataSource.manager): Promise<TargetOf<K>[]> {
     const { table, columns, fromRow } = TABLES[kind];
-    const rows = await rowsOf<Record<string, unknown>>(db, `SELECT ${columns} FROM ${table} WHERE signup_id = $1 ORDER BY created_at, id`, [signupId]);
+    const rows = await rowsOf<Record<string, unknown>>(db, `SELECT ${columns} FROM ${table} WHERE signup_id = $1 ORDER BY created_at, id`, [
+      signupId,
+    ]);
     return rows.map((row) => fromRow(row) as TargetOf<K>);
   }
 
-  async find<K extends Kind>(kind: K, signupId: string, id: string, db: EntityManager = this.dataSource.manager): Promise<TargetOf<K> | undefined> {
+  async find<K extends Kind>(
+    kind: K,
+    signupId: string,
+    id: string,
+    db: EntityManager = this.dataSource.manager,
+  ): Promise<TargetOf<K> | undefined> {
     const { table, columns, fromRow } = TABLES[kind];
-    const [row] = await rowsOf<Record<string, unknown>>(db, `SELECT ${columns} FROM ${table} WHERE id = $1 AND signup_id = $2`, [id, signupId]);
+    const [row] = await rowsOf<Record<string, unknown>>(db, `SELECT ${columns} FROM ${table} WHERE id = $1 AND signup_id = $2`, [
+      id,
+      signupId,
+    ]);
     return row && (fromRow(row) as TargetOf<K>);
   }
 
@@ -105,8 +115,12 @@ export class SlotsItemsRepository {
        RETURNING ${TABLES.slot.columns}`,
       [
         ...ownedParams(where),
-        slots.map((s) => s.id), slots.map((s) => s.title), slots.map((s) => s.description), slots.map((s) => s.startTime),
-        slots.map((s) => s.endTime), slots.map((s) => s.capacity),
+        slots.map((s) => s.id),
+        slots.map((s) => s.title),
+        slots.map((s) => s.description),
+        slots.map((s) => s.startTime),
+        slots.map((s) => s.endTime),
+        slots.map((s) => s.capacity),
       ],
     );
     return rows.length === 0 ? undefined : inOrder(slots, rows.map(TABLES.slot.fromRow));
@@ -121,7 +135,13 @@ export class SlotsItemsRepository {
        FROM ${SIGNUPS} g, unnest($5::uuid[], $6::text[], $7::text[], $8::integer[]) AS x(id, name, notes, quantity_needed)
        WHERE g.id = $1 AND g.organization_id = $2 AND g.livemode = $3 AND g.status = ANY($4::text[])
        RETURNING ${TABLES.item.columns}`,
-      [...ownedParams(where), items.map((i) => i.id), items.map((i) => i.name), items.map((i) => i.notes), items.map((i) => i.quantityNeeded)],
+      [
+        ...ownedParams(where),
+        items.map((i) => i.id),
+        items.map((i) => i.name),
+        items.map((i) => i.notes),
+        items.map((i) => i.quantityNeeded),
+      ],
     );
     return rows.length === 0 ? undefined : inOrder(items, rows.map(TABLES.item.fromRow));
   }
@@ -130,7 +150,13 @@ export class SlotsItemsRepository {
    * Edits a slot or item of an owned signup in an allowed status, unless its limit would drop
    * below what is taken (or a slot would end before it starts); undefined when it does not apply.
    */
-  async update<K extends Kind>(db: EntityManager, kind: K, where: OwnedSignup, id: string, changes: ChangesOf<K>): Promise<EditedTarget<K> | undefined> {
+  async update<K extends Kind>(
+    db: EntityManager,
+    kind: K,
+    where: OwnedSignup,
+    id: string,
+    changes: ChangesOf<K>,
+  ): Promise<EditedTarget<K> | undefined> {
     const { table, total, used, fromRow } = TABLES[kind];
     const params: unknown[] = [...ownedParams(where), id];
     const effective = new Map<string, string>();
@@ -145,7 +171,8 @@ export class SlotsItemsRepository {
     /** The column's value after the edit: the new one when given, else the current one. */
     const after = (column: string) => effective.get(column) ?? `t.${column}`;
     const guards = [`t.${used} <= ${after(total)}`];
-    if (kind === 'slot') guards.push(`(${after('end_time')} IS NULL OR ${after('start_time')} IS NULL OR ${after('end_time')} >= ${after('start_time')})`);
+    if (kind === 'slot')
+      guards.push(`(${after('end_time')} IS NULL OR ${after('start_time')} IS NULL OR ${after('end_time')} >= ${after('start_time')})`);
     const [row] = await rowsOf<Record<string, unknown> & { previous_total: number }>(
       db,
       `WITH current AS (

@@ -53,8 +53,17 @@ export const TABLES: { [K in Kind]: KindTable<K> } = {
     fromRow: (raw) => {
       const row = raw as unknown as SlotRow;
       return {
-        kind: 'slot', id: row.id, signupId: row.signup_id, title: row.title, description: row.description, startTime: row.start_time,
-        endTime: row.end_time, capacity: row.capacity, taken: row.taken, createdAt: row.created_at, updatedAt: row.updated_at,
+        kind: 'slot',
+        id: row.id,
+        signupId: row.signup_id,
+        title: row.title,
+        description: row.description,
+        startTime: row.start_time,
+        endTime: row.end_time,
+        capacity: row.capacity,
+        taken: row.taken,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
       };
     },
   },
@@ -67,8 +76,15 @@ export const TABLES: { [K in Kind]: KindTable<K> } = {
     fromRow: (raw) => {
       const row = raw as unknown as ItemRow;
       return {
-        kind: 'item', id: row.id, signupId: row.signup_id, name: row.name, notes: row.notes, quantityNeeded: row.quantity_needed,
-        quantityClaimed: row.quantity_claimed, createdAt: row.created_at, updatedAt: row.updated_at,
+        kind: 'item',
+        id: row.id,
+        signupId: row.signup_id,
+        name: row.name,
+        notes: row.notes,
+        quantityNeeded: row.quantity_needed,
+        quantityClaimed: row.quantity_claimed,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
       };
     },
   },
@@ -109,5 +125,8 @@ export function takeSql(kind: Kind, wanted: string, signupId: string): string {
 }
 
 export function qualifiedColumns(kind: Kind, alias: string): string {
-  return TABLES[kind].columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
+  return TABLES[kind].columns
+    .split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
 }

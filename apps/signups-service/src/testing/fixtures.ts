@@ -1,6 +1,14 @@
 import {
-  EVENT_TYPES, newPrefixedId, type CloudEvent, type CreateItemInput, type CreateSignupInput, type CreateSlotInput, type ItemView, type Principal,
-  type SignupView, type SlotView,
+  type CloudEvent,
+  type CreateItemInput,
+  type CreateSignupInput,
+  type CreateSlotInput,
+  EVENT_TYPES,
+  type ItemView,
+  newPrefixedId,
+  type Principal,
+  type SignupView,
+  type SlotView,
 } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_DELIVERY_PAGE, DeliveryPageQueryDto, decodeCursor, encodeCursor, pageOf, requireUuid, validateInput, type HandlersOf } from '#libs/contracts';
+import {
+  decodeCursor,
+  DEFAULT_DELIVERY_PAGE,
+  DeliveryPageQueryDto,
+  encodeCursor,
+  type HandlersOf,
+  pageOf,
+  requireUuid,
+  validateInput,
+} from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { ownerOf } from '../endpoints/endpoint.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
@@ -29,7 +38,8 @@ export class DeliveriesHandlers {
       'webhooks.deliveries.replay': async ({ principal, id }) => {
         const replayed = await this.deliveries.replay(ownerOf(principal), requireUuid(id));
         if (!replayed) throw new ProblemError('not_found', 'No webhook delivery with this id.');
-        if (replayed === 'sending') throw new ProblemError('conflict', 'This delivery is being sent right now; replay it once the attempt is over.');
+        if (replayed === 'sending')
+          throw new ProblemError('conflict', 'This delivery is being sent right now; replay it once the attempt is over.');
         this.worker.kick();
         return deliveryView(replayed);
       },

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { cloudEvent, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, eventually, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
+import { createTestStack, eventually, type Receiver, startReceiver, type TestStack, verifyWebhook } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-import { MISSHAPEN_CURSORS, caller, problemOf } from '../testing/webhook-testing.js';
-import { DeliveriesRepository, type AttemptRecord, type ClaimedAttempt } from './deliveries.repository.js';
+import { caller, MISSHAPEN_CURSORS, problemOf } from '../testing/webhook-testing.js';
+import { type AttemptRecord, type ClaimedAttempt, DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
 const SCHEDULE = ['100ms', '100ms', '100ms'];
@@ -28,9 +28,24 @@ function logCalls<T extends object, K extends keyof T>(log: string[], target: T,
 function signup(principal: Principal, title = 'Potluck'): SignupView {
   const now = new Date().toISOString();
   return {
-    id: crypto.randomUUID(), slug: 'potluck-abc123', title, description: null, status: 'draft', eventDate: now, location: null, maxParticipants: null,
-    requiresPhone: false, signupCloseDate: null, organizationId: principal.organizationId, participantCount: 0, publicUrl: 'https://example.test/s/potluck',
-    livemode: principal.livemode, createdAt: now, updatedAt: now, publishedAt: null, closedAt: null,
+    id: crypto.randomUUID(),
+    slug: 'potluck-abc123',
+    title,
+    description: null,
+    status: 'draft',
+    eventDate: now,
+    location: null,
+    maxParticipants: null,
+    requiresPhone: false,
+    signupCloseDate: null,
+    organizationId: principal.organizationId,
+    participantCount: 0,
+    publicUrl: 'https://example.test/s/potluck',
+    livemode: principal.livemode,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: null,
+    closedAt: null,
   };
 }
 
@@ -74,7 +89,8 @@ describe('webhook deliveries', () => {
     return event;
   };
 
-  const deliveries = (principal: Principal, id: string) => stack.bus.request('webhooks.deliveries.list', { principal, id, query: {} }).then((p) => p.data);
+  const deliveries = (principal: Principal, id: string) =>
+    stack.bus.request('webhooks.deliveries.list', { principal, id, query: {} }).then((p) => p.data);
   const settled = (principal: Principal, id: string, status: DeliveryView['status']) =>
     eventually(async () => {
       const [latest] = await deliveries(principal, id);
@@ -84,8 +100,16 @@ describe('webhook deliveries', () => {
 
   /** The attempt a worker would hold on a delivery under `claimId` (record reads only the ids). */
   const claimOn = (delivery: { id: string; claimId: string }, target: { endpoint: { id: string; url: string } }): ClaimedAttempt => ({
-    id: delivery.id, claimId: delivery.claimId, eventId: crypto.randomUUID(), payload: '{}', attempt: 1, endpointId: target.endpoint.id, url: target.endpoint.url,
-    sealedSecret: '', sealedPreviousSecret: null, previousSecretExpiresAt: null,
+    id: delivery.id,
+    claimId: delivery.claimId,
+    eventId: crypto.randomUUID(),
+    payload: '{}',
+    attempt: 1,
+    endpointId: target.endpoint.id,
+    url: target.endpoint.url,
+    sealedSecret: '',
+    sealedPreviousSecret: null,
+    previousSecretExpiresAt: null,
   });
 
   /** Pending deliveries to an endpoint that a worker holds right now (due in an hour, so none is claimed again). */
@@ -108,7 +132,10 @@ describe('webhook deliveries', () => {
   // These two come first: no attempt of another test may be in flight, as each ends with a kick.
   it('wakes the worker once an event created a pending delivery, before its attempt', async () => {
     const log: string[] = [];
-    const undo = [logCalls(log, app.app.get(DeliveryWorker), 'kick', 'kick'), logCalls(log, app.app.get(DeliveriesRepository), 'record', 'record')];
+    const undo = [
+      logCalls(log, app.app.get(DeliveryWorker), 'kick', 'kick'),
+      logCalls(log, app.app.get(DeliveriesRepository), 'record', 'record'),
+    ];
     try {
       const principal = caller();
       const target = await endpoint(principal);
@@ -126,7 +153,10 @@ describe('webhook deliveries', () => {
     try {
       const event = await emit(caller());
       await eventually(async () => {
-        const applied = await db.query(`SELECT 1 FROM "webhooks"."processed_events" WHERE consumer = 'webhooks-fan-out' AND event_id = $1`, [event.id]);
+        const applied = await db.query(
+          `SELECT 1 FROM "webhooks"."processed_events" WHERE consumer = 'webhooks-fan-out' AND event_id = $1`,
+          [event.id],
+        );
         expect(applied).toHaveLength(1);
       });
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -147,7 +177,14 @@ describe('webhook deliveries', () => {
 
     for (const target of [all, created]) {
       const delivery = await settled(principal, target.endpoint.id, 'succeeded');
-      expect(delivery).toMatchObject({ eventId: event.id, eventType: 'signup.created', attemptCount: 1, lastResponseStatus: 200, errorMessage: null, nextAttemptAt: null });
+      expect(delivery).toMatchObject({
+        eventId: event.id,
+        eventType: 'signup.created',
+        attemptCount: 1,
+        lastResponseStatus: 200,
+        errorMessage: null,
+        nextAttemptAt: null,
+      });
       const [message] = target.received();
       expect(message!.headers['webhook-id']).toBe(event.id);
       expect(verifyWebhook(target.signingSecret, message!)).toEqual({
@@ -156,7 +193,10 @@ describe('webhook deliveries', () => {
         data: { ...event.data, organizationId: principal.organizationId, livemode: false },
       });
     }
-    expect(await stack.bus.request('webhooks.get', { principal, id: all.endpoint.id })).toMatchObject({ lastSuccessAt: expect.any(String), consecutiveFailures: 0 });
+    expect(await stack.bus.request('webhooks.get', { principal, id: all.endpoint.id })).toMatchObject({
+      lastSuccessAt: expect.any(String),
+      consecutiveFailures: 0,
+    });
     for (const target of [other, otherMode, otherOrg]) expect(target.received()).toEqual([]);
   });
 
@@ -199,7 +239,10 @@ describe('webhook deliveries', () => {
     for (const message of received) expect(verifyWebhook(target.signingSecret, message)).toMatchObject({ type: 'signup.created' });
     expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(80);
     expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
-      consecutiveFailures: 0, lastFailureAt: expect.any(String), lastSuccessAt: expect.any(String), paused: false,
+      consecutiveFailures: 0,
+      lastFailureAt: expect.any(String),
+      lastSuccessAt: expect.any(String),
+      paused: false,
     });
   });
 
@@ -209,9 +252,17 @@ describe('webhook deliveries', () => {
     hooks.answer(target.path, { status: 500 });
     await emit(principal);
     const delivery = await settled(principal, target.endpoint.id, 'failed');
-    expect(delivery).toMatchObject({ attemptCount: SCHEDULE.length + 1, lastResponseStatus: 500, errorMessage: 'HTTP 500', nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      attemptCount: SCHEDULE.length + 1,
+      lastResponseStatus: 500,
+      errorMessage: 'HTTP 500',
+      nextAttemptAt: null,
+    });
     expect(target.received()).toHaveLength(SCHEDULE.length + 1);
-    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ consecutiveFailures: 4, paused: false });
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+      consecutiveFailures: 4,
+      paused: false,
+    });
   });
 
   it('honours Retry-After on a 503', async () => {
@@ -230,7 +281,10 @@ describe('webhook deliveries', () => {
     hooks.answer(target.path, { status: 410 });
     await emit(principal);
     await settled(principal, target.endpoint.id, 'failed');
-    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ paused: true, pausedReason: 'gone' });
+    expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+      paused: true,
+      pausedReason: 'gone',
+    });
     await emit(principal, 'signup.published');
     const skipped = await settled(principal, target.endpoint.id, 'skipped');
     expect(skipped).toMatchObject({ eventType: 'signup.published', attemptCount: 0 });
@@ -245,7 +299,9 @@ describe('webhook deliveries', () => {
     await emit(principal, 'signup.published');
     await eventually(async () => {
       expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
-        paused: true, pausedReason: 'consecutive_failures', consecutiveFailures: 6,
+        paused: true,
+        pausedReason: 'consecutive_failures',
+        consecutiveFailures: 6,
       });
     }, 10_000);
     await emit(principal);
@@ -270,7 +326,10 @@ describe('webhook deliveries', () => {
     const replayed = await stack.bus.request('webhooks.deliveries.replay', { principal, id: skipped.id });
     expect(replayed).toMatchObject({ status: 'pending', attemptCount: 0, errorMessage: null });
     await eventually(async () => {
-      expect((await deliveries(principal, target.endpoint.id)).find((d) => d.id === skipped.id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+      expect((await deliveries(principal, target.endpoint.id)).find((d) => d.id === skipped.id)).toMatchObject({
+        status: 'succeeded',
+        attemptCount: 1,
+      });
     }, 10_000);
     expect(target.received()).toHaveLength(9);
   });
@@ -281,23 +340,34 @@ describe('webhook deliveries', () => {
     const [held] = await heldDeliveries(target.endpoint.id, 1);
     const gone: AttemptRecord = { status: 410, errorMessage: 'HTTP 410', next: { status: 'failed' }, gone: true };
     await app.app.get(DeliveriesRepository).record(claimOn({ id: held!.id, claimId: crypto.randomUUID() }, target), gone, PAUSE_AFTER);
-    expect(await deliveries(principal, target.endpoint.id)).toMatchObject([{ id: held!.id, status: 'pending', lastResponseStatus: null, errorMessage: null }]);
+    expect(await deliveries(principal, target.endpoint.id)).toMatchObject([
+      { id: held!.id, status: 'pending', lastResponseStatus: null, errorMessage: null },
+    ]);
     expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
-      paused: false, consecutiveFailures: 0, lastFailureAt: null,
+      paused: false,
+      consecutiveFailures: 0,
+      lastFailureAt: null,
     });
 
     await app.app.get(DeliveriesRepository).record(claimOn(held!, target), gone, PAUSE_AFTER);
-    expect(await deliveries(principal, target.endpoint.id)).toMatchObject([{ status: 'failed', lastResponseStatus: 410, errorMessage: 'HTTP 410', nextAttemptAt: null }]);
+    expect(await deliveries(principal, target.endpoint.id)).toMatchObject([
+      { status: 'failed', lastResponseStatus: 410, errorMessage: 'HTTP 410', nextAttemptAt: null },
+    ]);
     expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
-      paused: true, pausedReason: 'gone', consecutiveFailures: 1, lastFailureAt: expect.any(String),
+      paused: true,
+      pausedReason: 'gone',
+      consecutiveFailures: 1,
+      lastFailureAt: expect.any(String),
     });
   });
 
-  it('records the successes that come together in one statement, each only under its own claim, and ends their endpoints\' runs of failures', async () => {
+  it("records the successes that come together in one statement, each only under its own claim, and ends their endpoints' runs of failures", async () => {
     const principal = caller();
     const [a, b] = [await endpoint(principal), await endpoint(principal)];
     const [heldA, heldB] = [await heldDeliveries(a.endpoint.id, 5), await heldDeliveries(b.endpoint.id, 5)];
-    await db.query(`UPDATE "webhooks"."endpoints" SET consecutive_failures = 3, failing_since = now() WHERE id = ANY($1::uuid[])`, [[a.endpoint.id, b.endpoint.id]]);
+    await db.query(`UPDATE "webhooks"."endpoints" SET consecutive_failures = 3, failing_since = now() WHERE id = ANY($1::uuid[])`, [
+      [a.endpoint.id, b.endpoint.id],
+    ]);
     const ok: AttemptRecord = { status: 200, errorMessage: null, next: { status: 'succeeded' } };
     const repository = app.app.get(DeliveriesRepository);
     const stale = { id: heldB[4]!.id, claimId: crypto.randomUUID() };
@@ -307,16 +377,20 @@ describe('webhook deliveries', () => {
       repository.record(claimOn(stale, b), ok, PAUSE_AFTER),
     ]);
 
-    const rows = (await db.query(`SELECT id, status, last_response_status, delivered_at::text AS delivered_at FROM "webhooks"."deliveries" WHERE id = ANY($1::uuid[])`, [
-      [...heldA, ...heldB].map((d) => d.id),
-    ])) as { id: string; status: string; last_response_status: number | null; delivered_at: string | null }[];
+    const rows = (await db.query(
+      `SELECT id, status, last_response_status, delivered_at::text AS delivered_at FROM "webhooks"."deliveries" WHERE id = ANY($1::uuid[])`,
+      [[...heldA, ...heldB].map((d) => d.id)],
+    )) as { id: string; status: string; last_response_status: number | null; delivered_at: string | null }[];
     const recorded = rows.filter((row) => row.id !== stale.id);
     expect(recorded.map((row) => [row.status, row.last_response_status])).toEqual(Array(9).fill(['succeeded', 200]));
     expect(rows.find((row) => row.id === stale.id)).toMatchObject({ status: 'pending', last_response_status: null, delivered_at: null });
     // One statement's rows share its transaction's now() (to the microsecond): fewer times than successes means they went together.
     expect(new Set(recorded.map((row) => row.delivered_at)).size).toBeLessThan(9);
     for (const target of [a, b]) {
-      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ consecutiveFailures: 0, lastSuccessAt: expect.any(String) });
+      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+        consecutiveFailures: 0,
+        lastSuccessAt: expect.any(String),
+      });
     }
   });
 
@@ -324,11 +398,18 @@ describe('webhook deliveries', () => {
     const principal = caller();
     const target = await endpoint(principal);
     const held = await heldDeliveries(target.endpoint.id, PAUSE_AFTER + 2);
-    const retry: AttemptRecord = { status: 500, errorMessage: 'HTTP 500', next: { status: 'pending', at: new Date(Date.now() + 3_600_000) } };
+    const retry: AttemptRecord = {
+      status: 500,
+      errorMessage: 'HTTP 500',
+      next: { status: 'pending', at: new Date(Date.now() + 3_600_000) },
+    };
     const repository = app.app.get(DeliveriesRepository);
     await Promise.all(held.map((delivery) => repository.record(claimOn(delivery, target), retry, PAUSE_AFTER)));
     expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
-      paused: true, pausedReason: 'consecutive_failures', pausedAt: expect.any(String), consecutiveFailures: PAUSE_AFTER + 2,
+      paused: true,
+      pausedReason: 'consecutive_failures',
+      pausedAt: expect.any(String),
+      consecutiveFailures: PAUSE_AFTER + 2,
     });
   });
 
@@ -356,9 +437,10 @@ describe('webhook deliveries', () => {
       expect(all).toHaveLength(1);
       return all;
     });
-    await db.query(`UPDATE "webhooks"."deliveries" SET status = 'pending', next_attempt_at = now() + interval '1 hour', locked_until = now() + interval '1 minute' WHERE id = $1`, [
-      delivery!.id,
-    ]);
+    await db.query(
+      `UPDATE "webhooks"."deliveries" SET status = 'pending', next_attempt_at = now() + interval '1 hour', locked_until = now() + interval '1 minute' WHERE id = $1`,
+      [delivery!.id],
+    );
     expect((await problemOf(stack.bus.request('webhooks.deliveries.replay', { principal, id: delivery!.id }))).code).toBe('conflict');
   });
 
@@ -373,23 +455,30 @@ describe('webhook deliveries', () => {
       return all;
     });
     const sent = target.received().length;
-    await db.query(`UPDATE "webhooks"."deliveries" SET status = 'pending', attempt_count = $2, next_attempt_at = now(), locked_until = NULL WHERE id = $1`, [
-      delivery!.id,
-      SCHEDULE.length + 1,
-    ]);
+    await db.query(
+      `UPDATE "webhooks"."deliveries" SET status = 'pending', attempt_count = $2, next_attempt_at = now(), locked_until = NULL WHERE id = $1`,
+      [delivery!.id, SCHEDULE.length + 1],
+    );
     await settled(principal, target.endpoint.id, 'failed');
-    expect((await deliveries(principal, target.endpoint.id))[0]).toMatchObject({ errorMessage: 'abandoned: every scheduled attempt was interrupted' });
+    expect((await deliveries(principal, target.endpoint.id))[0]).toMatchObject({
+      errorMessage: 'abandoned: every scheduled attempt was interrupted',
+    });
     expect(target.received()).toHaveLength(sent);
   });
 
   it('pauses an endpoint whose deliveries have all failed for five days', async () => {
     const principal = caller();
     const target = await endpoint(principal);
-    await db.query(`UPDATE "webhooks"."endpoints" SET failing_since = now() - interval '6 days', consecutive_failures = 1 WHERE id = $1`, [target.endpoint.id]);
+    await db.query(`UPDATE "webhooks"."endpoints" SET failing_since = now() - interval '6 days', consecutive_failures = 1 WHERE id = $1`, [
+      target.endpoint.id,
+    ]);
     hooks.answer(target.path, { status: 500 });
     await emit(principal);
     await eventually(async () => {
-      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({ paused: true, pausedReason: 'consecutive_failures' });
+      expect(await stack.bus.request('webhooks.get', { principal, id: target.endpoint.id })).toMatchObject({
+        paused: true,
+        pausedReason: 'consecutive_failures',
+      });
     }, 10_000);
   });
 
@@ -399,22 +488,37 @@ describe('webhook deliveries', () => {
     for (let i = 0; i < 3; i++) await emit(principal);
     await eventually(async () => expect(await deliveries(principal, target.endpoint.id)).toHaveLength(3), 10_000);
     const first = await stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 2 } });
-    const second = await stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 2, cursor: first.nextCursor! } });
+    const second = await stack.bus.request('webhooks.deliveries.list', {
+      principal,
+      id: target.endpoint.id,
+      query: { limit: 2, cursor: first.nextCursor! },
+    });
     expect([...first.data, ...second.data].map((d) => d.id)).toEqual((await deliveries(principal, target.endpoint.id)).map((d) => d.id));
     expect(second.nextCursor).toBeNull();
     const stranger = caller();
-    expect((await problemOf(stack.bus.request('webhooks.deliveries.list', { principal: stranger, id: target.endpoint.id, query: {} }))).code).toBe('not_found');
-    expect((await problemOf(stack.bus.request('webhooks.deliveries.replay', { principal: stranger, id: first.data[0]!.id }))).code).toBe('not_found');
-    const limit = await problemOf(stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 201 } }));
+    expect(
+      (await problemOf(stack.bus.request('webhooks.deliveries.list', { principal: stranger, id: target.endpoint.id, query: {} }))).code,
+    ).toBe('not_found');
+    expect((await problemOf(stack.bus.request('webhooks.deliveries.replay', { principal: stranger, id: first.data[0]!.id }))).code).toBe(
+      'not_found',
+    );
+    const limit = await problemOf(
+      stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { limit: 201 } }),
+    );
     expect(limit.code).toBe('validation_failed');
   });
 
-  it.each(MISSHAPEN_CURSORS)('refuses a well-formed history cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
-    const principal = caller();
-    const target = await endpoint(principal);
-    const problem = await problemOf(stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { cursor } }));
-    expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
-  });
+  it.each(MISSHAPEN_CURSORS)(
+    'refuses a well-formed history cursor holding %s as a 422 on cursor, before any query',
+    async (_case, cursor) => {
+      const principal = caller();
+      const target = await endpoint(principal);
+      const problem = await problemOf(
+        stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { cursor } }),
+      );
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+    },
+  );
 
   it('deletes the history with the endpoint', async () => {
     const principal = caller();
@@ -422,7 +526,10 @@ describe('webhook deliveries', () => {
     await emit(principal);
     await settled(principal, target.endpoint.id, 'succeeded');
     await stack.bus.request('webhooks.delete', { principal, id: target.endpoint.id });
-    const [{ count }] = await db.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM "webhooks"."deliveries" WHERE endpoint_id = $1`, [target.endpoint.id]);
+    const [{ count }] = await db.query<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM "webhooks"."deliveries" WHERE endpoint_id = $1`,
+      [target.endpoint.id],
+    );
     expect(count).toBe(0);
   });
 
@@ -437,7 +544,10 @@ describe('webhook deliveries', () => {
       const after = await attemptsByOutcome();
       const added = (outcome: string) => (after[outcome] ?? 0) - (before[outcome] ?? 0);
       expect(Object.fromEntries(['delivered', 'http_4xx', 'http_5xx', 'no_response'].map((outcome) => [outcome, added(outcome)]))).toEqual({
-        delivered: 1, http_4xx: 1, http_5xx: 0, no_response: 0,
+        delivered: 1,
+        http_4xx: 1,
+        http_5xx: 0,
+        no_response: 0,
       });
     });
   });

@@ -10,7 +10,8 @@ import type { Delivery } from './delivery.js';
 
 const DELIVERIES = `"${WEBHOOKS_SCHEMA}"."deliveries"`;
 const ENDPOINTS = `"${WEBHOOKS_SCHEMA}"."endpoints"`;
-const COLUMNS = 'd.id, d.event_id, d.event_type, d.status, d.attempt_count, d.last_response_status, d.error_message, d.created_at, d.delivered_at, d.next_attempt_at';
+const COLUMNS =
+  'd.id, d.event_id, d.event_type, d.status, d.attempt_count, d.last_response_status, d.error_message, d.created_at, d.delivered_at, d.next_attempt_at';
 /** An endpoint failing without a success for this long is paused. */
 const FAILING_DAYS_BEFORE_PAUSE = 5;
 
@@ -170,7 +171,8 @@ export class DeliveriesRepository {
     this.successes = new Batches({
       run: (_succeeded, attempts) => this.recordSuccesses(attempts),
       max: SUCCESSES_PER_RECORD,
-      onBatchFailed: (err, _succeeded, attempts) => logger.warn({ err, attempts }, 'webhook successes not recorded together; recording them one by one'),
+      onBatchFailed: (err, _succeeded, attempts) =>
+        logger.warn({ err, attempts }, 'webhook successes not recorded together; recording them one by one'),
     });
   }
 
@@ -180,7 +182,13 @@ export class DeliveriesRepository {
    * pending ones it created: only those are work for a worker.
    */
   async fanOut(manager: EntityManager, event: CloudEvent, payload: string): Promise<number> {
-    const created = await rowsOf<{ status: DeliveryStatus }>(manager, FAN_OUT, [event.id, event.type, payload, event.orgid, event.livemode]);
+    const created = await rowsOf<{ status: DeliveryStatus }>(manager, FAN_OUT, [
+      event.id,
+      event.type,
+      payload,
+      event.orgid,
+      event.livemode,
+    ]);
     return created.filter((delivery) => delivery.status === 'pending').length;
   }
 
@@ -190,11 +198,18 @@ export class DeliveriesRepository {
    * dies leaves its claim to expire; the next claim counts a new attempt.
    */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAttempt[]> {
-    const rows = await rowsOf<{ id: string; claim_id: string; event_id: string; payload: string; attempt_count: number; endpoint_id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }>(
-      this.dataSource,
-      CLAIM_DUE,
-      [limit, leaseSeconds],
-    );
+    const rows = await rowsOf<{
+      id: string;
+      claim_id: string;
+      event_id: string;
+      payload: string;
+      attempt_count: number;
+      endpoint_id: string;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      previous_secret_expires_at: Date | null;
+    }>(this.dataSource, CLAIM_DUE, [limit, leaseSeconds]);
     return rows.map((r) => ({
       id: r.id,
       claimId: r.claim_id,
@@ -216,25 +231,38 @@ export class DeliveriesRepository {
    * recorded alone, since each counts on its endpoint.
    */
   async record(claim: ClaimedAttempt, record: AttemptRecord, pauseAfter: number): Promise<void> {
-    if (record.next.status === 'succeeded') return this.successes.submit('succeeded', { id: claim.id, claimId: claim.claimId, status: record.status });
+    if (record.next.status === 'succeeded')
+      return this.successes.submit('succeeded', { id: claim.id, claimId: claim.claimId, status: record.status });
     const nextAt = record.next.status === 'pending' ? record.next.at : null;
     await rowsOf(this.dataSource, RECORD_FAILURE, [
-      claim.id, claim.claimId, record.next.status, nextAt, record.status, record.errorMessage, record.gone === true, pauseAfter, FAILING_DAYS_BEFORE_PAUSE,
+      claim.id,
+      claim.claimId,
+      record.next.status,
+      nextAt,
+      record.status,
+      record.errorMessage,
+      record.gone === true,
+      pauseAfter,
+      FAILING_DAYS_BEFORE_PAUSE,
     ]);
   }
 
   private async recordSuccesses(attempts: readonly SuccessfulAttempt[]): Promise<void[]> {
-    await rowsOf(this.dataSource, RECORD_SUCCESSES, [attempts.map((a) => a.id), attempts.map((a) => a.claimId), attempts.map((a) => a.status)]);
+    await rowsOf(this.dataSource, RECORD_SUCCESSES, [
+      attempts.map((a) => a.id),
+      attempts.map((a) => a.claimId),
+      attempts.map((a) => a.status),
+    ]);
     return attempts.map(() => undefined);
   }
 
   /** The endpoint's deliveries, newest first; undefined when the owner has no such endpoint. */
   async list(owner: Owner, endpointId: string, limit: number, after?: DeliveryPosition): Promise<Delivery[] | undefined> {
-    const [endpoint] = await rowsOf(this.dataSource, `SELECT 1 FROM ${ENDPOINTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`, [
-      endpointId,
-      owner.organizationId,
-      owner.livemode,
-    ]);
+    const [endpoint] = await rowsOf(
+      this.dataSource,
+      `SELECT 1 FROM ${ENDPOINTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      [endpointId, owner.organizationId, owner.livemode],
+    );
     if (!endpoint) return undefined;
     const params: unknown[] = [endpointId, limit];
     let where = 'd.endpoint_id = $1';

@@ -1,12 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Counter, Metrics } from '#libs/observability';
-import { type AppContext, APP_CONFIG, APP_CONTEXT, METRICS } from '#libs/runtime';
+import { APP_CONFIG, APP_CONTEXT, type AppContext, METRICS } from '#libs/runtime';
 import { EndpointRules } from '../endpoints/endpoint-rules.js';
 import { webhookHeaders } from '../signing/index.js';
 import { closeWebhookConnections, errorMessageOf, isSuccess, postWebhook, type SendResult } from '../targets/index.js';
 import type { WebhooksConfig } from '../webhooks.config.js';
-import { DeliveriesRepository, type ClaimedAttempt } from './deliveries.repository.js';
-import { outcomeOf, type AttemptOutcome } from './retry-policy.js';
+import { type ClaimedAttempt, DeliveriesRepository } from './deliveries.repository.js';
+import { type AttemptOutcome, outcomeOf } from './retry-policy.js';
 
 /** Attempts one worker has in flight at most. */
 const CONCURRENCY = 16;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DURABLES, type CloudEvent, type DurableEventType } from '#libs/contracts';
-import { APP_CONTEXT, EventConsumer, type AppContext } from '#libs/runtime';
+import { type CloudEvent, type DurableEventType, DURABLES } from '#libs/contracts';
+import { APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 

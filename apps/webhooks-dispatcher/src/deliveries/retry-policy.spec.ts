@@ -4,7 +4,12 @@ import { outcomeOf } from './retry-policy.js';
 const SCHEDULE = [5_000, 300_000, 1_800_000];
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const answer = (status: number | null, extra: Partial<SendResult> = {}): SendResult => ({
-  status, body: null, latencyMs: 5, error: status === null ? 'connect ECONNREFUSED 127.0.0.1:1' : null, retryAfterSeconds: null, ...extra,
+  status,
+  body: null,
+  latencyMs: 5,
+  error: status === null ? 'connect ECONNREFUSED 127.0.0.1:1' : null,
+  retryAfterSeconds: null,
+  ...extra,
 });
 const at = (ms: number) => ({ kind: 'retry', retryAt: new Date(NOW.getTime() + ms) });
 

@@ -19,7 +19,13 @@ export type AttemptOutcome =
  * the schedule's next delay with jitter (or the endpoint's Retry-After on 429/502/503/504),
  * until the schedule is used up; 410 Gone ends at once.
  */
-export function outcomeOf(result: SendResult, attempt: number, schedule: readonly number[], now: Date, random = Math.random): AttemptOutcome {
+export function outcomeOf(
+  result: SendResult,
+  attempt: number,
+  schedule: readonly number[],
+  now: Date,
+  random = Math.random,
+): AttemptOutcome {
   if (isSuccess(result)) return { kind: 'succeeded' };
   if (result.status === 410) return { kind: 'failed', gone: true };
   const delay = schedule[attempt - 1];

@@ -3,7 +3,7 @@ import { ALL_EVENT_TYPES, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { APP_CONFIG } from '#libs/runtime';
 import { SecretBox } from '../signing/index.js';
-import { TargetRefused, checkTarget, type TargetPolicy } from '../targets/index.js';
+import { checkTarget, type TargetPolicy, TargetRefused } from '../targets/index.js';
 import type { WebhooksConfig } from '../webhooks.config.js';
 import type { Endpoint } from './endpoint.js';
 
@@ -33,7 +33,8 @@ export class EndpointRules {
       await checkTarget(url, this.policyFor(principal.livemode));
       return url;
     } catch (err) {
-      if (err instanceof TargetRefused) throw ProblemError.validation([{ path: 'url', message: err.reason }], 'The url cannot receive webhooks.');
+      if (err instanceof TargetRefused)
+        throw ProblemError.validation([{ path: 'url', message: err.reason }], 'The url cannot receive webhooks.');
       throw err;
     }
   }
@@ -43,7 +44,10 @@ export class EndpointRules {
   }
 
   /** The secrets that sign now: the current one, and the previous one during the day after a rotation. */
-  signingSecrets(endpoint: Pick<Endpoint, 'sealedSecret' | 'sealedPreviousSecret' | 'previousSecretExpiresAt'>, now = new Date()): string[] {
+  signingSecrets(
+    endpoint: Pick<Endpoint, 'sealedSecret' | 'sealedPreviousSecret' | 'previousSecretExpiresAt'>,
+    now = new Date(),
+  ): string[] {
     const secrets = [this.box.open(endpoint.sealedSecret)];
     if (endpoint.sealedPreviousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
       secrets.push(this.box.open(endpoint.sealedPreviousSecret));

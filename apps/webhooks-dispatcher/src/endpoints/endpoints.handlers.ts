@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
-  CreateWebhookDto, DEFAULT_PAGE_SIZE, PageQueryDto, UpdateWebhookDto, requireUuid, validateInput, type HandlersOf,
+  CreateWebhookDto,
+  DEFAULT_PAGE_SIZE,
+  type HandlersOf,
+  PageQueryDto,
+  requireUuid,
+  UpdateWebhookDto,
+  validateInput,
 } from '#libs/contracts';
 import { CreateEndpointUseCase } from './usecases/create-endpoint.usecase.js';
 import { ManageEndpointsUseCase } from './usecases/manage-endpoints.usecase.js';
@@ -17,7 +23,8 @@ export class EndpointsHandlers {
 
   handlers(): Omit<HandlersOf<'webhooks'>, 'webhooks.deliveries.list' | 'webhooks.deliveries.replay'> {
     return {
-      'webhooks.create': async ({ principal, input }) => this.createEndpoint.execute(principal, await validateInput(CreateWebhookDto, input)),
+      'webhooks.create': async ({ principal, input }) =>
+        this.createEndpoint.execute(principal, await validateInput(CreateWebhookDto, input)),
       'webhooks.list': async ({ principal, query }) => {
         const { limit, cursor } = await validateInput(PageQueryDto, query, 'query');
         return this.manage.list(principal, limit ?? DEFAULT_PAGE_SIZE, cursor);

@@ -3,9 +3,9 @@ import type { DataSource } from 'typeorm';
 import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
 import type { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, startReceiver, verifyWebhook, type Receiver, type TestStack } from '#libs/testing';
+import { createTestStack, type Receiver, startReceiver, type TestStack, verifyWebhook } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
-import { MISSHAPEN_CURSORS, caller, problemOf } from '../testing/webhook-testing.js';
+import { caller, MISSHAPEN_CURSORS, problemOf } from '../testing/webhook-testing.js';
 
 describe('webhook endpoints (local development: private targets allowed)', () => {
   let stack: TestStack;
@@ -35,12 +35,25 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const { endpoint, signingSecret } = await create(principal, { description: 'Orders' });
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(endpoint).toEqual({
-      id: expect.any(String), url: hooks.url(), description: 'Orders', eventTypes: ['*'], paused: false, pausedReason: null, pausedAt: null,
-      consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, livemode: false, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      url: hooks.url(),
+      description: 'Orders',
+      eventTypes: ['*'],
+      paused: false,
+      pausedReason: null,
+      pausedAt: null,
+      consecutiveFailures: 0,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      livemode: false,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const read = await stack.bus.request('webhooks.get', { principal, id: endpoint.id });
     expect(JSON.stringify(read)).not.toContain(signingSecret);
-    const rows = await db.query<{ row: string }[]>(`SELECT row_to_json(e)::text AS row FROM "webhooks"."endpoints" e WHERE id = $1`, [endpoint.id]);
+    const rows = await db.query<{ row: string }[]>(`SELECT row_to_json(e)::text AS row FROM "webhooks"."endpoints" e WHERE id = $1`, [
+      endpoint.id,
+    ]);
     expect(rows[0]!.row).not.toContain(signingSecret.slice('whsec_'.length));
   });
 
@@ -62,7 +75,16 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
       delete: await stack.bus.request('webhooks.delete', target),
     };
     const modes = Object.fromEntries(Object.entries(answers).map(([route, endpoint]) => [route, endpoint.livemode]));
-    expect(modes).toEqual({ create: livemode, list: livemode, get: livemode, update: livemode, pause: livemode, resume: livemode, rotate: livemode, delete: livemode });
+    expect(modes).toEqual({
+      create: livemode,
+      list: livemode,
+      get: livemode,
+      update: livemode,
+      pause: livemode,
+      resume: livemode,
+      rotate: livemode,
+      delete: livemode,
+    });
   });
 
   it('keeps the named event types once each, and refuses an unknown one naming it', async () => {
@@ -81,7 +103,14 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const live = { ...free, livemode: true, credentialId: newPrefixedId('key') };
     const problem = await problemOf(create(live, { url: 'https://93.184.215.14/hooks' }));
     expect(problem).toMatchObject({ code: 'upgrade_required', status: 402 });
-    expect(problem.problemCause).toEqual({ kind: 'limit', featureLabel: 'Webhook endpoints', currentTier: 'free', requiredTier: 'pro', limit: 1, used: 1 });
+    expect(problem.problemCause).toEqual({
+      kind: 'limit',
+      featureLabel: 'Webhook endpoints',
+      currentTier: 'free',
+      requiredTier: 'pro',
+      limit: 1,
+      used: 1,
+    });
   });
 
   it('lets exactly the cap through among parallel creations', async () => {
@@ -121,9 +150,15 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
   it('changes url, description and event types, checking the url again', async () => {
     const principal = caller();
     const { endpoint } = await create(principal);
-    const changed = await stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { description: 'Renamed', eventTypes: ['slot.filled'] } });
+    const changed = await stack.bus.request('webhooks.update', {
+      principal,
+      id: endpoint.id,
+      input: { description: 'Renamed', eventTypes: ['slot.filled'] },
+    });
     expect(changed).toMatchObject({ url: hooks.url(), description: 'Renamed', eventTypes: ['slot.filled'] });
-    const problem = await problemOf(stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'ftp://example.com/x' } }));
+    const problem = await problemOf(
+      stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'ftp://example.com/x' } }),
+    );
     expect(problem.errors).toEqual([{ path: 'url', message: 'url must use http or https' }]);
   });
 
@@ -144,7 +179,13 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const { endpoint, signingSecret } = await create(principal);
     const before = hooks.received.length;
     const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
-    expect(result).toEqual({ delivered: true, responseStatus: 200, responseBody: 'answered 200', errorMessage: null, latencyMs: expect.any(Number) });
+    expect(result).toEqual({
+      delivered: true,
+      responseStatus: 200,
+      responseBody: 'answered 200',
+      errorMessage: null,
+      latencyMs: expect.any(Number),
+    });
     const message = hooks.received[before]!;
     expect(message.headers['webhook-id']).toMatch(/^msg_/);
     expect(verifyWebhook(signingSecret, message)).toEqual({
@@ -162,7 +203,10 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     hooks.answer('/failing', { status: 500 });
     const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
     expect(result).toMatchObject({ delivered: false, responseStatus: 500, responseBody: 'answered 500', errorMessage: 'HTTP 500' });
-    expect(await stack.bus.request('webhooks.get', { principal, id: endpoint.id })).toMatchObject({ consecutiveFailures: 0, lastFailureAt: null });
+    expect(await stack.bus.request('webhooks.get', { principal, id: endpoint.id })).toMatchObject({
+      consecutiveFailures: 0,
+      lastFailureAt: null,
+    });
   });
 
   it('rotates the secret: both the new and the previous one sign for a day', async () => {
@@ -178,7 +222,9 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     expect(verifyWebhook(rotated.signingSecret, message)).toMatchObject({ type: 'webhook.test' });
     expect(verifyWebhook(previous, message)).toMatchObject({ type: 'webhook.test' });
 
-    await db.query(`UPDATE "webhooks"."endpoints" SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [endpoint.id]);
+    await db.query(`UPDATE "webhooks"."endpoints" SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [
+      endpoint.id,
+    ]);
     await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
     const later = hooks.received[before + 1]!;
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -189,7 +235,12 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     const principal = caller();
     const { endpoint } = await create(principal, { url: 'http://127.0.0.1:1/hooks' });
     const result = await stack.bus.request('webhooks.test', { principal, id: endpoint.id });
-    expect(result).toMatchObject({ delivered: false, responseStatus: null, responseBody: null, errorMessage: expect.stringContaining('ECONNREFUSED') });
+    expect(result).toMatchObject({
+      delivered: false,
+      responseStatus: null,
+      responseBody: null,
+      errorMessage: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('deletes an endpoint, answering it as it was', async () => {
@@ -240,13 +291,17 @@ describe('webhook endpoint targets (production: private targets refused)', () =>
   it('refuses a special-purpose IPv6 address when a url is changed', async () => {
     const principal = caller();
     const { endpoint } = await stack.bus.request('webhooks.create', { principal, input: { url: 'http://93.184.215.14/hooks' } });
-    const problem = await problemOf(stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'https://[2002:a00:1::1]/hooks' } }));
+    const problem = await problemOf(
+      stack.bus.request('webhooks.update', { principal, id: endpoint.id, input: { url: 'https://[2002:a00:1::1]/hooks' } }),
+    );
     expect(problem.status).toBe(422);
     expect(problem.errors).toEqual([{ path: 'url', message: 'url points to a private address (2002:a00:1::1)' }]);
   });
 
   it('requires https for a live endpoint and allows http in sandbox', async () => {
-    const live = await problemOf(stack.bus.request('webhooks.create', { principal: caller({ livemode: true }), input: { url: 'http://93.184.215.14/hooks' } }));
+    const live = await problemOf(
+      stack.bus.request('webhooks.create', { principal: caller({ livemode: true }), input: { url: 'http://93.184.215.14/hooks' } }),
+    );
     expect(live.errors).toEqual([{ path: 'url', message: 'url must use https' }]);
     const sandbox = await stack.bus.request('webhooks.create', { principal: caller(), input: { url: 'http://93.184.215.14/hooks' } });
     expect(sandbox.endpoint.url).toBe('http://93.184.215.14/hooks');

@@ -8,14 +8,7 @@ import { TestEndpointUseCase } from './usecases/test-endpoint.usecase.js';
 
 /** Webhook endpoints: registration within the tier cap, sealed secrets and their rotation, pausing, tests. */
 @Module({
-  providers: [
-    EndpointRules,
-    EndpointsRepository,
-    CreateEndpointUseCase,
-    ManageEndpointsUseCase,
-    TestEndpointUseCase,
-    EndpointsHandlers,
-  ],
+  providers: [EndpointRules, EndpointsRepository, CreateEndpointUseCase, ManageEndpointsUseCase, TestEndpointUseCase, EndpointsHandlers],
   exports: [EndpointsHandlers, EndpointRules],
 })
 export class EndpointsModule {}

@@ -4,7 +4,7 @@ import type { PausedReason } from '#libs/contracts';
 import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
-import { PREVIOUS_SECRET_SECONDS, type Endpoint, type Owner } from './endpoint.js';
+import { type Endpoint, type Owner, PREVIOUS_SECRET_SECONDS } from './endpoint.js';
 
 const TABLE = `"${WEBHOOKS_SCHEMA}"."endpoints"`;
 const COLUMNS = `id, organization_id, livemode, url, description, event_types, secret, previous_secret, previous_secret_expires_at,
@@ -73,7 +73,9 @@ export class EndpointsRepository {
    */
   async lockAndCount(manager: EntityManager, organizationId: string): Promise<number> {
     await rowsOf(manager, `SELECT pg_advisory_xact_lock(hashtext($1))`, [`webhooks:endpoints:${organizationId}`]);
-    const [row] = await rowsOf<{ count: number }>(manager, `SELECT count(*)::int AS count FROM ${TABLE} WHERE organization_id = $1`, [organizationId]);
+    const [row] = await rowsOf<{ count: number }>(manager, `SELECT count(*)::int AS count FROM ${TABLE} WHERE organization_id = $1`, [
+      organizationId,
+    ]);
     return row!.count;
   }
 
@@ -82,7 +84,15 @@ export class EndpointsRepository {
       manager,
       `INSERT INTO ${TABLE} (id, organization_id, livemode, url, description, event_types, secret)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [endpoint.id, endpoint.organizationId, endpoint.livemode, endpoint.url, endpoint.description, endpoint.eventTypes, endpoint.sealedSecret],
+      [
+        endpoint.id,
+        endpoint.organizationId,
+        endpoint.livemode,
+        endpoint.url,
+        endpoint.description,
+        endpoint.eventTypes,
+        endpoint.sealedSecret,
+      ],
     );
     return fromRow(row!);
   }
@@ -113,11 +123,12 @@ export class EndpointsRepository {
   }
 
   update(owner: Owner, id: string, changes: EndpointChanges): Promise<Endpoint | undefined> {
-    return this.updateOwned(owner, id, 'url = COALESCE($4, url), description = COALESCE($5, description), event_types = COALESCE($6, event_types)', [
-      changes.url ?? null,
-      changes.description ?? null,
-      changes.eventTypes ?? null,
-    ]);
+    return this.updateOwned(
+      owner,
+      id,
+      'url = COALESCE($4, url), description = COALESCE($5, description), event_types = COALESCE($6, event_types)',
+      [changes.url ?? null, changes.description ?? null, changes.eventTypes ?? null],
+    );
   }
 
   /** Pauses by hand; an endpoint already paused keeps its reason and time. */
@@ -132,7 +143,12 @@ export class EndpointsRepository {
 
   /** Resumes, starting the failure count (and the five-day clock) afresh; replays nothing. */
   resume(owner: Owner, id: string): Promise<Endpoint | undefined> {
-    return this.updateOwned(owner, id, 'paused = false, paused_reason = NULL, paused_at = NULL, consecutive_failures = 0, failing_since = NULL', []);
+    return this.updateOwned(
+      owner,
+      id,
+      'paused = false, paused_reason = NULL, paused_at = NULL, consecutive_failures = 0, failing_since = NULL',
+      [],
+    );
   }
 
   /** Makes `sealedSecret` the signing secret; the current one keeps signing for a day. */

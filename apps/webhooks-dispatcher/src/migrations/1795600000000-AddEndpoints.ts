@@ -30,7 +30,9 @@ export class AddEndpoints1795600000000 implements MigrationInterface {
         CONSTRAINT "endpoints_paused_check" CHECK ("paused" = ("paused_reason" IS NOT NULL) AND "paused" = ("paused_at" IS NOT NULL)),
         CONSTRAINT "endpoints_previous_secret_check" CHECK (("previous_secret" IS NULL) = ("previous_secret_expires_at" IS NULL))
       )`);
-    await runner.query(`CREATE INDEX "endpoints_owner_created_idx" ON "webhooks"."endpoints" ("organization_id", "livemode", "created_at", "id")`);
+    await runner.query(
+      `CREATE INDEX "endpoints_owner_created_idx" ON "webhooks"."endpoints" ("organization_id", "livemode", "created_at", "id")`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -34,9 +34,7 @@ export function signatureHeader(secrets: readonly string[], id: string, timestam
     throw new Error('At least one signing secret is required');
   }
   const content = `${id}.${timestampSeconds}.${body}`;
-  return secrets
-    .map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(content, 'utf8').digest('base64')}`)
-    .join(' ');
+  return secrets.map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(content, 'utf8').digest('base64')}`).join(' ');
 }
 
 /** Builds the Standard Webhooks headers of a delivery signed with every given secret. */

@@ -1,4 +1,4 @@
-import { checkTarget, checkUrlForm, TargetRefused, type Resolver, type TargetPolicy } from './target-policy.js';
+import { checkTarget, checkUrlForm, type Resolver, type TargetPolicy, TargetRefused } from './target-policy.js';
 
 const LIVE: TargetPolicy = { allowPrivate: false, requireHttps: true };
 const TEST_MODE: TargetPolicy = { allowPrivate: false, requireHttps: false };

@@ -1,8 +1,8 @@
-import { jest } from '@jest/globals';
 import type { LookupAddress, LookupAllOptions } from 'node:dns';
 import { createServer, type Server } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { type AddressInfo, isIP } from 'node:net';
+import { jest } from '@jest/globals';
 
 /**
  * Send-time checks of what a hostname resolves to. The system resolver is the one thing replaced:
@@ -11,13 +11,22 @@ import { createRequire } from 'node:module';
 const realDns = createRequire(import.meta.url)('node:dns') as typeof import('node:dns');
 const ANSWERS = new Map<string, string[]>();
 
-function fakeLookup(hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void): void {
+function fakeLookup(
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+): void {
   const answer = ANSWERS.get(hostname);
   if (!answer) {
     realDns.lookup(hostname, options, callback);
     return;
   }
-  process.nextTick(() => callback(null, answer.map((address) => ({ address, family: isIP(address) }))));
+  process.nextTick(() =>
+    callback(
+      null,
+      answer.map((address) => ({ address, family: isIP(address) })),
+    ),
+  );
 }
 
 jest.unstable_mockModule('node:dns', () => ({ ...realDns, default: { ...realDns, lookup: fakeLookup }, lookup: fakeLookup }));
@@ -81,7 +90,10 @@ describe('postWebhook to a hostname', () => {
   });
 
   it('refuses a name resolving to a public address and a special one together', async () => {
-    const result = await postWebhook(hostAnswering('mixed', ['93.184.215.14', '::7f00:1']), {}, PAYLOAD, { timeoutMs: 2000, allowPrivate: false });
+    const result = await postWebhook(hostAnswering('mixed', ['93.184.215.14', '::7f00:1']), {}, PAYLOAD, {
+      timeoutMs: 2000,
+      allowPrivate: false,
+    });
     expect(result).toMatchObject({ status: null, error: 'url resolves to a private address' });
   });
 
@@ -93,7 +105,11 @@ describe('postWebhook to a hostname', () => {
 
   it('reaches a name resolving to loopback when private URLs are allowed', async () => {
     const url = hostAnswering('allowed', ['127.0.0.1']);
-    await expect(postWebhook(url, {}, PAYLOAD, { timeoutMs: 2000, allowPrivate: true })).resolves.toMatchObject({ status: 200, body: 'ok', error: null });
+    await expect(postWebhook(url, {}, PAYLOAD, { timeoutMs: 2000, allowPrivate: true })).resolves.toMatchObject({
+      status: 200,
+      body: 'ok',
+      error: null,
+    });
     expect(received).toBe(1);
   });
 });

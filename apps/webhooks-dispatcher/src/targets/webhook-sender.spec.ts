@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeWebhookConnections, errorMessageOf, parseRetryAfter, postWebhook, type PostWebhookOptions, type SendResult } from './webhook-sender.js';
+import {
+  closeWebhookConnections,
+  errorMessageOf,
+  parseRetryAfter,
+  postWebhook,
+  type PostWebhookOptions,
+  type SendResult,
+} from './webhook-sender.js';
 
 interface Received {
   method: string | undefined;
@@ -182,7 +189,10 @@ describe('postWebhook', () => {
   it('sends on a connection of its own when asked, leaving the kept ones alone', async () => {
     const target = await serve((res) => res.end('ok'));
     await postWebhook(target.url, {}, PAYLOAD, LOCAL);
-    await expect(postWebhook(target.url, {}, PAYLOAD, { ...LOCAL, ownConnection: true })).resolves.toMatchObject({ status: 200, body: 'ok' });
+    await expect(postWebhook(target.url, {}, PAYLOAD, { ...LOCAL, ownConnection: true })).resolves.toMatchObject({
+      status: 200,
+      body: 'ok',
+    });
     await postWebhook(target.url, {}, PAYLOAD, LOCAL);
     expect(target.connections).toHaveLength(2);
   });
@@ -199,7 +209,10 @@ describe('postWebhook', () => {
       if (req.headers['webhook-id'] === 'big') res.write('x'.repeat(100_000));
       else res.end('ok');
     });
-    await expect(postWebhook(target.url, { 'webhook-id': 'big' }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'x'.repeat(1024) });
+    await expect(postWebhook(target.url, { 'webhook-id': 'big' }, PAYLOAD, LOCAL)).resolves.toMatchObject({
+      status: 200,
+      body: 'x'.repeat(1024),
+    });
     await expect(postWebhook(target.url, { 'webhook-id': 'small' }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok' });
     expect(target.connections).toHaveLength(2);
     await target.connections[0];
@@ -213,7 +226,11 @@ describe('postWebhook', () => {
     });
     const slow = await postWebhook(target.url, { 'webhook-id': 'slow' }, PAYLOAD, { timeoutMs: 300, allowPrivate: true });
     expect(slow).toMatchObject({ error: 'timeout after 300 ms' });
-    await expect(postWebhook(target.url, { 'webhook-id': 'fast' }, PAYLOAD, LOCAL)).resolves.toMatchObject({ status: 200, body: 'ok', error: null });
+    await expect(postWebhook(target.url, { 'webhook-id': 'fast' }, PAYLOAD, LOCAL)).resolves.toMatchObject({
+      status: 200,
+      body: 'ok',
+      error: null,
+    });
     expect(target.connections).toHaveLength(2);
     await target.connections[0];
   });
@@ -269,7 +286,11 @@ describe('parseRetryAfter', () => {
 
 describe('errorMessageOf', () => {
   const answer = (status: number | null): SendResult => ({
-    status, body: null, latencyMs: 5, error: status === null ? 'connect ECONNREFUSED 127.0.0.1:1' : null, retryAfterSeconds: null,
+    status,
+    body: null,
+    latencyMs: 5,
+    error: status === null ? 'connect ECONNREFUSED 127.0.0.1:1' : null,
+    retryAfterSeconds: null,
   });
 
   it('keeps the transport error, or names the status', () => {

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, type AgentOptions, type IncomingMessage, request as httpRequest, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -136,10 +136,18 @@ function describeError(err: unknown): string {
 }
 
 /** POSTs a JSON webhook to a target, never following redirects and never throwing for network problems. */
-export async function postWebhook(url: URL, headers: Record<string, string>, body: string, options: PostWebhookOptions): Promise<SendResult> {
+export async function postWebhook(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  options: PostWebhookOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const refusal = preflightRefusal(url, options.allowPrivate);
-  const fields = refusal !== null ? { error: refusal } : await exchange(url, headers, body, options, { pooled: !options.ownConnection, deadline: started + options.timeoutMs });
+  const fields =
+    refusal !== null
+      ? { error: refusal }
+      : await exchange(url, headers, body, options, { pooled: !options.ownConnection, deadline: started + options.timeoutMs });
   return { status: null, body: null, error: null, retryAfterSeconds: null, ...fields, latencyMs: Math.round(performance.now() - started) };
 }
 
@@ -200,7 +208,11 @@ function exchange(
     req.on('error', (err) => {
       // A request this attempt already gave up on (its timeout destroys it) is not resent.
       if (settled) return;
-      settle(req.reusedSocket && isReset(err) ? exchange(url, headers, body, options, { pooled: false, deadline }) : { error: describeError(err) });
+      settle(
+        req.reusedSocket && isReset(err)
+          ? exchange(url, headers, body, options, { pooled: false, deadline })
+          : { error: describeError(err) },
+      );
     });
     req.end(body);
   });

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /** A fixed-window count of one key: how many calls it has seen, and how long its window still runs. */
 export interface Count {

@@ -4,14 +4,18 @@ import { Redis } from 'ioredis';
 import { DEFAULT_ANON_LIMITS, DEFAULT_TIER_LIMITS, type Tier } from '#libs/config';
 import { Metrics } from '#libs/observability';
 import { Counters } from './counters.js';
-import { EdgeRateLimiter, type EdgeLimits, type LimitedCall } from './edge-rate-limiter.js';
+import { type EdgeLimits, EdgeRateLimiter, type LimitedCall } from './edge-rate-limiter.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITS: EdgeLimits = { tierLimits: DEFAULT_TIER_LIMITS, anonLimits: DEFAULT_ANON_LIMITS };
 /** 2026-11-22T10:00:00Z: 50,400 seconds before the next UTC midnight. */
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 
-const credential = (id: string, tier: Tier = 'free'): LimitedCall => ({ principal: { credentialId: id, tier }, ip: '192.0.2.1', write: false });
+const credential = (id: string, tier: Tier = 'free'): LimitedCall => ({
+  principal: { credentialId: id, tier },
+  ip: '192.0.2.1',
+  write: false,
+});
 const anonymous = (ip: string, write: boolean): LimitedCall => ({ ip, write });
 
 async function calls(limiter: EdgeRateLimiter, call: LimitedCall, times: number, now = NOW) {
@@ -129,7 +133,15 @@ describe('edge rate limits without Redis', () => {
     const metrics = new Metrics('api-gateway', { defaultMetrics: false });
     const limiter = new EdgeRateLimiter(await Counters.create(undefined, 'memory'), LIMITS, metrics);
     const verdicts = await calls(limiter, anonymous('203.0.113.1', true), 7);
-    expect(verdicts.map((v) => v.refusal?.code)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, 'rate_limited']);
+    expect(verdicts.map((v) => v.refusal?.code)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'rate_limited',
+    ]);
     expect(await metrics.render()).toContain('rate_limit_rejections_total{policy="anonymous-writes",app="api-gateway"} 1');
   });
 

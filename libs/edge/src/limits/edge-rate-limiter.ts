@@ -1,10 +1,10 @@
 import type { AnonLimits, Tier, TierLimits } from '#libs/config';
-import { SECONDS_PER_DAY, utcDay, type Principal } from '#libs/contracts';
+import { type Principal, SECONDS_PER_DAY, utcDay } from '#libs/contracts';
 import type { Counter, Metrics } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { addressKey } from './client-address.js';
 import type { Counters } from './counters.js';
-import { rateLimitHeaders, retryAfterSeconds, type LimitPolicy, type PolicyState } from './limit-policy.js';
+import { type LimitPolicy, type PolicyState, rateLimitHeaders, retryAfterSeconds } from './limit-policy.js';
 
 export interface EdgeLimits {
   tierLimits: Record<Tier, TierLimits>;
@@ -48,7 +48,11 @@ export class EdgeRateLimiter {
     private readonly limits: EdgeLimits,
     metrics?: Pick<Metrics, 'counter'>,
   ) {
-    this.rejections = metrics?.counter('rate_limit_rejections_total', 'Calls refused with rate_limited, by exhausted policy (a call refused by two counts under each)', ['policy']);
+    this.rejections = metrics?.counter(
+      'rate_limit_rejections_total',
+      'Calls refused with rate_limited, by exhausted policy (a call refused by two counts under each)',
+      ['policy'],
+    );
   }
 
   async check(call: LimitedCall, now = Date.now()): Promise<LimitVerdict> {
@@ -79,7 +83,13 @@ export class EdgeRateLimiter {
   private policiesOf(call: LimitedCall, now: number): Counted[] {
     if (call.principal) {
       const quota = this.limits.tierLimits[call.principal.tier].requestsPerMinute;
-      return [{ policy: { name: 'credential', quota, windowSeconds: MINUTE }, key: `credential:${call.principal.credentialId}`, ttlSeconds: MINUTE }];
+      return [
+        {
+          policy: { name: 'credential', quota, windowSeconds: MINUTE },
+          key: `credential:${call.principal.credentialId}`,
+          ttlSeconds: MINUTE,
+        },
+      ];
     }
     const { readsPerMinute, writesPerMinute, perDay } = this.limits.anonLimits;
     const { day, secondsLeft } = utcDay(now);
@@ -91,7 +101,11 @@ export class EdgeRateLimiter {
         key: `ip:${address}:${kind}`,
         ttlSeconds: MINUTE,
       },
-      { policy: { name: 'anonymous-day', quota: perDay, windowSeconds: SECONDS_PER_DAY }, key: `ip:${address}:day:${day}`, ttlSeconds: secondsLeft },
+      {
+        policy: { name: 'anonymous-day', quota: perDay, windowSeconds: SECONDS_PER_DAY },
+        key: `ip:${address}:day:${day}`,
+        ttlSeconds: secondsLeft,
+      },
     ];
   }
 }

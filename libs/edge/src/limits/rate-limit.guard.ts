@@ -1,4 +1,4 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Principal } from '#libs/contracts';
 import { isUnmetered } from '#libs/scopes';
 import { EdgeRateLimiter } from './edge-rate-limiter.js';

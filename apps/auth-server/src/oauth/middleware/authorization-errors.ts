@@ -14,7 +14,9 @@ export async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promis
     // A fragment or form_post answer would carry an error to the redirect_uri where the check below cannot see it.
     ctx.status = 400;
     ctx.state.ourPage = true;
-    ctx.body = problemPage('The application\'s request is not valid (invalid_request): response_mode must be query. Go back to the application and start again.');
+    ctx.body = problemPage(
+      "The application's request is not valid (invalid_request): response_mode must be query. Go back to the application and start again.",
+    );
     return;
   }
   await next();
@@ -25,5 +27,7 @@ export async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promis
   ctx.response.remove('location');
   ctx.status = 400;
   ctx.state.ourPage = true;
-  ctx.body = problemPage(`The application's request is not valid (${error}): ${location.searchParams.get('error_description') ?? 'no details given'}. Go back to the application and start again.`);
+  ctx.body = problemPage(
+    `The application's request is not valid (${error}): ${location.searchParams.get('error_description') ?? 'no details given'}. Go back to the application and start again.`,
+  );
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KoaContext } from 'oidc-provider';
-import { tooManyAttemptsMessage, type LoginLimiter } from '../../account/login-limiter.js';
+import { type LoginLimiter, tooManyAttemptsMessage } from '../../account/login-limiter.js';
 import { OAUTH_ROUTES } from '../oauth-routes.js';
 
 /** The client address of each request as Fastify judges it (TRUST_PROXY honoured), for the provider's limits. */
@@ -14,6 +14,9 @@ export function limitRegistrations(limiter: LoginLimiter) {
     if (allowance.allowed) return next();
     ctx.status = 429;
     ctx.set({ 'retry-after': String(allowance.retryAfterSeconds), 'cache-control': 'no-store' });
-    ctx.body = { error: 'temporarily_unavailable', error_description: tooManyAttemptsMessage(allowance.retryAfterSeconds, 'client registrations from this address') };
+    ctx.body = {
+      error: 'temporarily_unavailable',
+      error_description: tooManyAttemptsMessage(allowance.retryAfterSeconds, 'client registrations from this address'),
+    };
   };
 }

@@ -67,6 +67,7 @@ export function revokeJwtAccessTokens(issuer: string, signingKey: Record<string,
       return;
     }
     const grantId = claims[ACCESS_TOKEN_CLAIMS.grant];
-    if (claims.client_id === clientId && typeof grantId === 'string' && typeof claims.sub === 'string') await grants.revokeForAccount(claims.sub, grantId);
+    if (claims.client_id === clientId && typeof grantId === 'string' && typeof claims.sub === 'string')
+      await grants.revokeForAccount(claims.sub, grantId);
   };
 }

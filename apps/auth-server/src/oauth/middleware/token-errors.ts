@@ -15,9 +15,12 @@ export async function contractTokenErrors(ctx: KoaContext, next: () => Promise<v
   const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
   if (!body?.error || (ctx.path !== OAUTH_ROUTES.token && ctx.path !== OAUTH_ROUTES.device_authorization)) return;
   const params = ctx.oidc?.params ?? {};
-  if (body.error === 'invalid_request' && (body.error_description === DISALLOWED_GRANT || body.error_description === DEVICE_GRANT_NOT_ALLOWED)) {
+  if (
+    body.error === 'invalid_request' &&
+    (body.error_description === DISALLOWED_GRANT || body.error_description === DEVICE_GRANT_NOT_ALLOWED)
+  ) {
     ctx.body = { ...body, error: 'unauthorized_client' };
   } else if (body.error === 'invalid_grant' && params.grant_type === 'authorization_code' && !params.code_verifier) {
-    ctx.body = { error: 'invalid_request', error_description: 'missing required parameter \'code_verifier\'' };
+    ctx.body = { error: 'invalid_request', error_description: "missing required parameter 'code_verifier'" };
   }
 }

@@ -21,11 +21,7 @@ const ROWS: Row[] = [
       description: 'Potluck next Saturday at 5pm at Riverside Park, we need 2 salads, 3 desserts and drinks',
       eventDate: '2026-11-28T17:00:00.000Z',
       location: 'Riverside Park',
-      items: [
-        { name: 'Salads', quantityNeeded: 2 },
-        { name: 'Desserts', quantityNeeded: 3 },
-        { name: 'Drinks' },
-      ],
+      items: [{ name: 'Salads', quantityNeeded: 2 }, { name: 'Desserts', quantityNeeded: 3 }, { name: 'Drinks' }],
       slots: [],
     },
   },
@@ -34,7 +30,8 @@ const ROWS: Row[] = [
     text: "Let's have a bake sale on Friday Dec 4 from 9am-2pm at Lincoln Elementary. Please bring: cookies x4, brownies, a dozen cupcakes, 2 pies (no nuts)",
     expected: {
       title: 'Bake sale',
-      description: "Let's have a bake sale on Friday Dec 4 from 9am-2pm at Lincoln Elementary. Please bring: cookies x4, brownies, a dozen cupcakes, 2 pies (no nuts)",
+      description:
+        "Let's have a bake sale on Friday Dec 4 from 9am-2pm at Lincoln Elementary. Please bring: cookies x4, brownies, a dozen cupcakes, 2 pies (no nuts)",
       eventDate: '2026-12-04T09:00:00.000Z',
       location: 'Lincoln Elementary',
       items: [
@@ -83,7 +80,8 @@ const ROWS: Row[] = [
     text: 'Sign up for the neighbourhood cleanup on the 14th! Morning shift 9-12 and afternoon shift 1-4 (3 volunteers per shift). Meet @ Mauerpark',
     expected: {
       title: 'Neighbourhood cleanup',
-      description: 'Sign up for the neighbourhood cleanup on the 14th! Morning shift 9-12 and afternoon shift 1-4 (3 volunteers per shift). Meet @ Mauerpark',
+      description:
+        'Sign up for the neighbourhood cleanup on the 14th! Morning shift 9-12 and afternoon shift 1-4 (3 volunteers per shift). Meet @ Mauerpark',
       eventDate: '2026-12-14T08:00:00.000Z',
       location: 'Mauerpark',
       items: [],
@@ -129,14 +127,11 @@ const ROWS: Row[] = [
     text: 'Hi everyone! Our annual chili cook-off is next Sunday at noon in the church hall. We need 5 chili entries, cornbread and 2 coolers.',
     expected: {
       title: 'Annual chili cook-off',
-      description: 'Hi everyone! Our annual chili cook-off is next Sunday at noon in the church hall. We need 5 chili entries, cornbread and 2 coolers.',
+      description:
+        'Hi everyone! Our annual chili cook-off is next Sunday at noon in the church hall. We need 5 chili entries, cornbread and 2 coolers.',
       eventDate: '2026-11-29T12:00:00.000Z',
       location: 'The church hall',
-      items: [
-        { name: 'Chili entries', quantityNeeded: 5 },
-        { name: 'Cornbread' },
-        { name: 'Coolers', quantityNeeded: 2 },
-      ],
+      items: [{ name: 'Chili entries', quantityNeeded: 5 }, { name: 'Cornbread' }, { name: 'Coolers', quantityNeeded: 2 }],
       slots: [],
     },
   },
@@ -163,13 +158,8 @@ const ROWS: Row[] = [
       title: 'Neighborhood cleanup',
       description: 'Neighborhood cleanup this Saturday 8 to noon, need 15 volunteers. Bring gloves and trash bags!',
       eventDate: '2026-11-28T08:00:00.000Z',
-      items: [
-        { name: 'Gloves' },
-        { name: 'Trash bags' },
-      ],
-      slots: [
-        { title: '08:00–12:00', startTime: '2026-11-28T08:00:00.000Z', endTime: '2026-11-28T12:00:00.000Z', capacity: 15 },
-      ],
+      items: [{ name: 'Gloves' }, { name: 'Trash bags' }],
+      slots: [{ title: '08:00–12:00', startTime: '2026-11-28T08:00:00.000Z', endTime: '2026-11-28T12:00:00.000Z', capacity: 15 }],
     },
   },
   {
@@ -177,7 +167,8 @@ const ROWS: Row[] = [
     text: "Class party for Ms. Lee's 2nd grade on Dec 18 at 1:30pm. Parents, please sign up to bring: juice boxes x24, 2 veggie trays, paper plates, napkins.",
     expected: {
       title: "Class party for Ms. Lee's 2nd grade",
-      description: "Class party for Ms. Lee's 2nd grade on Dec 18 at 1:30pm. Parents, please sign up to bring: juice boxes x24, 2 veggie trays, paper plates, napkins.",
+      description:
+        "Class party for Ms. Lee's 2nd grade on Dec 18 at 1:30pm. Parents, please sign up to bring: juice boxes x24, 2 veggie trays, paper plates, napkins.",
       eventDate: '2026-12-18T13:30:00.000Z',
       items: [
         { name: 'Juice boxes', quantityNeeded: 24 },
@@ -193,7 +184,8 @@ const ROWS: Row[] = [
     text: 'Youth basketball tournament at Jefferson Middle School gym, Dec 5. Concession stand shifts 8am-10am, 10am-12pm, 12pm-2pm; 2 parents per shift.',
     expected: {
       title: 'Youth basketball tournament',
-      description: 'Youth basketball tournament at Jefferson Middle School gym, Dec 5. Concession stand shifts 8am-10am, 10am-12pm, 12pm-2pm; 2 parents per shift.',
+      description:
+        'Youth basketball tournament at Jefferson Middle School gym, Dec 5. Concession stand shifts 8am-10am, 10am-12pm, 12pm-2pm; 2 parents per shift.',
       eventDate: '2026-12-05T08:00:00.000Z',
       location: 'Jefferson Middle School gym',
       items: [],
@@ -230,9 +222,7 @@ const ROWS: Row[] = [
       eventDate: '2026-11-24T10:00:00.000Z',
       location: "St. Mark's Church",
       items: [],
-      slots: [
-        { title: '10:00–16:00', startTime: '2026-11-24T10:00:00.000Z', endTime: '2026-11-24T16:00:00.000Z' },
-      ],
+      slots: [{ title: '10:00–16:00', startTime: '2026-11-24T10:00:00.000Z', endTime: '2026-11-24T16:00:00.000Z' }],
     },
   },
   {
@@ -257,11 +247,7 @@ const ROWS: Row[] = [
       title: 'Teacher appreciation lunch',
       description: 'Teacher appreciation lunch on the 30th\nPlease bring:\nsalads\n2 lasagnas\ngarlic bread',
       eventDate: '2026-11-30T12:00:00.000Z',
-      items: [
-        { name: 'Salads' },
-        { name: 'Lasagnas', quantityNeeded: 2 },
-        { name: 'Garlic bread' },
-      ],
+      items: [{ name: 'Salads' }, { name: 'Lasagnas', quantityNeeded: 2 }, { name: 'Garlic bread' }],
       slots: [],
     },
   },
@@ -271,11 +257,7 @@ const ROWS: Row[] = [
     expected: {
       title: "Toy drive for the children's hospital",
       description: "Toy drive for the children's hospital. Donations: 20 stuffed animals, 10 board games, art supplies",
-      items: [
-        { name: 'Stuffed animals', quantityNeeded: 20 },
-        { name: 'Board games', quantityNeeded: 10 },
-        { name: 'Art supplies' },
-      ],
+      items: [{ name: 'Stuffed animals', quantityNeeded: 20 }, { name: 'Board games', quantityNeeded: 10 }, { name: 'Art supplies' }],
       slots: [],
     },
   },
@@ -303,9 +285,7 @@ const ROWS: Row[] = [
       description: 'Holiday cookie swap Dec 12 at 2 pm at 42 Elm Street. Bring six dozen cookies and the recipe!',
       eventDate: '2026-12-12T19:00:00.000Z',
       location: '42 Elm Street',
-      items: [
-        { name: 'Cookies', quantityNeeded: 72 },
-      ],
+      items: [{ name: 'Cookies', quantityNeeded: 72 }],
       slots: [],
     },
   },
@@ -314,7 +294,8 @@ const ROWS: Row[] = [
     text: 'Sunday school Christmas pageant rehearsal next Saturday at 10am in the Fellowship Hall. We need 6 shepherd costumes, 3 crowns and a manger.',
     expected: {
       title: 'Sunday school Christmas pageant rehearsal',
-      description: 'Sunday school Christmas pageant rehearsal next Saturday at 10am in the Fellowship Hall. We need 6 shepherd costumes, 3 crowns and a manger.',
+      description:
+        'Sunday school Christmas pageant rehearsal next Saturday at 10am in the Fellowship Hall. We need 6 shepherd costumes, 3 crowns and a manger.',
       eventDate: '2026-11-28T10:00:00.000Z',
       location: 'Fellowship Hall',
       items: [
@@ -352,13 +333,8 @@ const ROWS: Row[] = [
       description: 'Tree planting day Jan 9 9:00-13:00 at Lindenpark. 20 volunteers, bring shovels and gloves',
       eventDate: '2027-01-09T09:00:00.000Z',
       location: 'Lindenpark',
-      items: [
-        { name: 'Shovels' },
-        { name: 'Gloves' },
-      ],
-      slots: [
-        { title: '09:00–13:00', startTime: '2027-01-09T09:00:00.000Z', endTime: '2027-01-09T13:00:00.000Z', capacity: 20 },
-      ],
+      items: [{ name: 'Shovels' }, { name: 'Gloves' }],
+      slots: [{ title: '09:00–13:00', startTime: '2027-01-09T09:00:00.000Z', endTime: '2027-01-09T13:00:00.000Z', capacity: 20 }],
     },
   },
   {
@@ -379,7 +355,8 @@ const ROWS: Row[] = [
     text: 'Weihnachtsmarkt stall on Saturday, Dec 5: setup 8-10, selling 10-16, teardown 16-18 (2 people each). Location: Marktplatz',
     expected: {
       title: 'Weihnachtsmarkt stall',
-      description: 'Weihnachtsmarkt stall on Saturday, Dec 5: setup 8-10, selling 10-16, teardown 16-18 (2 people each). Location: Marktplatz',
+      description:
+        'Weihnachtsmarkt stall on Saturday, Dec 5: setup 8-10, selling 10-16, teardown 16-18 (2 people each). Location: Marktplatz',
       eventDate: '2026-12-05T07:00:00.000Z',
       location: 'Marktplatz',
       items: [],
@@ -398,9 +375,7 @@ const ROWS: Row[] = [
       description: 'We need volunteers for the soup kitchen on Dec 24, dinner shift 5-8pm, 6 people per shift',
       eventDate: '2026-12-24T17:00:00.000Z',
       items: [],
-      slots: [
-        { title: 'Dinner shift', startTime: '2026-12-24T17:00:00.000Z', endTime: '2026-12-24T20:00:00.000Z', capacity: 6 },
-      ],
+      slots: [{ title: 'Dinner shift', startTime: '2026-12-24T17:00:00.000Z', endTime: '2026-12-24T20:00:00.000Z', capacity: 6 }],
     },
   },
   { name: 'two-word description', text: 'Bake sale', expected: { title: 'Bake sale', items: [], slots: [] } },
@@ -412,9 +387,7 @@ const ROWS: Row[] = [
       description: "RSVP for the office holiday party on Friday the 18th at 6 pm at Lou's Tavern; bring a white elephant gift ($20 max)",
       eventDate: '2026-12-18T18:00:00.000Z',
       location: "Lou's Tavern",
-      items: [
-        { name: 'White elephant gift', quantityNeeded: 1, notes: '$20 max' },
-      ],
+      items: [{ name: 'White elephant gift', quantityNeeded: 1, notes: '$20 max' }],
       slots: [],
     },
   },

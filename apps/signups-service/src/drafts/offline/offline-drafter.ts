@@ -69,23 +69,47 @@ const NOON = 12 * 60;
 const DAY_MINUTES = 24 * 60;
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 const NUMBER = String.raw`(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen|a couple(?: of)?)`;
 const HELPER_NOUNS = /^(?:volunteers?|helpers?|people|persons?|folks|adults?|hands|workers?)$/i;
 const HELPER_WORD = String.raw`(?:volunteers?|helpers?|people|persons?|folks|adults?|hands|workers?|parents?|spots?)`;
 const MONTH_WORD = String.raw`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?`;
-const CALENDAR_WORDS = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|noon|midnight|today|tomorrow|tonight)\b/i;
+const CALENDAR_WORDS =
+  /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|noon|midnight|today|tomorrow|tonight)\b/i;
 const DAY_PART_WORDS = /\b(?:tonight|morning|afternoon|evening|noon|midnight)\b/i;
 const PLACE_NOUNS = String.raw`(?:park|hall|gym|gymnasium|library|church|chapel|school|field|fields|center|centre|house|home|place|cafeteria|auditorium|lot|pavilion|clubhouse|room|office|court|courts|pool|beach|playground|backyard|yard|garden|kitchen|lobby|sanctuary|rink|stadium|track|barn|square|station|hospital|museum|shelter|pantry|cafe|café|restaurant|pub|hotel|studio|arena|theater|theatre|lodge|club|hut)`;
 const STREET_WORDS = String.raw`(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|pkwy|parkway|hwy|highway)`;
 const SLOT_NAME_WORDS = String.raw`(?:morning|afternoon|evening|night|overnight|early|late|midday|lunch|breakfast|dinner|first|second|third|fourth|final|last|setup|set-up|teardown|tear-down|cleanup|clean-up|opening|closing|kitchen|registration|check-in)`;
-const GENERIC_SLOT_WORDS = /\b(?:shifts?|slots?|sessions?|times?|hours?|from|between|volunteers?|helpers?|open|this|next|tomorrow|tonight|today|the|and|or)\b/i;
+const GENERIC_SLOT_WORDS =
+  /\b(?:shifts?|slots?|sessions?|times?|hours?|from|between|volunteers?|helpers?|open|this|next|tomorrow|tonight|today|the|and|or)\b/i;
 const SLOT_KEYWORDS = /\b(?:shifts?|slots?|sessions?|volunteers?|helpers?)\b/i;
-const COMPOUND_ITEMS = ['mac and cheese', 'chips and salsa', 'chips and dip', 'salt and pepper', 'bread and butter', 'fish and chips', 'rice and beans', 'cookies and cream', 'peanut butter and jelly', 'cups and lids']
-  .map((compound) => new RegExp(`\\b${compound}\\b`, 'gi'));
+const COMPOUND_ITEMS = [
+  'mac and cheese',
+  'chips and salsa',
+  'chips and dip',
+  'salt and pepper',
+  'bread and butter',
+  'fish and chips',
+  'rice and beans',
+  'cookies and cream',
+  'peanut butter and jelly',
+  'cups and lids',
+].map((compound) => new RegExp(`\\b${compound}\\b`, 'gi'));
 const WHITESPACE = /\s/;
-const ITEM_STOP_WORDS = /^(?:you|your|yourself|yourselves|us|we|them|everyone|everybody|someone|somebody|anyone|anybody|help|it|this|that|what|all|to|more|any|our|their|a|an|the|and|or|kids|children|family|families|friends|neighbors|neighbours|welcome|appreciated|accepted|encouraged|wanted|needed)$/i;
+const ITEM_STOP_WORDS =
+  /^(?:you|your|yourself|yourselves|us|we|them|everyone|everybody|someone|somebody|anyone|anybody|help|it|this|that|what|all|to|more|any|our|their|a|an|the|and|or|kids|children|family|families|friends|neighbors|neighbours|welcome|appreciated|accepted|encouraged|wanted|needed)$/i;
 
 /** Builds a signup-sheet draft from a free-text description, offline and deterministically. */
 export function draftFromDescription(description: string, options: DraftOptions): SignupDraft {
@@ -123,7 +147,14 @@ function validTimeZone(timeZone: string | undefined): string {
 /** The zone's offset from UTC in minutes at an instant (east positive). */
 function zoneOffsetMinutes(timeZone: string, instant: Date): number {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
   }).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((part) => part.type === type)?.value ?? 0);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
@@ -141,7 +172,13 @@ function toUtcIso(local: LocalDateTime, extraMinutes: number, timeZone: string):
 /** The reference instant as a wall-clock time in the zone. */
 function localReference(reference: Date, timeZone: string): LocalDateTime {
   const shifted = new Date(reference.getTime() + zoneOffsetMinutes(timeZone, reference) * 60_000);
-  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate(), hour: shifted.getUTCHours(), minute: shifted.getUTCMinutes() };
+  return {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+  };
 }
 
 /**
@@ -198,7 +235,9 @@ function namesDay(result: DateMention): boolean {
 
 /** Rule: "on the 14th" / "the 14th at ..." names the next such day of the month. */
 function findOrdinalDay(text: string): { day: number; span: Span } | undefined {
-  const match = /\b(?:on\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|the\s+(\d{1,2})(?:st|nd|rd|th)(?=\s*(?:$|[,.;!?]|\s(?:at|from)\b)))/i.exec(text);
+  const match = /\b(?:on\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b|the\s+(\d{1,2})(?:st|nd|rd|th)(?=\s*(?:$|[,.;!?]|\s(?:at|from)\b)))/i.exec(
+    text,
+  );
   const day = Number(match?.[1] ?? match?.[2]);
   if (!match || day < 1 || day > 31) return undefined;
   return { day, span: { start: match.index, end: match.index + match[0].length } };
@@ -215,16 +254,24 @@ function dateMentionSpans(text: string, results: DateMention[]): Span[] {
  * Rule: the event is the first day mentioned with a time, else the first day (an "on the 18th" beats a bare weekday);
  * its time comes from that mention, a lone time outside ranges, the first range, a day part, else 12:00.
  */
-function findEventMoment(text: string, results: DateMention[], ranges: TimeRange[], reference: Date, timeZone: string): EventMoment | undefined {
+function findEventMoment(
+  text: string,
+  results: DateMention[],
+  ranges: TimeRange[],
+  reference: Date,
+  timeZone: string,
+): EventMoment | undefined {
   const dated = results.find((result) => namesDay(result) && result.start.isCertain('hour')) ?? results.find(namesDay);
   const ordinal = ordinalDate(text, localReference(reference, timeZone));
   const day = dated && (dated.start.isCertain('day') || !ordinal) ? componentsOf(dated) : ordinal;
   if (!day) return undefined;
-  if (dated?.start.isCertain('hour')) return { local: { ...day, hour: dated.start.get('hour') ?? 12, minute: dated.start.get('minute') ?? 0 }, timeKnown: true };
+  if (dated?.start.isCertain('hour'))
+    return { local: { ...day, hour: dated.start.get('hour') ?? 12, minute: dated.start.get('minute') ?? 0 }, timeKnown: true };
   const inRanges = new SpanIndex(ranges);
   const lone = results.find((result) => !namesDay(result) && result.start.isCertain('hour') && !inRanges.covers(result.index));
   if (lone) return { local: { ...day, hour: lone.start.get('hour') ?? 12, minute: lone.start.get('minute') ?? 0 }, timeKnown: true };
-  if (ranges.length > 0) return { local: { ...day, hour: Math.floor(ranges[0].startMinute / 60), minute: ranges[0].startMinute % 60 }, timeKnown: true };
+  if (ranges.length > 0)
+    return { local: { ...day, hour: Math.floor(ranges[0].startMinute / 60), minute: ranges[0].startMinute % 60 }, timeKnown: true };
   const dayPart = dated ? dayPartMinutes(dated.text) : undefined;
   if (dayPart !== undefined) return { local: { ...day, hour: Math.floor(dayPart / 60), minute: dayPart % 60 }, timeKnown: true };
   return { local: { ...day, hour: 12, minute: 0 }, timeKnown: false };
@@ -233,7 +280,14 @@ function findEventMoment(text: string, results: DateMention[], ranges: TimeRange
 /** Rule: a day part sets the time: morning 09:00, noon 12:00, afternoon 13:00, evening 18:00, tonight 19:00, midnight 00:00. */
 function dayPartMinutes(mention: string): number | undefined {
   const part = DAY_PART_WORDS.exec(mention)?.[0].toLowerCase();
-  const minutes: Record<string, number> = { morning: 9 * 60, noon: NOON, afternoon: 13 * 60, evening: 18 * 60, tonight: 19 * 60, midnight: 0 };
+  const minutes: Record<string, number> = {
+    morning: 9 * 60,
+    noon: NOON,
+    afternoon: 13 * 60,
+    evening: 18 * 60,
+    tonight: 19 * 60,
+    midnight: 0,
+  };
   return part === undefined ? undefined : minutes[part];
 }
 
@@ -250,7 +304,10 @@ function ordinalDate(text: string, today: LocalDateTime): LocalDateTime | undefi
   let year = today.year;
   let month = ordinal.day >= today.day ? today.month : today.month + 1;
   for (let tries = 0; tries < 3; tries++, month++) {
-    if (month > 12) { month = 1; year++; }
+    if (month > 12) {
+      month = 1;
+      year++;
+    }
     const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
     if (ordinal.day <= daysInMonth) return { year, month, day: ordinal.day, hour: 12, minute: 0 };
   }
@@ -291,7 +348,15 @@ function resolveRange(from: WrittenTime, to: WrittenTime, previousEnd: number | 
   }
   let start = toHour24(from, meridiem) * 60 + from.minute;
   if (!meridiem && from.hour >= 1 && from.hour <= 6) start += NOON;
-  if (!meridiem && from.hour <= 12 && previousEnd !== undefined && start < previousEnd && start + NOON >= previousEnd && start + NOON < DAY_MINUTES) start += NOON;
+  if (
+    !meridiem &&
+    from.hour <= 12 &&
+    previousEnd !== undefined &&
+    start < previousEnd &&
+    start + NOON >= previousEnd &&
+    start + NOON < DAY_MINUTES
+  )
+    start += NOON;
   let end = toHour24(to, to.meridiem ?? (from.meridiem && to.hour <= 12 ? from.meridiem : undefined)) * 60 + to.minute;
   while (end <= start) end += to.hour <= 12 && !to.meridiem ? NOON : DAY_MINUTES;
   return [start, end];
@@ -311,7 +376,10 @@ function bareHoursAllowed(from: number, to: number): boolean {
 }
 
 const TIME = String.raw`(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\bnoon\b|\bmidnight\b)`;
-const TIME_RANGE = new RegExp(String.raw`(?<![\d/:.$\w-])(${TIME})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b)\s*(${TIME})(?![\d/:]|-\d|\w)`, 'gi');
+const TIME_RANGE = new RegExp(
+  String.raw`(?<![\d/:.$\w-])(${TIME})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b)\s*(${TIME})(?![\d/:]|-\d|\w)`,
+  'gi',
+);
 const MONTH_BEFORE = new RegExp(String.raw`\b${MONTH_WORD}\s*$`, 'i');
 
 /** Finds time ranges ("9-11", "9am-12pm", "from 8 to noon"), skipping dates, prices and counts. */
@@ -347,7 +415,10 @@ function readCount(word: string): number | undefined {
   return NUMBER_WORDS[normalized];
 }
 
-const SHARED_CAPACITY = new RegExp(String.raw`\b(${NUMBER})\s+(?:${HELPER_WORD}\s+)?(?:each|per\s+(?:shift|slot|session|time\s*slot|block))\b`, 'i');
+const SHARED_CAPACITY = new RegExp(
+  String.raw`\b(${NUMBER})\s+(?:${HELPER_WORD}\s+)?(?:each|per\s+(?:shift|slot|session|time\s*slot|block))\b`,
+  'i',
+);
 
 /** Rule: a capacity for every slot from "N people each", "N per shift", "N volunteers per slot". */
 function sharedCapacity(text: string): number | undefined {
@@ -375,13 +446,20 @@ function slotName(text: string, range: TimeRange): string | undefined {
   const named = NAMED_SLOT.exec(before);
   if (named) return capitalize(named[1].toLowerCase());
   const bullet = /(?:^|\n)\s*(?:[-*•]|\d+[.)])\s+([A-Za-z][A-Za-z' -]{0,40}?)\s*(?::|-|–|from)?\s*$/.exec(before);
-  const label = bullet?.[1].trim() ?? /(?:^|[,;:\n(]|\band)\s*([A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(?::|from)?\s*$/.exec(before)?.[1];
+  const label =
+    bullet?.[1].trim() ?? /(?:^|[,;:\n(]|\band)\s*([A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(?::|from)?\s*$/.exec(before)?.[1];
   if (!label || label.split(/\s+/).length > 4 || CALENDAR_WORDS.test(label) || GENERIC_SLOT_WORDS.test(label)) return undefined;
   return capitalize(label);
 }
 
 /** Rule: slots come from ranges when there are several or the text speaks of shifts; a lone helper count makes one slot. */
-function buildSlots(text: string, ranges: TimeRange[], moment: EventMoment | undefined, timeZone: string, helpers: ItemFindings['helpers']): DraftSlot[] {
+function buildSlots(
+  text: string,
+  ranges: TimeRange[],
+  moment: EventMoment | undefined,
+  timeZone: string,
+  helpers: ItemFindings['helpers'],
+): DraftSlot[] {
   const shared = sharedCapacity(text);
   if (ranges.length === 0) {
     if (!helpers && shared === undefined) return [];
@@ -483,7 +561,8 @@ function placePhrase(rest: string, nextDate: number | undefined, offset: number)
   if (!isProper && !ADDRESS.test(rest) && !LOWER_PLACE.test(rest)) return undefined;
   const skip = bodyStart + (/^(?:St|Mt|Ft)\.\s/.test(body) ? 4 : 0);
   const reach = Math.min(rest.length, bodyStart + PLACE_REACH);
-  const stop = /,|\.(?:\s|$)|;|!|\?|\n|\(|\s[-–—]\s|\s(?:on|from|at|in|this|next|tomorrow|tonight|today|to|for|and|with|we|please|starting|between|until|till|by|where|when|who)\b|\s\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|-)/i;
+  const stop =
+    /,|\.(?:\s|$)|;|!|\?|\n|\(|\s[-–—]\s|\s(?:on|from|at|in|this|next|tomorrow|tonight|today|to|for|and|with|we|please|starting|between|until|till|by|where|when|who)\b|\s\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|-)/i;
   const stopAt = stop.exec(rest.slice(skip, reach));
   let end = stopAt ? skip + stopAt.index : reach;
   if (nextDate !== undefined) end = Math.min(end, nextDate - offset);
@@ -571,7 +650,8 @@ function cutAtWord(value: string, max: number): string {
 /** Rule: the title is the event noun phrase opening the text, without filler, date, time or place; else the first sentence. */
 function findTitle(text: string, cutSpans: SpanIndex): string {
   const sentence = /[^\n.!?:]+(?:[.!?:]+|(?=\n)|$)/g;
-  const stop = /\s(?:at|in|on|this|next|tomorrow|tonight|today|from|between|starting|beginning|is|are|will|we|we're|please|bring|need|needs|needed|who|where|when|with|to\s+(?:raise|support|benefit|help|celebrate))\b|[,;—–(]|\s-\s|\s\d+(?![a-z\d])/i;
+  const stop =
+    /\s(?:at|in|on|this|next|tomorrow|tonight|today|from|between|starting|beginning|is|are|will|we|we're|please|bring|need|needs|needed|who|where|when|with|to\s+(?:raise|support|benefit|help|celebrate))\b|[,;—–(]|\s-\s|\s\d+(?![a-z\d])/i;
   for (const match of protectAbbreviations(text).matchAll(sentence)) {
     if (/^\s*(?:[-*•]|\d+[.)])\s/.test(match[0])) continue;
     const raw = trimEndOf(match[0], /[.!?:]/);
@@ -580,10 +660,16 @@ function findTitle(text: string, cutSpans: SpanIndex): string {
     const dateCut = cutSpans.nextStart(bodyStart - 1);
     let end = stop.exec(body)?.index ?? body.length;
     if (dateCut !== undefined) end = Math.min(end, dateCut - bodyStart);
-    const title = trimEndOf(body.slice(0, Math.max(0, end)), /[\s,.;:!?-]/).replace(/(?<=\s)(?:and|the|a|an|our)$/i, '').trim();
+    const title = trimEndOf(body.slice(0, Math.max(0, end)), /[\s,.;:!?-]/)
+      .replace(/(?<=\s)(?:and|the|a|an|our)$/i, '')
+      .trim();
     if (/\p{L}/u.test(title)) return capitalize(cutAtWord(restoreAbbreviations(title), MAX_TITLE));
   }
-  const first = text.split(/\n|(?<=[.!?])\s/).find((part) => part.trim())?.trim() ?? '';
+  const first =
+    text
+      .split(/\n|(?<=[.!?])\s/)
+      .find((part) => part.trim())
+      ?.trim() ?? '';
   return first ? capitalize(cutAtWord(first, MAX_TITLE)) : FALLBACK_TITLE;
 }
 
@@ -610,7 +696,8 @@ function findItems(text: string, masked: string): ItemFindings {
     if (bullet) addBulletItems(bullet[1], originals[index] ?? line, findings);
     else if (underHeader && line.trim() && line.trim().split(/\s+/).length <= 6 && !/[.!?]$/.test(line.trim())) addList(line, findings);
     else if (line.trim()) addSentenceItems(line, findings);
-    underHeader = (underHeader && Boolean(line.trim())) || /(?:need|needed|bring|items?|supplies|donations?|wish\s?list|menu)\s*:\s*$/i.test(line);
+    underHeader =
+      (underHeader && Boolean(line.trim())) || /(?:need|needed|bring|items?|supplies|donations?|wish\s?list|menu)\s*:\s*$/i.test(line);
   });
   findings.helpers ??= helperCount(masked);
   findings.items = mergeItems(findings.items);
@@ -619,13 +706,15 @@ function findItems(text: string, masked: string): ItemFindings {
 
 /** A bullet line is an item list unless it is a time slot or an info line ("Where: ..."). */
 function addBulletItems(content: string, originalLine: string, findings: ItemFindings): void {
-  if (findTimeRanges(originalLine).length > 0 || /^(?:when|where|time|date|location|venue|contact|rsvp|note|notes)\b\s*:/i.test(content)) return;
+  if (findTimeRanges(originalLine).length > 0 || /^(?:when|where|time|date|location|venue|contact|rsvp|note|notes)\b\s*:/i.test(content))
+    return;
   addList(content, findings);
 }
 
 /** Items of one line of prose: after a need/bring trigger, or a bare list of two or more counted things. */
 function addSentenceItems(line: string, findings: ItemFindings): void {
-  const trigger = /\b(?:we(?:'ll| will)?\s+(?:also\s+)?need|looking for|please bring|bring|needed|need|(?:items|supplies|donations)(?:\s+(?:needed|wanted|requested))?|wish\s?list|could use)\b\s*:?\s*/i;
+  const trigger =
+    /\b(?:we(?:'ll| will)?\s+(?:also\s+)?need|looking for|please bring|bring|needed|need|(?:items|supplies|donations)(?:\s+(?:needed|wanted|requested))?|wish\s?list|could use)\b\s*:?\s*/i;
   for (const [clause] of line.matchAll(/[^.!?;]+/g)) {
     const found = trigger.exec(clause);
     if (found) {
@@ -634,13 +723,18 @@ function addSentenceItems(line: string, findings: ItemFindings): void {
     }
     for (const part of clause.split(':')) {
       const pieces = splitList(part);
-      const counted = pieces.filter((piece) => parseItem(piece)?.quantityNeeded !== undefined && !HELPER_NOUNS.test(parseItem(piece)?.name ?? ''));
+      const counted = pieces.filter(
+        (piece) => parseItem(piece)?.quantityNeeded !== undefined && !HELPER_NOUNS.test(parseItem(piece)?.name ?? ''),
+      );
       if (counted.length >= 2 && counted.length === pieces.filter((piece) => parseItem(piece)).length) addList(part, findings);
     }
   }
 }
 
-const HELPER_COUNT = new RegExp(String.raw`(?<!\b(?:for|serves|feeds|of)\s)\b(${NUMBER})\s+(?:more\s+)?(volunteers|helpers|people|adults|workers)\b(?!\s+(?:each|per)\b)`, 'i');
+const HELPER_COUNT = new RegExp(
+  String.raw`(?<!\b(?:for|serves|feeds|of)\s)\b(${NUMBER})\s+(?:more\s+)?(volunteers|helpers|people|adults|workers)\b(?!\s+(?:each|per)\b)`,
+  'i',
+);
 
 /** Rule: "20 volunteers" anywhere is a head count, unless per shift ("4 people each") or a serving size ("for 10 people"). */
 function helperCount(text: string): ItemFindings['helpers'] {
@@ -670,31 +764,40 @@ function addList(list: string, findings: ItemFindings): void {
     const item = parseItem(piece);
     if (!item) continue;
     if (HELPER_NOUNS.test(item.name)) {
-      if (item.quantityNeeded !== undefined && !/\b(?:each|per)\b/i.test(piece)) findings.helpers ??= { noun: item.name, count: item.quantityNeeded };
+      if (item.quantityNeeded !== undefined && !/\b(?:each|per)\b/i.test(piece))
+        findings.helpers ??= { noun: item.name, count: item.quantityNeeded };
       continue;
     }
     findings.items.push(item);
   }
 }
 
-const COUNT_PREFIX = new RegExp(String.raw`^(?:(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+dozen|(\d{1,4})\s*[x×]?|(${NUMBER}|an?))\s+(.*)$`, 'i');
+const COUNT_PREFIX = new RegExp(
+  String.raw`^(?:(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+dozen|(\d{1,4})\s*[x×]?|(${NUMBER}|an?))\s+(.*)$`,
+  'i',
+);
 
 /** Rule: one item: a count as "2 pies", "two pies", "a dozen rolls", "chips x4", "4x chips" or "chips (4)"; notes from parentheses or "for ..."/"with ...". */
 function parseItem(piece: string): DraftItem | undefined {
   const notes: string[] = [];
   let quantity: number | undefined;
-  let rest = piece.replace(/\(([^)]*)\)?/g, (_whole: string, inner: string) => {
-    const count = /^\s*(?:x\s*)?(\d{1,4})\s*$/i.exec(inner);
-    if (count) quantity = Number(count[1]);
-    else if (inner.trim()) notes.push(inner.trim());
-    return ' ';
-  }).replace(/\s+/g, ' ').trim();
+  let rest = piece
+    .replace(/\(([^)]*)\)?/g, (_whole: string, inner: string) => {
+      const count = /^\s*(?:x\s*)?(\d{1,4})\s*$/i.exec(inner);
+      if (count) quantity = Number(count[1]);
+      else if (inner.trim()) notes.push(inner.trim());
+      return ' ';
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
   rest = rest.replace(/^(?:please\s+)?(?:also\s+)?(?:some|any|extra|more|additional|plenty of|lots of|a lot of|a few|several)\s+/i, '');
   if (/^(?:the|your|their|his|her)\s/i.test(rest)) return undefined;
   const suffix = /^(.*?)(?:\s+[x×]\s*|\s*[×*:]\s*)(\d{1,4})$/i.exec(rest);
   const prefix = COUNT_PREFIX.exec(rest);
-  if (suffix) { quantity ??= Number(suffix[2]); rest = suffix[1]; }
-  else if (prefix) {
+  if (suffix) {
+    quantity ??= Number(suffix[2]);
+    rest = suffix[1];
+  } else if (prefix) {
     const dozens = prefix[1] ? (readCount(prefix[1]) ?? 1) * 12 : undefined;
     quantity ??= dozens ?? (prefix[2] ? Number(prefix[2]) : /^an?$/i.test(prefix[3]) ? 1 : readCount(prefix[3]));
     rest = prefix[4];
@@ -711,7 +814,8 @@ function parseItem(piece: string): DraftItem | undefined {
     rest = rest.slice(0, tail.index);
   }
   const name = trimEndOf(trimStartOf(trimEndOf(rest.replace(/^(?:of\s+)/i, ''), /[\s.,;:!?*-]/), /[\s"'“-]/), /["'”]/).trim();
-  if (!name || /^\d/.test(name) || name.split(/\s+/).length > 5 || ITEM_STOP_WORDS.test(name.split(/\s+/)[0]) || CALENDAR_WORDS.test(name)) return undefined;
+  if (!name || /^\d/.test(name) || name.split(/\s+/).length > 5 || ITEM_STOP_WORDS.test(name.split(/\s+/)[0]) || CALENDAR_WORDS.test(name))
+    return undefined;
   if (/\d\s*(?:[ap]\.?m)\b|\b(?:shifts?|slots?|sessions?)\b/i.test(name) || !/\p{L}/u.test(name)) return undefined;
   const item: DraftItem = { name: capitalize(name) };
   if (quantity !== undefined && quantity > 0) item.quantityNeeded = quantity;
@@ -725,7 +829,10 @@ function mergeItems(items: DraftItem[]): DraftItem[] {
   for (const item of items) {
     const key = item.name.toLowerCase().replace(/e?s$/, '');
     const existing = merged.get(key);
-    if (!existing) { merged.set(key, { ...item }); continue; }
+    if (!existing) {
+      merged.set(key, { ...item });
+      continue;
+    }
     if (item.quantityNeeded !== undefined) existing.quantityNeeded = Math.max(existing.quantityNeeded ?? 0, item.quantityNeeded);
     existing.notes ??= item.notes;
   }

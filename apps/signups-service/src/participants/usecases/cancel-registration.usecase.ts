@@ -5,8 +5,8 @@ import { SignupsRepository } from '../../signups/signups.repository.js';
 import type { Participant } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
-import type { Registration } from '../registration-reader.js';
 import { RegistrationLock } from '../registration-lock.js';
+import type { Registration } from '../registration-reader.js';
 import { SelectionAllocator } from '../selection-allocator.js';
 
 export interface RemoveParticipantCommand {

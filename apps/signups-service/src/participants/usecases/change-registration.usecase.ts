@@ -5,8 +5,8 @@ import type { Owner, Signup } from '../../signups/signup.js';
 import type { Participant, RegistrationChanges } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
-import type { Registration } from '../registration-reader.js';
 import { RegistrationLock } from '../registration-lock.js';
+import type { Registration } from '../registration-reader.js';
 import { phoneRequired } from '../registration-refusal.js';
 import { SelectionAllocator } from '../selection-allocator.js';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RegistrationReader, type Registration } from '../registration-reader.js';
+import { type Registration, RegistrationReader } from '../registration-reader.js';
 
 /** A participant's own registration by its confirmation token, with the signup's public view. */
 @Injectable()

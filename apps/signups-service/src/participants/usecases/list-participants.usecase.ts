@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageOf, type Page } from '#libs/contracts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf } from '#libs/contracts';
 import type { Owner } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';

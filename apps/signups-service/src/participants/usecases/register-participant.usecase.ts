@@ -74,12 +74,14 @@ export class RegisterParticipantUseCase {
       run: reserveInTurn({
         transaction: (work) => this.outbox.transaction(work),
         reserve: (tx: Tx, signupId: string, registrations: number) => this.signups.countParticipants(tx.manager, signupId, registrations),
-        decide: (tx, counted, uncounted, pending) => this.registerOne(tx, counted && { ...counted, participantCount: counted.participantCount - uncounted }, pending),
+        decide: (tx, counted, uncounted, pending) =>
+          this.registerOne(tx, counted && { ...counted, participantCount: counted.participantCount - uncounted }, pending),
         kept: (outcome) => 'stored' in outcome && outcome.stored,
         release: (tx, signupId, registrations) => this.signups.countParticipants(tx.manager, signupId, -registrations),
       }),
       max: BATCH,
-      onBatchFailed: (err, signupId, registrations) => logger.warn({ err, signupId, registrations }, 'registration batch failed; registering one by one'),
+      onBatchFailed: (err, signupId, registrations) =>
+        logger.warn({ err, signupId, registrations }, 'registration batch failed; registering one by one'),
     });
   }
 
@@ -93,7 +95,11 @@ export class RegisterParticipantUseCase {
     const { caller, name, email, phone, selections } = command;
     const refusal = registrationRefusal(signup, caller, phone !== null, new Date());
     if (refusal) return { refusal };
-    const { taken, participant } = await this.participants.register(tx.manager, { id: participantId, signupId: signup!.id, name, email, phone, tokenHash: token.hash }, selections);
+    const { taken, participant } = await this.participants.register(
+      tx.manager,
+      { id: participantId, signupId: signup!.id, name, email, phone, tokenHash: token.hash },
+      selections,
+    );
     const allocations = await this.allocator.outcomes(tx.manager, signup!.id, selections, taken);
     if (!participant) return { result: registrationResult(allocations), stored: false };
     const filled = allocations.flatMap((a) => (a.confirmed && a.transition ? [{ target: a.target, transition: a.transition }] : []));

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
-import { TARGET_STATUS, appliesFrom, type StatusChange } from '../signup-state.js';
-import { writeSignup } from '../signup-write.js';
 import { SignupPresenter } from '../signup.presenter.js';
+import { appliesFrom, type StatusChange, TARGET_STATUS } from '../signup-state.js';
+import { writeSignup } from '../signup-write.js';
 import { SignupsRepository } from '../signups.repository.js';
 
 export interface ChangeSignupStatusCommand {

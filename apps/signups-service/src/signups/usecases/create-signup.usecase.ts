@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { newId, newSlug, utcDay, type CreateSignupDto } from '#libs/contracts';
+import { type CreateSignupDto, newId, newSlug, utcDay } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
 import { SignupPresenter } from '../signup.presenter.js';
-import { SignupsRepository, type NewSignup } from '../signups.repository.js';
+import { type NewSignup, SignupsRepository } from '../signups.repository.js';
 
 /** Injection token of SIGNUPS_PER_DAY. */
 export const SIGNUPS_PER_DAY = Symbol('SIGNUPS_PER_DAY');
@@ -56,9 +56,13 @@ export class CreateSignupUseCase {
       const created = await this.signups.insert(tx.manager, fields);
       if (!created) return undefined;
       if (!(await this.signups.countCreation(tx.manager, created.organizationId, this.dailyCap))) {
-        throw new ProblemError('daily_ceiling_exceeded', `This organization created its ${this.dailyCap} signups for today (UTC). Retry the next UTC day.`, {
-          headers: { 'retry-after': String(utcDay().secondsLeft) },
-        });
+        throw new ProblemError(
+          'daily_ceiling_exceeded',
+          `This organization created its ${this.dailyCap} signups for today (UTC). Retry the next UTC day.`,
+          {
+            headers: { 'retry-after': String(utcDay().secondsLeft) },
+          },
+        );
       }
       await tx.emitAll([this.presenter.event('signup.created', created)]);
       return created;

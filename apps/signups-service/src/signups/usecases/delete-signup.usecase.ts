@@ -3,8 +3,8 @@ import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
-import { writeSignup } from '../signup-write.js';
 import { SignupPresenter } from '../signup.presenter.js';
+import { writeSignup } from '../signup-write.js';
 import { SignupsRepository } from '../signups.repository.js';
 
 export interface DeleteSignupCommand {
@@ -25,7 +25,11 @@ export class DeleteSignupUseCase {
   ) {}
 
   async execute({ owner, id }: DeleteSignupCommand): Promise<Signup> {
-    const deleted = await writeSignup(this.outbox, (db) => this.signups.delete(db, owner, id), (s) => this.presenter.event('signup.deleted', s));
+    const deleted = await writeSignup(
+      this.outbox,
+      (db) => this.signups.delete(db, owner, id),
+      (s) => this.presenter.event('signup.deleted', s),
+    );
     if (deleted) return deleted;
     requireActionable(await this.signups.findById(id), owner, 'delete');
     throw new ProblemError('not_found', 'No signup with this id.');

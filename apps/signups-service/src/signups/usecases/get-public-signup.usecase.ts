@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { isPublic, type PublicSignup } from '../signup.js';
-import type { Contents } from '../slot-item.js';
 import { SignupsRepository } from '../signups.repository.js';
+import type { Contents } from '../slot-item.js';
 import { SlotsItemsRepository } from '../slots-items.repository.js';
 
 /** What a slug can look like (lowercase words, hyphens, the random suffix); anything else names no signup. */

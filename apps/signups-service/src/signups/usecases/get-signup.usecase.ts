@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Owner, Signup } from '../signup.js';
 import { requireVisible } from '../signup.policy.js';
-import type { Contents } from '../slot-item.js';
 import { SignupsRepository } from '../signups.repository.js';
+import type { Contents } from '../slot-item.js';
 
 export interface GetSignupQuery {
   owner: Owner;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageOf, type Page, type SignupStatus } from '#libs/contracts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type SignupStatus } from '#libs/contracts';
 import type { Owner, Signup } from '../signup.js';
 import { SignupsRepository } from '../signups.repository.js';
 

@@ -1,14 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { newId, type CreateItemInput, type CreateSlotInput, type UpdateItemInput, type UpdateSlotInput } from '#libs/contracts';
+import { type CreateItemInput, type CreateSlotInput, newId, type UpdateItemInput, type UpdateSlotInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
 import type { Owner } from '../signup.js';
 import { requireActionable, requireOwned } from '../signup.policy.js';
 import { appliesFrom } from '../signup-state.js';
-import { notFoundMessage, stockOf, targetName, transitionOf, type Item, type Kind, type Slot, type Target, type TargetOf } from '../slot-item.js';
-import { transitionEvent } from '../slot-item.presenter.js';
 import { SignupsRepository } from '../signups.repository.js';
-import { SlotsItemsRepository, type ChangesOf, type OwnedSignup } from '../slots-items.repository.js';
+import {
+  type Item,
+  type Kind,
+  notFoundMessage,
+  type Slot,
+  stockOf,
+  type Target,
+  targetName,
+  type TargetOf,
+  transitionOf,
+} from '../slot-item.js';
+import { transitionEvent } from '../slot-item.presenter.js';
+import { type ChangesOf, type OwnedSignup, SlotsItemsRepository } from '../slots-items.repository.js';
 
 export interface OfSignupCommand {
   owner: Owner;
@@ -33,7 +43,11 @@ function asDate<T extends null | undefined>(value: string | T): Date | T {
 
 export function slotChanges(input: UpdateSlotInput): ChangesOf<'slot'> {
   return {
-    title: input.title, description: input.description, startTime: asDate(input.startTime), endTime: asDate(input.endTime), capacity: input.capacity,
+    title: input.title,
+    description: input.description,
+    startTime: asDate(input.startTime),
+    endTime: asDate(input.endTime),
+    capacity: input.capacity,
   };
 }
 
@@ -43,7 +57,9 @@ export function itemChanges(input: UpdateItemInput): ChangesOf<'item'> {
 
 /** A slot that ends before it starts, as a validation error on the field that was given. */
 export function timeOrderErrors(startTime: Date | null, endTime: Date | null, prefix = ''): { path: string; message: string }[] {
-  return startTime && endTime && endTime.getTime() < startTime.getTime() ? [{ path: `${prefix}endTime`, message: 'Must not be before startTime' }] : [];
+  return startTime && endTime && endTime.getTime() < startTime.getTime()
+    ? [{ path: `${prefix}endTime`, message: 'Must not be before startTime' }]
+    : [];
 }
 
 /**
@@ -69,7 +85,11 @@ export class ManageSlotsItemsUseCase {
     const errors = input.flatMap((s, i) => timeOrderErrors(asDate(s.startTime) ?? null, asDate(s.endTime) ?? null, `slots.${i}.`));
     if (errors.length > 0) throw ProblemError.validation(errors);
     const slots = input.map((s) => ({
-      id: newId(), title: s.title, description: s.description ?? null, startTime: asDate(s.startTime) ?? null, endTime: asDate(s.endTime) ?? null,
+      id: newId(),
+      title: s.title,
+      description: s.description ?? null,
+      startTime: asDate(s.startTime) ?? null,
+      endTime: asDate(s.endTime) ?? null,
       capacity: s.capacity,
     }));
     return this.create(command, slots.length, (where) => this.locked(command, (tx) => this.contents.insertSlots(tx.manager, where, slots)));
@@ -101,7 +121,9 @@ export class ManageSlotsItemsUseCase {
 
   async delete<K extends Kind>(command: TargetCommand<K>): Promise<TargetOf<K>> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const deleted = await this.locked(command, (tx) => this.contents.delete(tx.manager, command.kind, this.writable(command), command.id));
+      const deleted = await this.locked(command, (tx) =>
+        this.contents.delete(tx.manager, command.kind, this.writable(command), command.id),
+      );
       if (deleted) return deleted;
       const { used, label } = stockOf(await this.existing(command));
       if (used > 0) {
@@ -125,7 +147,10 @@ export class ManageSlotsItemsUseCase {
     }
     if (target.kind === 'slot') {
       const slot = changes as ChangesOf<'slot'>;
-      const errors = timeOrderErrors(slot.startTime === undefined ? target.startTime : slot.startTime, slot.endTime === undefined ? target.endTime : slot.endTime);
+      const errors = timeOrderErrors(
+        slot.startTime === undefined ? target.startTime : slot.startTime,
+        slot.endTime === undefined ? target.endTime : slot.endTime,
+      );
       if (errors.length > 0) throw ProblemError.validation(errors);
     }
   }

@@ -3,9 +3,9 @@ import type { UpdateSignupDto } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import type { Owner, Signup, SignupChanges } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
+import { SignupPresenter } from '../signup.presenter.js';
 import { appliesFrom } from '../signup-state.js';
 import { writeSignup } from '../signup-write.js';
-import { SignupPresenter } from '../signup.presenter.js';
 import { SignupsRepository } from '../signups.repository.js';
 
 export interface UpdateSignupCommand {

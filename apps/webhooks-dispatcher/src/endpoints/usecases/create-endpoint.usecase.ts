@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { newId, type CreateWebhookInput, type Principal, type WebhookWithSecretView } from '#libs/contracts';
+import { type CreateWebhookInput, newId, type Principal, type WebhookWithSecretView } from '#libs/contracts';
 import { upgradeRequired } from '#libs/problem';
 import { DATA_SOURCE } from '#libs/runtime';
 import { generateSigningSecret } from '../../signing/index.js';

@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor, pageOf, type Page, type UpdateWebhookInput, type WebhookEndpointView, type WebhookWithSecretView, type Principal } from '#libs/contracts';
+import {
+  decodeCursor,
+  encodeCursor,
+  type Page,
+  pageOf,
+  type Principal,
+  type UpdateWebhookInput,
+  type WebhookEndpointView,
+  type WebhookWithSecretView,
+} from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { generateSigningSecret } from '../../signing/index.js';
-import { ownerOf, type Endpoint } from '../endpoint.js';
+import { type Endpoint, ownerOf } from '../endpoint.js';
 import { endpointView } from '../endpoint.presenter.js';
 import { EndpointRules, normalizeEventTypes } from '../endpoint-rules.js';
 import { EndpointsRepository } from '../endpoints.repository.js';
