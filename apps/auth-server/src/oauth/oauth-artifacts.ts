@@ -31,7 +31,7 @@ export function prefixStoredArtifacts(provider: Provider): void {
  */
 export function hashClientSecrets(provider: Provider): void {
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string): boolean {
-    return this.clientSecret !== undefined && constantTimeEqual(sha256Hex(actual), this.clientSecret);
+    return typeof this.clientSecret === 'string' && constantTimeEqual(sha256Hex(actual), this.clientSecret);
   };
 }
 

@@ -59,8 +59,8 @@ export const PARTICIPANT_TOOLS = [
     input: RegisterSelfArgs,
     output: RegistrationResultView,
     hints: ADD,
-    async run({ signupId, name, ...registration }, { bus, principal, request }) {
-      const { email } = await bus.request('auth.me', { principal });
+    async run({ signupId, name, ...registration }, { principal, request, me }) {
+      const { email } = await me();
       const input = toRegistrationInput({ ...registration, name: name ?? email.slice(0, email.lastIndexOf('@')), email });
       return request({ principal, signupId: signupId.toLowerCase(), input });
     },

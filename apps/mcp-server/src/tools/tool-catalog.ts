@@ -113,8 +113,10 @@ export class ToolCatalog {
       const input = this.argumentless.has(name)
         ? noArguments(definition.input, args ?? {})
         : await validateInput(definition.input, args ?? {}, 'arguments');
-      const request = (payload: RequestOf<EdgeSubject>) => context.bus.request(definition.subject, payload);
-      const result = await definition.run(input, { ...context, request });
+      const { bus, ...caller } = context;
+      const request = (payload: RequestOf<EdgeSubject>) => bus.request(definition.subject, payload);
+      const me = () => bus.request('auth.me', { principal: caller.principal });
+      const result = await definition.run(input, { ...caller, request, me });
       const json = JSON.stringify(result);
       const text = definition.lead ? `${definition.lead(result, context)}\n\n${json}` : json;
       settled?.({ ok: true });

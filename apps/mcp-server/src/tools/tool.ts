@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Bus } from '#libs/bus';
-import type { EdgeSubject, Principal, RequestOf, ResponseOf } from '#libs/contracts';
+import type { EdgeSubject, MeView, Principal, RequestOf, ResponseOf } from '#libs/contracts';
 import type { Scope } from '#libs/scopes';
 
 /** What a tool runs with: the bus to the services and the verified caller (never their token). */
@@ -11,9 +11,13 @@ export interface ToolContext {
   publicOrigin: string;
 }
 
-/** What a tool's run gets besides: the request of its own subject (whose deadline the bus applies). */
-export interface ToolRun<S extends EdgeSubject> extends ToolContext {
+/**
+ * What a tool's run gets: the caller, the request of its own subject (whose deadline the bus
+ * applies) and no other, and the caller's own account (auth.me, which any credential may read).
+ */
+export interface ToolRun<S extends EdgeSubject> extends Omit<ToolContext, 'bus'> {
   request(payload: RequestOf<S>): Promise<ResponseOf<S>>;
+  me(): Promise<MeView>;
 }
 
 /** How a tool changes the world, as MCP annotations say it (every hint given, none left to defaults). */
