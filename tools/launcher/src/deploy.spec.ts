@@ -19,6 +19,7 @@ interface ComposeHealthcheck {
 }
 
 interface ComposeService {
+  image?: string;
   build?: { context: string; target?: string };
   ports?: string[];
   environment?: Record<string, string>;
@@ -341,6 +342,13 @@ describe('docker-compose.yml', () => {
   it('runs Postgres, NATS with JetStream and Redis with health checks', () => {
     expect(compose.services.postgres?.healthcheck).toBeDefined();
     expect(compose.services.redis?.healthcheck).toBeDefined();
+    expect(compose.services.nats?.healthcheck).toBeDefined();
+  });
+
+  it("checks NATS with a wget that its image has (nats's default tag is built from scratch: no shell, no wget)", () => {
+    const nats = compose.services.nats!;
+    expect(nats.healthcheck?.test.slice(0, 2)).toEqual(['CMD', 'wget']);
+    expect(nats.image).toMatch(/^nats:\d+\.\d+(\.\d+)?-alpine$/);
   });
 
   it.each(APP_NAMES)('runs %s from its own image target, on its port, after the migrations, checked by /readyz', (app) => {
