@@ -6,6 +6,7 @@ import { OAuthTokenVerifier } from '#libs/edge';
 import { createLogger } from '#libs/observability';
 import { eventually } from '#libs/testing';
 import { call, newTenant, signupBody, type Tenant } from './support/api.js';
+import { accessibilityViolations } from './support/axe.js';
 import {
   authorizeInBrowser,
   type CallbackServer,
@@ -246,14 +247,23 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect(device.expires_in).toBe(600);
       expect(device.interval).toBe(5);
 
+      // Each page on the way passes axe-core (WCAG 2.1 A and AA, best practices).
+      const found: Record<string, string[]> = {};
       await withPage(browser, async (page) => {
         await page.goto(device.verification_uri_complete!);
         await expect(page.getByLabel('Code', { exact: true }).inputValue()).resolves.toBe(device.user_code);
+        found.code = await accessibilityViolations(page);
         await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        found.signIn = await accessibilityViolations(page);
         await signIn(page, tenant.user.email);
+        await page.getByRole('button', { name: 'Approve' }).waitFor();
+        found.consent = await accessibilityViolations(page);
         await consent(page, 'Approve');
         await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('You can go back to your device');
+        found.done = await accessibilityViolations(page);
       });
+      expect(found).toEqual({ code: [], signIn: [], consent: [], done: [] });
 
       const tokens = await client.pollDeviceAuthorizationGrant(config, device);
       expect(tokens.scope).toBe(READ_WRITE);
@@ -265,6 +275,20 @@ describe('OAuth 2.1 for third-party apps', () => {
         organization: { id: tenant.organization.id },
         credential: { type: 'oauth', clientId: config.clientMetadata().client_id },
       });
+    });
+  });
+
+  it('explains an authorization request from an unknown client on a page of its own, which passes axe-core', async () => {
+    await withPage(browser, async (page) => {
+      const query = new URLSearchParams({
+        client_id: 'no-such-client',
+        response_type: 'code',
+        redirect_uri: 'http://127.0.0.1:9/callback',
+      });
+      const res = await page.goto(`${stackInfo().authUrl}/oauth/authorize?${query}`);
+      expect(res?.status()).toBe(400);
+      expect(await res?.headerValue('content-type')).toContain('text/html');
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { call, newTenant, type Tenant } from './support/api.js';
+import { accessibilityViolations } from './support/axe.js';
 import { newSignup, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
@@ -131,6 +132,33 @@ describe('public pages in a browser', () => {
     await expect(page.locator('#email-error').textContent()).resolves.toBe('Invalid email');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Cy');
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Email: Invalid email');
+  });
+
+  it('passes axe-core (WCAG 2.1 A and AA, best practices) on every page a participant sees', async () => {
+    const checked = await browser.newPage();
+    try {
+      const found: Record<string, string[]> = {};
+      await checked.goto(`${origin}/s/${fixture.signup.slug}`);
+      found.form = await accessibilityViolations(checked);
+      await checked.getByLabel('Name', { exact: true }).fill('Di');
+      await checked.getByLabel('Email', { exact: true }).fill('a@b');
+      await checked.getByRole('button', { name: 'Sign up' }).click();
+      await checked.locator('#email-error').waitFor();
+      found.formWithErrors = await accessibilityViolations(checked);
+      await checked.getByLabel('Email', { exact: true }).fill('di@example.com');
+      await checked.getByLabel('Lemonade').fill('1');
+      await checked.getByRole('button', { name: 'Sign up' }).click();
+      await checked.waitForURL(/\?registered=1$/);
+      found.registered = await accessibilityViolations(checked);
+      await checked.getByRole('button', { name: 'Cancel registration' }).click();
+      await checked.getByRole('heading', { name: 'Your registration is canceled' }).waitFor();
+      found.canceled = await accessibilityViolations(checked);
+      await checked.goto(`${origin}/s/no-such-signup`);
+      found.notFound = await accessibilityViolations(checked);
+      expect(found).toEqual({ form: [], formWithErrors: [], registered: [], canceled: [], notFound: [] });
+    } finally {
+      await checked.close();
+    }
   });
 
   it('answers an unknown signup and an unknown token with a not found page', async () => {

@@ -1,4 +1,4 @@
-import { type Configuration, errors, type OidcClient } from 'oidc-provider';
+import { type Configuration, errors, type KoaContext, type OidcClient } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { ACCESS_TOKEN_CLAIMS, newPrefixedId } from '#libs/contracts';
 import { ALL_SCOPES } from '#libs/scopes';
@@ -11,6 +11,7 @@ import {
   GRANT_TTL_SECONDS,
   REFRESH_TOKEN_TTL_SECONDS,
 } from './lifetimes.js';
+import { invalidRequestPage } from './middleware/authorization-errors.js';
 import type { OAuthGrants } from './oauth-grants.js';
 import type { OAuthKeys } from './oauth-keys.js';
 import { CLIENT_AUTH_METHODS } from './oauth-metadata.js';
@@ -32,6 +33,12 @@ export function providerConfiguration({ dataSource, keys, grants, publicBaseUrl,
   const resources = new Set([publicBaseUrl, mcpUrl]);
   return {
     adapter: (model: string) => new OAuthStoreAdapter(model, dataSource),
+    // An error oidc-provider answers with a page of its own (an unknown client, a redirect_uri it was not registered with) gets ours.
+    renderError: (ctx: KoaContext, out: { error: string; error_description?: string }) => {
+      ctx.type = 'html';
+      ctx.state.ourPage = true;
+      ctx.body = invalidRequestPage(out.error, out.error_description);
+    },
     jwks: { keys: [keys.signingKey] },
     cookies: { keys: keys.cookieKeys },
     scopes: [...ALL_SCOPES],

@@ -2,6 +2,13 @@ import type { KoaContext } from 'oidc-provider';
 import { problemPage } from '../../interactions/pages.js';
 import { OAUTH_ROUTES } from '../oauth-routes.js';
 
+/** The page that tells the user an application's request failed, and what to do. */
+export function invalidRequestPage(error: string, description: string | undefined): string {
+  return problemPage(
+    `The application's request is not valid (${error}): ${description ?? 'no details given'}. Go back to the application and start again.`,
+  );
+}
+
 /**
  * An error of the authorization endpoint itself (a bad scope, a missing PKCE challenge) is shown
  * on a page, not sent to the redirect_uri: until the user has approved the client, its
@@ -14,9 +21,7 @@ export async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promis
     // A fragment or form_post answer would carry an error to the redirect_uri where the check below cannot see it.
     ctx.status = 400;
     ctx.state.ourPage = true;
-    ctx.body = problemPage(
-      "The application's request is not valid (invalid_request): response_mode must be query. Go back to the application and start again.",
-    );
+    ctx.body = invalidRequestPage('invalid_request', 'response_mode must be query');
     return;
   }
   await next();
@@ -27,7 +32,5 @@ export async function untrustedErrorsOnAPage(ctx: KoaContext, next: () => Promis
   ctx.response.remove('location');
   ctx.status = 400;
   ctx.state.ourPage = true;
-  ctx.body = problemPage(
-    `The application's request is not valid (${error}): ${location.searchParams.get('error_description') ?? 'no details given'}. Go back to the application and start again.`,
-  );
+  ctx.body = invalidRequestPage(error, location.searchParams.get('error_description') ?? undefined);
 }
