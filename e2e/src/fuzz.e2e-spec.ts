@@ -11,6 +11,7 @@ import {
   HOSTILE_VALUES,
   type Refusal,
   takes,
+  withRaw,
 } from './support/hostile-inputs.js';
 import { newSignup, person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
@@ -556,6 +557,98 @@ describe('hostile inputs', () => {
       if (!res.headers.get('content-type')?.startsWith('text/html')) failures.push(`content type ${res.headers.get('content-type')}`);
       if (INTERNALS.test(text)) failures.push('shows internals');
       return failures.map((f) => `POST ${page} ${name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it('refuses hostile client registrations, sign-in and sign-up forms and authorization parameters at the auth-server, never with a 5xx', async () => {
+    const auth = info.authUrl;
+    const registration = {
+      client_name: 'Fuzz CLI',
+      redirect_uris: ['http://127.0.0.1:9/callback'],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'signups:read',
+    };
+    const fieldTypes: Record<keyof typeof registration, FieldSchema> = {
+      client_name: { type: 'string' },
+      redirect_uris: { type: 'array' },
+      grant_types: { type: 'array' },
+      response_types: { type: 'array' },
+      token_endpoint_auth_method: { type: 'string', enum: ['none'] },
+      scope: { type: 'string' },
+    };
+    const context: BodyContext = { valid: registration, textField: 'client_name', room: BODY_LIMIT_BYTES };
+    const json = { 'content-type': 'application/json' };
+    const signupPage = await fetch(`${auth}/account/signup`);
+    const signupForm = {
+      cookie: signupPage.headers
+        .getSetCookie()
+        .map((cookie) => cookie.split(';')[0])
+        .join('; '),
+      csrf: encodeURIComponent(/name="csrf" value="([^"]+)"/.exec(await signupPage.text())![1]!),
+    };
+    const FORM_VALUES = [
+      ...HOSTILE_QUERY_VALUES,
+      { name: 'a __proto__ field', raw: 'x&__proto__=x' },
+      { name: 'a body over the limit', raw: 'x'.repeat(BODY_LIMIT_BYTES) },
+    ];
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // Every hostile value of a known field is refused. A whole body may also be taken: RFC 7591 has a server ignore the
+    // metadata it does not know (prototype keys among them), and oidc-provider reads bytes that are not UTF-8 as U+FFFD.
+    const cases: {
+      name: string;
+      url: string;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string | Uint8Array;
+      mayRegister?: boolean;
+    }[] = [
+      ...Object.entries(fieldTypes).flatMap(([field, schema]) =>
+        HOSTILE_VALUES.filter((value) => value.appliesTo?.(schema) ?? true).map((value) => ({
+          name: `registration ${field}: ${value.name}`,
+          url: `${auth}/oauth/register`,
+          headers: json,
+          body: withRaw(context, field, value.json),
+        })),
+      ),
+      ...HOSTILE_BODIES.map((body) => ({
+        name: `registration body: ${body.name}`,
+        url: `${auth}/oauth/register`,
+        headers: json,
+        body: body.make(context),
+        mayRegister: true,
+      })),
+      // The sign-up form with its anti-CSRF pair, so each value reaches the checks of the fields (refused before the
+      // sign-up limit counts it); the sign-in form without, so that no failed sign-in counts against this address.
+      ...FORM_VALUES.map((value) => ({
+        name: `sign-up form: ${value.name}`,
+        url: `${auth}/account/signup`,
+        headers: { ...form, cookie: signupForm.cookie },
+        body: `csrf=${signupForm.csrf}&email=${value.raw}&password=${value.raw}&organization=${value.raw}`,
+      })),
+      ...FORM_VALUES.map((value) => ({
+        name: `sign-in form: ${value.name}`,
+        url: `${auth}/account/login`,
+        headers: form,
+        body: `email=${value.raw}&password=${value.raw}`,
+      })),
+      ...['client_id', 'redirect_uri', 'scope', 'state', 'response_mode', 'code_challenge', 'resource'].flatMap((param) =>
+        HOSTILE_QUERY_VALUES.map((value) => ({
+          name: `authorize ${param}: ${value.name}`,
+          url: `${auth}/oauth/authorize?response_type=code&client_id=cli_fuzz&${param}=${value.raw}`,
+          method: 'GET',
+        })),
+      ),
+    ];
+    const failures = await inPool(cases, CONCURRENCY, async ({ name, url, method, headers, body, mayRegister }) => {
+      const res = await fetch(url, { method: method ?? 'POST', headers, body, redirect: 'manual' });
+      const text = await res.text();
+      const found: string[] = [];
+      if (!(mayRegister && res.status === 201) && (res.status < 400 || res.status >= 500)) found.push(`answered ${res.status}`);
+      if (INTERNALS.test(text)) found.push('shows internals');
+      return found.map((f) => `${name}: ${f}`);
     });
     expect(failures.flat()).toEqual([]);
   });

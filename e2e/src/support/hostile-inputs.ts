@@ -81,7 +81,7 @@ const fieldOf = (context: BodyContext) => context.textField ?? 'x';
 const PLACEHOLDER = '\u0001hostile\u0001';
 
 /** The valid value with `field` set to a value given as JSON text. */
-function withRaw(context: BodyContext, field: string, json: string): string {
+export function withRaw(context: BodyContext, field: string, json: string): string {
   return JSON.stringify({ ...context.valid, [field]: PLACEHOLDER }).replace(JSON.stringify(PLACEHOLDER), () => json);
 }
 

@@ -33,14 +33,20 @@ export function redirectUriAllowed(value: string): boolean {
   return url.protocol === 'https:' || !FORBIDDEN_SCHEMES.has(url.protocol);
 }
 
+/** Valid Unicode with no NUL: Postgres's jsonb stores no `\u0000`. */
+function storable(text: string): boolean {
+  return isWellFormed(text) && !text.includes('\0');
+}
+
 /**
- * Whether every string in a value, keys included, is valid Unicode. JSON.stringify writes a lone
- * surrogate as `\udXXX`, which Postgres's json refuses: the client could not be stored.
+ * Whether every string in a value, keys included, can be stored. JSON.stringify writes a lone
+ * surrogate as `\udXXX` and a NUL as `\u0000`, which Postgres's jsonb refuses: the client could
+ * not be stored.
  */
 function wellFormed(value: unknown): boolean {
-  if (typeof value === 'string') return isWellFormed(value);
+  if (typeof value === 'string') return storable(value);
   if (typeof value !== 'object' || value === null) return true;
-  return Object.entries(value).every(([key, member]) => isWellFormed(key) && wellFormed(member));
+  return Object.entries(value).every(([key, member]) => storable(key) && wellFormed(member));
 }
 
 function checkSizes(key: string, value: unknown): void {
@@ -63,7 +69,7 @@ function checkSizes(key: string, value: unknown): void {
 export function checkClientMetadata(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>): void {
   if (key !== 'client_name') return;
   for (const [field, value] of Object.entries(metadata)) {
-    if (!wellFormed(value)) throw new errors.InvalidClientMetadata(`${field} must be valid Unicode`);
+    if (!wellFormed(value)) throw new errors.InvalidClientMetadata(`${field} must be valid Unicode, with no NUL character`);
     checkSizes(field, value);
   }
   if (JSON.stringify(metadata).length > CLIENT_LIMITS.jsonLength)

@@ -85,9 +85,19 @@ describe('dynamic client registration limits', () => {
         { logo_uri: `https://app.example.test/${'l'.repeat(2100)}` },
         `logo_uri must be at most ${CLIENT_LIMITS.stringLength} characters`,
       ],
-      ['a lone surrogate in client_name', { client_name: 'App \ud800' }, 'client_name must be valid Unicode'],
-      ['a lone surrogate in a redirect URI', { redirect_uris: ['https://app.example.test/\udc00'] }, 'redirect_uris must be valid Unicode'],
-      ['a lone surrogate in client_uri', { client_uri: 'https://app.example.test/\udbff' }, 'client_uri must be valid Unicode'],
+      ['a lone surrogate in client_name', { client_name: 'App \ud800' }, 'client_name must be valid Unicode, with no NUL character'],
+      [
+        'a lone surrogate in a redirect URI',
+        { redirect_uris: ['https://app.example.test/\udc00'] },
+        'redirect_uris must be valid Unicode, with no NUL character',
+      ],
+      [
+        'a lone surrogate in client_uri',
+        { client_uri: 'https://app.example.test/\udbff' },
+        'client_uri must be valid Unicode, with no NUL character',
+      ],
+      ['a NUL in client_name', { client_name: 'App\u0000' }, 'client_name must be valid Unicode, with no NUL character'],
+      ['a NUL in a contact', { contacts: ['a\u0000@example.test'] }, 'contacts must be valid Unicode, with no NUL character'],
     ])('refuses %s', async (_label, metadata, description) => {
       const res = await register(server, { redirect_uris: ['https://app.example.test/cb'], ...metadata });
       expect(res.status).toBe(400);
