@@ -1,8 +1,9 @@
 /**
  * Hostile inputs, in one place. fuzz.e2e-spec.ts sends each of them to every field of every REST
  * body and MCP tool's arguments, to every body as a whole, and to every query and path parameter
- * (the routes and tools come from the OpenAPI document and tools/list). A feature that takes a new
- * kind of input adds its hostile values here.
+ * (the routes and tools come from the OpenAPI document and tools/list), and to the auth-server's
+ * client registration, sign-up and sign-in forms and authorization parameters. A feature that
+ * takes a new kind of input adds its hostile values here.
  */
 
 /** The request body limit of every app (libs/runtime). */
