@@ -13,6 +13,7 @@ import {
   takes,
   withRaw,
 } from './support/hostile-inputs.js';
+import { TENANT_PASSWORD } from './support/oauth.js';
 import { newSignup, person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
@@ -647,6 +648,59 @@ describe('hostile inputs', () => {
       const text = await res.text();
       const found: string[] = [];
       if (!(mayRegister && res.status === 201) && (res.status < 400 || res.status >= 500)) found.push(`answered ${res.status}`);
+      if (INTERNALS.test(text)) found.push('shows internals');
+      return found.map((f) => `${name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it("refuses hostile values on the signed-in account pages' forms (key name, mode, scopes, ids) with a page, never a 5xx", async () => {
+    const auth = info.authUrl;
+    const owner = await newTenant('pro');
+    const cookies = new Map<string, string>();
+    const remember = (res: Response) => {
+      for (const cookie of res.headers.getSetCookie()) {
+        const [pair] = cookie.split(';') as [string];
+        cookies.set(pair.slice(0, pair.indexOf('=')), pair);
+      }
+      return res;
+    };
+    const cookieHeader = () => [...cookies.values()].join('; ');
+    const csrfOf = async (res: Response) => encodeURIComponent(/name="csrf" value="([^"]+)"/.exec(await res.text())![1]!);
+    const loginCsrf = await csrfOf(remember(await fetch(`${auth}/account/login`)));
+    const signedIn = remember(
+      await fetch(`${auth}/account/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader() },
+        body: `csrf=${loginCsrf}&email=${encodeURIComponent(owner.user.email)}&password=${encodeURIComponent(TENANT_PASSWORD)}`,
+        redirect: 'manual',
+      }),
+    );
+    expect(signedIn.status).toBe(303);
+    const csrf = await csrfOf(await fetch(`${auth}/account/api-keys`, { headers: { cookie: cookieHeader() } }));
+    const values = [...HOSTILE_QUERY_VALUES, { name: 'a __proto__ field', raw: 'x&__proto__=x' }];
+    const cases = [
+      ...values.flatMap((value) => [
+        { name: `key name: ${value.name}`, path: '/account/api-keys', body: `name=${value.raw}&mode=test&scope=signups:read` },
+        { name: `key mode: ${value.name}`, path: '/account/api-keys', body: `name=k&mode=${value.raw}&scope=signups:read` },
+        { name: `key scope: ${value.name}`, path: '/account/api-keys', body: `name=k&mode=test&scope=${value.raw}` },
+        { name: `organization: ${value.name}`, path: `/account/api-keys?org=${value.raw}`, body: 'name=k&mode=test&scope=signups:read' },
+      ]),
+      ...HOSTILE_PATH_VALUES.flatMap((value) => [
+        { name: `key to revoke: ${value.name}`, path: `/account/api-keys/${value.raw}/revoke`, body: '' },
+        { name: `app to revoke: ${value.name}`, path: `/account/apps/${value.raw}/revoke`, body: '' },
+      ]),
+    ];
+    const failures = await inPool(cases, CONCURRENCY, async ({ name, path, body }) => {
+      const res = await fetch(`${auth}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader() },
+        body: `csrf=${csrf}&${body}`,
+        redirect: 'manual',
+      });
+      const text = await res.text();
+      const found: string[] = [];
+      if (res.status >= 500) found.push(`answered ${res.status}`);
       if (INTERNALS.test(text)) found.push('shows internals');
       return found.map((f) => `${name}: ${f}`);
     });

@@ -1,4 +1,4 @@
-import { constantTimeEqual, randomBase62, sha256Hex } from './ids.js';
+import { constantTimeEqual, isPlainId, newPrefixedId, randomBase62, sha256Hex } from './ids.js';
 
 describe('constantTimeEqual', () => {
   it('matches a secret only with itself', () => {
@@ -14,5 +14,14 @@ describe('constantTimeEqual', () => {
     expect(constantTimeEqual(`${token}x`, token)).toBe(false);
     expect(constantTimeEqual('', token)).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);
+  });
+});
+
+describe('isPlainId', () => {
+  it("takes our prefixed ids and oidc-provider's, and nothing a database could choke on", () => {
+    expect(isPlainId(newPrefixedId('key'))).toBe(true);
+    expect(isPlainId('Xa3_-9')).toBe(true);
+    for (const value of ['', 'key_\u0000', '../admin', 'a b', "1' OR '1'='1", '\ud800', 'x'.repeat(129)])
+      expect(isPlainId(value)).toBe(false);
   });
 });

@@ -27,6 +27,11 @@ export function newPrefixedId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;
 }
 
+/** Whether a value could be an id of ours or oidc-provider's (base62, `_` and `-`): anything else names nothing. */
+export function isPlainId(value: string): boolean {
+  return /^[\w-]{1,128}$/.test(value);
+}
+
 /** How a secret with 256 random bits (a token, a key, a session) is kept and looked up: its SHA-256, hex. */
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');

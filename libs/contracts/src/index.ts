@@ -12,6 +12,7 @@ export {
   PhoneField,
   isEmailAddress,
   isPhoneNumber,
+  isPlainText,
   QueryIntField,
   StringField,
   UNICODE_MESSAGE,
@@ -20,7 +21,7 @@ export {
   toE164,
   validateInput,
 } from './validation.js';
-export { constantTimeEqual, isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
+export { constantTimeEqual, isPlainId, isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,

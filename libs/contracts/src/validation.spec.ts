@@ -9,6 +9,7 @@ import {
   IntField,
   isEmailAddress,
   isPhoneNumber,
+  isPlainText,
   isWellFormed,
   PatternField,
   PhoneField,
@@ -263,5 +264,12 @@ describe('toE164', () => {
     expect(toE164('+1 (415) 555-0123')).toBe('+14155550123');
     expect(toE164('+44 7911 123456')).toBe('+447911123456');
     expect(toE164('+33612345678')).toBe('+33612345678');
+  });
+});
+
+describe('isPlainText', () => {
+  it('takes text with tabs and newlines, and refuses control characters and lone surrogates', () => {
+    expect(isPlainText('CI key\tfor\r\nreports 🎉')).toBe(true);
+    for (const value of ['a\u0000b', 'bell\u0007', 'del\u007f', 'half \ud800']) expect(isPlainText(value)).toBe(false);
   });
 });

@@ -71,6 +71,11 @@ export function isWellFormed(value: string): boolean {
   return !LONE_SURROGATE.test(value);
 }
 
+/** Text as every text field takes it: valid Unicode, with no control character but tab, newline and carriage return. */
+export function isPlainText(value: string): boolean {
+  return isWellFormed(value) && !CONTROL_CHARACTERS.test(value);
+}
+
 export const UNICODE_MESSAGE = 'Must be valid Unicode';
 
 /** Every text field's first check after its type: a string that is not valid Unicode is refused. */

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { KEY_MODES, type KeyMode } from '#libs/contracts';
+import { isPlainText, KEY_MODES, type KeyMode } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { field, fields, type Form } from '../interactions/form.js';
 import { WRONG_CREDENTIALS } from '../interactions/interactions.controller.js';
@@ -166,6 +166,7 @@ export class AccountController {
       const scopes = [...new Set(fields(form, 'scope'))].filter((s): s is Scope => isScope(s));
       if (!isKeyMode(mode)) return show(400, { error: 'Choose test or live as the mode.' });
       if (name.length > KEY_NAME_MAX_LENGTH) return show(400, { error: `Keep the name to ${KEY_NAME_MAX_LENGTH} characters.` });
+      if (!isPlainText(name)) return show(400, { error: 'Write the name without control characters.' });
       if (scopes.length === 0) return show(400, { error: 'Choose at least one scope.' });
       const created = await this.account.createKey(session.userId, chosen.organization.id, { name: name || undefined, mode, scopes });
       return show(201, { created });

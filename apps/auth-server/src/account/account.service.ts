@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type ApiKeyView, type CreatedApiKey, type KeyMode, type MemberRole, newPrefixedId, newSlug } from '#libs/contracts';
+import { type ApiKeyView, type CreatedApiKey, isPlainId, type KeyMode, type MemberRole, newPrefixedId, newSlug } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import type { Scope } from '#libs/scopes';
 import { toApiKeyView } from '../api-keys/api-key.view.js';
@@ -118,7 +118,7 @@ export class AccountService {
 
   /** Revokes a key of one of the user's organizations (owners and admins); its organization's id. */
   async revokeKey(userId: string, keyId: string): Promise<string> {
-    const key = await this.keys.findById(keyId);
+    const key = isPlainId(keyId) ? await this.keys.findById(keyId) : undefined;
     const membership = key ? await this.users.findMembership(userId, key.organizationId) : null;
     if (!key || !membership) throw new AccountError('not_found', 'There is no such API key in your organizations.');
     await this.requireManager(userId, key.organizationId);
@@ -133,7 +133,8 @@ export class AccountService {
   }
 
   async disconnectApp(userId: string, grantId: string): Promise<void> {
-    if (!(await this.grants.revokeForAccount(userId, grantId))) throw new AccountError('not_found', 'There is no such connected app.');
+    if (!isPlainId(grantId) || !(await this.grants.revokeForAccount(userId, grantId)))
+      throw new AccountError('not_found', 'There is no such connected app.');
   }
 
   /** A new free organization under a fresh slug, in the caller's transaction. */
