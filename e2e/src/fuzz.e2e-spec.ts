@@ -705,6 +705,18 @@ describe('hostile inputs', () => {
       return found.map((f) => `${name}: ${f}`);
     });
     expect(failures.flat()).toEqual([]);
+    // A few failed sign-ins of hostile emails, well within this address's allowance, so no other test's sign-in is refused.
+    const signIns = await Promise.all(
+      ['%00', '%ED%A0%80', '%E0%A4%A', 'a%00%40example.com'].map((email) =>
+        fetch(`${auth}/account/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader() },
+          body: `csrf=${loginCsrf}&email=${email}&password=x`,
+          redirect: 'manual',
+        }),
+      ),
+    );
+    expect(signIns.map((res) => res.status)).toEqual([401, 401, 401, 401]);
   });
 
   it('changed nothing the tenant has', async () => {

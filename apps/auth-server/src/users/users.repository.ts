@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { MemberRole } from '#libs/contracts';
+import { isPlainText, type MemberRole } from '#libs/contracts';
 import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { AUTH_SCHEMA } from '../database.js';
@@ -43,7 +43,9 @@ export class UsersRepository {
   }
 
   /** Case-insensitive, as the unique index. */
+  /** The user of an email, whatever its case; none for text no email can hold (Postgres refuses a NUL). */
   async findByEmail(email: string): Promise<User | undefined> {
+    if (!isPlainText(email)) return undefined;
     const [row] = await rowsOf<UserRow>(this.dataSource, `SELECT ${USER_COLUMNS} FROM ${USERS} WHERE lower(email) = lower($1)`, [email]);
     return row && userFromRow(row);
   }
