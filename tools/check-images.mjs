@@ -148,11 +148,22 @@ function ensureBase() {
   summary.push(`base     ${baseImage} (made here: Debian bookworm, Node ${nodeRelease}, npm ${npmRelease})`);
 }
 
-/** Every target, one build each: the build stage comes from podman's layer cache after the first. */
+/** The id of the image of this name, if podman has one. */
+function imageId(image) {
+  const result = spawnSync('podman', ['image', 'inspect', '--format', '{{.Id}}', image], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/**
+ * Every target, one build each: the build stage comes from podman's layer cache after the first.
+ * The build stage is tagged too, so that the images of the previous run, replaced by these, can be
+ * removed by id without touching any other image.
+ */
 function buildAll() {
   const caBundle = process.env.NODE_EXTRA_CA_CERTS;
   const secret = caBundle && existsSync(caBundle) ? ['--secret', `id=ca,src=${caBundle}`] : [];
-  for (const target of TARGETS) {
+  const previous = ['build', ...TARGETS].map((target) => imageId(imageOf(target))).filter(Boolean);
+  for (const target of ['build', ...TARGETS]) {
     const begin = Date.now();
     log(`build ${target}`);
     run('podman', [
@@ -169,6 +180,9 @@ function buildAll() {
     ]);
     summary.push(`build    ${target.padEnd(20)} ok in ${((Date.now() - begin) / 1000).toFixed(0)} s`);
   }
+  const current = new Set(['build', ...TARGETS].map((target) => imageId(imageOf(target))));
+  const replaced = previous.filter((id) => !current.has(id));
+  if (replaced.length > 0) spawnSync('podman', ['rmi', ...new Set(replaced)]);
 }
 
 function inspect(image) {
