@@ -139,7 +139,9 @@ function ensureBase() {
   run('podman', [
     'import',
     '--change',
-    `ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin NODE_VERSION=${nodeRelease}`,
+    'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    '--change',
+    `ENV NODE_VERSION=${nodeRelease}`,
     '--change',
     'CMD ["node"]',
     tarball,
@@ -171,6 +173,8 @@ function buildAll() {
       '--isolation=chroot',
       '--network=host',
       '--pull=never',
+      // Docker's image format, as docker build makes: the OCI one has no HEALTHCHECK, which podman would drop.
+      '--format=docker',
       ...secret,
       '--target',
       target,
@@ -239,6 +243,36 @@ function hygieneProblems(root) {
     }
   }
   return problems;
+}
+
+/** Whether a port of 127.0.0.1 can be listened on now. */
+function isFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** The port each app's image EXPOSEs, where its HEALTHCHECK looks. */
+function exposedPort(target) {
+  const ports = Object.keys(inspect(imageOf(target)).Config.ExposedPorts ?? {});
+  if (ports.length !== 1) fail(`${target}: the image exposes ${ports.length} ports, not one`);
+  return Number.parseInt(ports[0], 10);
+}
+
+/**
+ * The apps' ports: those their images expose when all are free, so that each image's HEALTHCHECK
+ * (which names its port) runs as a container runtime would run it; otherwise free ones, and the
+ * HEALTHCHECKs are not run (said in the summary).
+ */
+async function appPorts() {
+  const exposed = APPS.map(exposedPort);
+  const free = await Promise.all(exposed.map(isFree));
+  if (free.every(Boolean)) return { ports: exposed, healthchecks: true };
+  const taken = exposed.filter((_, i) => !free[i]);
+  summary.push(`note     HEALTHCHECKs not run: port${taken.length > 1 ? 's' : ''} ${taken.join(', ')} taken on this machine`);
+  return { ports: await freePorts(APPS.length), healthchecks: false };
 }
 
 async function freePorts(n) {
@@ -327,7 +361,7 @@ async function withStack(fn) {
   await admin.query(`CREATE DATABASE "${label}"`);
   const url = new URL(databaseUrl);
   url.pathname = `/${label}`;
-  const ports = await freePorts(APPS.length);
+  const { ports, healthchecks } = await appPorts();
   const origin = (app) => `http://127.0.0.1:${ports[APPS.indexOf(app)]}`;
   const env = {
     DATABASE_URL: url.toString(),
@@ -345,7 +379,7 @@ async function withStack(fn) {
     ...Object.fromEntries(APPS.map((app) => [`${app.toUpperCase().replaceAll('-', '_')}_PORT`, String(ports[APPS.indexOf(app)])])),
   };
   try {
-    return await fn(env, origin);
+    return await fn(env, origin, healthchecks);
   } finally {
     // Each removal on its own: one that fails leaves the others to run, and is reported.
     const removals = await Promise.allSettled([
@@ -392,7 +426,18 @@ async function schemasOf(url) {
   }
 }
 
-async function checkImage(target, env, origin) {
+/** Runs the image's HEALTHCHECK command in its root, as its user, within its timeout; what it exited with. */
+async function runHealthcheck(root, info, env, logFile) {
+  // podman's inspect gives a Docker-format image's HEALTHCHECK beside its Config.
+  const check = info.Healthcheck ?? info.Config.Healthcheck;
+  const [form, ...command] = check?.Test ?? [];
+  if (form !== 'CMD') fail(`the image's HEALTHCHECK is ${JSON.stringify(check?.Test)}, not an exec-form CMD`);
+  const probe = startImage(root, { ...info.Config, Entrypoint: [], Cmd: command }, env, logFile);
+  const timeoutMs = (check.Timeout ?? 30e9) / 1e6;
+  return Promise.race([exited(probe), timeout(timeoutMs, `no answer within ${timeoutMs} ms`)]);
+}
+
+async function checkImage(target, env, origin, healthchecks) {
   const image = imageOf(target);
   const info = inspect(image);
   const megabytes = (info.Size / 1e6).toFixed(0);
@@ -412,20 +457,27 @@ async function checkImage(target, env, origin) {
         summary.push(`run      ${target.padEnd(20)} ${`${megabytes} MB`.padStart(7)}  clean  exit 0, schemas ${schemas.join(', ')}`);
         return;
       }
-      const notReady = await waitForReady(`${origin(target)}/readyz`, child);
-      if (notReady) {
+      // Whatever fails, the app does not outlive the check (it would hold its port).
+      let readyIn;
+      try {
+        const notReady = await waitForReady(`${origin(target)}/readyz`, child);
+        if (notReady) fail(`${target}: ${notReady}\n${tail(logFile)}`);
+        readyIn = ((Date.now() - begin) / 1000).toFixed(1);
+        const health = healthchecks ? await runHealthcheck(root, info, env, fd) : 'not run';
+        if (healthchecks && health !== 0)
+          fail(`${target}: the image's HEALTHCHECK exited ${health} while /readyz answered 200\n${tail(logFile)}`);
+        child.kill('SIGTERM');
+        const code = await Promise.race([exited(child), timeout(EXIT_TIMEOUT_MS, 'still running')]);
+        if (code !== 0) fail(`${target}: after SIGTERM, exit ${code} (expected 0)\n${tail(logFile)}`);
+      } catch (err) {
         child.kill('SIGKILL');
-        fail(`${target}: ${notReady}\n${tail(logFile)}`);
+        throw err;
       }
-      const readyIn = ((Date.now() - begin) / 1000).toFixed(1);
-      child.kill('SIGTERM');
-      const code = await Promise.race([exited(child), timeout(EXIT_TIMEOUT_MS, 'still running')]);
-      if (code !== 0) {
-        child.kill('SIGKILL');
-        fail(`${target}: after SIGTERM, exit ${code} (expected 0)\n${tail(logFile)}`);
-      }
-      log(`${target}: /readyz 200 after ${readyIn} s, exit 0 on SIGTERM`);
-      summary.push(`run      ${target.padEnd(20)} ${`${megabytes} MB`.padStart(7)}  clean  /readyz 200 in ${readyIn} s, SIGTERM -> exit 0`);
+      const probe = healthchecks ? 'HEALTHCHECK 0' : 'HEALTHCHECK not run';
+      log(`${target}: /readyz 200 after ${readyIn} s, ${probe}, exit 0 on SIGTERM`);
+      summary.push(
+        `run      ${target.padEnd(20)} ${`${megabytes} MB`.padStart(7)}  clean  /readyz 200 in ${readyIn} s, ${probe}, SIGTERM -> exit 0`,
+      );
     });
   });
 }
@@ -435,8 +487,8 @@ try {
   mkdirSync(WORK, { recursive: true });
   ensureBase();
   buildAll();
-  await withStack(async (env, origin) => {
-    for (const target of TARGETS) await checkImage(target, env, origin);
+  await withStack(async (env, origin, healthchecks) => {
+    for (const target of TARGETS) await checkImage(target, env, origin, healthchecks);
   });
 } catch (err) {
   process.stderr.write(`\ncheck:images FAILED: ${err instanceof CheckFailure ? err.message : err.stack}\n${summary.join('\n')}\n`);
