@@ -1,32 +1,11 @@
 import { ProblemError } from '#libs/problem';
+import { aSignup } from '../testing/signup.js';
 import type { Signup } from './signup.js';
 import { accessOf, requireActionable, requireOwned, requireVisible } from './signup.policy.js';
 
 const owner = { organizationId: 'org_a', livemode: true };
 
-function signup(overrides: Partial<Signup> = {}): Signup {
-  const now = new Date('2026-01-01T00:00:00Z');
-  return {
-    id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
-    organizationId: 'org_a',
-    livemode: true,
-    slug: 'x-abc123',
-    title: 'x',
-    description: null,
-    status: 'draft',
-    eventDate: now,
-    location: null,
-    maxParticipants: null,
-    requiresPhone: false,
-    signupCloseDate: null,
-    participantCount: 0,
-    createdAt: now,
-    updatedAt: now,
-    publishedAt: null,
-    closedAt: null,
-    ...overrides,
-  };
-}
+const signup = (overrides: Partial<Signup> = {}): Signup => aSignup({ livemode: true, status: 'draft', publishedAt: null, ...overrides });
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
