@@ -10,25 +10,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { ItemView, MeView, ParticipantView, RegistrationResultView, SignupView, SlotView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { ALL_SCOPES } from '#libs/scopes';
 import { eventually } from '#libs/testing';
 import { call, newTenant, request, revokeKey, type Tenant } from './support/api.js';
+import { launchChromium } from './support/browser.js';
 import { type CallbackServer, connectApp, consent, registerPublicClient, signIn, startCallbackServer, withPage } from './support/oauth.js';
 import { type AppProcess, DEFAULT_LIMITS_ENV, type ExtraGateway, startAppProcess, startGateway } from './support/processes.js';
 import { stackInfo } from './support/stack-env.js';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const EVERY_SCOPE = ALL_SCOPES.join(' ');
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -132,7 +124,7 @@ describe('the MCP surface', () => {
   const mcpUrl = () => stackInfo().mcpUrl;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     callback = await startCallbackServer();
     tenant = await newTenant('pro');
     const config = await registerPublicClient(callback.redirectUri);

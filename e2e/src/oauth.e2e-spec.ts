@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { NatsBus } from '#libs/bus';
 import { type MeView, oauthIssuer } from '#libs/contracts';
 import { OAuthTokenVerifier } from '#libs/edge';
@@ -7,6 +7,7 @@ import { createLogger } from '#libs/observability';
 import { eventually } from '#libs/testing';
 import { call, newTenant, signupBody, type Tenant } from './support/api.js';
 import { accessibilityViolations } from './support/axe.js';
+import { launchChromium } from './support/browser.js';
 import {
   authorizeInBrowser,
   type CallbackServer,
@@ -24,16 +25,6 @@ import {
 } from './support/oauth.js';
 import { stackInfo } from './support/stack-env.js';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 const READ_WRITE = 'signups:read signups:write';
 
 /** A third-party app (openid-client) against the running stack, its user in a real browser. */
@@ -49,7 +40,7 @@ describe('OAuth 2.1 for third-party apps', () => {
     connectApp(browser, config, { redirectUri: redirectUri(), email: tenant.user.email, scope, resource: baseUrl(), uncheck });
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     callback = await startCallbackServer();
   });
 

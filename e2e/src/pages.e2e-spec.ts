@@ -1,18 +1,9 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { accessibilityViolations } from './support/axe.js';
+import { launchChromium } from './support/browser.js';
 import { newSignup, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The public signup page and the manage page, driven in a real browser with JavaScript turned off: nothing needs it. */
 describe('public pages in a browser', () => {
@@ -24,7 +15,7 @@ describe('public pages in a browser', () => {
 
   beforeAll(async () => {
     origin = stackInfo().gatewayUrl;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     tenant = await newTenant('pro');
     fixture = await newSignup(tenant.key, {
       fields: { title: 'Street <b>party</b>', location: 'Main Street', description: 'Bring chairs' },
