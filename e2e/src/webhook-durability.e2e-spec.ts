@@ -93,6 +93,7 @@ describe('webhook delivery durability', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId: owner.organizationId,
       participantCount: 0,
       publicUrl: 'https://example.test/s/durable',

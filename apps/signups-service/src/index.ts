@@ -8,14 +8,17 @@ import { AddDailyCreations1795500000000 } from './migrations/1795500000000-AddDa
 import { AddAiDraftUsage1795700000000 } from './migrations/1795700000000-AddAiDraftUsage.js';
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
+import { Waitlist1796600000000 } from './migrations/1796600000000-Waitlist.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
+import { WaitlistHandlers } from './participants/waitlist.handlers.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
 import { SignupsHandlers } from './signups/signups.handlers.js';
 import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
 import { signupsServiceSpec } from './signups-service.config.js';
 import { SignupsServiceModule } from './signups-service.module.js';
+import { OfferExpiry } from './waitlist/offer-expiry.js';
 
 export const signupsDataSourceSpec: DataSourceSpec = {
   schema: SIGNUPS_SCHEMA,
@@ -27,6 +30,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     AddAiDraftUsage1795700000000,
     OutboxTraceContext1796000000000,
     Retention1796450000000,
+    Waitlist1796600000000,
   ],
 };
 
@@ -44,10 +48,12 @@ export const signupsServiceApp: AppDefinition<typeof signupsServiceSpec> = {
     ...app.get(SlotsItemsHandlers).handlers(),
     ...app.get(ParticipantsHandlers).handlers(),
     ...app.get(RegistrationsHandlers).handlers(),
+    ...app.get(WaitlistHandlers).handlers(),
     ...app.get(AnalyticsHandlers).handlers(),
     ...app.get(DraftsHandlers).handlers(),
   })),
   async start(app) {
     await app.get(RemindedConsumer).start();
+    app.get(OfferExpiry).start();
   },
 };

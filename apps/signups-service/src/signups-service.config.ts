@@ -10,6 +10,8 @@ export const signupsServiceSpec = {
   openaiApiKey: env.optionalString('OPENAI_API_KEY'),
   aiModel: env.string('AI_MODEL', 'gpt-4o-mini'),
   aiTimeoutMs: env.int('AI_TIMEOUT_MS', 20_000, { min: 100, max: 120_000 }),
+  /** How often a replica looks for waitlist offers past their time (OfferExpiry). */
+  offerSweepMs: env.int('OFFER_SWEEP_MS', 15_000, { min: 10, max: 3_600_000 }),
 };
 
 export type SignupsServiceConfig = ConfigOf<typeof signupsServiceSpec>;

@@ -40,6 +40,7 @@ function signupCreated(): CloudEvent {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId: 'org_test',
       participantCount: 0,
       publicUrl: 'https://example.test/s/s',

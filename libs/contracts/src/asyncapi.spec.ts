@@ -20,6 +20,7 @@ const signup: SignupView = {
   maxParticipants: null,
   requiresPhone: false,
   signupCloseDate: null,
+  waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
   organizationId: 'org_0123456789abcdefghijklmn',
   participantCount: 0,
   publicUrl: 'http://localhost:3000/s/potluck-x7k2',
@@ -62,6 +63,10 @@ const participantData: ParticipantEventData = {
   createdAt: '2026-01-02T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
   remindedAt: null,
+  status: 'confirmed',
+  statusChangedAt: '2026-11-22T10:00:00.000Z',
+  cancelledAt: null,
+  waitlist: [],
   organizationId: signup.organizationId,
   livemode: false,
 } satisfies Required<ParticipantEventData>;

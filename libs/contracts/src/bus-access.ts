@@ -37,6 +37,10 @@ const PARTICIPANT_EVENTS = [
   'participant.registered',
   'participant.updated',
   'participant.canceled',
+  'participant.waitlisted',
+  'participant.offered',
+  'participant.promoted',
+  'participant.offer_expired',
 ] as const satisfies readonly EventType[];
 const CAPACITY_EVENTS = ['slot.filled', 'slot.opened', 'item.filled', 'item.opened'] as const satisfies readonly EventType[];
 const AUTH_EVENTS = [

@@ -23,6 +23,14 @@ export interface EventMap {
   'participant.registered': ParticipantEventData;
   'participant.updated': ParticipantEventData;
   'participant.canceled': ParticipantEventData;
+  /** It joined a line (its registration did not fit, and the signup's waitlist is on). */
+  'participant.waitlisted': ParticipantEventData;
+  /** A freed place is held for it until an entry's offerExpiresAt (offer mode). */
+  'participant.offered': ParticipantEventData;
+  /** It was moved into a place: at once (auto mode), by accepting an offer, or by the organizer. */
+  'participant.promoted': ParticipantEventData;
+  /** An offer ran out unanswered; the place passed to the next in line. */
+  'participant.offer_expired': ParticipantEventData;
   /** It became full (a registration took the last place, or its capacity was lowered to what is taken). */
   'slot.filled': SlotEventData;
   /** A full slot has a place again. */
@@ -48,6 +56,10 @@ const EVENT_TYPE_LIST = {
   'participant.registered': true,
   'participant.updated': true,
   'participant.canceled': true,
+  'participant.waitlisted': true,
+  'participant.offered': true,
+  'participant.promoted': true,
+  'participant.offer_expired': true,
   'slot.filled': true,
   'slot.opened': true,
   'item.filled': true,

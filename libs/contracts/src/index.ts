@@ -1,6 +1,7 @@
 export { authorize, authorized, requirementOf, type Authorized, type Principal } from './principal.js';
 export {
   ArrayField,
+  NestedField,
   BoolField,
   DateTimeField,
   EMAIL_MAX_LENGTH,
@@ -110,6 +111,8 @@ export {
   ConfirmedSelectionView,
   FAILURE_REASONS,
   FailedSelectionView,
+  ListParticipantsQueryDto,
+  PARTICIPANT_STATUSES,
   ParticipantPageView,
   ParticipantView,
   PublicSignupView,
@@ -125,12 +128,32 @@ export {
   toRegistrationInput,
   toUpdateRegistrationInput,
   type FailureReason,
+  type ListParticipantsInput,
+  type ParticipantStatus,
   type RegistrationInput,
   type SelectionInput,
   type SelectionType,
   type UpdateParticipantInput,
   type UpdateRegistrationInput,
 } from './participants.js';
+export {
+  OFFER_MINUTES,
+  WAITLIST_MODES,
+  WAITLIST_STATES,
+  WAITLIST_TYPES,
+  WaitlistedParticipantView,
+  WaitlistedSelectionView,
+  WaitlistEntryView,
+  WaitlistPageView,
+  WaitlistQueryDto,
+  WaitlistSettingsDto,
+  WaitlistSettingsView,
+  type WaitlistMode,
+  type WaitlistQuery,
+  type WaitlistSettingsInput,
+  type WaitlistState,
+  type WaitlistType,
+} from './waitlist.js';
 export { AnalyticsView } from './analytics.js';
 export { jsonSchemaOf, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 export { cloudEvent } from './cloud-event.js';

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageMetaDto } from './pagination.js';
+import { PageMetaDto, PageQueryDto } from './pagination.js';
 import type { SignupStatus } from './signups.js';
 import { ItemView, SlotView } from './slots-items.js';
 import { ArrayField, EMAIL_MAX_LENGTH, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
+import { WaitlistedSelectionView, WaitlistEntryView, WaitlistSettingsView } from './waitlist.js';
 
 export const SELECTION_TYPES = ['slot', 'item'] as const;
 export type SelectionType = (typeof SELECTION_TYPES)[number];
@@ -16,6 +17,14 @@ export const CONFIRMATION_TOKEN_PATTERN = /^cnf_[0-9A-Za-z]{32}$/;
 export function missingRequiredPhone(signup: { requiresPhone: boolean }, hasPhone: boolean): boolean {
   return signup.requiresPhone && !hasPhone;
 }
+
+/**
+ * confirmed: holds what it asked for (or asked for nothing); waitlisted: waits in a line and holds
+ * nothing yet; offered: a place is held for it until the offer expires; cancelled: by the
+ * participant or the organizer; attended, no_show: set by the organizer on the day.
+ */
+export const PARTICIPANT_STATUSES = ['confirmed', 'waitlisted', 'offered', 'cancelled', 'attended', 'no_show'] as const;
+export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
 
 export const FAILURE_REASONS = ['full', 'not_found'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
@@ -67,8 +76,21 @@ export class ParticipantView {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) remindedAt!: string | null;
+  @ApiProperty({ enum: PARTICIPANT_STATUSES }) status!: ParticipantStatus;
+  @ApiProperty({ format: 'date-time', description: 'When status last changed.' }) statusChangedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt!: string | null;
+  @ApiProperty({ type: WaitlistEntryView, isArray: true, description: 'The lines this participant is in, with their positions.' })
+  waitlist!: WaitlistEntryView[];
   @ApiProperty({ description: "The signup's mode: false for sandbox data." }) livemode!: boolean;
 }
+
+/** GET /signups/{id}/participants */
+export class ListParticipantsQueryDto extends PageQueryDto {
+  @EnumField(PARTICIPANT_STATUSES, { description: 'Only participants in this status. Without it, every status but cancelled.' })
+  status?: ParticipantStatus;
+}
+
+export type ListParticipantsInput = { limit?: number; cursor?: string; status?: ParticipantStatus };
 
 export class ParticipantPageView extends PageMetaDto {
   @ApiProperty({ type: ParticipantView, isArray: true }) data!: ParticipantView[];
@@ -94,6 +116,12 @@ export class RegistrationResultView {
   confirmationToken?: string;
   @ApiProperty({ type: ConfirmedSelectionView, isArray: true }) confirmed!: ConfirmedSelectionView[];
   @ApiProperty({ type: FailedSelectionView, isArray: true }) failed!: FailedSelectionView[];
+  @ApiProperty({
+    type: WaitlistedSelectionView,
+    isArray: true,
+    description: "Selections that did not fit and joined their line (the signup's waitlist is on); type signup: the signup itself is full.",
+  })
+  waitlisted!: WaitlistedSelectionView[];
 }
 
 /** A signup as anyone may see it: what remains, never who signed up. */
@@ -112,6 +140,7 @@ export class PublicSignupView {
   spotsRemaining!: number | null;
   @ApiProperty({ format: 'uri' }) publicUrl!: string;
   @ApiProperty({ description: 'false for a sandbox signup.' }) livemode!: boolean;
+  @ApiProperty({ type: WaitlistSettingsView }) waitlist!: WaitlistSettingsView;
   @ApiProperty({ type: SlotView, isArray: true }) slots!: SlotView[];
   @ApiProperty({ type: ItemView, isArray: true }) items!: ItemView[];
 }

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
 import { ItemView, SlotView } from './slots-items.js';
-import { BoolField, DateTimeField, EnumField, IntField, StringField } from './validation.js';
+import { BoolField, DateTimeField, EnumField, IntField, NestedField, StringField } from './validation.js';
+import { WaitlistSettingsDto, type WaitlistSettingsInput, WaitlistSettingsView } from './waitlist.js';
 
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
 export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
@@ -27,6 +28,9 @@ export class CreateSignupDto {
 
   @DateTimeField({ description: 'Registrations stop at this instant.' })
   signupCloseDate?: string;
+
+  @NestedField(() => WaitlistSettingsDto, { description: 'Off unless enabled.' })
+  waitlist?: WaitlistSettingsDto;
 }
 
 /** PATCH body: every field optional; null clears a nullable field. */
@@ -51,6 +55,9 @@ export class UpdateSignupDto {
 
   @DateTimeField({ nullable: true })
   signupCloseDate?: string | null;
+
+  @NestedField(() => WaitlistSettingsDto, { description: 'The fields given change; the others stay.' })
+  waitlist?: WaitlistSettingsDto;
 }
 
 export class ListSignupsQueryDto extends PageQueryDto {
@@ -58,8 +65,8 @@ export class ListSignupsQueryDto extends PageQueryDto {
   status?: SignupStatus;
 }
 
-export type CreateSignupInput = Omit<CreateSignupDto, never>;
-export type UpdateSignupInput = Omit<UpdateSignupDto, never>;
+export type CreateSignupInput = Omit<CreateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
+export type UpdateSignupInput = Omit<UpdateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
 export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus };
 
 /** The signup as every surface returns it (slots and items only on the single read). */
@@ -74,6 +81,7 @@ export class SignupView {
   @ApiProperty({ type: 'integer', nullable: true }) maxParticipants!: number | null;
   @ApiProperty() requiresPhone!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) signupCloseDate!: string | null;
+  @ApiProperty({ type: WaitlistSettingsView }) waitlist!: WaitlistSettingsView;
   @ApiProperty() organizationId!: string;
   @ApiProperty({ type: 'integer' }) participantCount!: number;
   @ApiProperty({ format: 'uri' }) publicUrl!: string;

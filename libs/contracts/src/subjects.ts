@@ -6,6 +6,7 @@ import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { SignupDraft } from './drafts.js';
 import type { Page } from './pagination.js';
 import type {
+  ListParticipantsInput,
   ParticipantView,
   PublicSignupView,
   RegistrationInput,
@@ -18,6 +19,7 @@ import type { Principal } from './principal.js';
 import type { InboundSms, OutboxMessageView, ReminderPassView } from './reminders.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
+import type { WaitlistedParticipantView, WaitlistQuery } from './waitlist.js';
 import type {
   CreateWebhookInput,
   DeliveryView,
@@ -83,14 +85,25 @@ export interface RequestMap {
     req: { principal?: Principal; signupId: string; input: RegistrationInput };
     res: RegistrationResultView;
   };
-  'signups.participants.list': { req: OfSignup & { query: { limit?: number; cursor?: string } }; res: Page<ParticipantView> };
+  'signups.participants.list': { req: OfSignup & { query: ListParticipantsInput }; res: Page<ParticipantView> };
   'signups.participants.update': { req: ChildById & { input: UpdateParticipantInput }; res: ParticipantView };
   'signups.participants.delete': { req: ChildById; res: ParticipantView };
+
+  /** A signup's lines in order, with positions. */
+  'signups.waitlist.list': { req: OfSignup & { query: WaitlistQuery }; res: Page<WaitlistedParticipantView> };
+  /** id: the entry's. Gives a waiting entry a free place, or accepts an offer for them; answers the participant. */
+  'signups.waitlist.promote': { req: ChildById; res: ParticipantView };
+  /** id: the entry's. Takes it out of its line (an offer's place passes on); answers the participant. */
+  'signups.waitlist.remove': { req: ChildById; res: ParticipantView };
 
   /** By confirmation token, no credential. */
   'signups.registrations.get': { req: { token: string }; res: RegistrationView };
   'signups.registrations.update': { req: { token: string; input: UpdateRegistrationInput }; res: RegistrationView };
   'signups.registrations.cancel': { req: { token: string }; res: RegistrationView };
+  /** entryId: an entry of this registration that holds an offer. */
+  'signups.registrations.accept': { req: { token: string; entryId: string }; res: RegistrationView };
+  /** entryId: an entry of this registration: leaves that line (declines its offer). */
+  'signups.registrations.leave': { req: { token: string; entryId: string }; res: RegistrationView };
 
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
@@ -188,9 +201,14 @@ const CATALOG = {
   'signups.participants.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.participants.update': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.participants.delete': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.waitlist.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
+  'signups.waitlist.promote': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.waitlist.remove': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.registrations.get': { access: 'public' },
   'signups.registrations.update': { access: 'public' },
   'signups.registrations.cancel': { access: 'public' },
+  'signups.registrations.accept': { access: 'public' },
+  'signups.registrations.leave': { access: 'public' },
   'signups.public.get': { access: 'public' },
   'signups.drafts.create': { access: 'credential', credentials: 'any', scope: 'ai:draft', deadlineMs: 125_000 },
   'signups.reminders.target': { access: 'credential', credentials: 'any', scope: 'reminders:send' },

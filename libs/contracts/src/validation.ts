@@ -11,6 +11,7 @@ import {
   isEmail,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -234,6 +235,17 @@ export function ArrayField(itemType: () => new () => object, opts: Presence & { 
     Type(itemType),
     // A thunk named `type` is what @nestjs/swagger resolves lazily (a class referenced before it is defined).
     doc(opts, { type: () => itemType(), isArray: true, maxItems: max }),
+  );
+}
+
+/** One object of a DTO class, validated field by field (its errors at `<field>.<name>`). */
+export function NestedField(itemType: () => new () => object, opts: Presence = {}): PropertyDecorator {
+  return applyDecorators(
+    ...presence(opts),
+    IsObject({ message: 'Expected object' }),
+    ValidateNested(),
+    Type(itemType),
+    doc(opts, { type: () => itemType() }),
   );
 }
 

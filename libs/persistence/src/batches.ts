@@ -128,14 +128,16 @@ export interface ReservationOptions<K, I, O, T, R> {
   decide(tx: T, reservation: R, unkept: number, item: I): Promise<O>;
   /** Whether an item's outcome kept its place. */
   kept(outcome: O): boolean;
+  /** Whether an item's outcome wrote what the transaction must keep, place or not (by default: whether it kept its place). */
+  wrote?(outcome: O): boolean;
   /** Gives back `count` places reserved and not kept. */
   release(tx: T, key: K, count: number): Promise<unknown>;
 }
 
-/** No item of the batch kept its place: the transaction rolls back, and this carries the outcomes out of it. */
-class NothingKept<O> extends Error {
+/** No item of the batch wrote anything: the transaction rolls back, and this carries the outcomes out of it. */
+class NothingWritten<O> extends Error {
   constructor(readonly outcomes: O[]) {
-    super('no item of the batch kept its place');
+    super('no item of the batch wrote anything');
   }
 }
 
@@ -143,23 +145,26 @@ class NothingKept<O> extends Error {
  * The `run` of batches that reserve a place for each of their items at once (one statement locks
  * the key and counts them all), then decide the items one after the other, each in its own
  * async context, on the reservation as the items before it left it. The places not kept are
- * given back before the commit; a batch that kept none rolls back instead (it changed nothing),
- * and still answers each item's outcome.
+ * given back before the commit; a batch none of whose items wrote anything rolls back instead (it
+ * changed nothing), and still answers each item's outcome.
  */
 export function reserveInTurn<K, I, O, T, R>(options: ReservationOptions<K, I, O, T, R>): BatchesOptions<K, I, O>['run'] {
   return (key, items, inTurn) =>
     options
       .transaction(async (tx) => {
         const reservation = await options.reserve(tx, key, items.length);
+        const wrote = options.wrote ?? options.kept;
         let kept = 0;
+        let written = 0;
         const outcomes = await inTurn(async (item) => {
           const outcome = await options.decide(tx, reservation, items.length - kept, item);
           if (options.kept(outcome)) kept += 1;
+          if (wrote(outcome)) written += 1;
           return outcome;
         });
-        if (kept === 0) throw new NothingKept(outcomes);
+        if (written === 0) throw new NothingWritten(outcomes);
         if (kept < items.length) await options.release(tx, key, items.length - kept);
         return outcomes;
       })
-      .catch((err: unknown) => (err instanceof NothingKept ? (err.outcomes as O[]) : Promise.reject(err)));
+      .catch((err: unknown) => (err instanceof NothingWritten ? (err.outcomes as O[]) : Promise.reject(err)));
 }

@@ -56,6 +56,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
   location: EVIL,
   requiresPhone: true,
   signupCloseDate: null,
+  waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
   acceptingRegistrations: true,
   spotsRemaining: 5,
   publicUrl: 'http://x/s/party-abc123',

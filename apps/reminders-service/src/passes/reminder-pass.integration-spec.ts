@@ -86,6 +86,7 @@ describe('reminder passes', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId,
       participantCount: 0,
       publicUrl,
@@ -110,6 +111,10 @@ describe('reminder passes', () => {
         createdAt: '2026-11-22T10:00:00.000Z',
         updatedAt: '2026-11-22T10:00:00.000Z',
         remindedAt: null,
+        status: 'confirmed',
+        statusChangedAt: '2026-11-22T10:00:00.000Z',
+        cancelledAt: null,
+        waitlist: [],
         organizationId,
         livemode,
       };

@@ -1,9 +1,38 @@
-import type { ParticipantEventData, ParticipantView, RegistrationResultView } from '#libs/contracts';
+import type {
+  ParticipantEventData,
+  ParticipantView,
+  RegistrationResultView,
+  WaitlistedParticipantView,
+  WaitlistedSelectionView,
+  WaitlistEntryView,
+} from '#libs/contracts';
+import type { EventType } from '#libs/contracts';
 import type { PendingEvent } from '../common/pending-event.js';
 import type { SignupRef } from '../signups/signup.js';
 import { transitionEvent } from '../signups/slot-item.presenter.js';
+import type { TargetTransition, WaitlistEntry } from '../waitlist/waitlist.js';
+import type { WaitlistedEntry } from '../waitlist/waitlist.repository.js';
 import type { Participant } from './participant.js';
-import type { Allocation, TargetTransition } from './selection-allocator.js';
+import type { Allocation } from './selection-allocator.js';
+
+export function waitlistEntryView(entry: WaitlistEntry): WaitlistEntryView {
+  return {
+    id: entry.id,
+    type: entry.kind,
+    targetId: entry.targetId,
+    quantity: entry.quantity,
+    state: entry.state,
+    position: entry.position,
+    joinedAt: entry.joinedAt.toISOString(),
+    offeredAt: entry.offeredAt?.toISOString() ?? null,
+    offerExpiresAt: entry.offerExpiresAt?.toISOString() ?? null,
+  };
+}
+
+/** An entry of the organizer's waitlist. */
+export function waitlistedParticipantView(entry: WaitlistedEntry): WaitlistedParticipantView {
+  return { ...waitlistEntryView(entry), participantId: entry.participantId, name: entry.name, email: entry.email };
+}
 
 /** livemode is the participant's signup's. */
 export function participantView(participant: Participant, livemode: boolean): ParticipantView {
@@ -17,11 +46,15 @@ export function participantView(participant: Participant, livemode: boolean): Pa
     createdAt: participant.createdAt.toISOString(),
     updatedAt: participant.updatedAt.toISOString(),
     remindedAt: participant.remindedAt?.toISOString() ?? null,
+    status: participant.status,
+    statusChangedAt: participant.statusChangedAt.toISOString(),
+    cancelledAt: participant.cancelledAt?.toISOString() ?? null,
+    waitlist: participant.waitlist.map(waitlistEntryView),
     livemode,
   };
 }
 
-export type ParticipantEventType = 'participant.registered' | 'participant.updated' | 'participant.canceled';
+export type ParticipantEventType = Extract<EventType, `participant.${string}`>;
 
 /** A participant.* event (subject: the participant id), then the slot/item transitions it caused. */
 export function participantEvents(
@@ -40,7 +73,7 @@ export function participantEvents(
 /** The answer to a registration, in the order of the selections asked for. */
 export function registrationResult(
   allocations: Allocation[],
-  stored?: { participant: Participant; token: string },
+  stored?: { participant: Participant; token: string; waitlisted: WaitlistEntry[] },
 ): RegistrationResultView {
   const failed = allocations.flatMap((a) =>
     a.confirmed ? [] : [{ type: a.selection.type, id: a.selection.id, reason: a.reason, message: a.message }],
@@ -54,5 +87,11 @@ export function registrationResult(
         )
       : [],
     failed,
+    waitlisted: (stored?.waitlisted ?? []).map((entry): WaitlistedSelectionView => ({
+      type: entry.kind,
+      id: entry.targetId,
+      participantId: entry.participantId,
+      position: entry.position!,
+    })),
   };
 }

@@ -1,4 +1,6 @@
+import type { ParticipantStatus } from '#libs/contracts';
 import type { Kind } from '../signups/slot-item.js';
+import type { WaitlistEntry } from '../waitlist/waitlist.js';
 
 /** One slot or item a participant holds, and how many places or units of it. */
 export interface Selection {
@@ -18,9 +20,17 @@ export interface Participant {
   createdAt: Date;
   updatedAt: Date;
   remindedAt: Date | null;
+  status: ParticipantStatus;
+  statusChangedAt: Date;
+  cancelledAt: Date | null;
+  /** The lines it is in (waiting or offered), in the order it joined them. */
+  waitlist: WaitlistEntry[];
 }
 
 export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone'> & { tokenHash: string };
+
+/** Statuses the organizer sets or a cancellation ends in: the waitlist no longer moves them. */
+export const SETTLED_STATUSES: readonly ParticipantStatus[] = ['cancelled', 'attended', 'no_show'];
 
 /** Contact fields an edit may change; null clears the phone, undefined leaves a field alone. */
 export interface ContactChanges {

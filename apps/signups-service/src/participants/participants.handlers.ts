@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type HandlersOf, PageQueryDto, RegistrationDto, requireUuid, UpdateParticipantDto, validateInput } from '#libs/contracts';
+import {
+  type HandlersOf,
+  ListParticipantsQueryDto,
+  RegistrationDto,
+  requireUuid,
+  UpdateParticipantDto,
+  validateInput,
+} from '#libs/contracts';
 import { ownerOf } from '../signups/signup.js';
 import { participantView } from './participant.presenter.js';
 import { phoneOf, selectionsOf } from './registration-input.js';
@@ -41,8 +48,8 @@ export class ParticipantsHandlers {
       },
       'signups.participants.list': async ({ principal, signupId, query }) => {
         const id = requireUuid(signupId);
-        const { cursor, limit } = await validateInput(PageQueryDto, query, 'query');
-        const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit });
+        const { cursor, limit, status } = await validateInput(ListParticipantsQueryDto, query, 'query');
+        const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit, status });
         return { data: page.data.map((participant) => participantView(participant, principal.livemode)), nextCursor: page.nextCursor };
       },
       'signups.participants.update': async ({ principal, signupId, id, input }) => {

@@ -378,7 +378,7 @@ describe('the organizer editing a registration', () => {
 });
 
 describe('the organizer removing a participant', () => {
-  it('returns the participant as it was, frees its places at once and lowers the count', async () => {
+  it('answers the participant cancelled, with what it held as its record, frees its places at once and lowers the count', async () => {
     const owner = caller();
     const { signup, slots, items } = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id, {
@@ -387,9 +387,18 @@ describe('the organizer removing a participant', () => {
         { type: 'item', id: items[0]!.id },
       ],
     });
-    expect(await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id })).toEqual(
-      participant,
-    );
+    const cancelled = await h.stack.bus.request('signups.participants.delete', {
+      principal: owner,
+      signupId: signup.id,
+      id: participant.id,
+    });
+    expect(cancelled).toEqual({
+      ...participant,
+      status: 'cancelled',
+      cancelledAt: expect.any(String),
+      statusChangedAt: cancelled.cancelledAt,
+      updatedAt: cancelled.cancelledAt,
+    });
     const read = await signupOf(owner, signup.id);
     expect(read.participantCount).toBe(0);
     expect(read.slots![0]!.taken).toBe(0);
@@ -413,6 +422,10 @@ describe('the organizer removing a participant', () => {
     });
     expect(h.eventsFor(participant.id, 'participant.canceled')[0]!.data).toEqual({
       ...participant,
+      status: 'cancelled',
+      cancelledAt: expect.any(String),
+      statusChangedAt: expect.any(String),
+      updatedAt: expect.any(String),
       organizationId: owner.organizationId,
       livemode: false,
     });
@@ -443,7 +456,7 @@ describe('the organizer removing a participant', () => {
     expect((await signupOf(owner, signup.id)).participantCount).toBe(1);
   });
 
-  it('removes a participant once when removals race', async () => {
+  it('cancels a participant once when removals race, answering each the cancelled participant', async () => {
     const owner = caller();
     const { signup, slots } = await h.signup(owner, potluck);
     const participant = await registered(owner, signup.id, { selections: [{ type: 'slot', id: slots[1]!.id, quantity: 2 }] });
@@ -452,10 +465,11 @@ describe('the organizer removing a participant', () => {
         h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: participant.id }),
       ),
     );
-    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.map((o) => o.status === 'fulfilled' && o.value.status)).toEqual(Array(8).fill('cancelled'));
     const read = await signupOf(owner, signup.id);
     expect(read.participantCount).toBe(0);
     expect(read.slots![1]!.taken).toBe(0);
+    await eventually(() => expect(h.eventsFor(participant.id, 'participant.canceled')).toHaveLength(1));
   });
 
   it("forbids removing another organization's participant", async () => {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SignupsModule } from '../signups/signups.module.js';
+import { OfferExpiry } from '../waitlist/offer-expiry.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
-import { ParticipantsRepository } from './participants.repository.js';
 import { RegistrationLock } from './registration-lock.js';
 import { RegistrationReader } from './registration-reader.js';
 import { RegistrationsHandlers } from './registrations.handlers.js';
@@ -12,12 +12,13 @@ import { ChangeRegistrationUseCase } from './usecases/change-registration.usecas
 import { GetRegistrationUseCase } from './usecases/get-registration.usecase.js';
 import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js';
 import { RegisterParticipantUseCase } from './usecases/register-participant.usecase.js';
+import { WaitlistUseCase } from './usecases/waitlist.usecase.js';
+import { WaitlistHandlers } from './waitlist.handlers.js';
 
-/** Registrations: by anyone, managed by the organizer, and by the participant with their confirmation token. */
+/** Registrations: by anyone, managed by the organizer, and by the participant with their confirmation token; the waitlists' moves and offer sweep. */
 @Module({
   imports: [SignupsModule],
   providers: [
-    ParticipantsRepository,
     SelectionAllocator,
     RegistrationReader,
     RegistrationLock,
@@ -29,7 +30,10 @@ import { RegisterParticipantUseCase } from './usecases/register-participant.usec
     ParticipantsHandlers,
     RegistrationsHandlers,
     RemindedConsumer,
+    WaitlistUseCase,
+    WaitlistHandlers,
+    OfferExpiry,
   ],
-  exports: [ParticipantsHandlers, RegistrationsHandlers, RemindedConsumer],
+  exports: [ParticipantsHandlers, RegistrationsHandlers, WaitlistHandlers, RemindedConsumer, OfferExpiry],
 })
 export class ParticipantsModule {}

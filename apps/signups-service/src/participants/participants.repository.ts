@@ -1,21 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ParticipantStatus } from '#libs/contracts';
 import { prepared, rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Target } from '../signups/slot-item.js';
-import { contentsFromJson, takeSql } from '../signups/slots-items.sql.js';
-import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
+import { contentsFromJson, TABLES, takeSql } from '../signups/slots-items.sql.js';
+import { ENTRIES_OF, entryFromRow, type EntryRow } from '../waitlist/waitlist.repository.js';
+import { type ContactChanges, type NewParticipant, type Participant, type Selection, SETTLED_STATUSES } from './participant.js';
 import { keyOf, lockOrder } from './selections.js';
 
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const SELECTIONS = `"${SIGNUPS_SCHEMA}"."selections"`;
-const COLUMNS = 'id, signup_id, name, email, phone, token_hash, created_at, updated_at, reminded_at';
+const ENTRIES = `"${SIGNUPS_SCHEMA}"."waitlist_entries"`;
+const COLUMNS =
+  'id, signup_id, name, email, phone, token_hash, created_at, updated_at, reminded_at, status, status_changed_at, cancelled_at';
 
-/** A participant's selections as a JSON array, slots first, each kind by id (lockOrder). */
-const SELECTIONS_OF = (alias: string) => `COALESCE((
+/** A participant's selections as a JSON array, slots first, each kind by id (lockOrder), and its lines (ENTRIES_OF). */
+const HOLDINGS_OF = (alias: string) => `COALESCE((
   SELECT json_agg(json_build_object('type', s.kind, 'id', s.target_id, 'quantity', s.quantity) ORDER BY s.kind DESC, s.target_id)
-  FROM ${SELECTIONS} s WHERE s.participant_id = ${alias}.id), '[]'::json) AS selections`;
+  FROM ${SELECTIONS} s WHERE s.participant_id = ${alias}.id), '[]'::json) AS selections, ${ENTRIES_OF(alias)} AS waitlist`;
 
 /** A registration in one statement (ParticipantsRepository.register), prepared: it is the hottest write. */
 const REGISTER = prepared(
@@ -26,6 +30,11 @@ const REGISTER = prepared(
      INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash)
      SELECT $2, $1, $3, $4, $5, $6
      WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti)
+       OR ($10::boolean AND EXISTS (
+         SELECT 1 FROM w WHERE (w.kind = 'slot' AND EXISTS (
+             SELECT 1 FROM ${TABLES.slot.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.capacity))
+           OR (w.kind = 'item' AND EXISTS (
+             SELECT 1 FROM ${TABLES.item.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.quantity_needed))))
      RETURNING ${COLUMNS}
    ), ps AS (
      INSERT INTO ${SELECTIONS} (participant_id, kind, target_id, quantity)
@@ -45,13 +54,24 @@ interface ParticipantRow {
   created_at: Date;
   updated_at: Date;
   reminded_at: Date | null;
+  status: ParticipantStatus;
+  status_changed_at: Date;
+  cancelled_at: Date | null;
   selections?: Selection[];
+  waitlist?: EntryRow[];
 }
 
 /** A participant with the hash of its confirmation token (never leaves the service). */
 export type StoredParticipant = Participant & { tokenHash: string };
 
-function fromRow(row: ParticipantRow, selections: Selection[] = row.selections ?? []): StoredParticipant {
+/** A participant's selections and lines, read after its row was locked (a locking read's own subqueries see the snapshot from before the wait). */
+interface Holdings {
+  selections: Selection[];
+  waitlist: EntryRow[];
+}
+
+function fromRow(row: ParticipantRow, holdings: Partial<Holdings> = {}): StoredParticipant {
+  const { selections = row.selections ?? [], waitlist = row.waitlist ?? [] } = holdings;
   return {
     id: row.id,
     signupId: row.signup_id,
@@ -62,6 +82,10 @@ function fromRow(row: ParticipantRow, selections: Selection[] = row.selections ?
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     remindedAt: row.reminded_at,
+    status: row.status,
+    statusChangedAt: row.status_changed_at,
+    cancelledAt: row.cancelled_at,
+    waitlist: waitlist.map(entryFromRow),
     tokenHash: row.token_hash,
   };
 }
@@ -71,7 +95,14 @@ type JsonRow<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Da
 
 function revived(row: JsonRow<ParticipantRow>): ParticipantRow {
   const date = (value: string | null) => (value === null ? null : new Date(value));
-  return { ...row, created_at: date(row.created_at)!, updated_at: date(row.updated_at)!, reminded_at: date(row.reminded_at) };
+  return {
+    ...row,
+    created_at: date(row.created_at)!,
+    updated_at: date(row.updated_at)!,
+    reminded_at: date(row.reminded_at),
+    status_changed_at: date(row.status_changed_at)!,
+    cancelled_at: date(row.cancelled_at),
+  };
 }
 
 /** What a registration's statement did (register): the slots and items it took, and the participant when stored. */
@@ -104,9 +135,9 @@ export class ParticipantsRepository {
    * snapshot is taken after that lock, sees them as they are until the commit):
    * 1. takes each selection that has room enough in the signup (takeSql);
    * 2. stores the participant with the selections taken, unless selections were asked and none
-   *    was taken.
+   *    was taken (with `waitlist`: nor could any ever fit, no more than its limit, to wait in line).
    */
-  async register(db: EntityManager, participant: NewParticipant, selections: Selection[]): Promise<Registered> {
+  async register(db: EntityManager, participant: NewParticipant, selections: Selection[], waitlist = false): Promise<Registered> {
     const [row] = await rowsOf<{
       slots: Record<string, unknown>[] | null;
       items: Record<string, unknown>[] | null;
@@ -121,13 +152,14 @@ export class ParticipantsRepository {
       selections.map((s) => s.type),
       selections.map((s) => s.id),
       selections.map((s) => s.quantity),
+      waitlist,
     ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
     const confirmed = selections.filter((s) => takenKeys.has(keyOf(s))).sort(lockOrder);
     return {
       taken: [...taken.slots, ...taken.items],
-      ...(row!.participant && { participant: fromRow(revived(row!.participant), confirmed) }),
+      ...(row!.participant && { participant: fromRow(revived(row!.participant), { selections: confirmed }) }),
     };
   }
 
@@ -137,13 +169,76 @@ export class ParticipantsRepository {
       id,
       signupId,
     ]);
-    return row && fromRow(row, await this.selectionsOf(db, row.id));
+    return row && fromRow(row, await this.holdingsOf(db, row.id));
+  }
+
+  /** A participant as the transaction sees it now. */
+  async read(db: EntityManager, id: string): Promise<StoredParticipant> {
+    const [row] = await rowsOf<ParticipantRow>(db, `SELECT ${COLUMNS}, ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE id = $1`, [id]);
+    return fromRow(row!);
+  }
+
+  /** Stores a registration that waits in the signup's own line: it holds nothing. */
+  async insertWaiting(db: EntityManager, participant: NewParticipant): Promise<StoredParticipant> {
+    const [row] = await rowsOf<ParticipantRow>(
+      db,
+      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, status) VALUES ($1, $2, $3, $4, $5, $6, 'waitlisted')
+       RETURNING ${COLUMNS}`,
+      [participant.id, participant.signupId, participant.name, participant.email, participant.phone, participant.tokenHash],
+    );
+    return fromRow(row!);
+  }
+
+  /**
+   * Sets the status a participant's holdings give it, unless it is settled (cancelled, attended,
+   * no_show): waitlisted or offered while in the signup's own line; else confirmed when it holds a
+   * slot or item; else offered, waitlisted by its lines; else (it asked for nothing) confirmed.
+   */
+  async refreshStatus(db: EntityManager, id: string): Promise<void> {
+    await rowsOf(
+      db,
+      `WITH next AS (
+         SELECT CASE
+           WHEN EXISTS (SELECT 1 FROM ${ENTRIES} e WHERE e.participant_id = $1 AND e.kind = 'signup' AND e.state = 'offered') THEN 'offered'
+           WHEN EXISTS (SELECT 1 FROM ${ENTRIES} e WHERE e.participant_id = $1 AND e.kind = 'signup' AND e.state = 'waiting') THEN 'waitlisted'
+           WHEN EXISTS (SELECT 1 FROM ${SELECTIONS} s WHERE s.participant_id = $1) THEN 'confirmed'
+           WHEN EXISTS (SELECT 1 FROM ${ENTRIES} e WHERE e.participant_id = $1 AND e.state = 'offered') THEN 'offered'
+           WHEN EXISTS (SELECT 1 FROM ${ENTRIES} e WHERE e.participant_id = $1 AND e.state = 'waiting') THEN 'waitlisted'
+           ELSE 'confirmed' END AS status
+       )
+       UPDATE ${PARTICIPANTS} p SET status = next.status, status_changed_at = now(), updated_at = now()
+       FROM next WHERE p.id = $1 AND p.status <> next.status AND NOT (p.status = ANY($2::text[]))`,
+      [id, SETTLED_STATUSES],
+    );
+  }
+
+  /**
+   * Cancels a participant: the row stays with status cancelled, and its selections as the record
+   * of what it held (the caller gave their places back: a cancelled participant holds none).
+   */
+  async cancel(db: EntityManager, id: string): Promise<void> {
+    await rowsOf(
+      db,
+      `UPDATE ${PARTICIPANTS} SET status = 'cancelled', status_changed_at = now(), cancelled_at = now(), updated_at = now() WHERE id = $1`,
+      [id],
+    );
+  }
+
+  /** Adds places or units of a slot or item to what a participant holds (a promotion; the count was taken by the caller). */
+  async addSelection(db: EntityManager, id: string, selection: Selection): Promise<void> {
+    await rowsOf(
+      db,
+      `INSERT INTO ${SELECTIONS} AS s (participant_id, kind, target_id, quantity) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (participant_id, kind, target_id) DO UPDATE SET quantity = s.quantity + EXCLUDED.quantity`,
+      [id, selection.type, selection.id, selection.quantity],
+    );
+    await rowsOf(db, `UPDATE ${PARTICIPANTS} SET updated_at = now() WHERE id = $1`, [id]);
   }
 
   async findByTokenHash(tokenHash: string): Promise<StoredParticipant | undefined> {
     const [row] = await rowsOf<ParticipantRow>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS}, ${SELECTIONS_OF('p')} FROM ${PARTICIPANTS} p WHERE token_hash = $1`,
+      `SELECT ${COLUMNS}, ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE token_hash = $1`,
       [tokenHash],
     );
     return row && fromRow(row);
@@ -163,7 +258,7 @@ export class ParticipantsRepository {
       `UPDATE ${PARTICIPANTS} SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`,
       params,
     );
-    return fromRow(row!, await this.selectionsOf(db, id));
+    return fromRow(row!, await this.holdingsOf(db, id));
   }
 
   /** Replaces every selection of a participant (the allocation has been done). */
@@ -185,34 +280,39 @@ export class ParticipantsRepository {
     await rowsOf(db, `UPDATE ${PARTICIPANTS} SET reminded_at = $2 WHERE id = $1 AND reminded_at IS NULL`, [id, at]);
   }
 
-  /** Deletes a locked participant; its selections go with it. */
-  async delete(db: EntityManager, id: string): Promise<void> {
-    await rowsOf(db, `DELETE FROM ${PARTICIPANTS} WHERE id = $1`, [id]);
-  }
-
-  /** One page of a signup's participants, newest first (keyset: stable under concurrent inserts). */
-  async list(signupId: string, after: ParticipantPosition | undefined, limit: number): Promise<StoredParticipant[]> {
+  /**
+   * One page of a signup's participants, newest first (keyset: stable under concurrent inserts),
+   * in one status, or every status but cancelled.
+   */
+  async list(
+    signupId: string,
+    status: ParticipantStatus | undefined,
+    after: ParticipantPosition | undefined,
+    limit: number,
+  ): Promise<StoredParticipant[]> {
     const params: unknown[] = [signupId];
     let where = 'signup_id = $1';
+    if (status) {
+      params.push(status);
+      where += ` AND status = $${params.length}`;
+    } else {
+      where += ` AND status <> 'cancelled'`;
+    }
     if (after) {
       params.push(after.createdAt, after.id);
-      where += ` AND (created_at, id) < ($2::timestamptz, $3::uuid)`;
+      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
     }
     params.push(limit);
     const rows = await rowsOf<ParticipantRow>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS}, ${SELECTIONS_OF('p')} FROM ${PARTICIPANTS} p WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      `SELECT ${COLUMNS}, ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
       params,
     );
     return rows.map((row) => fromRow(row));
   }
 
-  private async selectionsOf(db: EntityManager, participantId: string): Promise<Selection[]> {
-    const rows = await rowsOf<{ kind: Selection['type']; target_id: string; quantity: number }>(
-      db,
-      `SELECT kind, target_id, quantity FROM ${SELECTIONS} WHERE participant_id = $1 ORDER BY kind DESC, target_id`,
-      [participantId],
-    );
-    return rows.map((r) => ({ type: r.kind, id: r.target_id, quantity: r.quantity }));
+  private async holdingsOf(db: EntityManager, participantId: string): Promise<Holdings> {
+    const [row] = await rowsOf<Holdings>(db, `SELECT ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE p.id = $1`, [participantId]);
+    return row!;
   }
 }

@@ -18,10 +18,10 @@ export type RegistrationWork = (tx: Tx, signup: Signup, participant: StoredParti
 
 /**
  * How every change of a registration starts, by the organizer or by the participant's
- * confirmation token: in one transaction, the signup row is locked first (`mode`, see
- * SignupsRepository.lock) and ownership or the change window is decided on it, then the
- * participant row is locked and read, so concurrent changes of one registration apply one
- * after the other.
+ * confirmation token: in one transaction, the signup row is locked for update first (a change
+ * may free places that go to other participants in line, so the changes of one signup's places
+ * run one at a time, as its registrations do) and ownership or the change window is decided on
+ * it, then the participant row is locked and read.
  */
 @Injectable()
 export class RegistrationLock {
@@ -33,9 +33,9 @@ export class RegistrationLock {
   ) {}
 
   /** For the organizer: any participant of an owned signup, in any status. */
-  byOrganizer(owner: Owner, signupId: string, id: string, mode: 'share' | 'update', work: RegistrationWork): Promise<Participant> {
+  byOrganizer(owner: Owner, signupId: string, id: string, work: RegistrationWork): Promise<Participant> {
     return this.outbox.transaction(async (tx) => {
-      const signup = requireOwned(await this.signups.lock(tx.manager, signupId, mode), owner);
+      const signup = requireOwned(await this.signups.lock(tx.manager, signupId, 'update'), owner);
       return work(tx, signup, await this.participant(tx, signup, id, participantNotFound));
     });
   }
@@ -44,10 +44,10 @@ export class RegistrationLock {
    * For the participant, by confirmation token: only while the signup is published and its event
    * has not started (else 400); answers the registration as the change leaves it.
    */
-  async byToken(token: string, mode: 'share' | 'update', work: RegistrationWork): Promise<Registration> {
+  async byToken(token: string, work: RegistrationWork): Promise<Registration> {
     const found = await this.registrations.byToken(token);
     return this.outbox.transaction(async (tx) => {
-      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, mode, registrationNotFound);
+      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, registrationNotFound);
       const changed = await work(tx, signup, await this.participant(tx, signup, found.id, registrationNotFound));
       return this.registrations.withSignup(changed, tx.manager);
     });

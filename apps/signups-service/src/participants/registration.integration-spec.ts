@@ -57,6 +57,7 @@ describe('registering', () => {
         { type: 'item', id: items[0]!.id, participantId: participant!.id },
       ],
       failed: [],
+      waitlisted: [],
     });
     expect(participant).toEqual({
       id: expect.any(String),
@@ -71,6 +72,10 @@ describe('registering', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       remindedAt: null,
+      status: 'confirmed',
+      statusChangedAt: participant!.createdAt,
+      cancelledAt: null,
+      waitlist: [],
       livemode: false,
     });
     const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
@@ -83,7 +88,7 @@ describe('registering', () => {
     const owner = caller();
     const { signup } = await h.signup(owner);
     const result = await register(signup.id);
-    expect(result).toEqual({ success: true, confirmationToken: expect.stringMatching(/^cnf_/), confirmed: [], failed: [] });
+    expect(result).toEqual({ success: true, confirmationToken: expect.stringMatching(/^cnf_/), confirmed: [], failed: [], waitlisted: [] });
     expect(await participantCount(owner, signup.id)).toBe(1);
   });
 
@@ -156,6 +161,7 @@ describe('selections that do not fit', () => {
       success: false,
       confirmed: [],
       failed: [{ type: 'slot', id: cleanup, reason: 'full', message: 'Slot “Cleanup” is full.' }],
+      waitlisted: [],
     });
     expect(second).not.toHaveProperty('confirmationToken');
     expect(await participantCount(owner, signup.id)).toBe(1);
@@ -185,6 +191,7 @@ describe('selections that do not fit', () => {
         { type: 'slot', id: elsewhere.slots[0]!.id, reason: 'not_found', message: 'No slot with this id in this signup.' },
         { type: 'item', id: missing, reason: 'not_found', message: 'No item with this id in this signup.' },
       ],
+      waitlisted: [],
     });
     expect(participant!.selections).toEqual([{ type: 'slot', id: slots[0]!.id, quantity: 1 }]);
     expect((await h.stack.bus.request('signups.get', { principal: owner, id: signup.id })).items![0]!.quantityClaimed).toBe(0);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type HandlersOf, type RegistrationView, UpdateRegistrationDto, validateInput } from '#libs/contracts';
+import { type HandlersOf, type RegistrationView, requireUuid, UpdateRegistrationDto, validateInput } from '#libs/contracts';
 import { SignupPresenter } from '../signups/signup.presenter.js';
 import { participantView } from './participant.presenter.js';
 import { phoneOf, selectionsOf } from './registration-input.js';
@@ -7,8 +7,9 @@ import type { Registration } from './registration-reader.js';
 import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
 import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
 import { GetRegistrationUseCase } from './usecases/get-registration.usecase.js';
+import { WaitlistUseCase } from './usecases/waitlist.usecase.js';
 
-type RegistrationsSubject = `signups.registrations.${'get' | 'update' | 'cancel'}`;
+type RegistrationsSubject = `signups.registrations.${'get' | 'update' | 'cancel' | 'accept' | 'leave'}`;
 
 /**
  * signups.registrations.*: a participant manages their own registration with its confirmation
@@ -21,6 +22,7 @@ export class RegistrationsHandlers {
     private readonly getRegistration: GetRegistrationUseCase,
     private readonly changeRegistration: ChangeRegistrationUseCase,
     private readonly cancelRegistration: CancelRegistrationUseCase,
+    private readonly waitlist: WaitlistUseCase,
   ) {}
 
   handlers(): Pick<HandlersOf<'signups'>, RegistrationsSubject> {
@@ -32,6 +34,10 @@ export class RegistrationsHandlers {
         return this.view(await this.changeRegistration.byToken(token, changes));
       },
       'signups.registrations.cancel': async ({ token }) => this.view(await this.cancelRegistration.byToken(token)),
+      'signups.registrations.accept': async ({ token, entryId }) =>
+        this.view(await this.waitlist.accept(token, requireUuid(entryId, 'entryId'))),
+      'signups.registrations.leave': async ({ token, entryId }) =>
+        this.view(await this.waitlist.leave(token, requireUuid(entryId, 'entryId'))),
     };
   }
 

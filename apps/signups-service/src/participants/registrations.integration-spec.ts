@@ -53,6 +53,7 @@ describe('reading a registration by its confirmation token', () => {
         location: null,
         requiresPhone: false,
         signupCloseDate: null,
+        waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
         acceptingRegistrations: true,
         spotsRemaining: null,
         publicUrl: signup.publicUrl,
@@ -181,18 +182,24 @@ describe('changing a registration by its confirmation token', () => {
 });
 
 describe('canceling a registration by its confirmation token', () => {
-  it('deletes the participant, frees the places at once, lowers the count and answers the registration as it was', async () => {
+  it('marks the participant cancelled, frees the places at once, lowers the count and answers the registration as it is now', async () => {
     const owner = caller();
     const { signup, slots } = await h.signup(owner, potluck);
     const token = await registration(signup.id, { selections: [{ type: 'slot', id: slots[0]!.id }] });
     const before = await h.stack.bus.request('signups.registrations.get', { token });
     const canceled = await h.stack.bus.request('signups.registrations.cancel', { token });
-    expect(canceled.participant).toEqual(before.participant);
+    expect(canceled.participant).toEqual({
+      ...before.participant,
+      status: 'cancelled',
+      statusChangedAt: canceled.participant.cancelledAt,
+      updatedAt: canceled.participant.cancelledAt,
+      cancelledAt: expect.any(String),
+    });
     expect(canceled.signup.slots[0]).toMatchObject({ taken: 0, remaining: 1 });
     const read = await signupOf(owner, signup.id);
     expect(read.participantCount).toBe(0);
-    expect((await problemOf(h.stack.bus.request('signups.registrations.get', { token }))).code).toBe('not_found');
-    expect((await problemOf(h.stack.bus.request('signups.registrations.cancel', { token }))).code).toBe('not_found');
+    expect((await h.stack.bus.request('signups.registrations.get', { token })).participant).toEqual(canceled.participant);
+    expect((await h.stack.bus.request('signups.registrations.cancel', { token })).participant).toEqual(canceled.participant);
     await eventually(() => {
       expect(h.eventsFor(before.participant.id, 'participant.canceled')).toHaveLength(1);
       expect(h.eventsFor(slots[0]!.id, 'slot.opened')).toHaveLength(1);
@@ -216,7 +223,7 @@ describe('canceling a registration by its confirmation token', () => {
     });
   });
 
-  it('cancels once when the same token cancels concurrently', async () => {
+  it('cancels once when the same token cancels concurrently, answering each call the cancelled registration', async () => {
     const owner = caller();
     const { signup, slots } = await h.signup(owner, potluck);
     await registration(signup.id);
@@ -224,10 +231,12 @@ describe('canceling a registration by its confirmation token', () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, () => h.stack.bus.request('signups.registrations.cancel', { token })),
     );
-    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.map((o) => o.status === 'fulfilled' && o.value.participant.status)).toEqual(Array(8).fill('cancelled'));
     const read = await signupOf(owner, signup.id);
     expect(read.participantCount).toBe(1);
     expect(read.slots![1]!.taken).toBe(0);
+    const { participant } = await h.stack.bus.request('signups.registrations.get', { token });
+    await eventually(() => expect(h.eventsFor(participant.id, 'participant.canceled')).toHaveLength(1));
   });
 
   it('refuses to cancel once the signup is closed', async () => {

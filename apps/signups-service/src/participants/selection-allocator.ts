@@ -2,21 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FailureReason } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { isFull, notFoundMessage, shortageMessage, stockOf, type Target, type Transition, transitionOf } from '../signups/slot-item.js';
+import { isFull, notFoundMessage, shortageMessage, stockOf, type Target, type Transition } from '../signups/slot-item.js';
 import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
+import type { StockLedger } from '../waitlist/waitlist.js';
 import type { Selection } from './participant.js';
 import { deltasOf, keyOf } from './selections.js';
 
 /** What became of one selection of a registration. */
 export type Allocation =
   | { selection: Selection; confirmed: true; target: Target; transition?: Transition }
-  | { selection: Selection; confirmed: false; reason: FailureReason; message: string };
-
-/** A slot or item that just filled up or got room again. */
-export interface TargetTransition {
-  target: Target;
-  transition: Transition;
-}
+  | { selection: Selection; confirmed: false; reason: FailureReason; message: string; waitable: boolean };
 
 /**
  * Takes and gives back places of slots and quantities of items, always by a conditional UPDATE
@@ -31,8 +26,9 @@ export class SelectionAllocator {
   /**
    * A registration, each selection on its own, once its statement has taken what had room
    * (ParticipantsRepository.register): a selection taken is confirmed ('filled' when it took the
-   * last of it); one not taken is full or not_found, read again for the message. Answers in the
-   * order of the selections.
+   * last of it); one not taken is full or not_found, read again for the message (and waitable
+   * when it asks for no more than the slot's or item's limit: it could join its line). Answers in
+   * the order of the selections.
    */
   async outcomes(db: EntityManager, signupId: string, selections: Selection[], taken: Target[]): Promise<Allocation[]> {
     const takenByKey = new Map(taken.map((target) => [keyOf({ type: target.kind, id: target.id }), target]));
@@ -42,8 +38,14 @@ export class SelectionAllocator {
         if (target) return { selection, confirmed: true, target, ...(isFull(stockOf(target)) && { transition: 'filled' as const }) };
         const found = await this.contents.find(selection.type, signupId, selection.id, db);
         return found
-          ? { selection, confirmed: false, reason: 'full', message: shortageMessage(selection.type, stockOf(found), selection.quantity) }
-          : { selection, confirmed: false, reason: 'not_found', message: notFoundMessage(selection.type) };
+          ? {
+              selection,
+              confirmed: false,
+              reason: 'full',
+              message: shortageMessage(selection.type, stockOf(found), selection.quantity),
+              waitable: selection.quantity <= stockOf(found).total,
+            }
+          : { selection, confirmed: false, reason: 'not_found', message: notFoundMessage(selection.type), waitable: false };
       }),
     );
   }
@@ -51,15 +53,15 @@ export class SelectionAllocator {
   /**
    * An edit: replaces `before` by `after` all or nothing, as one net change per slot or item.
    * A slot or item not in the signup is a 422 on its selections.<i>.id; one without room enough
-   * is a 409 naming it. The caller's transaction rolls everything back on either.
+   * is a 409 naming it. The caller's transaction rolls everything back on either. Each count
+   * moved is recorded in the ledger.
    */
-  async reallocate(db: EntityManager, signupId: string, before: Selection[], after: Selection[]): Promise<TargetTransition[]> {
+  async reallocate(db: EntityManager, signupId: string, before: Selection[], after: Selection[], ledger: StockLedger): Promise<void> {
     const present = after.length > 0 ? await this.contents.existing(signupId, after, db) : new Set<string>();
     const missing = after.flatMap((s, i) =>
       present.has(`${s.type}:${s.id}`) ? [] : [{ path: `selections.${i}.id`, message: notFoundMessage(s.type) }],
     );
     if (missing.length > 0) throw ProblemError.validation(missing);
-    const transitions: TargetTransition[] = [];
     for (const { type, id, delta, index } of deltasOf(before, after)) {
       const adjusted = await this.contents.adjust(db, type, signupId, id, delta);
       if (!adjusted) {
@@ -73,15 +75,12 @@ export class SelectionAllocator {
           `Cannot take ${delta} more of ${type} ${id}: ${shortageMessage(type, stockOf(target), delta)} Nothing was changed.`,
         );
       }
-      const after = stockOf(adjusted.target);
-      const transition = transitionOf({ total: after.total, used: after.used - delta }, after);
-      if (transition) transitions.push({ target: adjusted.target, transition });
+      ledger.moved(adjusted.target, delta);
     }
-    return transitions;
   }
 
   /** Gives back everything a participant holds (a cancellation). */
-  release(db: EntityManager, signupId: string, selections: Selection[]): Promise<TargetTransition[]> {
-    return this.reallocate(db, signupId, selections, []);
+  release(db: EntityManager, signupId: string, selections: Selection[], ledger: StockLedger): Promise<void> {
+    return this.reallocate(db, signupId, selections, [], ledger);
   }
 }

@@ -37,6 +37,7 @@ describe('the public view of a signup', () => {
       location: 'Park',
       requiresPhone: true,
       signupCloseDate: signup.signupCloseDate,
+      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       acceptingRegistrations: true,
       spotsRemaining: 9,
       publicUrl: `https://api.example.test/s/${signup.slug}`,

@@ -13,8 +13,13 @@ export function closureOf(signup: Signup, now: Date): Closure | undefined {
   if (signup.status === 'closed') return 'closed';
   if (signup.eventDate.getTime() <= now.getTime()) return 'event_passed';
   if (signup.signupCloseDate && signup.signupCloseDate.getTime() <= now.getTime()) return 'registration_closed';
-  if (signup.maxParticipants !== null && signup.participantCount >= signup.maxParticipants) return 'full';
+  if (isSignupFull(signup) && !signup.waitlist.enabled) return 'full';
   return undefined;
+}
+
+/** Every place under maxParticipants is taken (or held by an offer): a registration joins the signup's own line, or is refused. */
+export function isSignupFull(signup: Signup): boolean {
+  return signup.maxParticipants !== null && signup.participantCount >= signup.maxParticipants;
 }
 
 export function acceptsRegistrations(signup: Signup, now: Date): boolean {
@@ -67,10 +72,9 @@ export async function lockForTokenChange(
   signups: { lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> },
   db: EntityManager,
   signupId: string,
-  mode: 'share' | 'update',
   notFound: () => ProblemError,
 ): Promise<Signup> {
-  const signup = await signups.lock(db, signupId, mode);
+  const signup = await signups.lock(db, signupId, 'update');
   if (!signup) throw notFound();
   const closure = changeClosureOf(signup, new Date());
   if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));

@@ -68,6 +68,7 @@ export class SignupPresenter {
       location: signup.location,
       requiresPhone: signup.requiresPhone,
       signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
+      waitlist: { ...signup.waitlist },
       publicUrl: `${this.publicOrigin}/s/${signup.slug}`,
       livemode: signup.livemode,
     };

@@ -1,4 +1,11 @@
-import type { Principal, SignupStatus } from '#libs/contracts';
+import type { Principal, SignupStatus, WaitlistMode } from '#libs/contracts';
+
+/** Whether registrations that do not fit join a line, and how a freed place reaches the first in it. */
+export interface WaitlistSettings {
+  enabled: boolean;
+  mode: WaitlistMode;
+  offerMinutes: number;
+}
 
 /** A signup as the domain sees it (the repository maps rows to it, the presenter maps it to views). */
 export interface Signup {
@@ -14,6 +21,8 @@ export interface Signup {
   maxParticipants: number | null;
   requiresPhone: boolean;
   signupCloseDate: Date | null;
+  waitlist: WaitlistSettings;
+  /** Everyone admitted and not cancelled: confirmed, offered a place under maxParticipants, or waiting for a slot or item. */
   participantCount: number;
   createdAt: Date;
   updatedAt: Date;
@@ -50,4 +59,5 @@ export interface SignupChanges {
   maxParticipants?: number | null;
   requiresPhone?: boolean;
   signupCloseDate?: Date | null;
+  waitlist?: Partial<WaitlistSettings>;
 }

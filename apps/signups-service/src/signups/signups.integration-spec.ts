@@ -61,6 +61,7 @@ describe('creating and reading a signup', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId: principal.organizationId,
       participantCount: 0,
       publicUrl: `https://api.example.test/s/${signup.slug}`,

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '#libs/runtime';
+import { ParticipantsRepository } from '../participants/participants.repository.js';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
+import { WaitlistRepository } from '../waitlist/waitlist.repository.js';
+import { Waitlists } from '../waitlist/waitlists.js';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
@@ -18,7 +21,8 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
 
 /**
  * The signup lifecycle (create, read, list, edit, publish, close, delete), its slots and items,
- * and its public view. Exports what participants and analytics build on.
+ * and its public view; the repositories of participants and waitlists, and the waitlist's rules,
+ * which a change of a signup's limits applies too. Exports what participants and analytics build on.
  */
 @Module({
   providers: [
@@ -43,10 +47,22 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     DeleteSignupUseCase,
     GetPublicSignupUseCase,
     SlotsItemsRepository,
+    ParticipantsRepository,
+    WaitlistRepository,
+    Waitlists,
     ManageSlotsItemsUseCase,
     SignupsHandlers,
     SlotsItemsHandlers,
   ],
-  exports: [SignupsRepository, SlotsItemsRepository, SignupPresenter, SignupsHandlers, SlotsItemsHandlers],
+  exports: [
+    SignupsRepository,
+    SlotsItemsRepository,
+    ParticipantsRepository,
+    WaitlistRepository,
+    Waitlists,
+    SignupPresenter,
+    SignupsHandlers,
+    SlotsItemsHandlers,
+  ],
 })
 export class SignupsModule {}

@@ -4,7 +4,7 @@ import type { EventType, SignupStatus } from '#libs/contracts';
 import { prepared, rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
-import type { Owner, Signup, SignupChanges } from './signup.js';
+import type { Owner, Signup, SignupChanges, WaitlistSettings } from './signup.js';
 import type { Contents } from './slot-item.js';
 import { contentsFromJson, contentsJsonSql } from './slots-items.sql.js';
 
@@ -12,7 +12,8 @@ const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
 const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
 const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
-  requires_phone, signup_close_date, participant_count, created_at, updated_at, published_at, closed_at`;
+  requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, participant_count, created_at, updated_at,
+  published_at, closed_at`;
 
 /** The hot statements, prepared (parsed and planned once per connection). */
 const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`);
@@ -39,6 +40,9 @@ interface SignupRow {
   max_participants: number | null;
   requires_phone: boolean;
   signup_close_date: Date | null;
+  waitlist_enabled: boolean;
+  waitlist_mode: WaitlistSettings['mode'];
+  waitlist_offer_minutes: number;
   participant_count: number;
   created_at: Date;
   updated_at: Date;
@@ -60,6 +64,7 @@ function signupFromRow(row: SignupRow): Signup {
     maxParticipants: row.max_participants,
     requiresPhone: row.requires_phone,
     signupCloseDate: row.signup_close_date,
+    waitlist: { enabled: row.waitlist_enabled, mode: row.waitlist_mode, offerMinutes: row.waitlist_offer_minutes },
     participantCount: row.participant_count,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -71,7 +76,16 @@ function signupFromRow(row: SignupRow): Signup {
 export type NewSignup = Owner &
   Pick<
     Signup,
-    'id' | 'slug' | 'title' | 'description' | 'eventDate' | 'location' | 'maxParticipants' | 'requiresPhone' | 'signupCloseDate'
+    | 'id'
+    | 'slug'
+    | 'title'
+    | 'description'
+    | 'eventDate'
+    | 'location'
+    | 'maxParticipants'
+    | 'requiresPhone'
+    | 'signupCloseDate'
+    | 'waitlist'
   >;
 
 export type SignupEventType = Extract<EventType, `signup.${string}`>;
@@ -88,7 +102,7 @@ export interface ListFilter {
   limit: number;
 }
 
-const CHANGE_COLUMNS: Readonly<Record<keyof SignupChanges, string>> = {
+const CHANGE_COLUMNS: Readonly<Record<Exclude<keyof SignupChanges, 'waitlist'>, string>> = {
   title: 'title',
   description: 'description',
   eventDate: 'event_date',
@@ -96,6 +110,12 @@ const CHANGE_COLUMNS: Readonly<Record<keyof SignupChanges, string>> = {
   maxParticipants: 'max_participants',
   requiresPhone: 'requires_phone',
   signupCloseDate: 'signup_close_date',
+};
+
+const WAITLIST_COLUMNS: Readonly<Record<keyof WaitlistSettings, string>> = {
+  enabled: 'waitlist_enabled',
+  mode: 'waitlist_mode',
+  offerMinutes: 'waitlist_offer_minutes',
 };
 
 /**
@@ -111,8 +131,8 @@ export class SignupsRepository {
     const [row] = await rowsOf<SignupRow>(
       db,
       `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
-         requires_phone, signup_close_date)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (slug) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -127,6 +147,9 @@ export class SignupsRepository {
         signup.maxParticipants,
         signup.requiresPhone,
         signup.signupCloseDate,
+        signup.waitlist.enabled,
+        signup.waitlist.mode,
+        signup.waitlist.offerMinutes,
       ],
     );
     return row && signupFromRow(row);
@@ -227,12 +250,19 @@ export class SignupsRepository {
   /** Applies changes to an owned signup in one of the given statuses; undefined when there is none. */
   update(db: EntityManager, owner: Owner, id: string, from: SignupStatus[], changes: SignupChanges): Promise<Signup | undefined> {
     const params: unknown[] = [];
-    const assignments = (Object.keys(CHANGE_COLUMNS) as (keyof SignupChanges)[])
-      .filter((field) => changes[field] !== undefined)
-      .map((field) => {
-        params.push(changes[field]);
-        return `${CHANGE_COLUMNS[field]} = $${params.length + 4}`;
-      });
+    const assign = (column: string, value: unknown) => {
+      params.push(value);
+      return `${column} = $${params.length + 4}`;
+    };
+    const { waitlist = {}, ...fields } = changes;
+    const assignments = [
+      ...(Object.keys(CHANGE_COLUMNS) as (keyof typeof CHANGE_COLUMNS)[])
+        .filter((field) => fields[field] !== undefined)
+        .map((field) => assign(CHANGE_COLUMNS[field], fields[field])),
+      ...(Object.keys(WAITLIST_COLUMNS) as (keyof WaitlistSettings)[])
+        .filter((field) => waitlist[field] !== undefined)
+        .map((field) => assign(WAITLIST_COLUMNS[field], waitlist[field])),
+    ];
     return this.updateOwned(db, owner, id, from, assignments, params);
   }
 

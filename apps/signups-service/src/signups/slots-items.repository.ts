@@ -9,6 +9,7 @@ import type { Contents, Item, Kind, Slot, Target, TargetOf } from './slot-item.j
 import { qualifiedColumns, TABLES } from './slots-items.sql.js';
 
 const SIGNUPS = `"${SIGNUPS_SCHEMA}"."signups"`;
+const WAITLIST_ENTRIES = `"${SIGNUPS_SCHEMA}"."waitlist_entries"`;
 
 export type NewSlot = Pick<Slot, 'id' | 'title' | 'description' | 'startTime' | 'endTime' | 'capacity'>;
 export type NewItem = Pick<Item, 'id' | 'name' | 'notes' | 'quantityNeeded'>;
@@ -188,7 +189,7 @@ export class SlotsItemsRepository {
     return row && { target: fromRow(row) as TargetOf<K>, previousTotal: row.previous_total };
   }
 
-  /** Deletes a slot or item of an owned signup in an allowed status while nothing of it is taken; undefined otherwise. */
+  /** Deletes a slot or item of an owned signup in an allowed status while nothing of it is taken and nobody waits for it; undefined otherwise. */
   async delete<K extends Kind>(db: EntityManager, kind: K, where: OwnedSignup, id: string): Promise<TargetOf<K> | undefined> {
     const { table, used, fromRow } = TABLES[kind];
     const [row] = await rowsOf<Record<string, unknown>>(
@@ -196,6 +197,7 @@ export class SlotsItemsRepository {
       `DELETE FROM ${table} t USING ${SIGNUPS} g
        WHERE t.signup_id = $1 AND g.id = t.signup_id AND g.organization_id = $2 AND g.livemode = $3 AND g.status = ANY($4::text[])
          AND t.id = $5 AND t.${used} = 0
+         AND NOT EXISTS (SELECT 1 FROM ${WAITLIST_ENTRIES} w WHERE w.kind = '${kind}' AND w.target_id = t.id AND w.state IN ('waiting', 'offered'))
        RETURNING ${qualifiedColumns(kind, 't')}`,
       [...ownedParams(where), id],
     );

@@ -16,6 +16,7 @@ export function aSignup(overrides: Partial<Signup> = {}): Signup {
     maxParticipants: null,
     requiresPhone: false,
     signupCloseDate: null,
+    waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
     participantCount: 0,
     createdAt: now,
     updatedAt: now,

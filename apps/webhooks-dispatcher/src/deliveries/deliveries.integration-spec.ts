@@ -38,6 +38,7 @@ function signup(principal: Principal, title = 'Potluck'): SignupView {
     maxParticipants: null,
     requiresPhone: false,
     signupCloseDate: null,
+    waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
     organizationId: principal.organizationId,
     participantCount: 0,
     publicUrl: 'https://example.test/s/potluck',

@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { missingRequiredPhone } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
 import type { Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
-import type { Participant, RegistrationChanges } from '../participant.js';
+import { type Line, lineKey, StockLedger } from '../../waitlist/waitlist.js';
+import { Waitlists } from '../../waitlist/waitlists.js';
+import type { Participant, RegistrationChanges, Selection } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
 import { RegistrationLock } from '../registration-lock.js';
 import type { Registration } from '../registration-reader.js';
 import { phoneRequired } from '../registration-refusal.js';
 import { SelectionAllocator } from '../selection-allocator.js';
+import { deltasOf } from '../selections.js';
 
 export interface ChangeParticipantCommand {
   owner: Owner;
@@ -27,32 +31,55 @@ export interface ChangeParticipantCommand {
  * waits for them), on which ownership or the change window is decided, then the participant row,
  * so concurrent edits of one registration apply one after the other; then its slots and items.
  * An edit with no field changes nothing and emits nothing; any other emits participant.updated
- * and the slot/item transitions it caused.
+ * and the slot/item transitions it caused. The signup row is locked for update (RegistrationLock):
+ * places an edit gives back go to the first in line who fits (Waitlists.fill), and a line the
+ * edit now holds a place of is left. A cancelled registration cannot be edited (409), nor can the
+ * selections of one that waits in the signup's own line (409: it holds no place in the signup yet).
  */
 @Injectable()
 export class ChangeRegistrationUseCase {
   constructor(
     private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
+    private readonly waitlists: Waitlists,
     private readonly lock: RegistrationLock,
   ) {}
 
   byOrganizer({ owner, signupId, id, changes }: ChangeParticipantCommand): Promise<Participant> {
-    return this.lock.byOrganizer(owner, signupId, id, 'share', (tx, signup, participant) => this.apply(tx, signup, participant, changes));
+    return this.lock.byOrganizer(owner, signupId, id, (tx, signup, participant) => this.apply(tx, signup, participant, changes));
   }
 
   byToken(token: string, changes: RegistrationChanges): Promise<Registration> {
-    return this.lock.byToken(token, 'share', (tx, signup, participant) => this.apply(tx, signup, participant, changes));
+    return this.lock.byToken(token, (tx, signup, participant) => this.apply(tx, signup, participant, changes));
   }
 
   private async apply(tx: Tx, signup: Signup, participant: Participant, changes: RegistrationChanges): Promise<Participant> {
     if (missingRequiredPhone(signup, changes.phone !== null)) throw phoneRequired();
     if (Object.values(changes).every((value) => value === undefined)) return participant;
+    if (participant.status === 'cancelled') throw new ProblemError('conflict', 'This registration is cancelled and cannot be changed.');
     const { selections, ...contact } = changes;
-    const transitions = selections ? await this.allocator.reallocate(tx.manager, signup.id, participant.selections, selections) : [];
-    if (selections) await this.participants.replaceSelections(tx.manager, participant.id, selections);
+    const ledger = new StockLedger();
+    const promotions = selections ? await this.reselect(tx, signup, participant, selections, ledger) : [];
     const updated = await this.participants.update(tx.manager, participant.id, contact);
-    await tx.emitAll(participantEvents('participant.updated', updated, signup, transitions));
+    await tx.emitAll([...participantEvents('participant.updated', updated, signup, ledger.transitions()), ...promotions]);
     return updated;
+  }
+
+  /** Replaces the selections all or nothing, leaves the lines of what it now holds, and gives what it freed to those in line. */
+  private async reselect(tx: Tx, signup: Signup, participant: Participant, selections: Selection[], ledger: StockLedger) {
+    if (participant.waitlist.some((entry) => entry.kind === 'signup')) {
+      throw new ProblemError('conflict', 'This registration waits for a place in the signup: its selections can change once it has one.');
+    }
+    await this.allocator.reallocate(tx.manager, signup.id, participant.selections, selections, ledger);
+    await this.participants.replaceSelections(tx.manager, participant.id, selections);
+    const held = new Set(selections.map((s) => lineKey({ kind: s.type, targetId: s.id })));
+    const freed: Line[] = deltasOf(participant.selections, selections).flatMap((d) =>
+      d.delta < 0 ? [{ kind: d.type, targetId: d.id }] : [],
+    );
+    for (const entry of participant.waitlist) {
+      if (held.has(lineKey(entry))) freed.push(...(await this.waitlists.end(tx.manager, signup, entry, 'left', ledger)));
+    }
+    await this.participants.refreshStatus(tx.manager, participant.id);
+    return this.waitlists.fill(tx.manager, signup, freed, ledger);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf } from '#libs/contracts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type ParticipantStatus } from '#libs/contracts';
 import type { Owner } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
@@ -11,13 +11,15 @@ export interface ListParticipantsQuery {
   signupId: string;
   cursor?: string;
   limit?: number;
+  /** Only this status; every status but cancelled when absent. */
+  status?: ParticipantStatus;
 }
 
 export function cursorOf(participant: Participant): string {
   return encodeCursor({ createdAt: participant.createdAt.toISOString(), id: participant.id });
 }
 
-/** The participants of an owned signup, newest first, one page at a time. */
+/** The participants of an owned signup, newest first, one page at a time; by status, or all but the cancelled. */
 @Injectable()
 export class ListParticipantsUseCase {
   constructor(
@@ -25,9 +27,9 @@ export class ListParticipantsUseCase {
     private readonly participants: ParticipantsRepository,
   ) {}
 
-  async execute({ owner, signupId, cursor, limit = DEFAULT_PAGE_SIZE }: ListParticipantsQuery): Promise<Page<Participant>> {
+  async execute({ owner, signupId, cursor, limit = DEFAULT_PAGE_SIZE, status }: ListParticipantsQuery): Promise<Page<Participant>> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
     requireOwned(await this.signups.findById(signupId), owner);
-    return pageOf(await this.participants.list(signupId, after, limit + 1), limit, cursorOf);
+    return pageOf(await this.participants.list(signupId, status, after, limit + 1), limit, cursorOf);
   }
 }

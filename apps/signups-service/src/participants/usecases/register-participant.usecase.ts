@@ -4,14 +4,16 @@ import type { Logger } from '#libs/observability';
 import { Batches, reserveInTurn } from '#libs/persistence';
 import type { ProblemError } from '#libs/problem';
 import { LOGGER, Outbox, type Tx } from '#libs/runtime';
+import { isSignupFull } from '../../signups/registration-window.js';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
+import { WaitlistRepository } from '../../waitlist/waitlist.repository.js';
 import { newConfirmationToken } from '../confirmation-token.js';
-import type { Selection } from '../participant.js';
+import type { NewParticipant, Selection } from '../participant.js';
 import { participantEvents, registrationResult } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
 import { registrationRefusal } from '../registration-refusal.js';
-import { SelectionAllocator } from '../selection-allocator.js';
+import { type Allocation, SelectionAllocator } from '../selection-allocator.js';
 
 export interface RegisterCommand {
   /** The caller's organization and mode when a credential came with the request; undefined for anonymous callers. */
@@ -36,8 +38,12 @@ interface Pending {
   token: { token: string; hash: string };
 }
 
-/** What a registration came to: the answer and whether a participant was stored, or why its signup refused it. */
-type Outcome = { result: RegistrationResultView; stored: boolean } | { refusal: ProblemError };
+/**
+ * What a registration came to: the answer, whether a participant was stored and whether it
+ * counts among the signup's participants (not when it waits in the signup's own line), or why
+ * its signup refused it.
+ */
+type Outcome = { result: RegistrationResultView; stored: boolean; counted: boolean } | { refusal: ProblemError };
 
 /** Registrations to one signup run in one transaction at most. */
 const BATCH = 64;
@@ -58,6 +64,10 @@ const BATCH = 64;
  *    take, for the reason; if selections were asked and none was taken, nothing is stored: no
  *    token, success false;
  * 3. emits participant.registered and slot/item.filled for what it filled.
+ * With the signup's waitlist on, a selection that did not fit (and could: it asks no more than
+ * its limit) joins the end of its slot's or item's line instead of failing, and a registration
+ * that finds the signup full (maxParticipants) joins the signup's own line, not counted, with its
+ * selections in their lines behind it; either emits participant.waitlisted too.
  */
 @Injectable()
 export class RegisterParticipantUseCase {
@@ -67,6 +77,7 @@ export class RegisterParticipantUseCase {
     private readonly signups: SignupsRepository,
     private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
+    private readonly waitlist: WaitlistRepository,
     private readonly outbox: Outbox,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -76,7 +87,8 @@ export class RegisterParticipantUseCase {
         reserve: (tx: Tx, signupId: string, registrations: number) => this.signups.countParticipants(tx.manager, signupId, registrations),
         decide: (tx, counted, uncounted, pending) =>
           this.registerOne(tx, counted && { ...counted, participantCount: counted.participantCount - uncounted }, pending),
-        kept: (outcome) => 'stored' in outcome && outcome.stored,
+        kept: (outcome) => 'counted' in outcome && outcome.counted,
+        wrote: (outcome) => 'stored' in outcome && outcome.stored,
         release: (tx, signupId, registrations) => this.signups.countParticipants(tx.manager, signupId, -registrations),
       }),
       max: BATCH,
@@ -95,15 +107,53 @@ export class RegisterParticipantUseCase {
     const { caller, name, email, phone, selections } = command;
     const refusal = registrationRefusal(signup, caller, phone !== null, new Date());
     if (refusal) return { refusal };
-    const { taken, participant } = await this.participants.register(
-      tx.manager,
-      { id: participantId, signupId: signup!.id, name, email, phone, tokenHash: token.hash },
-      selections,
-    );
+    const person: NewParticipant = { id: participantId, signupId: signup!.id, name, email, phone, tokenHash: token.hash };
+    if (signup!.waitlist.enabled && isSignupFull(signup!)) return this.joinSignupLine(tx, signup!, person, selections, token.token);
+    const { taken, participant } = await this.participants.register(tx.manager, person, selections, signup!.waitlist.enabled);
     const allocations = await this.allocator.outcomes(tx.manager, signup!.id, selections, taken);
-    if (!participant) return { result: registrationResult(allocations), stored: false };
+    if (!participant) return { result: registrationResult(allocations), stored: false, counted: false };
+    const waiting = signup!.waitlist.enabled ? allocations.filter((a) => !a.confirmed && a.waitable) : [];
+    const entries = await this.waitlist.join(tx.manager, signup!.id, participant.id, waiting.map(lineOf));
+    if (entries.length > 0) await this.participants.refreshStatus(tx.manager, participant.id);
+    const stored = entries.length > 0 ? await this.participants.read(tx.manager, participant.id) : participant;
     const filled = allocations.flatMap((a) => (a.confirmed && a.transition ? [{ target: a.target, transition: a.transition }] : []));
-    await tx.emitAll(participantEvents('participant.registered', participant, signup!, filled));
-    return { result: registrationResult(allocations, { participant, token: token.token }), stored: true };
+    await tx.emitAll([
+      ...participantEvents('participant.registered', stored, signup!, filled),
+      ...(entries.length > 0 ? participantEvents('participant.waitlisted', stored, signup!, []) : []),
+    ]);
+    const answered = allocations.filter((a) => !waiting.includes(a));
+    return {
+      result: registrationResult(answered, { participant: stored, token: token.token, waitlisted: entries }),
+      stored: true,
+      counted: true,
+    };
   }
+
+  /**
+   * A registration to a full signup with its waitlist on: stored in the signup's own line (not
+   * counted), each selection that could ever fit in its line behind that; the others fail as
+   * they would have. Nothing is stored when selections were asked and none can wait.
+   */
+  private async joinSignupLine(tx: Tx, signup: Signup, person: NewParticipant, selections: Selection[], token: string): Promise<Outcome> {
+    const allocations = await this.allocator.outcomes(tx.manager, signup.id, selections, []);
+    const waiting = allocations.filter((a) => !a.confirmed && a.waitable);
+    const failed = allocations.filter((a) => !waiting.includes(a));
+    if (selections.length > 0 && waiting.length === 0) return { result: registrationResult(failed), stored: false, counted: false };
+    const participant = await this.participants.insertWaiting(tx.manager, person);
+    const entries = await this.waitlist.join(tx.manager, signup.id, participant.id, [
+      { kind: 'signup', targetId: signup.id, quantity: 1 },
+      ...waiting.map(lineOf),
+    ]);
+    const stored = await this.participants.read(tx.manager, participant.id);
+    await tx.emitAll([
+      ...participantEvents('participant.registered', stored, signup, []),
+      ...participantEvents('participant.waitlisted', stored, signup, []),
+    ]);
+    return { result: registrationResult(failed, { participant: stored, token, waitlisted: entries }), stored: true, counted: false };
+  }
+}
+
+/** The line a selection that did not fit joins. */
+function lineOf({ selection }: Allocation): { kind: Selection['type']; targetId: string; quantity: number } {
+  return { kind: selection.type, targetId: selection.id, quantity: selection.quantity };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateSignupDto, newId, newSlug, utcDay } from '#libs/contracts';
+import { type CreateSignupDto, newId, newSlug, OFFER_MINUTES, utcDay } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import type { Owner, Signup } from '../signup.js';
@@ -42,6 +42,11 @@ export class CreateSignupUseCase {
       maxParticipants: input.maxParticipants ?? null,
       requiresPhone: input.requiresPhone ?? false,
       signupCloseDate: input.signupCloseDate === undefined ? null : new Date(input.signupCloseDate),
+      waitlist: {
+        enabled: input.waitlist?.enabled ?? false,
+        mode: input.waitlist?.mode ?? 'auto',
+        offerMinutes: input.waitlist?.offerMinutes ?? OFFER_MINUTES.default,
+      },
     };
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
       const created = await this.insert({ ...fields, slug: newSlug(input.title, 'signup') });

@@ -2,21 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { type CreateItemInput, type CreateSlotInput, newId, type UpdateItemInput, type UpdateSlotInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
-import type { Owner } from '../signup.js';
+import { StockLedger } from '../../waitlist/waitlist.js';
+import { WaitlistRepository } from '../../waitlist/waitlist.repository.js';
+import { Waitlists } from '../../waitlist/waitlists.js';
+import type { Owner, Signup } from '../signup.js';
 import { requireActionable, requireOwned } from '../signup.policy.js';
 import { appliesFrom } from '../signup-state.js';
 import { SignupsRepository } from '../signups.repository.js';
-import {
-  type Item,
-  type Kind,
-  notFoundMessage,
-  type Slot,
-  stockOf,
-  type Target,
-  targetName,
-  type TargetOf,
-  transitionOf,
-} from '../slot-item.js';
+import { type Item, type Kind, notFoundMessage, type Slot, stockOf, type Target, targetName, type TargetOf } from '../slot-item.js';
 import { transitionEvent } from '../slot-item.presenter.js';
 import { type ChangesOf, type OwnedSignup, SlotsItemsRepository } from '../slots-items.repository.js';
 
@@ -65,14 +58,18 @@ export function timeOrderErrors(startTime: Date | null, endTime: Date | null, pr
 /**
  * Slots and items of an owned signup: add (several at once), list, edit, delete. Writes are
  * refused on a closed signup (409, like editing it). A limit may not drop below what is taken,
- * and a slot or item with registrations cannot be deleted (both 409): nothing is lost silently.
- * An edit that fills or opens a slot or item emits slot/item.filled or .opened.
+ * and a slot or item with registrations or anyone in its line cannot be deleted (both 409):
+ * nothing is lost silently.
+ * An edit that fills or opens a slot or item emits slot/item.filled or .opened; places a raised
+ * limit frees go to the first in its line who fits (Waitlists.fill), in the same transaction.
  */
 @Injectable()
 export class ManageSlotsItemsUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly contents: SlotsItemsRepository,
+    private readonly waitlists: Waitlists,
+    private readonly entries: WaitlistRepository,
     private readonly outbox: Outbox,
   ) {}
 
@@ -101,17 +98,18 @@ export class ManageSlotsItemsUseCase {
   }
 
   async update<K extends Kind>(command: TargetCommand<K>, changes: ChangesOf<K>): Promise<TargetOf<K>> {
-    const { owner, signupId, kind, id } = command;
+    const { signupId, kind, id } = command;
     if (!Object.values(changes).some((value) => value !== undefined)) return this.existing(command);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const edited = await this.locked(command, async (tx) => {
+      const edited = await this.locked(command, async (tx, signup) => {
         const result = await this.contents.update(tx.manager, kind, this.writable(command), id, changes);
-        if (result) {
-          const after = stockOf(result.target);
-          const transition = transitionOf({ total: result.previousTotal, used: after.used }, after);
-          if (transition) await tx.emitAll([transitionEvent(result.target, transition, { id: signupId, ...owner })]);
-        }
-        return result?.target;
+        if (!result) return undefined;
+        const ledger = new StockLedger();
+        ledger.record(result.target, { total: result.previousTotal, used: stockOf(result.target).used });
+        const promotions = await this.waitlists.fill(tx.manager, signup, [{ kind, targetId: id }], ledger);
+        const transitions = ledger.transitions().map(({ target, transition }) => transitionEvent(target, transition, signup));
+        await tx.emitAll([...transitions, ...promotions]);
+        return promotions.length > 0 ? this.contents.find(kind, signupId, id, tx.manager) : result.target;
       });
       if (edited) return edited;
       this.explainRefusedEdit(await this.existing(command), changes);
@@ -130,6 +128,13 @@ export class ManageSlotsItemsUseCase {
         throw new ProblemError(
           'conflict',
           `${targetName(command.kind, label)} has registrations (${used} taken): remove them or move them to another ${command.kind} before deleting it.`,
+        );
+      }
+      const waiting = await this.entries.lineLength(command.signupId, { kind: command.kind, targetId: command.id });
+      if (waiting > 0) {
+        throw new ProblemError(
+          'conflict',
+          `${targetName(command.kind, label)} has ${waiting} ${waiting === 1 ? 'person' : 'people'} in its waitlist: remove them from it before deleting it.`,
         );
       }
     }
@@ -166,14 +171,16 @@ export class ManageSlotsItemsUseCase {
   }
 
   /**
-   * A transaction that first locks the signup row (shared), as every write of its slots and items
-   * does (lock order: signup, participant, slots, items): it neither deadlocks with the deletion
-   * of the signup nor with registrations and edits, and the signup cannot close meanwhile.
+   * A transaction that first locks the signup row for update, as every write of its places does
+   * (lock order: signup, participant, slots, items): it neither deadlocks with the deletion of the
+   * signup nor with registrations and edits, the signup cannot close meanwhile, and the places a
+   * raised limit frees go to its line before anything else of the signup's places changes.
+   * The work is not run when there is no such signup (the write's own re-read explains why).
    */
-  private locked<T>({ signupId }: OfSignupCommand, work: (tx: Tx) => Promise<T>): Promise<T> {
+  private locked<T>({ signupId }: OfSignupCommand, work: (tx: Tx, signup: Signup) => Promise<T | undefined>): Promise<T | undefined> {
     return this.outbox.transaction(async (tx) => {
-      await this.signups.lock(tx.manager, signupId, 'share');
-      return work(tx);
+      const signup = await this.signups.lock(tx.manager, signupId, 'update');
+      return signup && work(tx, signup);
     });
   }
 

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { UpdateSignupDto } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
+import { StockLedger } from '../../waitlist/waitlist.js';
+import { Waitlists } from '../../waitlist/waitlists.js';
 import type { Owner, Signup, SignupChanges } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { appliesFrom } from '../signup-state.js';
-import { writeSignup } from '../signup-write.js';
 import { SignupsRepository } from '../signups.repository.js';
 
 export interface UpdateSignupCommand {
@@ -28,26 +29,35 @@ export function changesOf(input: UpdateSignupDto): SignupChanges {
     maxParticipants: input.maxParticipants,
     requiresPhone: input.requiresPhone,
     signupCloseDate: asDate(input.signupCloseDate),
+    waitlist: input.waitlist && Object.values(input.waitlist).some((value) => value !== undefined) ? { ...input.waitlist } : undefined,
   };
 }
 
-/** Edits an owned signup that is not closed and emits signup.updated; an empty edit changes nothing. */
+/**
+ * Edits an owned signup that is not closed and emits signup.updated; an empty edit changes
+ * nothing. Its UPDATE locks the row, as every write of the signup's places does; an edit that
+ * raises or lifts maxParticipants gives the new places to the first in the signup's own line
+ * (Waitlists.fill), in the same transaction.
+ */
 @Injectable()
 export class UpdateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly presenter: SignupPresenter,
+    private readonly waitlists: Waitlists,
     private readonly outbox: Outbox,
   ) {}
 
   async execute({ owner, id, input }: UpdateSignupCommand): Promise<Signup> {
     const changes = changesOf(input);
     if (Object.values(changes).some((value) => value !== undefined)) {
-      const updated = await writeSignup(
-        this.outbox,
-        (db) => this.signups.update(db, owner, id, appliesFrom('update'), changes),
-        (s) => this.presenter.event('signup.updated', s),
-      );
+      const updated = await this.outbox.transaction(async (tx) => {
+        const written = await this.signups.update(tx.manager, owner, id, appliesFrom('update'), changes);
+        if (!written) return undefined;
+        const promotions = await this.waitlists.fill(tx.manager, written, [{ kind: 'signup', targetId: written.id }], new StockLedger());
+        await tx.emitAll([this.presenter.event('signup.updated', written), ...promotions]);
+        return promotions.length > 0 ? await this.signups.findById(written.id, tx.manager) : written;
+      });
       if (updated) return updated;
     }
     return requireActionable(await this.signups.findById(id), owner, 'update');
