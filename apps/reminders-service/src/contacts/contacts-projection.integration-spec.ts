@@ -96,8 +96,20 @@ describe('contacts projection', () => {
 
     await stack.bus.publish(event('participant.updated', { ...p, phone: null, name: 'Ana B.' }, '2026-11-22T10:02:00.000Z'));
     await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Ana B.', phone: null, active: true }));
-    await stack.bus.publish(event('participant.canceled', p, '2026-11-22T10:03:00.000Z'));
+    await stack.bus.publish(event('participant.canceled', { ...p, status: 'cancelled' }, '2026-11-22T10:03:00.000Z'));
     await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
+  });
+
+  it('reminds only a participant that holds a place: not while it waits in a line or holds an offer', async () => {
+    const s = signup();
+    const p = participant(s.id, { status: 'waitlisted' });
+    await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
+    await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
+    await stack.bus.publish(event('participant.offered', { ...p, status: 'offered' }, '2026-11-22T10:02:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
+    await stack.bus.publish(event('participant.promoted', { ...p, status: 'confirmed' }, '2026-11-22T10:03:00.000Z'));
+    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: true }));
   });
 
   it('applies each event once, and never lets an older event overwrite a newer one', async () => {

@@ -44,7 +44,11 @@ export class ContactsRepository {
     if (deleted) await rowsOf(manager, `UPDATE ${CONTACTS} SET active = false WHERE signup_id = $1`, [signup.id]);
   }
 
-  /** A participant as of a participant.* event; participant.canceled deactivates the contact. */
+  /**
+   * A participant as of a participant.* event: a contact is active while its participant holds a
+   * place (status confirmed); waiting in a line, holding an offer not yet accepted, cancelled or
+   * past the event (attended, no_show), it gets no reminder.
+   */
   async applyParticipant(manager: EntityManager, event: CloudEvent, participant: EventMap['participant.registered']): Promise<void> {
     await rowsOf(manager, APPLY_PARTICIPANT, [
       participant.id,
@@ -53,7 +57,7 @@ export class ContactsRepository {
       participant.livemode,
       participant.name,
       participant.phone,
-      event.type !== 'participant.canceled',
+      participant.status === 'confirmed',
       event.time,
     ]);
   }
