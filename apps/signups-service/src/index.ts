@@ -8,6 +8,7 @@ import { AddDailyCreations1795500000000 } from './migrations/1795500000000-AddDa
 import { AddAiDraftUsage1795700000000 } from './migrations/1795700000000-AddAiDraftUsage.js';
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
+import { AddQuestions1796610000000 } from './migrations/1796610000000-AddQuestions.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
@@ -27,6 +28,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     AddAiDraftUsage1795700000000,
     OutboxTraceContext1796000000000,
     Retention1796450000000,
+    AddQuestions1796610000000,
   ],
 };
 

@@ -34,9 +34,11 @@ export class QuestionDto {
     only: CHOICES,
     description: 'The choices, for single_choice and multiple_choice only.',
   })
-  options?: string[];
-  @NumberField({ only: BOUNDS, description: 'The smallest answer accepted, for number questions only.' }) min?: number;
-  @NumberField({ only: BOUNDS, atLeast: 'min', description: 'The largest answer accepted, for number questions only.' }) max?: number;
+  options?: string[] | null;
+  @NumberField({ only: BOUNDS, nullable: true, description: 'The smallest answer accepted, for number questions only.' }) min?:
+    number | null;
+  @NumberField({ only: BOUNDS, nullable: true, atLeast: 'min', description: 'The largest answer accepted, for number questions only.' })
+  max?: number | null;
 }
 
 /** A question as every signup read shows it. */

@@ -241,7 +241,7 @@ export function ArrayField(itemType: () => new () => object, opts: Presence & { 
 /**
  * A field that belongs to some objects only, decided on the object's other fields (`options` of a
  * choice question): refused ("Only for …") where `applies` is false, and when `required`, needed
- * ("Required for …") where it is true.
+ * ("Required for …") where it is true. null is taken as absent, so a view read back is a valid input.
  */
 export interface OnlyFor {
   applies(object: object): boolean;
@@ -252,7 +252,7 @@ export interface OnlyFor {
 
 function onlyFor(only: OnlyFor): PropertyDecorator[] {
   return [
-    ValidateIf((object: object, value) => value !== undefined || (only.required === true && only.applies(object))),
+    ValidateIf((object: object, value) => (value !== undefined && value !== null) || (only.required === true && only.applies(object))),
     IsDefined({ message: `Required for ${only.what}` }),
     ValidateBy(
       { name: 'onlyFor', validator: { validate: (_value, args) => only.applies(args!.object) } },

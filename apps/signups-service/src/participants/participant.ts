@@ -1,4 +1,5 @@
 import type { Kind } from '../signups/slot-item.js';
+import type { AnswerChanges, Answers } from './answers.js';
 
 /** One slot or item a participant holds, and how many places or units of it. */
 export interface Selection {
@@ -15,12 +16,14 @@ export interface Participant {
   email: string;
   phone: string | null;
   selections: Selection[];
+  /** Keyed by question id, only the questions answered (removed questions' answers too). */
+  answers: Answers;
   createdAt: Date;
   updatedAt: Date;
   remindedAt: Date | null;
 }
 
-export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone'> & { tokenHash: string };
+export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone' | 'answers'> & { tokenHash: string };
 
 /** Contact fields an edit may change; null clears the phone, undefined leaves a field alone. */
 export interface ContactChanges {
@@ -29,7 +32,13 @@ export interface ContactChanges {
   phone?: string | null;
 }
 
-/** An edit of a registration: contact fields, and when given, the selections that replace all others. */
+/** The fields of a participant's row an edit writes: contact fields, and the answers as the edit left them. */
+export interface ParticipantFieldChanges extends ContactChanges {
+  answers?: Answers;
+}
+
+/** An edit of a registration: contact fields, when given the selections that replace all others, and answers merged into the others. */
 export interface RegistrationChanges extends ContactChanges {
   selections?: Selection[];
+  answers?: AnswerChanges;
 }

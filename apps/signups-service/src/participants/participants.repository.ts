@@ -5,12 +5,13 @@ import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Target } from '../signups/slot-item.js';
 import { contentsFromJson, takeSql } from '../signups/slots-items.sql.js';
-import type { ContactChanges, NewParticipant, Participant, Selection } from './participant.js';
+import type { Answers } from './answers.js';
+import type { NewParticipant, Participant, ParticipantFieldChanges, Selection } from './participant.js';
 import { keyOf, lockOrder } from './selections.js';
 
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const SELECTIONS = `"${SIGNUPS_SCHEMA}"."selections"`;
-const COLUMNS = 'id, signup_id, name, email, phone, token_hash, created_at, updated_at, reminded_at';
+const COLUMNS = 'id, signup_id, name, email, phone, answers, token_hash, created_at, updated_at, reminded_at';
 
 /** A participant's selections as a JSON array, slots first, each kind by id (lockOrder). */
 const SELECTIONS_OF = (alias: string) => `COALESCE((
@@ -23,8 +24,8 @@ const REGISTER = prepared(
    ts AS (${takeSql('slot', 'w', '$1::uuid')}),
    ti AS (${takeSql('item', 'w', '$1::uuid')}),
    p AS (
-     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash)
-     SELECT $2, $1, $3, $4, $5, $6
+     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers)
+     SELECT $2, $1, $3, $4, $5, $6, $10::jsonb
      WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti)
      RETURNING ${COLUMNS}
    ), ps AS (
@@ -41,6 +42,7 @@ interface ParticipantRow {
   name: string;
   email: string;
   phone: string | null;
+  answers: Answers;
   token_hash: string;
   created_at: Date;
   updated_at: Date;
@@ -59,6 +61,7 @@ function fromRow(row: ParticipantRow, selections: Selection[] = row.selections ?
     email: row.email,
     phone: row.phone,
     selections,
+    answers: row.answers,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     remindedAt: row.reminded_at,
@@ -86,7 +89,12 @@ export interface ParticipantPosition {
   id: string;
 }
 
-const CONTACT_COLUMNS: Readonly<Record<keyof ContactChanges, string>> = { name: 'name', email: 'email', phone: 'phone' };
+const FIELD_COLUMNS: Readonly<Record<keyof ParticipantFieldChanges, string>> = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  answers: 'answers',
+};
 
 /**
  * Participants and their selections. Writes run in the caller's transaction; a participant is
@@ -121,6 +129,7 @@ export class ParticipantsRepository {
       selections.map((s) => s.type),
       selections.map((s) => s.id),
       selections.map((s) => s.quantity),
+      participant.answers,
     ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
@@ -149,14 +158,14 @@ export class ParticipantsRepository {
     return row && fromRow(row);
   }
 
-  /** Changes contact fields (and updated_at, also when only the selections change). */
-  async update(db: EntityManager, id: string, changes: ContactChanges): Promise<StoredParticipant> {
+  /** Changes contact fields and answers (and updated_at, also when only the selections change). */
+  async update(db: EntityManager, id: string, changes: ParticipantFieldChanges): Promise<StoredParticipant> {
     const params: unknown[] = [id];
-    const assignments = (Object.keys(CONTACT_COLUMNS) as (keyof ContactChanges)[])
+    const assignments = (Object.keys(FIELD_COLUMNS) as (keyof ParticipantFieldChanges)[])
       .filter((field) => changes[field] !== undefined)
       .map((field) => {
         params.push(changes[field]);
-        return `${CONTACT_COLUMNS[field]} = $${params.length}`;
+        return `${FIELD_COLUMNS[field]} = $${params.length}`;
       });
     const [row] = await rowsOf<ParticipantRow>(
       db,

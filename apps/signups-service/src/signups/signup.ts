@@ -1,4 +1,5 @@
 import type { Principal, SignupStatus } from '#libs/contracts';
+import type { Question } from './question.js';
 
 /** A signup as the domain sees it (the repository maps rows to it, the presenter maps it to views). */
 export interface Signup {
@@ -19,6 +20,8 @@ export interface Signup {
   updatedAt: Date;
   publishedAt: Date | null;
   closedAt: Date | null;
+  /** The questions it asks, in order. */
+  questions: Question[];
 }
 
 /** Who a signup belongs to: what the events of its slots, items and participants carry. */

@@ -69,6 +69,7 @@ describe('creating and reading a signup', () => {
       updatedAt: signup.createdAt,
       publishedAt: null,
       closedAt: null,
+      questions: [],
     });
   });
 

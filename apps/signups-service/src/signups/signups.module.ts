@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '#libs/runtime';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
+import { QuestionsRepository } from './questions.repository.js';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
@@ -34,6 +35,7 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     },
     SignupPresenter,
     SignupsRepository,
+    QuestionsRepository,
     ListSignupsUseCase,
     GetSignupUseCase,
     GetOwnedSignupUseCase,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { missingRequiredPhone } from '#libs/contracts';
 import type { Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
+import { answersOnEdit, invalidAnswers } from '../answers.js';
 import type { Participant, RegistrationChanges } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
@@ -19,8 +20,9 @@ export interface ChangeParticipantCommand {
 }
 
 /**
- * Edits a registration: contact fields, and selections that replace all others, re-allocated
- * all or nothing (SelectionAllocator.reallocate). The organizer may edit any registration of an
+ * Edits a registration: contact fields, answers merged into the stored ones (answersOnEdit: 422
+ * when one does not fit or clears a required question), and selections that replace all others,
+ * re-allocated all or nothing (SelectionAllocator.reallocate). The organizer may edit any registration of an
  * owned signup in any status; a participant, by confirmation token, only while the signup is
  * published and its event has not started (else 400). Lock order (RegistrationLock): the signup
  * row first (shared: edits run side by side, while a close, an edit or the deletion of the signup
@@ -48,10 +50,12 @@ export class ChangeRegistrationUseCase {
   private async apply(tx: Tx, signup: Signup, participant: Participant, changes: RegistrationChanges): Promise<Participant> {
     if (missingRequiredPhone(signup, changes.phone !== null)) throw phoneRequired();
     if (Object.values(changes).every((value) => value === undefined)) return participant;
-    const { selections, ...contact } = changes;
+    const { selections, answers: answerChanges, ...contact } = changes;
+    const checked = answerChanges && answersOnEdit(signup.questions, participant.answers, answerChanges);
+    if (checked && checked.errors.length > 0) throw invalidAnswers(checked.errors);
     const transitions = selections ? await this.allocator.reallocate(tx.manager, signup.id, participant.selections, selections) : [];
     if (selections) await this.participants.replaceSelections(tx.manager, participant.id, selections);
-    const updated = await this.participants.update(tx.manager, participant.id, contact);
+    const updated = await this.participants.update(tx.manager, participant.id, { ...contact, answers: checked?.answers });
     await tx.emitAll(participantEvents('participant.updated', updated, signup, transitions));
     return updated;
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { UpdateSignupDto } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
+import { questionsOf } from '../question.js';
+import { QuestionsRepository } from '../questions.repository.js';
 import type { Owner, Signup, SignupChanges } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
 import { SignupPresenter } from '../signup.presenter.js';
@@ -31,21 +33,32 @@ export function changesOf(input: UpdateSignupDto): SignupChanges {
   };
 }
 
-/** Edits an owned signup that is not closed and emits signup.updated; an empty edit changes nothing. */
+/**
+ * Edits an owned signup that is not closed and emits signup.updated; an empty edit changes nothing.
+ * Questions, when given, replace the signup's (questionsOf), in the transaction that wrote its row.
+ */
 @Injectable()
 export class UpdateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
+    private readonly questions: QuestionsRepository,
     private readonly presenter: SignupPresenter,
     private readonly outbox: Outbox,
   ) {}
 
   async execute({ owner, id, input }: UpdateSignupCommand): Promise<Signup> {
     const changes = changesOf(input);
-    if (Object.values(changes).some((value) => value !== undefined)) {
+    const { questions } = input;
+    if (questions !== undefined || Object.values(changes).some((value) => value !== undefined)) {
       const updated = await writeSignup(
         this.outbox,
-        (db) => this.signups.update(db, owner, id, appliesFrom('update'), changes),
+        async (db) => {
+          const signup = await this.signups.update(db, owner, id, appliesFrom('update'), changes);
+          if (!signup || questions === undefined) return signup;
+          const asked = questionsOf(questions, await this.questions.idsOf(db, id));
+          await this.questions.replace(db, id, asked);
+          return { ...signup, questions: asked };
+        },
         (s) => this.presenter.event('signup.updated', s),
       );
       if (updated) return updated;
