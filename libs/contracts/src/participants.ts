@@ -4,9 +4,9 @@ import { QuestionView } from './questions.js';
 import type { SignupStatus } from './signups.js';
 import { ItemView, SlotView } from './slots-items.js';
 import {
-  type AnswerValue,
-  AnswersField,
   answerSchema,
+  AnswersField,
+  type AnswerValue,
   ArrayField,
   EMAIL_MAX_LENGTH,
   EnumField,

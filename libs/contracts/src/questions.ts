@@ -32,6 +32,7 @@ export class QuestionDto {
     max: 50,
     itemMax: 200,
     only: CHOICES,
+    nullable: true,
     description: 'The choices, for single_choice and multiple_choice only.',
   })
   options?: string[] | null;

@@ -305,12 +305,11 @@ export function StringListField(opts: Presence & { min?: number; max: number; it
       { message: 'Entries must be distinct' },
     ),
     doc(opts, {
-      type: String,
-      isArray: true,
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: itemMax },
       minItems: min,
       maxItems: max,
       uniqueItems: true,
-      items: { type: 'string', minLength: 1, maxLength: itemMax },
     } as ApiPropertyOptions),
   );
 }
