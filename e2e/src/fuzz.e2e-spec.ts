@@ -118,7 +118,7 @@ describe('hostile inputs', () => {
   let tools: { name: string; inputSchema: Schema }[];
   let ids: { signup: SignupView; slotId: string; itemId: string; participantId: string; token: string; webhookId: string };
   /** A signup and a registration of their own for the pages, which nothing else here could have changed. */
-  let pages: { slug: string; token: string };
+  let pages: { slug: string; token: string; questions: string[] };
   let before: unknown;
 
   /** A valid value for a field, from its name and schema (ids are the tenant's own). */
@@ -418,12 +418,24 @@ describe('hostile inputs', () => {
       token: registered.body.confirmationToken!,
       webhookId: webhook.body.endpoint.id,
     };
-    const forPages = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 5 }] });
+    const forPages = await newSignup(tenant.key, {
+      slots: [{ title: 'Setup', capacity: 5 }],
+      fields: {
+        questions: [
+          { type: 'multiple_choice', label: 'Days', options: ['Sat', 'Sun'] },
+          { type: 'number', label: 'Guests', min: 0, max: 3 },
+        ],
+      },
+    });
     const pageRegistration = await call<RegistrationResultView>(`/signups/${forPages.signup.id}/participants`, {
       key: tenant.key,
       body: person(),
     });
-    pages = { slug: forPages.signup.slug, token: pageRegistration.body.confirmationToken! };
+    pages = {
+      slug: forPages.signup.slug,
+      token: pageRegistration.body.confirmationToken!,
+      questions: forPages.signup.questions.map((q) => `q-${q.id}`),
+    };
     doc = (await call<OpenApi>('/openapi.json')).body;
     const listed = await fetch(info.mcpUrl, {
       method: 'POST',
@@ -548,6 +560,21 @@ describe('hostile inputs', () => {
         body: Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
       },
       { name: 'a body over the limit', type: 'application/x-www-form-urlencoded', body: `name=${'x'.repeat(BODY_LIMIT_BYTES)}` },
+      {
+        name: 'ten thousand boxes checked of a question, none offered',
+        type: 'application/x-www-form-urlencoded',
+        body: `name=%00&email=x&${Array.from({ length: 10_000 }, (_, i) => `${pages.questions[0]}=%ED%A0%80${i}`).join('&')}`,
+      },
+      {
+        name: 'answers of the wrong type and size',
+        type: 'application/x-www-form-urlencoded',
+        body: `name=%00&email=x&${pages.questions[1]}=1e999&${pages.questions[0]}=${'x'.repeat(100_000)}`,
+      },
+      {
+        name: 'answers as a JSON object',
+        type: 'application/json',
+        body: JSON.stringify({ name: '\ud800', [pages.questions[1]!]: { a: [1] }, [pages.questions[0]!]: [[['Sat']]] }),
+      },
     ];
     const cases = paths.flatMap((page) => bodies.map((body) => ({ page, ...body })));
     const failures = await inPool(cases, CONCURRENCY, async ({ page, name, type, body }) => {

@@ -381,6 +381,44 @@ describe('the MCP surface', () => {
       expect((await fails(agent, 'list_signups', { limit: 1000 })).errors).toEqual([{ path: 'limit', message: 'Must be at most 100' }]);
     });
 
+    it('update_signup takes questions, and register_participant answers them; an answer that does not fit is itemized on its question', async () => {
+      const updated = await use<SignupView>(agent, 'update_signup', {
+        signupId: signup.id,
+        questions: [{ type: 'single_choice', label: 'T-shirt size', options: ['S', 'M'] }],
+      });
+      const [size] = updated.questions;
+      expect(size).toMatchObject({ type: 'single_choice', label: 'T-shirt size', required: false, options: ['S', 'M'] });
+      const problem = await fails(agent, 'register_participant', {
+        signupId: signup.id,
+        name: 'Cy',
+        email: 'cy@example.com',
+        selections: [],
+        answers: { [size!.id]: 'XL' },
+      });
+      expect(problem.errors).toEqual([{ path: `answers.${size!.id}`, message: 'Not one of the options: "XL"' }]);
+      const nested = await fails(agent, 'register_participant', {
+        signupId: signup.id,
+        name: 'Cy',
+        email: 'cy@example.com',
+        selections: [],
+        answers: { [size!.id]: { deep: ['x'] } },
+      });
+      expect(nested.errors).toEqual([
+        { path: 'answers', message: `Answer "${size!.id}": Expected text, a number, a boolean or a list of texts` },
+      ]);
+      await use<RegistrationResultView>(agent, 'register_participant', {
+        signupId: signup.id,
+        name: 'Cy',
+        email: 'cy@example.com',
+        selections: [],
+        answers: { [size!.id]: 'M' },
+      });
+      const { data } = await use<{ data: ParticipantView[] }>(agent, 'list_participants', { signupId: signup.id });
+      const cy = data.find((p) => p.email === 'cy@example.com')!;
+      expect(cy.answers).toEqual({ [size!.id]: 'M' });
+      await use(agent, 'remove_participant', { signupId: signup.id, participantId: cy.id });
+    });
+
     let participant: RegistrationResultView;
 
     it('register_participant puts the confirmation token first and tells the agent to keep it; a bad email is itemized', async () => {

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import type { ParticipantView } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { accessibilityViolations } from './support/axe.js';
 import { launchChromium } from './support/browser.js';
@@ -150,6 +151,80 @@ describe('public pages in a browser', () => {
     } finally {
       await checked.close();
     }
+  });
+
+  describe('a signup with questions', () => {
+    let asking: SignupFixture;
+    const QUESTIONS = [
+      { type: 'single_choice', label: 'T-shirt size', required: true, options: ['S', 'M', 'L'] },
+      { type: 'multiple_choice', label: 'Days', required: true, options: ['Sat', 'Sun'] },
+      { type: 'yes_no', label: 'Vegetarian?' },
+      { type: 'number', label: 'Guests', min: 0, max: 3 },
+      { type: 'long_text', label: 'Anything else?' },
+    ];
+
+    beforeAll(async () => {
+      asking = await newSignup(tenant.key, { fields: { title: 'Picnic', questions: QUESTIONS } });
+    });
+
+    /** Fills the form but the days (a required group of boxes, which the browser cannot require). */
+    async function fillAllButDays(on: Page, email: string) {
+      await on.goto(`${origin}/s/${asking.signup.slug}`);
+      await on.getByLabel('Name', { exact: true }).fill('Eve');
+      await on.getByLabel('Email', { exact: true }).fill(email);
+      await on.getByRole('radio', { name: 'M' }).check();
+      await on.getByRole('group', { name: 'Vegetarian?' }).getByRole('radio', { name: 'Yes' }).check();
+      await on.getByLabel('Guests').fill('2');
+      await on.getByLabel('Anything else?').fill('Hello');
+      await on.getByRole('button', { name: 'Sign up' }).click();
+    }
+
+    it('asks each question, explains a missing answer beside it keeping the others, and edits the answers on the manage page', async () => {
+      const [size, days, vegetarian, guests] = asking.signup.questions.map((q) => q.id);
+      await fillAllButDays(page, 'eve@example.com');
+      await expect(page.locator(`#q-${days}-error`).textContent()).resolves.toBe('Required');
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('Days: Required');
+      await expect(page.getByRole('radio', { name: 'M' }).isChecked()).resolves.toBe(true);
+      await expect(page.getByLabel('Guests').inputValue()).resolves.toBe('2');
+      await expect(page.getByLabel('Anything else?').inputValue()).resolves.toBe('Hello');
+
+      await page.getByRole('checkbox', { name: 'Sun' }).check();
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.waitForURL(/\?registered=1$/);
+      await expect(page.locator('dd').filter({ hasText: 'Sun' }).count()).resolves.toBe(1);
+
+      await page.getByRole('checkbox', { name: 'Sat' }).check();
+      await page.getByLabel('Guests').fill('3');
+      await page.getByLabel('Anything else?').fill('');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.waitForURL(/\?saved=1$/);
+      const { data } = (await call<{ data: ParticipantView[] }>(`/signups/${asking.signup.id}/participants`, { key: tenant.key })).body;
+      expect(data.find((p) => p.email === 'eve@example.com')?.answers).toEqual({
+        [size!]: 'M',
+        [days!]: ['Sat', 'Sun'],
+        [vegetarian!]: true,
+        [guests!]: 3,
+      });
+    });
+
+    it('passes axe-core on the form with questions, with an answer missing, and on the manage page with answers', async () => {
+      const checked = await browser.newPage();
+      try {
+        const found: Record<string, string[]> = {};
+        await checked.goto(`${origin}/s/${asking.signup.slug}`);
+        found.form = await accessibilityViolations(checked);
+        await fillAllButDays(checked, 'fay@example.com');
+        await checked.locator('.error').first().waitFor();
+        found.formWithErrors = await accessibilityViolations(checked);
+        await checked.getByRole('checkbox', { name: 'Sat' }).check();
+        await checked.getByRole('button', { name: 'Sign up' }).click();
+        await checked.waitForURL(/\?registered=1$/);
+        found.manage = await accessibilityViolations(checked);
+        expect(found).toEqual({ form: [], formWithErrors: [], manage: [] });
+      } finally {
+        await checked.close();
+      }
+    });
   });
 
   it('answers an unknown signup and an unknown token with a not found page', async () => {

@@ -371,6 +371,7 @@ describe('slots, items, participants and registrations over REST', () => {
         email: expect.stringContaining('@example.com'),
         phone: '+14155550123',
         selections: [{ type: 'slot', id: slots[0]!.id, quantity: 1 }],
+        answers: {},
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
         remindedAt: null,

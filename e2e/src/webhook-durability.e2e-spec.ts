@@ -102,6 +102,7 @@ describe('webhook delivery durability', () => {
       updatedAt: now,
       publishedAt: null,
       closedAt: null,
+      questions: [],
     };
     return cloudEvent('signups-service', 'signup.created', data, { orgid: owner.organizationId, livemode: false });
   }

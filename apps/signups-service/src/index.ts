@@ -9,6 +9,7 @@ import { AddAiDraftUsage1795700000000 } from './migrations/1795700000000-AddAiDr
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { Waitlist1796600000000 } from './migrations/1796600000000-Waitlist.js';
+import { AddQuestions1796610000000 } from './migrations/1796610000000-AddQuestions.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
@@ -31,6 +32,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     OutboxTraceContext1796000000000,
     Retention1796450000000,
     Waitlist1796600000000,
+    AddQuestions1796610000000,
   ],
 };
 

@@ -16,7 +16,13 @@ export interface FieldSchema {
   enum?: unknown[];
   minimum?: number;
   nullable?: boolean;
+  /** What an object keyed by ids (answers) takes under each key. */
+  additionalProperties?: unknown;
 }
+
+/** An object keyed by ids whose values the schema describes (answers by question id), not a closed object of named fields. */
+const isMap = (s: FieldSchema): boolean => typeof s.additionalProperties === 'object' && s.additionalProperties !== null;
+const QUESTION_ID = '0190a0b2-7a3c-7def-8a12-1234567890ab';
 
 /** Whether a field takes values of this JSON type (null included for a nullable one). */
 export function takes(schema: FieldSchema, type: string): boolean {
@@ -51,6 +57,23 @@ export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: '-1', json: '-1', appliesTo: (s) => !(s.minimum !== undefined && s.minimum <= -1) },
   { name: '2^53 + 1', json: '9007199254740993' },
   { name: 'a fraction', json: '0.5' },
+  {
+    name: 'a map of 10 000 answers',
+    json: JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'x']))),
+    appliesTo: isMap,
+  },
+  // Within the body parser's depth (MAX_JSON_DEPTH, 32): deeper bodies are refused whole, as HOSTILE_BODIES checks.
+  { name: 'a map with an answer nested 20 deep', json: `{"${QUESTION_ID}": ${'['.repeat(20)}${']'.repeat(20)}}`, appliesTo: isMap },
+  { name: 'a map with an object as an answer', json: `{"${QUESTION_ID}": {"a": {"b": 1}}}`, appliesTo: isMap },
+  {
+    name: 'a map with an answer of 10 001 characters',
+    json: `{"${QUESTION_ID}": ${JSON.stringify('x'.repeat(10_001))}}`,
+    appliesTo: isMap,
+  },
+  { name: 'a map with a list of 10 000 answers', json: `{"${QUESTION_ID}": ${JSON.stringify(Array(10_000).fill('x'))}}`, appliesTo: isMap },
+  { name: 'a map with a lone surrogate as a key', json: '{"\\ud800": "x"}', appliesTo: isMap },
+  { name: 'a map with a lone surrogate in an answer', json: `{"${QUESTION_ID}": ["\\udc00"]}`, appliesTo: isMap },
+  { name: 'a map with a key of 10 001 characters', json: `{"${'k'.repeat(10_001)}": true}`, appliesTo: isMap },
 ];
 
 /** What a whole-body case is made from: a valid value of the body's shape, and how much room the body has. */

@@ -49,6 +49,7 @@ function signupCreated(): CloudEvent {
       updatedAt: now,
       publishedAt: null,
       closedAt: null,
+      questions: [],
     },
     { orgid: 'org_test', livemode: false },
   );

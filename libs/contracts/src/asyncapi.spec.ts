@@ -29,6 +29,17 @@ const signup: SignupView = {
   updatedAt: '2026-01-01T00:00:00.000Z',
   publishedAt: null,
   closedAt: null,
+  questions: [
+    {
+      id: '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6f',
+      type: 'single_choice',
+      label: 'T-shirt size',
+      required: true,
+      options: ['S', 'M', 'L'],
+      min: null,
+      max: null,
+    },
+  ],
   slots: [],
   items: [],
 } satisfies Required<SignupView>;
@@ -60,6 +71,7 @@ const participantData: ParticipantEventData = {
   email: 'ana@example.com',
   phone: null,
   selections: [selection],
+  answers: { '0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6f': 'M' },
   createdAt: '2026-01-02T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
   remindedAt: null,

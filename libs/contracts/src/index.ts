@@ -1,5 +1,7 @@
 export { authorize, authorized, requirementOf, type Authorized, type Principal } from './principal.js';
 export {
+  ANSWER_LIMITS,
+  AnswersField,
   ArrayField,
   NestedField,
   BoolField,
@@ -8,6 +10,7 @@ export {
   EnumField,
   EnumListField,
   IntField,
+  NumberField,
   PHONE_MESSAGE,
   PatternField,
   PhoneField,
@@ -16,12 +19,25 @@ export {
   isPlainText,
   QueryIntField,
   StringField,
+  StringListField,
   UNICODE_MESSAGE,
   UuidField,
   isWellFormed,
   toE164,
   validateInput,
+  type AnswerValue,
+  type OnlyFor,
 } from './validation.js';
+export {
+  MAX_QUESTIONS,
+  QUESTION_TYPES,
+  QuestionDto,
+  QuestionView,
+  TEXT_ANSWER_MAX_LENGTH,
+  isChoiceQuestion,
+  type QuestionInput,
+  type QuestionType,
+} from './questions.js';
 export { constantTimeEqual, isPlainId, isUuid, newId, newPrefixedId, randomBase62, requireUuid, sha256Hex, type IdPrefix } from './ids.js';
 export {
   DEFAULT_PAGE_SIZE,

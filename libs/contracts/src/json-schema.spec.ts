@@ -85,6 +85,9 @@ describe('jsonSchemaOf', () => {
       updatedAt: '2026-11-22T10:00:00.000Z',
       publishedAt: null,
       closedAt: null,
+      questions: [
+        { id: '1b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a56', type: 'number', label: 'Age', required: false, options: null, min: 0, max: null },
+      ],
       slots: [
         {
           id: '1b7c7c2e-8e2a-4f57-9a43-3c1b2f1f4a55',

@@ -1,8 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
+import { QuestionView } from './questions.js';
 import type { SignupStatus } from './signups.js';
 import { ItemView, SlotView } from './slots-items.js';
-import { ArrayField, EMAIL_MAX_LENGTH, EnumField, IntField, PhoneField, StringField, UuidField } from './validation.js';
+import {
+  answerSchema,
+  AnswersField,
+  type AnswerValue,
+  ArrayField,
+  EMAIL_MAX_LENGTH,
+  EnumField,
+  IntField,
+  PhoneField,
+  StringField,
+  UuidField,
+} from './validation.js';
 import { WaitlistedSelectionView, WaitlistEntryView, WaitlistSettingsView } from './waitlist.js';
 
 export const SELECTION_TYPES = ['slot', 'item'] as const;
@@ -41,6 +53,7 @@ export class RegistrationDto {
   @StringField({ required: true, format: 'email', max: EMAIL_MAX_LENGTH, example: 'ana@example.com' }) email!: string;
   @PhoneField({ description: 'Required when the signup has requiresPhone.' }) phone?: string;
   @ArrayField(() => SelectionDto, { required: true, max: 50, description: 'May be empty.' }) selections!: SelectionDto[];
+  @AnswersField({ description: "Answers to the signup's questions, keyed by question id." }) answers?: Record<string, AnswerValue>;
 }
 
 /** PATCH /registrations/{confirmationToken}: the participant changes their own registration. */
@@ -48,6 +61,11 @@ export class UpdateRegistrationDto {
   @StringField({ min: 1, max: 200 }) name?: string;
   @PhoneField({ nullable: true }) phone?: string | null;
   @ArrayField(() => SelectionDto, { max: 50, description: 'Replaces every selection, all or nothing.' }) selections?: SelectionDto[];
+  @AnswersField({
+    clearable: true,
+    description: 'Merged into the answers given before: each replaces its answer, null clears an optional one.',
+  })
+  answers?: Record<string, AnswerValue | null>;
 }
 
 /** PATCH /signups/{id}/participants/{participantId}: the organizer edits a registration. */
@@ -56,8 +74,19 @@ export class UpdateParticipantDto extends UpdateRegistrationDto {
 }
 
 export type SelectionInput = { type: SelectionType; id: string; quantity?: number };
-export type RegistrationInput = { name: string; email: string; phone?: string; selections: SelectionInput[] };
-export type UpdateRegistrationInput = { name?: string; phone?: string | null; selections?: SelectionInput[] };
+export type RegistrationInput = {
+  name: string;
+  email: string;
+  phone?: string;
+  selections: SelectionInput[];
+  answers?: Record<string, AnswerValue>;
+};
+export type UpdateRegistrationInput = {
+  name?: string;
+  phone?: string | null;
+  selections?: SelectionInput[];
+  answers?: Record<string, AnswerValue | null>;
+};
 export type UpdateParticipantInput = UpdateRegistrationInput & { email?: string };
 
 export class SelectionView {
@@ -73,6 +102,8 @@ export class ParticipantView {
   @ApiProperty() email!: string;
   @ApiProperty({ type: String, nullable: true }) phone!: string | null;
   @ApiProperty({ type: SelectionView, isArray: true }) selections!: SelectionView[];
+  @ApiProperty({ type: 'object', additionalProperties: answerSchema(), description: 'The answers given, keyed by question id.' })
+  answers!: Record<string, AnswerValue>;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) remindedAt!: string | null;
@@ -143,6 +174,7 @@ export class PublicSignupView {
   @ApiProperty({ type: WaitlistSettingsView }) waitlist!: WaitlistSettingsView;
   @ApiProperty({ type: SlotView, isArray: true }) slots!: SlotView[];
   @ApiProperty({ type: ItemView, isArray: true }) items!: ItemView[];
+  @ApiProperty({ type: QuestionView, isArray: true, description: 'Asked on registration, in this order.' }) questions!: QuestionView[];
 }
 
 /** GET /registrations/{confirmationToken}: the participant's own registration and the signup it is for. */
@@ -164,6 +196,7 @@ export function toRegistrationInput(dto: RegistrationDto): RegistrationInput {
     email: dto.email,
     ...(dto.phone !== undefined && { phone: dto.phone }),
     selections: dto.selections.map(selection),
+    ...(dto.answers !== undefined && { answers: dto.answers }),
   };
 }
 
@@ -173,5 +206,6 @@ export function toUpdateRegistrationInput(dto: UpdateRegistrationDto): UpdateReg
     ...(dto.name !== undefined && { name: dto.name }),
     ...(dto.phone !== undefined && { phone: dto.phone }),
     ...(dto.selections !== undefined && { selections: dto.selections.map(selection) }),
+    ...(dto.answers !== undefined && { answers: dto.answers }),
   };
 }

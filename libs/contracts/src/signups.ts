@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
+import { MAX_QUESTIONS, QuestionDto, QuestionView } from './questions.js';
 import { ItemView, SlotView } from './slots-items.js';
-import { BoolField, DateTimeField, EnumField, IntField, NestedField, StringField } from './validation.js';
+import { ArrayField, BoolField, DateTimeField, EnumField, IntField, NestedField, StringField } from './validation.js';
 import { WaitlistSettingsDto, type WaitlistSettingsInput, WaitlistSettingsView } from './waitlist.js';
 
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
@@ -31,6 +32,9 @@ export class CreateSignupDto {
 
   @NestedField(() => WaitlistSettingsDto, { description: 'Off unless enabled.' })
   waitlist?: WaitlistSettingsDto;
+
+  @ArrayField(() => QuestionDto, { max: MAX_QUESTIONS, description: 'Asked on registration, in this order.' })
+  questions?: QuestionDto[];
 }
 
 /** PATCH body: every field optional; null clears a nullable field. */
@@ -58,6 +62,14 @@ export class UpdateSignupDto {
 
   @NestedField(() => WaitlistSettingsDto, { description: 'The fields given change; the others stay.' })
   waitlist?: WaitlistSettingsDto;
+
+  @ArrayField(() => QuestionDto, {
+    max: MAX_QUESTIONS,
+    description:
+      'Replaces the questions: one with the id of an existing question keeps that question and its answers, one without an id is new, ' +
+      'and a question left out is no longer asked (its answers stay on the participants).',
+  })
+  questions?: QuestionDto[];
 }
 
 export class ListSignupsQueryDto extends PageQueryDto {
@@ -90,6 +102,7 @@ export class SignupView {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) closedAt!: string | null;
+  @ApiProperty({ type: QuestionView, isArray: true, description: 'Asked on registration, in this order.' }) questions!: QuestionView[];
   @ApiPropertyOptional({ type: SlotView, isArray: true, description: 'On GET /signups/{id} only.' }) slots?: SlotView[];
   @ApiPropertyOptional({ type: ItemView, isArray: true, description: 'On GET /signups/{id} only.' }) items?: ItemView[];
 }

@@ -11,6 +11,7 @@ import {
   isEmail,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -246,6 +247,145 @@ export function NestedField(itemType: () => new () => object, opts: Presence = {
     ValidateNested(),
     Type(itemType),
     doc(opts, { type: () => itemType() }),
+  );
+}
+
+/**
+ * A field that belongs to some objects only, decided on the object's other fields (`options` of a
+ * choice question): refused ("Only for …") where `applies` is false, and when `required`, needed
+ * ("Required for …") where it is true. null is taken as absent, so a view read back is a valid input.
+ */
+export interface OnlyFor {
+  applies(object: object): boolean;
+  /** What it belongs to, for messages: "single_choice and multiple_choice questions". */
+  what: string;
+  required?: boolean;
+}
+
+function onlyFor(only: OnlyFor): PropertyDecorator[] {
+  return [
+    ValidateIf((object: object, value) => (value !== undefined && value !== null) || (only.required === true && only.applies(object))),
+    IsDefined({ message: `Required for ${only.what}` }),
+    ValidateBy(
+      { name: 'onlyFor', validator: { validate: (_value, args) => only.applies(args!.object) } },
+      { message: `Only for ${only.what}` },
+    ),
+  ];
+}
+
+/** A finite number (not necessarily an integer); with `atLeast`, not below the number in that field of the same object. */
+export function NumberField(opts: Presence & { only?: OnlyFor; atLeast?: string } = {}): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    ...(opts.only ? onlyFor(opts.only) : presence(opts)),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'Expected number' }),
+  ];
+  const { atLeast } = opts;
+  if (atLeast) {
+    decorators.push(
+      ValidateBy(
+        {
+          name: 'atLeast',
+          validator: {
+            validate: (value, args) => {
+              const floor = (args!.object as Record<string, unknown>)[atLeast];
+              return typeof value !== 'number' || typeof floor !== 'number' || value >= floor;
+            },
+          },
+        },
+        { message: `Must not be less than ${atLeast}` },
+      ),
+    );
+  }
+  return applyDecorators(...decorators, doc(opts, { type: 'number' }));
+}
+
+/** A list of distinct texts, each 1..`itemMax` characters of plain text. */
+export function StringListField(opts: Presence & { min?: number; max: number; itemMax: number; only?: OnlyFor }): PropertyDecorator {
+  const { min = 0, max, itemMax } = opts;
+  const isItem = (v: unknown) => typeof v === 'string' && v.length >= 1 && v.length <= itemMax && isPlainText(v);
+  return applyDecorators(
+    ...(opts.only ? onlyFor(opts.only) : presence(opts)),
+    IsArray({ message: 'Expected array' }),
+    ArrayMinSize(min, { message: min === 1 ? 'Must not be empty' : `Must have at least ${min} entries` }),
+    ArrayMaxSize(max, { message: `Must have at most ${max} entries` }),
+    ValidateBy(
+      { name: 'texts', validator: { validate: (value: unknown) => !Array.isArray(value) || value.every(isItem) } },
+      { message: `Each entry must be text of 1 to ${itemMax} characters, without control characters` },
+    ),
+    ValidateBy(
+      { name: 'distinct', validator: { validate: (value: unknown) => !Array.isArray(value) || new Set(value).size === value.length } },
+      { message: 'Entries must be distinct' },
+    ),
+    doc(opts, {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: itemMax },
+      minItems: min,
+      maxItems: max,
+      uniqueItems: true,
+    } as ApiPropertyOptions),
+  );
+}
+
+/** One answer as a body may carry it: text, a number, a boolean or a list of texts (null too where it clears). */
+export type AnswerValue = string | number | boolean | string[];
+
+/** The most answers a body carries (one per question), and the longest text or list an answer may be. */
+export const ANSWER_LIMITS = { keys: 50, keyLength: 100, text: 5000, list: 50, listEntry: 200 } as const;
+
+/** Why an answer is not of a shape any question takes (undefined: it is), at the structure level only. */
+function answerShapeProblem(value: unknown, clearable: boolean): string | undefined {
+  if (value === null) return clearable ? undefined : 'Expected a value, not null';
+  if (typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'Expected a finite number';
+  if (typeof value === 'string') {
+    if (value.length > ANSWER_LIMITS.text) return `Must be at most ${ANSWER_LIMITS.text} characters`;
+    return isPlainText(value) ? undefined : 'Must be valid Unicode without control characters';
+  }
+  if (Array.isArray(value)) {
+    if (value.length > ANSWER_LIMITS.list) return `Must have at most ${ANSWER_LIMITS.list} entries`;
+    const ok = value.every((v) => typeof v === 'string' && v.length <= ANSWER_LIMITS.listEntry && isPlainText(v));
+    return ok ? undefined : `Each entry must be text of at most ${ANSWER_LIMITS.listEntry} characters`;
+  }
+  return 'Expected text, a number, a boolean or a list of texts';
+}
+
+/** The OpenAPI schema of one answer. */
+export function answerSchema(clearable = false): Record<string, unknown> {
+  const text = { type: 'string', maxLength: ANSWER_LIMITS.text };
+  const list = { type: 'array', maxItems: ANSWER_LIMITS.list, items: { type: 'string', maxLength: ANSWER_LIMITS.listEntry } };
+  return { oneOf: [text, { type: 'number' }, { type: 'boolean' }, list, ...(clearable ? [{ type: 'null' }] : [])] };
+}
+
+/**
+ * Answers to a signup's questions, keyed by question id: a plain object of at most 50 answers,
+ * each text, a number, a boolean or a list of texts, bounded in size (null too when `clearable`).
+ * Which answers fit which question is the signups-service's to check: it knows the questions.
+ */
+export function AnswersField(opts: Presence & { clearable?: boolean } = {}): PropertyDecorator {
+  const clearable = opts.clearable ?? false;
+  const problemOf = (value: unknown): string | undefined => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'Expected an object keyed by question id';
+    const entries = Object.entries(value);
+    if (entries.length > ANSWER_LIMITS.keys) return `Must have at most ${ANSWER_LIMITS.keys} answers`;
+    for (const [key, answer] of entries) {
+      if (key.length > ANSWER_LIMITS.keyLength || !isPlainText(key)) return 'Keys must be question ids';
+      const problem = answerShapeProblem(answer, clearable);
+      if (problem) return `Answer ${JSON.stringify(key)}: ${problem}`;
+    }
+    return undefined;
+  };
+  return applyDecorators(
+    ...presence(opts),
+    ValidateBy({
+      name: 'answers',
+      validator: { validate: (value: unknown) => problemOf(value) === undefined, defaultMessage: (args) => problemOf(args?.value) ?? '' },
+    }),
+    doc(opts, {
+      type: 'object',
+      additionalProperties: answerSchema(clearable),
+      maxProperties: ANSWER_LIMITS.keys,
+      description: opts.description ?? 'Answers keyed by question id.',
+    } as ApiPropertyOptions),
   );
 }
 

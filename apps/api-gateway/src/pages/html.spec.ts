@@ -61,6 +61,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
   spotsRemaining: 5,
   publicUrl: 'http://x/s/party-abc123',
   livemode: true,
+  questions: [],
   slots: [
     {
       id: 's1',

@@ -12,9 +12,12 @@ legend{font-weight:600;padding:0 .25rem}
 .field label{display:block;font-weight:600}
 .field input{font:inherit;padding:.35rem .5rem;border:1px solid #888;border-radius:.3rem;width:100%;max-width:24rem;box-sizing:border-box}
 .field input[type=number]{width:6rem}
+.field textarea{font:inherit;padding:.35rem .5rem;border:1px solid #888;border-radius:.3rem;width:100%;box-sizing:border-box}
+.option label{display:inline;font-weight:400;margin-left:.4rem}
+.required{font-weight:400;color:#555}
 .hint,.remaining{display:block;color:#555;font-size:.95em}
 .error{color:#a4000f;font-weight:600;margin:.25rem 0}
-input[aria-invalid=true]{border-color:#a4000f;border-width:2px}
+input[aria-invalid=true],textarea[aria-invalid=true]{border-color:#a4000f;border-width:2px}
 .notice{border-left:.3rem solid #a4000f;background:#fff4f4;padding:.5rem 1rem;margin:1rem 0}
 .success{border-left:.3rem solid #1a7f37;background:#f1fbf3;padding:.5rem 1rem;margin:1rem 0}
 .keep{border:2px solid #1b1b1b;padding:.75rem 1rem;margin:1rem 0}

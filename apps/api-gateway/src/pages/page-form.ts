@@ -4,12 +4,19 @@ import type { FieldError } from '#libs/problem';
 /** What a page form holds: the entered values and the messages, by field name. */
 export interface FormState {
   values: Record<string, string>;
+  /** The boxes checked of each multiple-choice question, by field name. */
+  checked: Record<string, string[]>;
   errors: Record<string, string[]>;
   /** Problems not tied to one field (e.g. a selection that could not be had). */
   summary: string[];
 }
 
-export const emptyForm = (values: Record<string, string> = {}): FormState => ({ values, errors: {}, summary: [] });
+export const emptyForm = (values: Record<string, string> = {}, checked: Record<string, string[]> = {}): FormState => ({
+  values,
+  checked,
+  errors: {},
+  summary: [],
+});
 
 /** The form field of a slot's or item's quantity, e.g. `slot-0190…`. */
 export const quantityField = (type: SelectionType, id: string): string => `${type}-${id}`;
@@ -35,14 +42,17 @@ export function choicesOf(signup: PublicSignupView): Choice[] {
  */
 export const FORM_VALUE_MAX_LENGTH = 1000;
 
-/** A urlencoded body as single string values (the first of repeated keys, a long one trimmed and cut; anything else dropped). */
-export function readForm(body: unknown): Record<string, string> {
+/**
+ * A urlencoded body as single string values (the first of repeated keys, a long one trimmed and cut
+ * at `maxLengthOf` its key; anything else dropped).
+ */
+export function readForm(body: unknown, maxLengthOf: (key: string) => number = () => FORM_VALUE_MAX_LENGTH): Record<string, string> {
   const values: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return values;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     const first = Array.isArray(value) ? (value as unknown[])[0] : value;
-    if (typeof first === 'string')
-      values[key] = first.length > FORM_VALUE_MAX_LENGTH ? first.trim().slice(0, FORM_VALUE_MAX_LENGTH) : first;
+    const max = maxLengthOf(key);
+    if (typeof first === 'string') values[key] = first.length > max ? first.trim().slice(0, max) : first;
   }
   return values;
 }
@@ -75,11 +85,21 @@ export function readSelections(
   return { selections, fields, errors };
 }
 
-/** Puts itemized validation errors next to their fields; paths it cannot place go to the summary. */
+/**
+ * Puts itemized validation errors next to their fields (an answer's, `answers.<questionId>`, next to
+ * its question `q-<questionId>`); paths it cannot place go to the summary.
+ */
 export function placeErrors(form: FormState, errors: FieldError[], selectionFields: string[], fieldNames: readonly string[]): FormState {
   for (const { path, message } of errors) {
     const selection = /^selections\.(\d+)(?:\.|$)/.exec(path);
-    const field = selection ? selectionFields[Number(selection[1])] : fieldNames.includes(path) ? path : undefined;
+    const answer = /^answers\.([0-9a-f-]{36})$/.exec(path);
+    const field = selection
+      ? selectionFields[Number(selection[1])]
+      : answer && fieldNames.includes(`q-${answer[1]}`)
+        ? `q-${answer[1]}`
+        : fieldNames.includes(path)
+          ? path
+          : undefined;
     if (field) (form.errors[field] ??= []).push(message);
     else form.summary.push(message);
   }

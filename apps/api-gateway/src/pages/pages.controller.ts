@@ -21,10 +21,12 @@ import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
 import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
+import { ANSWER_FORM_MAX_LENGTH, questionField, readAnswers, readChecked } from './page-answers.js';
 import { problemPage } from './page-errors.js';
 import {
   choicesOf,
   emptyForm,
+  FORM_VALUE_MAX_LENGTH,
   type FormState,
   hasErrors,
   placeErrors,
@@ -35,7 +37,7 @@ import {
   registeredLocation,
   savedLocation,
 } from './page-form.js';
-import { canceledPage, changeClosure, type Notice, registrationPage, registrationValues, seeOtherPage, signupPage } from './views.js';
+import { canceledPage, changeClosure, type Notice, registrationForm, registrationPage, seeOtherPage, signupPage } from './views.js';
 
 /** The page routes, outside the REST prefix. */
 export const PAGE_ROUTES = ['s/:slug', 'r/:token', 'r/:token/cancel'];
@@ -54,6 +56,10 @@ const REGISTRATION_FIELDS = ['name', 'email', 'phone'] as const;
 const NOT_SIGNED_UP: Notice = { kind: 'error', text: 'You are not signed up: this signup takes no registrations now.' };
 const NOT_SAVED: Notice = { kind: 'error', text: 'Your changes were not saved: this registration can no longer be changed here.' };
 const UPDATE_FIELDS = ['name', 'phone'] as const;
+/** A question's text may be as long as a long answer; every other field is cut at FORM_VALUE_MAX_LENGTH. */
+const maxLengthOf = (key: string): number => (key.startsWith('q-') ? ANSWER_FORM_MAX_LENGTH : FORM_VALUE_MAX_LENGTH);
+/** The form's fields, the signup's questions' included. */
+const fieldsOf = (names: readonly string[], signup: PublicSignupView): string[] => [...names, ...signup.questions.map(questionField)];
 
 /**
  * Server-rendered pages for people (no JavaScript): the public signup page with its form, and
@@ -86,18 +92,22 @@ export class PagesController {
       const signup = await this.publicSignup(slug);
       // A signup that takes no registration says so before anything entered is looked at.
       if (!signup.acceptingRegistrations) return { status: 400, page: signupPage(signup, emptyForm(), NOT_SIGNED_UP) };
-      const values = readForm(body);
-      const form = emptyForm(values);
+      const values = readForm(body, maxLengthOf);
+      const checked = readChecked(body, signup.questions);
+      const form = emptyForm(values, checked);
       const { selections, fields, errors } = readSelections(choicesOf(signup), values);
-      Object.assign(form.errors, errors);
+      const answers = readAnswers(signup.questions, values, checked);
+      Object.assign(form.errors, errors, answers.errors);
       const phone = values.phone?.trim();
       const input: RegistrationInput = {
         name: values.name?.trim() ?? '',
         email: values.email?.trim() ?? '',
         ...(phone && { phone }),
         selections,
+        answers: answers.answers,
       };
-      await this.check(form, RegistrationDto, input, fields, REGISTRATION_FIELDS);
+      const names = fieldsOf(REGISTRATION_FIELDS, signup);
+      await this.check(form, RegistrationDto, input, fields, names);
       if (missingRequiredPhone(signup, Boolean(phone)) && !form.errors.phone) form.errors.phone = ['Required'];
       if (hasErrors(form)) return { status: 422, page: signupPage(signup, form) };
 
@@ -105,7 +115,7 @@ export class PagesController {
       try {
         result = await this.bus.request('signups.participants.register', { signupId: signup.id, input });
       } catch (err) {
-        return this.refusal(err, form, fields, REGISTRATION_FIELDS, async (status, notice) => ({
+        return this.refusal(err, form, fields, names, async (status, notice) => ({
           status,
           page: signupPage(await this.publicSignup(slug), form, notice),
         }));
@@ -130,7 +140,7 @@ export class PagesController {
     return this.respond(reply, async () => {
       const view = await this.registrationOf(token);
       const outcome = readOutcome(query);
-      const page = registrationPage(view, token, emptyForm(registrationValues(view)), {
+      const page = registrationPage(view, token, registrationForm(view), {
         ...(outcome.registered && { registered: { manageUrl: `${this.origin}/r/${token}`, failed: outcome.failed } }),
         ...(outcome.saved && { notice: { kind: 'success', text: 'Your changes are saved.' } }),
       });
@@ -145,21 +155,29 @@ export class PagesController {
       const view = await this.registrationOf(token);
       // A registration that can no longer change says so before anything entered is looked at.
       if (changeClosure(view.signup) !== undefined) {
-        return { status: 400, page: registrationPage(view, token, emptyForm(registrationValues(view)), { notice: NOT_SAVED }) };
+        return { status: 400, page: registrationPage(view, token, registrationForm(view), { notice: NOT_SAVED }) };
       }
-      const values = readForm(body);
-      const form = emptyForm(values);
+      const values = readForm(body, maxLengthOf);
+      const checked = readChecked(body, view.signup.questions);
+      const form = emptyForm(values, checked);
       const { selections, fields, errors } = readSelections(choicesOf(view.signup), values);
-      Object.assign(form.errors, errors);
+      const answers = readAnswers(view.signup.questions, values, checked, view.participant.answers);
+      Object.assign(form.errors, errors, answers.errors);
       const phone = values.phone?.trim();
-      const input: UpdateRegistrationInput = { name: values.name?.trim() ?? '', phone: phone || null, selections };
-      await this.check(form, UpdateRegistrationDto, input, fields, UPDATE_FIELDS);
+      const input: UpdateRegistrationInput = {
+        name: values.name?.trim() ?? '',
+        phone: phone || null,
+        selections,
+        answers: { ...answers.answers, ...Object.fromEntries(answers.cleared.map((id) => [id, null])) },
+      };
+      const names = fieldsOf(UPDATE_FIELDS, view.signup);
+      await this.check(form, UpdateRegistrationDto, input, fields, names);
       if (missingRequiredPhone(view.signup, Boolean(phone)) && !form.errors.phone) form.errors.phone = ['Required'];
       if (hasErrors(form)) return { status: 422, page: registrationPage(view, token, form) };
       try {
         await this.bus.request('signups.registrations.update', { token, input });
       } catch (err) {
-        return this.refusal(err, form, fields, UPDATE_FIELDS, async (status, notice) => ({
+        return this.refusal(err, form, fields, names, async (status, notice) => ({
           status,
           page: registrationPage(await this.registrationOf(token), token, form, { notice }),
         }));
@@ -179,7 +197,7 @@ export class PagesController {
         if (isProblemError(err) && err.code === 'bad_request') {
           const view = await this.registrationOf(token);
           const notice = { kind: 'error', text: err.detail ?? 'The registration cannot be canceled now.' } as const;
-          return { status: 400, page: registrationPage(view, token, emptyForm(registrationValues(view)), { notice }) };
+          return { status: 400, page: registrationPage(view, token, registrationForm(view), { notice }) };
         }
         throw err;
       }

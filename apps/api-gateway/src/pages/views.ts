@@ -1,7 +1,9 @@
-import type { ItemView, ParticipantView, PublicSignupView, RegistrationView, SlotView } from '#libs/contracts';
+import type { ItemView, ParticipantView, PublicSignupView, QuestionView, RegistrationView, SlotView } from '#libs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
-import { type Choice, choicesOf, type FailedRequest, type FormState, quantityField } from './page-form.js';
+import { answerText, answerValues, questionField } from './page-answers.js';
+import { type Choice, choicesOf, emptyForm, type FailedRequest, type FormState, quantityField } from './page-form.js';
+import { questionFieldset } from './question-fields.js';
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
 const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
@@ -130,8 +132,14 @@ ${fieldMessages.map(({ field, message }) => html`<li><a href="#${field}">${label
 </div>`;
 }
 
-function labelsOf(choices: Choice[]): Record<string, string> {
-  return { name: 'Name', email: 'Email', phone: 'Phone', ...Object.fromEntries(choices.map((c) => [c.field, c.label])) };
+function labelsOf(choices: Choice[], questions: QuestionView[]): Record<string, string> {
+  return {
+    name: 'Name',
+    email: 'Email',
+    phone: 'Phone',
+    ...Object.fromEntries(choices.map((c) => [c.field, c.label])),
+    ...Object.fromEntries(questions.map((q) => [questionField(q), q.label])),
+  };
 }
 
 const PHONE_HINT = 'International format, e.g. +14155550123';
@@ -174,12 +182,13 @@ ${remainingList(signup)}`,
     html`${signupHeader(signup)}
 ${signup.spotsRemaining !== null ? html`<p>${signup.spotsRemaining} ${signup.spotsRemaining === 1 ? 'place' : 'places'} left in total.</p>` : ''}
 ${noticeBlock(notice)}
-${errorSummary(form, labelsOf(choices))}
+${errorSummary(form, labelsOf(choices, signup.questions))}
 <form method="post" action="/s/${signup.slug}">
 <h2>Sign up</h2>
 ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
 ${textField(form, { id: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
 ${signup.requiresPhone ? textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: true, hint: PHONE_HINT }) : ''}
+${questionFieldset(form, signup.questions)}
 ${quantityFieldsets(form, choices, (c) => c.entity.remaining)}
 <button type="submit">Sign up</button>
 </form>`,
@@ -203,11 +212,12 @@ function heldQuantities(participant: ParticipantView): Map<string, number> {
   return held;
 }
 
-/** The edit form's starting values: the registration as it is. */
-export function registrationValues(view: RegistrationView): Record<string, string> {
-  const values: Record<string, string> = { name: view.participant.name, phone: view.participant.phone ?? '' };
+/** The edit form as it starts: the registration as it is, its answers included. */
+export function registrationForm(view: RegistrationView): FormState {
+  const answers = answerValues(view.signup.questions, view.participant.answers);
+  const values: Record<string, string> = { name: view.participant.name, phone: view.participant.phone ?? '', ...answers.values };
   for (const [field, quantity] of heldQuantities(view.participant)) values[field] = String(quantity);
-  return values;
+  return emptyForm(values, answers.checked);
 }
 
 /** What GET /r/{token} shows once, right after POST /s/{slug} stored the registration (PRG). */
@@ -283,16 +293,18 @@ ${noticeBlock(options.notice)}
 <dl>
 <dt>Name</dt><dd>${participant.name}</dd>
 <dt>Phone</dt><dd>${participant.phone ?? 'Not given'}</dd>
+${signup.questions.map((q) => html`<dt>${q.label}</dt><dd>${q.id in participant.answers ? answerText(participant.answers[q.id]!) : 'Not answered'}</dd>`)}
 </dl>
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
 ${
   closure === undefined
     ? html`<h2>Change your registration</h2>
-${errorSummary(form, labelsOf(choices))}
+${errorSummary(form, labelsOf(choices, signup.questions))}
 <form method="post" action="/r/${token}">
 ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
 ${textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: signup.requiresPhone, hint: PHONE_HINT })}
+${questionFieldset(form, signup.questions)}
 ${quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field) ?? 0))}
 <button type="submit">Save changes</button>
 </form>

@@ -28,6 +28,7 @@ function signup(overrides: Partial<SignupView> = {}): SignupView {
     updatedAt: '2026-11-22T10:00:00.000Z',
     publishedAt: '2026-11-22T10:00:00.000Z',
     closedAt: null,
+    questions: [],
     ...overrides,
   };
 }
@@ -40,6 +41,7 @@ function participant(signupId: string, overrides: Partial<EventMap['participant.
     email: 'ana@example.com',
     phone: '+14155550123',
     selections: [],
+    answers: {},
     createdAt: '2026-11-22T10:00:00.000Z',
     updatedAt: '2026-11-22T10:00:00.000Z',
     remindedAt: null,

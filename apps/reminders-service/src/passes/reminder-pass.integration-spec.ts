@@ -95,6 +95,7 @@ describe('reminder passes', () => {
       updatedAt: '2026-11-22T10:00:00.000Z',
       publishedAt: '2026-11-22T10:00:00.000Z',
       closedAt: null,
+      questions: [],
     };
     const meta = { orgid: organizationId, livemode };
     await stack.bus.publish(cloudEvent('signups-service', 'signup.published', signup, meta));
@@ -108,6 +109,7 @@ describe('reminder passes', () => {
         email: `guest${i}@example.com`,
         phone,
         selections: [],
+        answers: {},
         createdAt: '2026-11-22T10:00:00.000Z',
         updatedAt: '2026-11-22T10:00:00.000Z',
         remindedAt: null,

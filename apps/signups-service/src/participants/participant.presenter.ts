@@ -43,6 +43,7 @@ export function participantView(participant: Participant, livemode: boolean): Pa
     email: participant.email,
     phone: participant.phone,
     selections: participant.selections.map((s) => ({ type: s.type, id: s.id, quantity: s.quantity })),
+    answers: participant.answers,
     createdAt: participant.createdAt.toISOString(),
     updatedAt: participant.updatedAt.toISOString(),
     remindedAt: participant.remindedAt?.toISOString() ?? null,

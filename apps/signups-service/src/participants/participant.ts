@@ -1,6 +1,7 @@
 import type { ParticipantStatus } from '#libs/contracts';
 import type { Kind } from '../signups/slot-item.js';
 import type { WaitlistEntry } from '../waitlist/waitlist.js';
+import type { AnswerChanges, Answers } from './answers.js';
 
 /** One slot or item a participant holds, and how many places or units of it. */
 export interface Selection {
@@ -17,6 +18,8 @@ export interface Participant {
   email: string;
   phone: string | null;
   selections: Selection[];
+  /** Keyed by question id, only the questions answered (removed questions' answers too). */
+  answers: Answers;
   createdAt: Date;
   updatedAt: Date;
   remindedAt: Date | null;
@@ -27,7 +30,7 @@ export interface Participant {
   waitlist: WaitlistEntry[];
 }
 
-export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone'> & { tokenHash: string };
+export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone' | 'answers'> & { tokenHash: string };
 
 /** Statuses the organizer sets or a cancellation ends in: the waitlist no longer moves them. */
 export const SETTLED_STATUSES: readonly ParticipantStatus[] = ['cancelled', 'attended', 'no_show'];
@@ -39,7 +42,13 @@ export interface ContactChanges {
   phone?: string | null;
 }
 
-/** An edit of a registration: contact fields, and when given, the selections that replace all others. */
+/** The fields of a participant's row an edit writes: contact fields, and the answers as the edit left them. */
+export interface ParticipantFieldChanges extends ContactChanges {
+  answers?: Answers;
+}
+
+/** An edit of a registration: contact fields, when given the selections that replace all others, and answers merged into the others. */
 export interface RegistrationChanges extends ContactChanges {
   selections?: Selection[];
+  answers?: AnswerChanges;
 }

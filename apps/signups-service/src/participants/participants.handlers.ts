@@ -44,6 +44,7 @@ export class ParticipantsHandlers {
           email: valid.email,
           phone: phoneOf(valid.phone) ?? null,
           selections: selectionsOf(valid.selections),
+          answers: valid.answers ?? {},
         });
       },
       'signups.participants.list': async ({ principal, signupId, query }) => {
@@ -60,6 +61,7 @@ export class ParticipantsHandlers {
           email: valid.email,
           phone: phoneOf(valid.phone),
           selections: valid.selections && selectionsOf(valid.selections),
+          answers: valid.answers,
         };
         return participantView(await this.changeRegistration.byOrganizer({ ...command, changes }), principal.livemode);
       },

@@ -7,14 +7,15 @@ import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Target } from '../signups/slot-item.js';
 import { contentsFromJson, TABLES, takeSql } from '../signups/slots-items.sql.js';
 import { ENTRIES_OF, entryFromRow, type EntryRow } from '../waitlist/waitlist.repository.js';
-import { type ContactChanges, type NewParticipant, type Participant, type Selection, SETTLED_STATUSES } from './participant.js';
+import type { Answers } from './answers.js';
+import { type NewParticipant, type Participant, type ParticipantFieldChanges, type Selection, SETTLED_STATUSES } from './participant.js';
 import { keyOf, lockOrder } from './selections.js';
 
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const SELECTIONS = `"${SIGNUPS_SCHEMA}"."selections"`;
 const ENTRIES = `"${SIGNUPS_SCHEMA}"."waitlist_entries"`;
 const COLUMNS =
-  'id, signup_id, name, email, phone, token_hash, created_at, updated_at, reminded_at, status, status_changed_at, cancelled_at';
+  'id, signup_id, name, email, phone, answers, token_hash, created_at, updated_at, reminded_at, status, status_changed_at, cancelled_at';
 
 /** A participant's selections as a JSON array, slots first, each kind by id (lockOrder), and its lines (ENTRIES_OF). */
 const HOLDINGS_OF = (alias: string) => `COALESCE((
@@ -27,10 +28,10 @@ const REGISTER = prepared(
    ts AS (${takeSql('slot', 'w', '$1::uuid')}),
    ti AS (${takeSql('item', 'w', '$1::uuid')}),
    p AS (
-     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash)
-     SELECT $2, $1, $3, $4, $5, $6
+     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers)
+     SELECT $2, $1, $3, $4, $5, $6, $10::jsonb
      WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti)
-       OR ($10::boolean AND EXISTS (
+       OR ($11::boolean AND EXISTS (
          SELECT 1 FROM w WHERE (w.kind = 'slot' AND EXISTS (
              SELECT 1 FROM ${TABLES.slot.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.capacity))
            OR (w.kind = 'item' AND EXISTS (
@@ -50,6 +51,7 @@ interface ParticipantRow {
   name: string;
   email: string;
   phone: string | null;
+  answers: Answers;
   token_hash: string;
   created_at: Date;
   updated_at: Date;
@@ -79,6 +81,7 @@ function fromRow(row: ParticipantRow, holdings: Partial<Holdings> = {}): StoredP
     email: row.email,
     phone: row.phone,
     selections,
+    answers: row.answers,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     remindedAt: row.reminded_at,
@@ -117,7 +120,12 @@ export interface ParticipantPosition {
   id: string;
 }
 
-const CONTACT_COLUMNS: Readonly<Record<keyof ContactChanges, string>> = { name: 'name', email: 'email', phone: 'phone' };
+const FIELD_COLUMNS: Readonly<Record<keyof ParticipantFieldChanges, string>> = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  answers: 'answers',
+};
 
 /**
  * Participants and their selections. Writes run in the caller's transaction; a participant is
@@ -152,6 +160,7 @@ export class ParticipantsRepository {
       selections.map((s) => s.type),
       selections.map((s) => s.id),
       selections.map((s) => s.quantity),
+      participant.answers,
       waitlist,
     ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
@@ -182,9 +191,18 @@ export class ParticipantsRepository {
   async insertWaiting(db: EntityManager, participant: NewParticipant): Promise<StoredParticipant> {
     const [row] = await rowsOf<ParticipantRow>(
       db,
-      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, status) VALUES ($1, $2, $3, $4, $5, $6, 'waitlisted')
+      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'waitlisted')
        RETURNING ${COLUMNS}`,
-      [participant.id, participant.signupId, participant.name, participant.email, participant.phone, participant.tokenHash],
+      [
+        participant.id,
+        participant.signupId,
+        participant.name,
+        participant.email,
+        participant.phone,
+        participant.tokenHash,
+        participant.answers,
+      ],
     );
     return fromRow(row!);
   }
@@ -244,14 +262,14 @@ export class ParticipantsRepository {
     return row && fromRow(row);
   }
 
-  /** Changes contact fields (and updated_at, also when only the selections change). */
-  async update(db: EntityManager, id: string, changes: ContactChanges): Promise<StoredParticipant> {
+  /** Changes contact fields and answers (and updated_at, also when only the selections change). */
+  async update(db: EntityManager, id: string, changes: ParticipantFieldChanges): Promise<StoredParticipant> {
     const params: unknown[] = [id];
-    const assignments = (Object.keys(CONTACT_COLUMNS) as (keyof ContactChanges)[])
+    const assignments = (Object.keys(FIELD_COLUMNS) as (keyof ParticipantFieldChanges)[])
       .filter((field) => changes[field] !== undefined)
       .map((field) => {
         params.push(changes[field]);
-        return `${CONTACT_COLUMNS[field]} = $${params.length}`;
+        return `${FIELD_COLUMNS[field]} = $${params.length}`;
       });
     const [row] = await rowsOf<ParticipantRow>(
       db,

@@ -69,6 +69,7 @@ describe('registering', () => {
         { type: 'slot', id: slots[0]!.id, quantity: 1 },
         { type: 'item', id: items[0]!.id, quantity: 2 },
       ],
+      answers: {},
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       remindedAt: null,

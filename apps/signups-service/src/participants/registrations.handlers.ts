@@ -30,7 +30,12 @@ export class RegistrationsHandlers {
       'signups.registrations.get': async ({ token }) => this.view(await this.getRegistration.execute(token)),
       'signups.registrations.update': async ({ token, input }) => {
         const valid = await validateInput(UpdateRegistrationDto, input);
-        const changes = { name: valid.name, phone: phoneOf(valid.phone), selections: valid.selections && selectionsOf(valid.selections) };
+        const changes = {
+          name: valid.name,
+          phone: phoneOf(valid.phone),
+          selections: valid.selections && selectionsOf(valid.selections),
+          answers: valid.answers,
+        };
         return this.view(await this.changeRegistration.byToken(token, changes));
       },
       'signups.registrations.cancel': async ({ token }) => this.view(await this.cancelRegistration.byToken(token)),

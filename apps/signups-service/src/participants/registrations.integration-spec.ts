@@ -58,6 +58,7 @@ describe('reading a registration by its confirmation token', () => {
         spotsRemaining: null,
         publicUrl: signup.publicUrl,
         livemode: false,
+        questions: [],
         slots: [slots[0], { ...slots[1], taken: 1, remaining: 2 }],
         items,
       },

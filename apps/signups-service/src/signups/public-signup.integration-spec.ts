@@ -42,6 +42,7 @@ describe('the public view of a signup', () => {
       spotsRemaining: 9,
       publicUrl: `https://api.example.test/s/${signup.slug}`,
       livemode: false,
+      questions: [],
       slots: [{ ...slots[0], taken: 1, remaining: 1 }],
       items,
     });

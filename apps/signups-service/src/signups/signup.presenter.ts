@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PublicSignupView, SignupView } from '#libs/contracts';
+import type { PublicSignupView, QuestionView, SignupView } from '#libs/contracts';
 import type { PendingEvent } from '../common/pending-event.js';
+import type { Question } from './question.js';
 import { acceptsRegistrations, spotsRemaining } from './registration-window.js';
 import type { PublicSignup, Signup } from './signup.js';
 import type { SignupEventType } from './signups.repository.js';
@@ -69,8 +70,21 @@ export class SignupPresenter {
       requiresPhone: signup.requiresPhone,
       signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
       waitlist: { ...signup.waitlist },
+      questions: signup.questions.map(questionView),
       publicUrl: `${this.publicOrigin}/s/${signup.slug}`,
       livemode: signup.livemode,
     };
   }
+}
+
+function questionView(question: Question): QuestionView {
+  return {
+    id: question.id,
+    type: question.type,
+    label: question.label,
+    required: question.required,
+    options: question.options,
+    min: question.min,
+    max: question.max,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Principal, SignupStatus, WaitlistMode } from '#libs/contracts';
+import type { Question } from './question.js';
 
 /** Whether registrations that do not fit join a line, and how a freed place reaches the first in it. */
 export interface WaitlistSettings {
@@ -28,6 +29,8 @@ export interface Signup {
   updatedAt: Date;
   publishedAt: Date | null;
   closedAt: Date | null;
+  /** The questions it asks, in order. */
+  questions: Question[];
 }
 
 /** Who a signup belongs to: what the events of its slots, items and participants carry. */

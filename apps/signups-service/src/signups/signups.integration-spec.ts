@@ -70,6 +70,7 @@ describe('creating and reading a signup', () => {
       updatedAt: signup.createdAt,
       publishedAt: null,
       closedAt: null,
+      questions: [],
     });
   });
 

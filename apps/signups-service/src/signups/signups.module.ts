@@ -4,6 +4,7 @@ import { ParticipantsRepository } from '../participants/participants.repository.
 import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { WaitlistRepository } from '../waitlist/waitlist.repository.js';
 import { Waitlists } from '../waitlist/waitlists.js';
+import { QuestionsRepository } from './questions.repository.js';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
@@ -38,6 +39,7 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     },
     SignupPresenter,
     SignupsRepository,
+    QuestionsRepository,
     ListSignupsUseCase,
     GetSignupUseCase,
     GetOwnedSignupUseCase,

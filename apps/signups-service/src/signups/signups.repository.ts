@@ -4,6 +4,8 @@ import type { EventType, SignupStatus } from '#libs/contracts';
 import { prepared, rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
+import type { Question } from './question.js';
+import { questionsJsonSql } from './questions.repository.js';
 import type { Owner, Signup, SignupChanges, WaitlistSettings } from './signup.js';
 import type { Contents } from './slot-item.js';
 import { contentsFromJson, contentsJsonSql } from './slots-items.sql.js';
@@ -11,21 +13,22 @@ import { contentsFromJson, contentsJsonSql } from './slots-items.sql.js';
 const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
 const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
 const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
+/** The columns of a signup row, with its questions; every statement names the signups table `s`. */
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
   requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, participant_count, created_at, updated_at,
-  published_at, closed_at`;
+  published_at, closed_at, ${questionsJsonSql('s.id')} AS questions`;
 
 /** The hot statements, prepared (parsed and planned once per connection). */
-const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1`);
-const FIND_BY_SLUG = prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE slug = $1`);
+const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1`);
+const FIND_BY_SLUG = prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE slug = $1`);
 const FIND_WITH_CONTENTS = prepared(
   `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s WHERE s.id = $1`,
 );
 const LOCK = {
-  share: prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 FOR SHARE`),
-  update: prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 FOR NO KEY UPDATE`),
+  share: prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 FOR SHARE`),
+  update: prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 FOR NO KEY UPDATE`),
 };
-const COUNT_PARTICIPANTS = prepared(`UPDATE ${TABLE} SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`);
+const COUNT_PARTICIPANTS = prepared(`UPDATE ${TABLE} s SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`);
 
 interface SignupRow {
   id: string;
@@ -48,6 +51,7 @@ interface SignupRow {
   updated_at: Date;
   published_at: Date | null;
   closed_at: Date | null;
+  questions: Question[];
 }
 
 function signupFromRow(row: SignupRow): Signup {
@@ -70,6 +74,7 @@ function signupFromRow(row: SignupRow): Signup {
     updatedAt: row.updated_at,
     publishedAt: row.published_at,
     closedAt: row.closed_at,
+    questions: row.questions,
   };
 }
 
@@ -130,7 +135,7 @@ export class SignupsRepository {
   async insert(db: EntityManager, signup: NewSignup): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(
       db,
-      `INSERT INTO ${TABLE} (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
+      `INSERT INTO ${TABLE} AS s (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
          requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (slug) DO NOTHING
@@ -241,7 +246,7 @@ export class SignupsRepository {
     params.push(filter.limit);
     const rows = await rowsOf<SignupRow>(
       this.dataSource.manager,
-      prepared(`SELECT ${COLUMNS} FROM ${TABLE} WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`),
+      prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`),
       params,
     );
     return rows.map(signupFromRow);
@@ -274,7 +279,7 @@ export class SignupsRepository {
 
   /** Deletes an owned signup; undefined when there is none. */
   delete(db: EntityManager, owner: Owner, id: string): Promise<Signup | undefined> {
-    return this.write(db, `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`, [
+    return this.write(db, `DELETE FROM ${TABLE} s WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`, [
       id,
       owner.organizationId,
       owner.livemode,
@@ -284,7 +289,7 @@ export class SignupsRepository {
   private updateOwned(db: EntityManager, owner: Owner, id: string, from: SignupStatus[], assignments: string[], params: unknown[]) {
     return this.write(
       db,
-      `UPDATE ${TABLE} SET ${[...assignments, 'updated_at = now()'].join(', ')}
+      `UPDATE ${TABLE} s SET ${[...assignments, 'updated_at = now()'].join(', ')}
        WHERE id = $1 AND organization_id = $2 AND livemode = $3 AND status = ANY($4::text[])
        RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode, from, ...params],

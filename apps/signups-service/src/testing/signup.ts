@@ -22,6 +22,7 @@ export function aSignup(overrides: Partial<Signup> = {}): Signup {
     updatedAt: now,
     publishedAt: now,
     closedAt: null,
+    questions: [],
     ...overrides,
   };
 }

@@ -47,6 +47,7 @@ function signup(principal: Principal, title = 'Potluck'): SignupView {
     updatedAt: now,
     publishedAt: null,
     closedAt: null,
+    questions: [],
   };
 }
 

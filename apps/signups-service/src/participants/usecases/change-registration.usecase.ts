@@ -5,6 +5,7 @@ import type { Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { type Line, lineKey, StockLedger } from '../../waitlist/waitlist.js';
 import { Waitlists } from '../../waitlist/waitlists.js';
+import { answersOnEdit, invalidAnswers } from '../answers.js';
 import type { Participant, RegistrationChanges, Selection } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
@@ -23,8 +24,9 @@ export interface ChangeParticipantCommand {
 }
 
 /**
- * Edits a registration: contact fields, and selections that replace all others, re-allocated
- * all or nothing (SelectionAllocator.reallocate). The organizer may edit any registration of an
+ * Edits a registration: contact fields, answers merged into the stored ones (answersOnEdit: 422
+ * when one does not fit or clears a required question), and selections that replace all others,
+ * re-allocated all or nothing (SelectionAllocator.reallocate). The organizer may edit any registration of an
  * owned signup in any status; a participant, by confirmation token, only while the signup is
  * published and its event has not started (else 400). Lock order (RegistrationLock): the signup
  * row first (shared: edits run side by side, while a close, an edit or the deletion of the signup
@@ -57,10 +59,12 @@ export class ChangeRegistrationUseCase {
     if (missingRequiredPhone(signup, changes.phone !== null)) throw phoneRequired();
     if (Object.values(changes).every((value) => value === undefined)) return participant;
     if (participant.status === 'cancelled') throw new ProblemError('conflict', 'This registration is cancelled and cannot be changed.');
-    const { selections, ...contact } = changes;
+    const { selections, answers: answerChanges, ...contact } = changes;
+    const checked = answerChanges && answersOnEdit(signup.questions, participant.answers, answerChanges);
+    if (checked && checked.errors.length > 0) throw invalidAnswers(checked.errors);
     const ledger = new StockLedger();
     const promotions = selections ? await this.reselect(tx, signup, participant, selections, ledger) : [];
-    const updated = await this.participants.update(tx.manager, participant.id, contact);
+    const updated = await this.participants.update(tx.manager, participant.id, { ...contact, answers: checked?.answers });
     await tx.emitAll([...participantEvents('participant.updated', updated, signup, ledger.transitions()), ...promotions]);
     return updated;
   }

@@ -8,6 +8,7 @@ import { isSignupFull } from '../../signups/registration-window.js';
 import type { Owner, Signup } from '../../signups/signup.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
 import { WaitlistRepository } from '../../waitlist/waitlist.repository.js';
+import { type Answers, answersOnRegistration, invalidAnswers } from '../answers.js';
 import { newConfirmationToken } from '../confirmation-token.js';
 import type { NewParticipant, Selection } from '../participant.js';
 import { participantEvents, registrationResult } from '../participant.presenter.js';
@@ -25,6 +26,8 @@ export interface RegisterCommand {
   phone: string | null;
   /** Normalized, without duplicates. */
   selections: Selection[];
+  /** Checked against the signup's questions as the registration's transaction reads them. */
+  answers: Answers;
 }
 
 /**
@@ -58,7 +61,8 @@ const BATCH = 64;
  * own, so only a failing one fails. Each registration, in turn and in the context of its request:
  * 1. decides on the row as the registrations before it left it, which nothing else can change
  *    until the transaction ends, whether it admits one more participant (registrationRefusal:
- *    404, 400 or 422 otherwise);
+ *    404, 400 or 422 otherwise), and whether its answers fit the questions the row carries
+ *    (answersOnRegistration: 422 on `answers.<questionId>` otherwise);
  * 2. takes each selection that has room and stores the participant with what it took, in one
  *    statement (ParticipantsRepository.register), then reads again each selection it could not
  *    take, for the reason; if selections were asked and none was taken, nothing is stored: no
@@ -107,7 +111,9 @@ export class RegisterParticipantUseCase {
     const { caller, name, email, phone, selections } = command;
     const refusal = registrationRefusal(signup, caller, phone !== null, new Date());
     if (refusal) return { refusal };
-    const person: NewParticipant = { id: participantId, signupId: signup!.id, name, email, phone, tokenHash: token.hash };
+    const { answers, errors } = answersOnRegistration(signup!.questions, command.answers);
+    if (errors.length > 0) return { refusal: invalidAnswers(errors) };
+    const person: NewParticipant = { id: participantId, signupId: signup!.id, name, email, phone, answers, tokenHash: token.hash };
     if (signup!.waitlist.enabled && isSignupFull(signup!)) return this.joinSignupLine(tx, signup!, person, selections, token.token);
     const { taken, participant } = await this.participants.register(tx.manager, person, selections, signup!.waitlist.enabled);
     const allocations = await this.allocator.outcomes(tx.manager, signup!.id, selections, taken);

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type CreateSignupDto, newId, newSlug, OFFER_MINUTES, utcDay } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
+import { type Question, questionsOf } from '../question.js';
+import { QuestionsRepository } from '../questions.repository.js';
 import type { Owner, Signup } from '../signup.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { type NewSignup, SignupsRepository } from '../signups.repository.js';
@@ -18,7 +20,7 @@ export interface CreateSignupCommand {
 const SLUG_ATTEMPTS = 5;
 
 /**
- * Creates a draft with a fresh slug and emits signup.created, within the organization's daily
+ * Creates a draft with a fresh slug and its questions, and emits signup.created, within the organization's daily
  * cap (SIGNUPS_PER_DAY per UTC day across all its credentials and both modes), counted in the
  * transaction that inserts it: a creation that fails never counts.
  */
@@ -26,12 +28,14 @@ const SLUG_ATTEMPTS = 5;
 export class CreateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
+    private readonly questions: QuestionsRepository,
     private readonly presenter: SignupPresenter,
     private readonly outbox: Outbox,
     @Inject(SIGNUPS_PER_DAY) private readonly dailyCap: number,
   ) {}
 
   async execute({ owner, input }: CreateSignupCommand): Promise<Signup> {
+    const questions = questionsOf(input.questions ?? [], new Set());
     const fields = {
       ...owner,
       id: newId(),
@@ -49,17 +53,19 @@ export class CreateSignupUseCase {
       },
     };
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-      const created = await this.insert({ ...fields, slug: newSlug(input.title, 'signup') });
+      const created = await this.insert({ ...fields, slug: newSlug(input.title, 'signup') }, questions);
       if (created) return created;
     }
     throw new Error(`No free slug for "${input.title}" after ${SLUG_ATTEMPTS} attempts`);
   }
 
-  /** Inserts the signup and counts it, in one transaction; undefined when its slug is already taken (nothing counted). */
-  private insert(fields: NewSignup): Promise<Signup | undefined> {
+  /** Inserts the signup with its questions and counts it, in one transaction; undefined when its slug is already taken (nothing counted). */
+  private insert(fields: NewSignup, questions: Question[]): Promise<Signup | undefined> {
     return this.outbox.transaction(async (tx) => {
-      const created = await this.signups.insert(tx.manager, fields);
-      if (!created) return undefined;
+      const inserted = await this.signups.insert(tx.manager, fields);
+      if (!inserted) return undefined;
+      await this.questions.replace(tx.manager, inserted.id, questions);
+      const created = { ...inserted, questions };
       if (!(await this.signups.countCreation(tx.manager, created.organizationId, this.dailyCap))) {
         throw new ProblemError(
           'daily_ceiling_exceeded',

@@ -3,6 +3,8 @@ import type { UpdateSignupDto } from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import { StockLedger } from '../../waitlist/waitlist.js';
 import { Waitlists } from '../../waitlist/waitlists.js';
+import { questionsOf } from '../question.js';
+import { QuestionsRepository } from '../questions.repository.js';
 import type { Owner, Signup, SignupChanges } from '../signup.js';
 import { requireActionable } from '../signup.policy.js';
 import { SignupPresenter } from '../signup.presenter.js';
@@ -35,14 +37,16 @@ export function changesOf(input: UpdateSignupDto): SignupChanges {
 
 /**
  * Edits an owned signup that is not closed and emits signup.updated; an empty edit changes
- * nothing. Its UPDATE locks the row, as every write of the signup's places does; an edit that
- * raises or lifts maxParticipants gives the new places to the first in the signup's own line
- * (Waitlists.fill), in the same transaction.
+ * nothing. Questions, when given, replace the signup's (questionsOf), in the transaction that
+ * wrote its row. Its UPDATE locks the row, as every write of the signup's places does; an edit
+ * that raises or lifts maxParticipants gives the new places to the first in the signup's own
+ * line (Waitlists.fill), in the same transaction.
  */
 @Injectable()
 export class UpdateSignupUseCase {
   constructor(
     private readonly signups: SignupsRepository,
+    private readonly questions: QuestionsRepository,
     private readonly presenter: SignupPresenter,
     private readonly waitlists: Waitlists,
     private readonly outbox: Outbox,
@@ -50,13 +54,20 @@ export class UpdateSignupUseCase {
 
   async execute({ owner, id, input }: UpdateSignupCommand): Promise<Signup> {
     const changes = changesOf(input);
-    if (Object.values(changes).some((value) => value !== undefined)) {
+    const { questions } = input;
+    if (questions !== undefined || Object.values(changes).some((value) => value !== undefined)) {
       const updated = await this.outbox.transaction(async (tx) => {
         const written = await this.signups.update(tx.manager, owner, id, appliesFrom('update'), changes);
         if (!written) return undefined;
-        const promotions = await this.waitlists.fill(tx.manager, written, [{ kind: 'signup', targetId: written.id }], new StockLedger());
-        await tx.emitAll([this.presenter.event('signup.updated', written), ...promotions]);
-        return promotions.length > 0 ? await this.signups.findById(written.id, tx.manager) : written;
+        let signup = written;
+        if (questions !== undefined) {
+          const asked = questionsOf(questions, await this.questions.idsOf(tx.manager, id));
+          await this.questions.replace(tx.manager, id, asked);
+          signup = { ...signup, questions: asked };
+        }
+        const promotions = await this.waitlists.fill(tx.manager, signup, [{ kind: 'signup', targetId: signup.id }], new StockLedger());
+        await tx.emitAll([this.presenter.event('signup.updated', signup), ...promotions]);
+        return promotions.length > 0 ? await this.signups.findById(signup.id, tx.manager) : signup;
       });
       if (updated) return updated;
     }
