@@ -77,6 +77,7 @@ describe('jsonSchemaOf', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      waitlist: { enabled: true, mode: 'offer', offerMinutes: 60 },
       organizationId: 'org_1',
       participantCount: 0,
       publicUrl: 'http://localhost:3000/s/potluck-x1',
