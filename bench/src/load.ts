@@ -23,10 +23,10 @@ export interface HttpLoad {
   /** Seconds; or `amount` requests in all. */
   duration?: number;
   amount?: number;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
-  /** Each request's path (defaults to the url's) and JSON body, built per request. */
-  request?: () => { path?: string; body: string };
+  /** Each request's path (defaults to the url's) and JSON body (none for a DELETE), built per request. */
+  request?: () => { path?: string; body?: string };
   /** Headers of each connection, set once when it opens. */
   connectionHeaders?: (connection: number) => Record<string, string>;
   /** The statuses that count as answered well; any other is an error. */
@@ -43,9 +43,10 @@ export async function runHttp(load: HttpLoad): Promise<Measurement> {
   const latencies: number[] = [];
   let unexpected = 0;
   let connections = 0;
-  const headers = { ...load.headers, ...(load.request && { 'content-type': 'application/json' }) };
+  const method = load.method ?? 'GET';
+  const headers = { ...load.headers, ...(load.request && method !== 'DELETE' && { 'content-type': 'application/json' }) };
   const request: Request = {
-    method: load.method ?? 'GET',
+    method,
     headers,
     ...(load.request && {
       setupRequest: (req: Request) => ({ ...req, ...load.request!() }),

@@ -10,7 +10,7 @@ import { clientAddress, type Measurement, runHttp } from './load.js';
 import { Platform } from './platform.js';
 import { monotonicMicros, summarizeProfiles } from './profile.js';
 import { type Check, markdown, type ScenarioResult, summarize, type Target } from './report.js';
-import { nearlyFullSignup, registration, REGISTRATION_SLOTS, seed, takenPlaces } from './seed.js';
+import { fullLine, nearlyFullSignup, participantsIn, registration, REGISTRATION_SLOTS, seed, takenPlaces } from './seed.js';
 import { seedWebhooks, webhookBurst, webhookPaced } from './webhooks.js';
 
 const { values: args } = parseArgs({
@@ -44,6 +44,8 @@ const CONTENDERS = 500;
 const LAST_PLACES = 10;
 const TAKEN_BEFORE = 40;
 const WEBHOOK_ENDPOINTS = 10;
+/** Places of the waitlisted slot, and as many in its line: each cancellation promotes one. */
+const PROMOTION_PLACES = 200;
 
 interface Scenario {
   id: string;
@@ -156,11 +158,39 @@ async function main(): Promise<void> {
           const taken = await takenPlaces(platform, key, signupId);
           const ok = confirmed === LAST_PLACES && taken === LAST_PLACES + TAKEN_BEFORE;
           checks.push({
-            name: `contention, round ${checks.length + 1}`,
+            name: `contention, round ${checks.filter((c) => c.name.startsWith('contention')).length + 1}`,
             ok,
             detail: `${confirmed} confirmed of ${LAST_PLACES} places; slot taken ${taken} of ${LAST_PLACES + TAKEN_BEFORE}`,
           });
           return { ...measured, extra: { confirmed } };
+        },
+      },
+      {
+        id: 'promotions',
+        title: `${PROMOTION_PLACES} concurrent cancellations, each promoting the next in line`,
+        measure: async () => {
+          const { signupId, holderTokens } = await fullLine(platform, key, PROMOTION_PLACES);
+          let next = 0;
+          const measured = await runHttp({
+            url: stack.info.gatewayUrl,
+            connections: settings.connections,
+            amount: PROMOTION_PLACES,
+            method: 'DELETE',
+            request: () => ({ path: `${apiPath}/registrations/${holderTokens[next++]}` }),
+            connectionHeaders: (n) => ({ 'x-forwarded-for': clientAddress(n) }),
+            expectStatus: [200],
+          });
+          const [promoted, waiting, taken] = [
+            await participantsIn(platform, key, signupId, 'confirmed'),
+            await participantsIn(platform, key, signupId, 'waitlisted'),
+            await takenPlaces(platform, key, signupId),
+          ];
+          checks.push({
+            name: `promotions, round ${checks.filter((c) => c.name.startsWith('promotions')).length + 1}`,
+            ok: promoted === PROMOTION_PLACES && waiting === 0 && taken === PROMOTION_PLACES,
+            detail: `${promoted} promoted of ${PROMOTION_PLACES} in line, ${waiting} still waiting; slot taken ${taken} of ${PROMOTION_PLACES}`,
+          });
+          return measured;
         },
       },
       {

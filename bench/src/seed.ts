@@ -55,9 +55,12 @@ export async function newTenant(platform: Platform, tier: 'free' | 'pro' | 'org'
 export async function publishedSignup(
   platform: Platform,
   key: string,
-  options: { title: string; slots: number; capacity: number; items?: number },
+  options: { title: string; slots: number; capacity: number; items?: number; waitlist?: boolean },
 ): Promise<Signup & { slotIds: string[] }> {
-  const signup = await platform.call<Signup>('/signups', { key, body: { title: options.title, eventDate: EVENT_DATE } });
+  const signup = await platform.call<Signup>('/signups', {
+    key,
+    body: { title: options.title, eventDate: EVENT_DATE, ...(options.waitlist && { waitlist: { enabled: true } }) },
+  });
   const slotIds: string[] = [];
   for (let first = 0; first < options.slots; first += SLOTS_PER_CALL) {
     const count = Math.min(SLOTS_PER_CALL, options.slots - first);
@@ -100,6 +103,36 @@ export async function nearlyFullSignup(
     body: JSON.parse(registration([{ type: 'slot', id: slotId, quantity: taken }])),
   });
   return { signupId: signup.id, slotId };
+}
+
+/**
+ * A published signup with the waitlist on whose one slot of `places` places is full, with as
+ * many people in its line: the holders' confirmation tokens, for cancellations that each promote one.
+ */
+export async function fullLine(platform: Platform, key: string, places: number): Promise<{ signupId: string; holderTokens: string[] }> {
+  const signup = await publishedSignup(platform, key, { title: 'Waitlisted shift', slots: 1, capacity: places, waitlist: true });
+  const body = () => JSON.parse(registration([{ type: 'slot', id: signup.slotIds[0]! }])) as unknown;
+  const holderTokens: string[] = [];
+  for (let i = 0; i < places; i += 1) {
+    holderTokens.push(
+      (await platform.call<{ confirmationToken: string }>(`/signups/${signup.id}/participants`, { body: body() })).confirmationToken,
+    );
+  }
+  for (let i = 0; i < places; i += 1) await platform.call(`/signups/${signup.id}/participants`, { body: body() });
+  return { signupId: signup.id, holderTokens };
+}
+
+/** How many of a signup's participants are in `status` (pages of 100). */
+export async function participantsIn(platform: Platform, key: string, signupId: string, status: string): Promise<number> {
+  let count = 0;
+  let cursor: string | null = null;
+  do {
+    const query: string = `/signups/${signupId}/participants?status=${status}&limit=100${cursor ? `&cursor=${cursor}` : ''}`;
+    const page: { data: unknown[]; nextCursor: string | null } = await platform.call(query, { key });
+    count += page.data.length;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return count;
 }
 
 /** How many places of the signup's first slot are taken. */

@@ -24,6 +24,7 @@ const SCENARIOS = [
   'list-signups',
   'register',
   'contention',
+  'promotions',
   'webhooks-burst',
   'webhooks-paced',
 ];
@@ -60,7 +61,10 @@ describe('the benchmark harness', () => {
       expect(report.results.find((r) => r.id === 'write-baseline')!.summary.cpuMs).toHaveProperty(['baseline responder']);
       expect(stdout).toContain('| CPU ms per request |');
     }
-    expect(report.checks).toEqual([{ name: 'contention, round 1', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' }]);
+    expect(report.checks).toEqual([
+      { name: 'contention, round 1', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' },
+      { name: 'promotions, round 1', ok: true, detail: '200 promoted of 200 in line, 0 still waiting; slot taken 200 of 200' },
+    ]);
     expect(report.targets.map((t) => t.name)).toHaveLength(6);
     expect(stdout).toContain('| GET /signups/{id} (API key) |');
     expect(stdout).toContain(`results: ${join(out, file!)}`);
