@@ -10,7 +10,7 @@ import { type Line, StockLedger } from './waitlist.js';
 import { WaitlistRepository } from './waitlist.repository.js';
 import { Waitlists } from './waitlists.js';
 
-/** Signups looked at per round; a round goes on until none has an offer past its time. */
+/** Signups looked at per round; rounds go on while they expire offers. */
 const SIGNUPS_PER_ROUND = 50;
 
 /**
@@ -59,8 +59,11 @@ export class OfferExpiry implements OnApplicationShutdown {
         let expired = 0;
         for (;;) {
           const signupIds = await this.entries.signupsWithExpiredOffers(SIGNUPS_PER_ROUND);
-          if (signupIds.length === 0 || this.stopping) return expired;
-          for (const signupId of signupIds) expired += await this.expire(signupId);
+          let round = 0;
+          for (const signupId of signupIds) round += await this.expire(signupId);
+          expired += round;
+          // None left, or only offers another replica is expiring right now (claimed, so skipped).
+          if (round === 0 || this.stopping) return expired;
         }
       } finally {
         this.running = undefined;
