@@ -1,7 +1,16 @@
 import type { ParticipantView, PublicSignupView, WaitlistEntryView } from '#libs/contracts';
 import { escapeHtml, html, SafeHtml } from './html.js';
 import { CONTENT_SECURITY_POLICY, layout } from './layout.js';
-import { choicesOf, emptyForm, FORM_VALUE_MAX_LENGTH, movedLocation, placeErrors, readForm, readMove, readSelections } from './page-form.js';
+import {
+  choicesOf,
+  emptyForm,
+  FORM_VALUE_MAX_LENGTH,
+  movedLocation,
+  placeErrors,
+  readForm,
+  readMove,
+  readSelections,
+} from './page-form.js';
 import { canceledPage, formatDate, registrationPage, signupPage } from './views.js';
 
 const EVIL = '<script>alert("x")</script>';
@@ -167,10 +176,17 @@ describe('registrationPage with lines', () => {
   });
 
   it('shows an offer with the time it is held until, Accept posting to accept and Decline to leave', () => {
-    const offered = entry({ state: 'offered', position: null, offeredAt: '2027-05-02T10:00:00Z', offerExpiresAt: '2027-05-02T11:00:00.000Z' });
+    const offered = entry({
+      state: 'offered',
+      position: null,
+      offeredAt: '2027-05-02T10:00:00Z',
+      offerExpiresAt: '2027-05-02T11:00:00.000Z',
+    });
     const page = registrationPage(view({ status: 'offered', selections: [], waitlist: [offered] }), TOKEN, emptyForm()).value;
     expect(page).toContain('A place is offered to you: accept it before the offer ends, or it passes to the next in line.');
-    expect(page).toMatch(/A place is offered to you for .*, held until <time datetime="2027-05-02T11:00:00.000Z">Sunday,? 2 May 2027 at 11:00 UTC<\/time>\./);
+    expect(page).toMatch(
+      /A place is offered to you for .*, held until <time datetime="2027-05-02T11:00:00.000Z">Sunday,? 2 May 2027 at 11:00 UTC<\/time>\./,
+    );
     expect(page).toContain(`<form method="post" action="${ACTION}/accept">`);
     expect(page).toContain(`aria-describedby="waitlist-${offered.id} waitlist-${offered.id}-cancels">Accept</button>`);
     expect(page).toContain(`formaction="${ACTION}/leave"`);

@@ -77,8 +77,8 @@ const MOVE_REFUSED: Record<WaitlistMove, string> = {
 
 /**
  * Server-rendered pages for people (no JavaScript): the public signup page with its form, and
- * the page behind a confirmation token to change or cancel a registration. They call the same
- * bus subjects as the REST API, anonymously.
+ * the page behind a confirmation token to change or cancel a registration, and to accept or leave
+ * its places in line. They call the same bus subjects as the REST API, anonymously.
  */
 @ApiExcludeController()
 @Controller()

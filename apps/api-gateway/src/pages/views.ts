@@ -180,16 +180,19 @@ const JOIN_HINT = 'Join the waitlist: you are given a place when one frees up, i
 /** A full signup with its waitlist on takes registrations into its line. */
 const joinsSignupLine = (signup: PublicSignupView): boolean => signup.waitlist.enabled && signup.spotsRemaining === 0;
 
-/** What the form asks for joins the waitlist of a full slot or item, or of a full signup. */
-function joinsWaitlist(signup: PublicSignupView, choice: Choice): boolean {
-  return signup.waitlist.enabled && (choice.entity.remaining === 0 || signup.spotsRemaining === 0);
-}
+/** Whether what the form asks for of a choice joins a waitlist: of a full slot or item, or of a full signup. */
+const joinsWaitlist =
+  (signup: PublicSignupView) =>
+  (choice: Choice): boolean =>
+    signup.waitlist.enabled && (choice.entity.remaining === 0 || signup.spotsRemaining === 0);
 
-/** What one may ask for: what remains, or with the waitlist on the whole limit (what does not fit waits in line). */
-function maxToAsk(signup: PublicSignupView, choice: Choice): number {
-  if (!signup.waitlist.enabled) return choice.entity.remaining;
-  return choice.type === 'slot' ? (choice.entity as SlotView).capacity : (choice.entity as ItemView).quantityNeeded;
-}
+/** What one may ask for of a choice: what remains, or with the waitlist on the whole limit (what does not fit waits in line). */
+const maxToAsk =
+  (signup: PublicSignupView) =>
+  (choice: Choice): number => {
+    if (!signup.waitlist.enabled) return choice.entity.remaining;
+    return choice.type === 'slot' ? (choice.entity as SlotView).capacity : (choice.entity as ItemView).quantityNeeded;
+  };
 
 function spotsText(signup: PublicSignupView): SafeHtml {
   if (joinsSignupLine(signup)) return html`<p class="notice" role="status">This signup is full: you can join its waitlist.</p>`;
@@ -220,12 +223,7 @@ ${errorSummary(form, labelsOf(choices))}
 ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
 ${textField(form, { id: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
 ${signup.requiresPhone ? textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: true, hint: PHONE_HINT }) : ''}
-${quantityFieldsets(
-  form,
-  choices,
-  (c) => maxToAsk(signup, c),
-  (c) => joinsWaitlist(signup, c),
-)}
+${quantityFieldsets(form, choices, maxToAsk(signup), joinsWaitlist(signup))}
 <button type="submit">Sign up</button>
 </form>`,
   );
