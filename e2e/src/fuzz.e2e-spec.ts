@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ParticipantView, RegistrationResultView, SignupView } from '#libs/contracts';
+import type { ParticipantView, RegistrationResultView, RegistrationView, SignupView } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import {
   BODY_LIMIT_BYTES,
@@ -117,8 +117,11 @@ describe('hostile inputs', () => {
   let doc: OpenApi;
   let tools: { name: string; inputSchema: Schema }[];
   let ids: { signup: SignupView; slotId: string; itemId: string; participantId: string; token: string; webhookId: string };
-  /** A signup and a registration of their own for the pages, which nothing else here could have changed. */
-  let pages: { slug: string; token: string; questions: string[] };
+  /**
+   * A signup and a registration of their own for the pages, which nothing else here could have
+   * changed: the signup's waitlist is on and its slot full, so the registration waits in its line (entryId).
+   */
+  let pages: { slug: string; token: string; entryId: string; questions: string[] };
   let before: unknown;
 
   /** A valid value for a field, from its name and schema (ids are the tenant's own). */
@@ -419,21 +422,27 @@ describe('hostile inputs', () => {
       webhookId: webhook.body.endpoint.id,
     };
     const forPages = await newSignup(tenant.key, {
-      slots: [{ title: 'Setup', capacity: 5 }],
+      slots: [{ title: 'Setup', capacity: 1 }],
       fields: {
+        waitlist: { enabled: true },
         questions: [
           { type: 'multiple_choice', label: 'Days', options: ['Sat', 'Sun'] },
           { type: 'number', label: 'Guests', min: 0, max: 3 },
         ],
       },
     });
+    const setup = [{ type: 'slot' as const, id: forPages.slots[0]!.id }];
+    await call(`/signups/${forPages.signup.id}/participants`, { key: tenant.key, body: person(setup) });
     const pageRegistration = await call<RegistrationResultView>(`/signups/${forPages.signup.id}/participants`, {
       key: tenant.key,
-      body: person(),
+      body: person(setup),
     });
+    const pageToken = pageRegistration.body.confirmationToken!;
+    const waiting = await call<RegistrationView>(`/registrations/${pageToken}`);
     pages = {
       slug: forPages.signup.slug,
-      token: pageRegistration.body.confirmationToken!,
+      token: pageToken,
+      entryId: waiting.body.participant.waitlist[0]!.id,
       questions: forPages.signup.questions.map((q) => `q-${q.id}`),
     };
     doc = (await call<OpenApi>('/openapi.json')).body;
@@ -532,8 +541,9 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it("refuses hostile posts to the public signup page and the registration's page with a page, never a 5xx", async () => {
-    const paths = [`/s/${pages.slug}`, `/r/${pages.token}`];
+  it("refuses hostile posts to the public signup page, the registration's page and its offer's acceptance with a page, never a 5xx", async () => {
+    // Accepting the line the registration waits in is refused whatever the body (no place is offered).
+    const paths = [`/s/${pages.slug}`, `/r/${pages.token}`, `/r/${pages.token}/waitlist/${pages.entryId}/accept`];
     // The registration's page takes a name and no email: every body is hostile in its name too, or it would be saved.
     const bodies: { name: string; type: string; body: string | Uint8Array }[] = [
       { name: 'a lone surrogate in the name', type: 'application/json', body: '{"name": "\\ud800", "email": "fuzz@example.com"}' },
@@ -585,6 +595,26 @@ describe('hostile inputs', () => {
       if (!res.headers.get('content-type')?.startsWith('text/html')) failures.push(`content type ${res.headers.get('content-type')}`);
       if (INTERNALS.test(text)) failures.push('shows internals');
       return failures.map((f) => `POST ${page} ${name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it("refuses hostile entry ids in a registration's waitlist moves with a page, never a 5xx", async () => {
+    // None names an entry of the registration, so leaving changes nothing.
+    const cases = ['accept', 'leave'].flatMap((move) => HOSTILE_PATH_VALUES.map((value) => ({ move, value })));
+    const failures = await inPool(cases, CONCURRENCY, async ({ move, value }) => {
+      const res = await fetch(`${info.gatewayUrl}/r/${pages.token}/waitlist/${value.raw}/${move}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+        redirect: 'manual',
+      });
+      const text = await res.text();
+      const failures: string[] = [];
+      if (res.status < 400 || res.status >= 500) failures.push(`answered ${res.status}`);
+      if (!res.headers.get('content-type')?.startsWith('text/html')) failures.push(`content type ${res.headers.get('content-type')}`);
+      if (INTERNALS.test(text)) failures.push('shows internals');
+      return failures.map((f) => `POST /r/{token}/waitlist/{entryId}/${move} {entryId} = ${value.name}: ${f}`);
     });
     expect(failures.flat()).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { ItemView, ParticipantView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, person, type SignupFixture, type SignupFixtureOptions } from './support/signups.js';
@@ -441,6 +442,100 @@ describe('public pages as HTML', () => {
       expect(page).toContain('Your registration is canceled');
       expect(page).toContain(`<a href="/s/${signup.slug}">Back to the signup</a>`);
       expect(await participantsOf(signup.id)).toEqual([]);
+    });
+  });
+
+  describe('/r/{token}/waitlist/{entryId}', () => {
+    const OFFER = { enabled: true, mode: 'offer', offerMinutes: 60 };
+
+    /** A signup whose one place in "Setup" is taken, and a registration waiting in its line: its token and entry. */
+    const waiting = async (waitlist: object = OFFER) => {
+      const { signup, slots } = await potluck({ fields: { waitlist }, slots: [{ title: 'Setup', capacity: 1 }] });
+      const holder = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]));
+      const token = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]));
+      const entryId = (await registrationOf(token)).body.participant.waitlist[0]!.id;
+      return { signup, holder, token, entryId };
+    };
+
+    it('answers an offer accepted after it expired with 409 and why, on the page, with the page headers', async () => {
+      const { holder, token, entryId } = await waiting();
+      expect((await call(`/registrations/${holder}`, { method: 'DELETE' })).status).toBe(200);
+      expect((await registrationOf(token)).body.participant.waitlist[0]).toMatchObject({ id: entryId, state: 'offered' });
+      const db = new pg.Client({ connectionString: stackInfo().databaseUrl });
+      await db.connect();
+      try {
+        await db.query(`UPDATE signups.waitlist_entries SET offer_expires_at = now() - interval '1 second' WHERE id = $1`, [entryId]);
+      } finally {
+        await db.end();
+      }
+      const res = await post(`/r/${token}/waitlist/${entryId}/accept`, {});
+      expect(res.status).toBe(409);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+      const page = await res.text();
+      expect(page).toContain('<div class="notice" role="alert">\n<p>The place was not accepted. This offer expired at ');
+      expect(page).toContain('the place passed to the next in line.');
+      expect((await registrationOf(token)).body.participant.selections).toEqual([]);
+    });
+
+    it('answers an accept of an entry still in line with 409, and leaves the line with 303 to the page', async () => {
+      const { token, entryId } = await waiting();
+      const refused = await post(`/r/${token}/waitlist/${entryId}/accept`, {});
+      expect(refused.status).toBe(409);
+      const page = await refused.text();
+      expect(page).toContain('The place was not accepted. No place is offered for this entry yet; it is still in line.');
+      expect(page).toContain('You are number 1 on the waitlist for Setup.');
+      const left = await post(`/r/${token}/waitlist/${entryId.toUpperCase()}/leave`, {});
+      expect(left.status).toBe(303);
+      expect(left.headers.get('location')).toBe(`/r/${token}?waitlist=leave`);
+      expect((await registrationOf(token)).body.participant).toMatchObject({ status: 'cancelled', waitlist: [] });
+      expect((await post(`/r/${token}/waitlist/${entryId}/leave`, {})).status).toBe(303);
+    });
+
+    it('answers a malformed or unknown entry, or a malformed token, with a 404 page and changes nothing', async () => {
+      const { token, entryId } = await waiting();
+      for (const path of [
+        `/r/${token}/waitlist/not-a-uuid/leave`,
+        `/r/${token}/waitlist/00000000-0000-4000-8000-000000000000/leave`,
+        `/r/${token}/waitlist/00000000-0000-4000-8000-000000000000/accept`,
+        `/r/cnf_short/waitlist/${entryId}/leave`,
+        `/r/${token}/waitlist/${entryId}/nowhere`,
+      ]) {
+        const res = await post(path, {});
+        expect({ path, status: res.status }).toEqual({ path, status: 404 });
+        expect(await res.text()).toContain('<h1>Not found</h1>');
+      }
+      expect((await registrationOf(token)).body.participant.waitlist).toMatchObject([{ id: entryId, state: 'waiting' }]);
+    });
+
+    it('saves the name of a registration waiting for a place in the signup, whose page asks for no quantities', async () => {
+      const { signup, slots } = await potluck({ fields: { maxParticipants: 1, waitlist: { enabled: true } } });
+      await register(signup.id, person());
+      const token = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }]));
+      const page = await (await get(`/r/${token}`)).text();
+      expect(page).toContain('You are number 1 on the waitlist for this signup.');
+      expect(page).toContain('You can choose slots and items once you have a place in the signup.');
+      expect(page).not.toContain(`id="slot-${slots[0]!.id}"`);
+      const res = await post(`/r/${token}`, { name: 'Ana Lima' });
+      expect(res.status).toBe(303);
+      expect((await registrationOf(token)).body.participant).toMatchObject({ name: 'Ana Lima', status: 'waitlisted' });
+    });
+
+    it('shows a canceled registration as canceled, and refuses to change it with 409', async () => {
+      const { signup } = await potluck();
+      const token = await register(signup.id, person());
+      expect((await post(`/r/${token}/cancel`, {})).status).toBe(200);
+      const view = await get(`/r/${token}`);
+      expect(view.status).toBe(200);
+      expect(await view.text()).toContain('<h1>Your registration is canceled</h1>');
+      const res = await post(`/r/${token}`, { name: 'Ana Lima' });
+      expect(res.status).toBe(409);
+      const page = await res.text();
+      expect(page).toContain('Your changes were not saved: this registration is canceled.');
+      expect(page).not.toContain('<form');
+      expect((await post(`/r/${token}/cancel`, {})).status).toBe(200);
     });
   });
 

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import type { ParticipantView } from '#libs/contracts';
+import type { ParticipantView, RegistrationResultView, WaitlistSettingsInput } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { accessibilityViolations } from './support/axe.js';
 import { launchChromium } from './support/browser.js';
-import { newSignup, type SignupFixture } from './support/signups.js';
+import { newSignup, person, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
 /** The public signup page and the manage page, driven in a real browser with JavaScript turned off: nothing needs it. */
@@ -88,7 +88,8 @@ describe('public pages in a browser', () => {
 
     await page.goto(`${origin}/s/${fixture.signup.slug}`);
     await expect(slotRemaining().textContent()).resolves.toBe('3 of 3 places left');
-    expect((await page.goto(manageUrl))?.status()).toBe(404);
+    expect((await page.goto(manageUrl))?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your registration is canceled');
     expect(await participantCount()).toBe(before);
   });
 
@@ -224,6 +225,112 @@ describe('public pages in a browser', () => {
       } finally {
         await checked.close();
       }
+    });
+  });
+
+  describe('with the waitlist on', () => {
+    /** A signup "Cleanup" with the waitlist on, a slot "Setup" of one place (taken by someone over REST) and an item "Lemonade". */
+    const fullSetup = async (waitlist: WaitlistSettingsInput) => {
+      const full = await newSignup(tenant.key, {
+        fields: { title: 'Cleanup', waitlist: { enabled: true, ...waitlist } },
+        slots: [{ title: 'Setup', capacity: 1 }],
+        items: [{ name: 'Lemonade', quantityNeeded: 5 }],
+      });
+      const holder = await call<RegistrationResultView>(`/signups/${full.signup.id}/participants`, {
+        body: person([{ type: 'slot', id: full.slots[0]!.id }]),
+      });
+      return { ...full, holderToken: holder.body.confirmationToken! };
+    };
+
+    /** Signs up on the page with the quantities given by label, and answers the link to keep. */
+    const signUpOnPage = async (slug: string, quantities: Record<string, string>): Promise<string> => {
+      await page.goto(`${origin}/s/${slug}`);
+      await page.getByLabel('Name', { exact: true }).fill('Wai Ting');
+      await page.getByLabel('Email', { exact: true }).fill(`wai.${Date.now()}@example.com`);
+      for (const [label, quantity] of Object.entries(quantities)) await page.getByLabel(label).fill(quantity);
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.waitForURL(/\?registered=1$/);
+      return (await page.getByRole('link', { name: /\/r\/cnf_/ }).getAttribute('href'))!;
+    };
+
+    /** What axe finds on the page at `url` (with scripts on, for axe only). */
+    const axeAt = async (url: string): Promise<string[]> => {
+      const checked = await browser.newPage();
+      try {
+        await checked.goto(url);
+        return await accessibilityViolations(checked);
+      } finally {
+        await checked.close();
+      }
+    };
+
+    const status = () => page.locator('#registration-status').textContent();
+
+    it('offers to join the waitlist of a full slot, shows the position after registering, and leaves the line', async () => {
+      const { signup } = await fullSetup({ mode: 'auto' });
+      await signUpOnPage(signup.slug, { Setup: '1' });
+      await page.goto(`${origin}/s/${signup.slug}`);
+      const setup = page.getByLabel('Setup: join the waitlist');
+      await expect(setup.isEnabled()).resolves.toBe(true);
+      const form = await axeAt(`${origin}/s/${signup.slug}`);
+      const manageUrl = await signUpOnPage(signup.slug, { Setup: '1' });
+
+      const confirmation = page
+        .getByRole('status')
+        .filter({ has: page.getByRole('heading', { name: "You're on the waitlist — keep this link" }) });
+      await expect(confirmation.getByRole('listitem').textContent()).resolves.toBe('You are number 2 on the waitlist for Setup.');
+      const registered = await axeAt(page.url());
+      await page.goto(manageUrl);
+      await expect(status()).resolves.toBe('Status: On the waitlist: you are given a place when one frees up, in turn.');
+      await expect(page.getByText('You are number 2 on the waitlist for Setup.').isVisible()).resolves.toBe(true);
+      await expect(page.getByText('Leaving cancels your registration.').isVisible()).resolves.toBe(true);
+      const waitlisted = await axeAt(manageUrl);
+
+      await page.getByRole('button', { name: 'Leave the waitlist' }).click();
+      await page.waitForURL(`${manageUrl}?waitlist=leave`);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your registration is canceled');
+      await expect(page.getByRole('status').textContent()).resolves.toContain('You left the waitlist.');
+      expect((await page.goto(manageUrl))?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your registration is canceled');
+      const canceled = await axeAt(manageUrl);
+      expect({ form, registered, waitlisted, canceled }).toEqual({ form: [], registered: [], waitlisted: [], canceled: [] });
+    });
+
+    it('shows the offer of a freed place with the time it is held until, and accepting it confirms the place', async () => {
+      const { signup, holderToken } = await fullSetup({ mode: 'offer', offerMinutes: 60 });
+      const manageUrl = await signUpOnPage(signup.slug, { Setup: '1' });
+      expect((await call(`/registrations/${holderToken}`, { method: 'DELETE' })).status).toBe(200);
+
+      await page.goto(manageUrl);
+      await expect(status()).resolves.toBe(
+        'Status: A place is offered to you: accept it before the offer ends, or it passes to the next in line.',
+      );
+      await expect(page.getByText(/^A place is offered to you for Setup, held until .+ UTC\.$/).isVisible()).resolves.toBe(true);
+      const offered = await axeAt(manageUrl);
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.waitForURL(`${manageUrl}?waitlist=accept`);
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('You accepted the place: it is yours.');
+      await expect(status()).resolves.toBe('Status: Confirmed: you are signed up.');
+      await expect(page.getByRole('listitem').filter({ hasText: 'Setup' }).first().textContent()).resolves.toBe('Setup: 1 place');
+      await expect(page.getByRole('button', { name: 'Accept' }).count()).resolves.toBe(0);
+      const confirmed = await axeAt(manageUrl);
+      expect({ offered, confirmed }).toEqual({ offered: [], confirmed: [] });
+    });
+
+    it('declines an offer, keeping what else the registration holds, and frees the place', async () => {
+      const { signup, slots, holderToken } = await fullSetup({ mode: 'offer', offerMinutes: 60 });
+      const manageUrl = await signUpOnPage(signup.slug, { Setup: '1', Lemonade: '2' });
+      expect((await call(`/registrations/${holderToken}`, { method: 'DELETE' })).status).toBe(200);
+
+      await page.goto(manageUrl);
+      await page.getByRole('button', { name: 'Decline' }).click();
+      await page.waitForURL(`${manageUrl}?waitlist=leave`);
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('You left the waitlist.');
+      await expect(status()).resolves.toBe('Status: Confirmed: you are signed up.');
+      await expect(page.getByRole('heading', { name: 'Waitlist' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('listitem').filter({ hasText: 'Lemonade' }).first().textContent()).resolves.toBe('Lemonade: 2');
+      await page.goto(`${origin}/s/${signup.slug}`);
+      await expect(page.locator(`#slot-${slots[0]!.id}-remaining`).textContent()).resolves.toBe('1 of 1 places left');
     });
   });
 

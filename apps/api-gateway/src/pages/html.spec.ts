@@ -1,8 +1,17 @@
-import type { PublicSignupView } from '#libs/contracts';
+import type { ParticipantView, PublicSignupView, WaitlistEntryView } from '#libs/contracts';
 import { escapeHtml, html, SafeHtml } from './html.js';
 import { CONTENT_SECURITY_POLICY, layout } from './layout.js';
-import { choicesOf, emptyForm, FORM_VALUE_MAX_LENGTH, placeErrors, readForm, readSelections } from './page-form.js';
-import { formatDate, signupPage } from './views.js';
+import {
+  choicesOf,
+  emptyForm,
+  FORM_VALUE_MAX_LENGTH,
+  movedLocation,
+  placeErrors,
+  readForm,
+  readMove,
+  readSelections,
+} from './page-form.js';
+import { canceledPage, formatDate, registrationPage, signupPage } from './views.js';
 
 const EVIL = '<script>alert("x")</script>';
 
@@ -95,6 +104,136 @@ describe('signupPage', () => {
   });
 });
 
+const WAITLIST_ON = { enabled: true, mode: 'offer', offerMinutes: 60 } as const;
+const TOKEN = `cnf_${'a'.repeat(32)}`;
+
+const entry = (overrides: Partial<WaitlistEntryView> = {}): WaitlistEntryView => ({
+  id: '0190a0b2-7a3c-7def-8a12-00000000000e',
+  type: 'slot',
+  targetId: 's1',
+  quantity: 1,
+  state: 'waiting',
+  position: 3,
+  joinedAt: '2027-05-01T10:00:00.000Z',
+  offeredAt: null,
+  offerExpiresAt: null,
+  ...overrides,
+});
+
+const participant = (overrides: Partial<ParticipantView> = {}): ParticipantView => ({
+  id: '0190a0b2-7a3c-7def-8a12-00000000000f',
+  signupId: '0190a0b2-7a3c-7def-8a12-1234567890ab',
+  name: EVIL,
+  email: 'ana@example.com',
+  phone: null,
+  selections: [{ type: 'item', id: 'i1', quantity: 1 }],
+  answers: {},
+  createdAt: '2027-05-01T10:00:00.000Z',
+  updatedAt: '2027-05-01T10:00:00.000Z',
+  remindedAt: null,
+  status: 'confirmed',
+  statusChangedAt: '2027-05-01T10:00:00.000Z',
+  cancelledAt: null,
+  waitlist: [entry()],
+  livemode: true,
+  ...overrides,
+});
+
+const ACTION = `/r/${TOKEN}/waitlist/${entry().id}`;
+
+describe('signupPage with the waitlist on', () => {
+  it('keeps the quantity of a full slot usable up to its capacity, and labels it as joining the waitlist', () => {
+    const page = signupPage(signup({ waitlist: WAITLIST_ON }), emptyForm()).value;
+    expect(page).toMatch(/<input id="slot-s1" [^>]*max="3" step="1" value="0" aria-describedby="slot-s1-remaining slot-s1-hint">/);
+    expect(page).toContain('<label for="slot-s1">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;: join the waitlist</label>');
+    expect(page).toContain('Full (3 of 3 taken). Join the waitlist: you are given a place when one frees up, in turn</span>');
+    expect(page).toContain('<label for="item-i1">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</label>');
+  });
+
+  it('says a full signup takes registrations into its waitlist, shows the form, and lets every choice join its line', () => {
+    const page = signupPage(signup({ waitlist: WAITLIST_ON, spotsRemaining: 0 }), emptyForm()).value;
+    expect(page).toContain('This signup is full: you can join its waitlist.');
+    expect(page).not.toContain('places left in total');
+    expect(page).toContain('<form method="post" action="/s/party-abc123">');
+    expect(page).toContain('<label for="item-i1">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;: join the waitlist</label>');
+  });
+});
+
+describe('registrationPage with lines', () => {
+  const view = (p: Partial<ParticipantView> = {}, s: Partial<PublicSignupView> = {}) => ({
+    participant: participant(p),
+    signup: signup({ waitlist: WAITLIST_ON, ...s }),
+  });
+
+  it('says the status in words and the position in each line, with the line named escaped, and leaves a waiting entry by form', () => {
+    const page = registrationPage(view(), TOKEN, emptyForm()).value;
+    expect(page).not.toMatch(/<script/i);
+    expect(page).toContain('<p id="registration-status"><strong>Status:</strong> Confirmed: you are signed up.</p>');
+    expect(page).toContain(
+      `<p id="waitlist-${entry().id}">You are number 3 on the waitlist for &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;.</p>`,
+    );
+    expect(page).toContain(`<form method="post" action="${ACTION}/leave">`);
+    expect(page).toContain(`aria-describedby="waitlist-${entry().id}">Leave the waitlist</button>`);
+    expect(page).not.toContain('cancels your registration');
+  });
+
+  it('shows an offer with the time it is held until, Accept posting to accept and Decline to leave', () => {
+    const offered = entry({
+      state: 'offered',
+      position: null,
+      offeredAt: '2027-05-02T10:00:00Z',
+      offerExpiresAt: '2027-05-02T11:00:00.000Z',
+    });
+    const page = registrationPage(view({ status: 'offered', selections: [], waitlist: [offered] }), TOKEN, emptyForm()).value;
+    expect(page).toContain('A place is offered to you: accept it before the offer ends, or it passes to the next in line.');
+    expect(page).toMatch(
+      /A place is offered to you for .*, held until <time datetime="2027-05-02T11:00:00.000Z">Sunday,? 2 May 2027 at 11:00 UTC<\/time>\./,
+    );
+    expect(page).toContain(`<form method="post" action="${ACTION}/accept">`);
+    expect(page).toContain(`aria-describedby="waitlist-${offered.id} waitlist-${offered.id}-cancels">Accept</button>`);
+    expect(page).toContain(`formaction="${ACTION}/leave"`);
+    expect(page).toContain('>Decline</button>');
+    expect(page).toContain('Declining cancels your registration.');
+  });
+
+  it("names the signup's own line, warns that leaving it cancels, and asks for no quantities while it waits", () => {
+    const own = entry({ type: 'signup', targetId: '0190a0b2-7a3c-7def-8a12-1234567890ab', position: 1 });
+    const page = registrationPage(view({ status: 'waitlisted', selections: [], waitlist: [own] }), TOKEN, emptyForm()).value;
+    expect(page).toContain('On the waitlist: you are given a place when one frees up, in turn.');
+    expect(page).toContain('You are number 1 on the waitlist for this signup.');
+    expect(page).toContain('Leaving cancels your registration.');
+    expect(page).toContain('You can choose slots and items once you have a place in the signup.');
+    expect(page).not.toContain('id="slot-s1"');
+  });
+
+  it('shows the positions without buttons once the registration can no longer change', () => {
+    const page = registrationPage(view({}, { status: 'closed' }), TOKEN, emptyForm()).value;
+    expect(page).toContain('You are number 3 on the waitlist for');
+    expect(page).not.toContain('/waitlist/');
+  });
+
+  it('confirms once what is held and each line joined with its position', () => {
+    const registered = { manageUrl: `http://x/r/${TOKEN}`, failed: [] };
+    const page = registrationPage(view(), TOKEN, emptyForm(), { registered }).value;
+    expect(page).toContain('You&#39;re signed up, and on the waitlist for more — keep this link');
+    expect(page).toContain('<h3>Confirmed</h3>\n<ul><li>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;: 1</li></ul>');
+    expect(page).toContain('<h3>On the waitlist</h3>\n<ul><li>You are number 3 on the waitlist for &lt;script&gt;');
+    const waiting = registrationPage(view({ status: 'waitlisted', selections: [] }), TOKEN, emptyForm(), { registered }).value;
+    expect(waiting).toContain('You&#39;re on the waitlist — keep this link');
+    expect(waiting).not.toContain('You are signed up without a slot or item.');
+  });
+});
+
+describe('canceledPage', () => {
+  it('says the registration is canceled, with what was just done above it', () => {
+    const view = { participant: participant({ status: 'cancelled', waitlist: [] }), signup: signup() };
+    const page = canceledPage(view, { kind: 'success', text: 'You left the waitlist.' }).value;
+    expect(page).toContain('<h1>Your registration is canceled</h1>');
+    expect(page).toContain('<div class="success" role="status">\n<p>You left the waitlist.</p>');
+    expect(page).not.toMatch(/<script|<form/i);
+  });
+});
+
 describe('page forms', () => {
   it('reads the first value of repeated keys and ignores non-strings', () => {
     expect(readForm({ name: ['a', 'b'], n: 1, email: 'e' })).toEqual({ name: 'a', email: 'e' });
@@ -134,6 +273,16 @@ describe('page forms', () => {
     );
     expect(form.errors).toEqual({ 'item-i1': ['Too many'], email: ['Invalid email'] });
     expect(form.summary).toEqual(['Odd']);
+  });
+});
+
+describe('waitlist moves', () => {
+  it('sends the browser back to the registration with the move, and reads only a known one', () => {
+    expect(movedLocation(TOKEN, 'accept')).toBe(`/r/${TOKEN}?waitlist=accept`);
+    expect(readMove({ waitlist: 'leave' })).toBe('leave');
+    expect(readMove({ waitlist: ['accept'] })).toBeUndefined();
+    expect(readMove({ waitlist: '__proto__' })).toBeUndefined();
+    expect(readMove(undefined)).toBeUndefined();
   });
 });
 

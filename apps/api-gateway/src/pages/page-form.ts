@@ -1,4 +1,4 @@
-import type { ItemView, PublicSignupView, SelectionInput, SelectionType, SlotView } from '#libs/contracts';
+import type { ItemView, ParticipantView, PublicSignupView, SelectionInput, SelectionType, SlotView } from '#libs/contracts';
 import type { FieldError } from '#libs/problem';
 
 /** What a page form holds: the entered values and the messages, by field name. */
@@ -155,4 +155,20 @@ export function readOutcome(query: unknown): { registered: boolean; saved: boole
     }
   }
   return { registered, saved: list(values.saved).includes('1'), failed };
+}
+
+/** A registration in the signup's own line holds no place yet: its selections cannot change until it has one. */
+export const waitsForSignup = (participant: ParticipantView): boolean => participant.waitlist.some((entry) => entry.type === 'signup');
+
+/** What a participant does with a line of theirs: accept its offer, or leave it (declining an offer). */
+export const WAITLIST_MOVES = ['accept', 'leave'] as const;
+export type WaitlistMove = (typeof WAITLIST_MOVES)[number];
+
+/** Where POST /r/{token}/waitlist/{entryId}/{move} sends the browser once done: `waitlist=accept` or `waitlist=leave`. */
+export const movedLocation = (token: string, move: WaitlistMove): string => `/r/${token}?waitlist=${move}`;
+
+/** The move GET /r/{token} was sent to confirm once, or undefined (anything else is ignored). */
+export function readMove(query: unknown): WaitlistMove | undefined {
+  const value = typeof query === 'object' && query !== null ? (query as Record<string, unknown>).waitlist : undefined;
+  return WAITLIST_MOVES.find((move) => move === value);
 }

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import {
+  isUuid,
   missingRequiredPhone,
   type PublicSignupView,
   RegistrationDto,
@@ -29,18 +30,28 @@ import {
   FORM_VALUE_MAX_LENGTH,
   type FormState,
   hasErrors,
+  movedLocation,
   placeErrors,
   quantityField,
   readForm,
+  readMove,
   readOutcome,
   readSelections,
   registeredLocation,
   savedLocation,
+  type WaitlistMove,
+  waitsForSignup,
 } from './page-form.js';
 import { canceledPage, changeClosure, type Notice, registrationForm, registrationPage, seeOtherPage, signupPage } from './views.js';
 
 /** The page routes, outside the REST prefix. */
-export const PAGE_ROUTES = ['s/:slug', 'r/:token', 'r/:token/cancel'];
+export const PAGE_ROUTES = [
+  's/:slug',
+  'r/:token',
+  'r/:token/cancel',
+  'r/:token/waitlist/:entryId/accept',
+  'r/:token/waitlist/:entryId/leave',
+];
 
 interface Rendered {
   status: number;
@@ -60,11 +71,20 @@ const UPDATE_FIELDS = ['name', 'phone'] as const;
 const maxLengthOf = (key: string): number => (key.startsWith('q-') ? ANSWER_FORM_MAX_LENGTH : FORM_VALUE_MAX_LENGTH);
 /** The form's fields, the signup's questions' included. */
 const fieldsOf = (names: readonly string[], signup: PublicSignupView): string[] => [...names, ...signup.questions.map(questionField)];
+const NOT_SAVED_CANCELED: Notice = { kind: 'error', text: 'Your changes were not saved: this registration is canceled.' };
+const MOVED: Record<WaitlistMove, Notice> = {
+  accept: { kind: 'success', text: 'You accepted the place: it is yours.' },
+  leave: { kind: 'success', text: 'You left the waitlist.' },
+};
+const MOVE_REFUSED: Record<WaitlistMove, string> = {
+  accept: 'The place was not accepted.',
+  leave: 'You did not leave the waitlist.',
+};
 
 /**
  * Server-rendered pages for people (no JavaScript): the public signup page with its form, and
- * the page behind a confirmation token to change or cancel a registration. They call the same
- * bus subjects as the REST API, anonymously.
+ * the page behind a confirmation token to change or cancel a registration, and to accept or leave
+ * its places in line. They call the same bus subjects as the REST API, anonymously.
  */
 @ApiExcludeController()
 @Controller()
@@ -140,9 +160,12 @@ export class PagesController {
     return this.respond(reply, async () => {
       const view = await this.registrationOf(token);
       const outcome = readOutcome(query);
+      const move = readMove(query);
+      if (view.participant.status === 'cancelled') return { status: 200, page: canceledPage(view, move && MOVED[move]) };
       const page = registrationPage(view, token, registrationForm(view), {
         ...(outcome.registered && { registered: { manageUrl: `${this.origin}/r/${token}`, failed: outcome.failed } }),
         ...(outcome.saved && { notice: { kind: 'success', text: 'Your changes are saved.' } }),
+        ...(move && { notice: MOVED[move] }),
       });
       return { status: 200, page };
     });
@@ -154,20 +177,23 @@ export class PagesController {
     return this.respond(reply, async () => {
       const view = await this.registrationOf(token);
       // A registration that can no longer change says so before anything entered is looked at.
+      if (view.participant.status === 'cancelled') return { status: 409, page: canceledPage(view, NOT_SAVED_CANCELED) };
       if (changeClosure(view.signup) !== undefined) {
         return { status: 400, page: registrationPage(view, token, registrationForm(view), { notice: NOT_SAVED }) };
       }
       const values = readForm(body, maxLengthOf);
       const checked = readChecked(body, view.signup.questions);
       const form = emptyForm(values, checked);
-      const { selections, fields, errors } = readSelections(choicesOf(view.signup), values);
+      // One waiting for a place in the signup has no quantity fields: its selections stay as they are.
+      const selecting = !waitsForSignup(view.participant);
+      const { selections, fields, errors } = readSelections(selecting ? choicesOf(view.signup) : [], values);
       const answers = readAnswers(view.signup.questions, values, checked, view.participant.answers);
       Object.assign(form.errors, errors, answers.errors);
       const phone = values.phone?.trim();
       const input: UpdateRegistrationInput = {
         name: values.name?.trim() ?? '',
         phone: phone || null,
-        selections,
+        ...(selecting && { selections }),
         answers: { ...answers.answers, ...Object.fromEntries(answers.cleared.map((id) => [id, null])) },
       };
       const names = fieldsOf(UPDATE_FIELDS, view.signup);
@@ -202,6 +228,48 @@ export class PagesController {
         throw err;
       }
     });
+  }
+
+  @Post('r/:token/waitlist/:entryId/accept')
+  @Auth.public()
+  accept(
+    @Param('token') token: string,
+    @Param('entryId') entryId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.respond(reply, () => this.move('accept', token, entryId));
+  }
+
+  @Post('r/:token/waitlist/:entryId/leave')
+  @Auth.public()
+  leave(
+    @Param('token') token: string,
+    @Param('entryId') entryId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.respond(reply, () => this.move('leave', token, entryId));
+  }
+
+  /**
+   * Accepts the offer of a line, or leaves it (declining its offer), then shows the registration
+   * (Post/Redirect/Get). An offer that expired or is not offered (409), or a registration that can
+   * no longer change (400), is said above the registration as it now is.
+   */
+  private async move(move: WaitlistMove, token: string, entryId: string): Promise<Rendered> {
+    if (!isConfirmationToken(token) || !isUuid(entryId)) throw new ProblemError('not_found');
+    try {
+      await this.bus.request(`signups.registrations.${move}`, { token, entryId: entryId.toLowerCase() });
+    } catch (err) {
+      if (!isProblemError(err) || (err.code !== 'conflict' && err.code !== 'bad_request')) throw err;
+      const view = await this.registrationOf(token);
+      const notice: Notice = { kind: 'error', text: `${MOVE_REFUSED[move]} ${err.detail ?? 'This cannot be done right now.'}` };
+      const page =
+        view.participant.status === 'cancelled'
+          ? canceledPage(view, notice)
+          : registrationPage(view, token, registrationForm(view), { notice });
+      return { status: err.status, page };
+    }
+    return seeOther(movedLocation(token, move));
   }
 
   private publicSignup(slug: string): Promise<PublicSignupView> {

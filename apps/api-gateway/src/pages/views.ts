@@ -1,8 +1,17 @@
-import type { ItemView, ParticipantView, PublicSignupView, QuestionView, RegistrationView, SlotView } from '#libs/contracts';
+import type {
+  ItemView,
+  ParticipantStatus,
+  ParticipantView,
+  PublicSignupView,
+  QuestionView,
+  RegistrationView,
+  SlotView,
+  WaitlistEntryView,
+} from '#libs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
 import { answerText, answerValues, questionField } from './page-answers.js';
-import { type Choice, choicesOf, emptyForm, type FailedRequest, type FormState, quantityField } from './page-form.js';
+import { type Choice, choicesOf, emptyForm, type FailedRequest, type FormState, quantityField, waitsForSignup } from './page-form.js';
 import { questionFieldset } from './question-fields.js';
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
@@ -87,16 +96,19 @@ ${errorText(id, errors)}
 </div>`;
 }
 
-/** A quantity input labelled with the slot's title or the item's name; max is what the person may take. */
-function quantityInput(form: FormState, choice: Choice, max: number): SafeHtml {
+/**
+ * A quantity input labelled with the slot's title or the item's name; max is what the person may
+ * take. `joins`: what is asked for joins the waitlist (the label says so, and the field stays usable).
+ */
+function quantityInput(form: FormState, choice: Choice, max: number, joins: boolean): SafeHtml {
   const id = choice.field;
   const errors = form.errors[id];
   const hint = choiceHint(choice);
   const described = describedBy(`${id}-remaining`, hint && `${id}-hint`, !!errors?.length && `${id}-error`);
   const value = form.values[id] ?? '0';
   return html`<div class="field">
-<label for="${id}">${choice.label}</label>
-<span class="remaining" id="${id}-remaining">${remainingText(choice)}</span>
+<label for="${id}">${choice.label}${joins ? ': join the waitlist' : ''}</label>
+<span class="remaining" id="${id}-remaining">${remainingText(choice)}${joins ? `. ${JOIN_HINT}` : ''}</span>
 ${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
 ${errorText(id, errors)}
 <input id="${id}" name="${id}" type="number" inputmode="numeric" min="0" max="${max}" step="1" value="${value}" aria-describedby="${described}"${
@@ -105,10 +117,17 @@ ${errorText(id, errors)}
 </div>`;
 }
 
-function quantityFieldsets(form: FormState, choices: Choice[], maxOf: (choice: Choice) => number): SafeHtml {
+function quantityFieldsets(
+  form: FormState,
+  choices: Choice[],
+  maxOf: (choice: Choice) => number,
+  joins: (choice: Choice) => boolean = () => false,
+): SafeHtml {
   const group = (type: Choice['type'], legend: string) => {
     const own = choices.filter((c) => c.type === type);
-    return own.length ? html`<fieldset><legend>${legend}</legend>${own.map((c) => quantityInput(form, c, maxOf(c)))}</fieldset>` : html``;
+    return own.length
+      ? html`<fieldset><legend>${legend}</legend>${own.map((c) => quantityInput(form, c, maxOf(c), joins(c)))}</fieldset>`
+      : html``;
   };
   return html`${group('slot', 'Time slots')}${group('item', 'Things to bring')}`;
 }
@@ -165,6 +184,31 @@ export function changeClosure(signup: PublicSignupView, now = Date.now()): strin
   return undefined;
 }
 
+const JOIN_HINT = 'Join the waitlist: you are given a place when one frees up, in turn';
+
+/** A full signup with its waitlist on takes registrations into its line. */
+const joinsSignupLine = (signup: PublicSignupView): boolean => signup.waitlist.enabled && signup.spotsRemaining === 0;
+
+/** Whether what the form asks for of a choice joins a waitlist: of a full slot or item, or of a full signup. */
+const joinsWaitlist =
+  (signup: PublicSignupView) =>
+  (choice: Choice): boolean =>
+    signup.waitlist.enabled && (choice.entity.remaining === 0 || signup.spotsRemaining === 0);
+
+/** What one may ask for of a choice: what remains, or with the waitlist on the whole limit (what does not fit waits in line). */
+const maxToAsk =
+  (signup: PublicSignupView) =>
+  (choice: Choice): number => {
+    if (!signup.waitlist.enabled) return choice.entity.remaining;
+    return choice.type === 'slot' ? (choice.entity as SlotView).capacity : (choice.entity as ItemView).quantityNeeded;
+  };
+
+function spotsText(signup: PublicSignupView): SafeHtml {
+  if (joinsSignupLine(signup)) return html`<p class="notice" role="status">This signup is full: you can join its waitlist.</p>`;
+  if (signup.spotsRemaining === null) return html``;
+  return html`<p>${signup.spotsRemaining} ${signup.spotsRemaining === 1 ? 'place' : 'places'} left in total.</p>`;
+}
+
 /** GET /s/{slug}: the signup, what remains, and the form (or why there is none). */
 export function signupPage(signup: PublicSignupView, form: FormState, notice?: Notice): SafeHtml {
   const choices = choicesOf(signup);
@@ -180,7 +224,7 @@ ${remainingList(signup)}`,
   return layout(
     signup.title,
     html`${signupHeader(signup)}
-${signup.spotsRemaining !== null ? html`<p>${signup.spotsRemaining} ${signup.spotsRemaining === 1 ? 'place' : 'places'} left in total.</p>` : ''}
+${spotsText(signup)}
 ${noticeBlock(notice)}
 ${errorSummary(form, labelsOf(choices, signup.questions))}
 <form method="post" action="/s/${signup.slug}">
@@ -189,7 +233,7 @@ ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name
 ${textField(form, { id: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
 ${signup.requiresPhone ? textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: true, hint: PHONE_HINT }) : ''}
 ${questionFieldset(form, signup.questions)}
-${quantityFieldsets(form, choices, (c) => c.entity.remaining)}
+${quantityFieldsets(form, choices, maxToAsk(signup), joinsWaitlist(signup))}
 <button type="submit">Sign up</button>
 </form>`,
   );
@@ -245,18 +289,92 @@ function failedText(choices: Choice[], failed: FailedRequest): string {
     : `${choice.label}: could not be reserved.`;
 }
 
-/** The one-time confirmation: what is held, what could not be had, and the link to keep. */
+/** What a line is for, in words: "Setup", "Setup (2 places)", "Salad (2)", or "this signup". */
+function lineText(choices: Choice[], entry: WaitlistEntryView): string {
+  if (entry.type === 'signup') return 'this signup';
+  const label = labelFor(choices, entry.type, entry.targetId);
+  return entry.quantity === 1 ? label : `${label} (${quantityText(entry.type, entry.quantity)})`;
+}
+
+/** "You are number 3 on the waitlist for Setup.", or the offer and until when it is held. */
+function entryText(choices: Choice[], entry: WaitlistEntryView): SafeHtml {
+  const line = lineText(choices, entry);
+  if (entry.state === 'waiting') return html`You are number ${entry.position} on the waitlist for ${line}.`;
+  return html`A place is offered to you for ${line}, held until ${when(entry.offerExpiresAt!)}.`;
+}
+
+/** Leaving this line cancels the registration: the signup's own line, or the last thing it holds or waits for. */
+const leavingCancels = (participant: ParticipantView, entry: WaitlistEntryView): boolean =>
+  entry.type === 'signup' || (participant.selections.length === 0 && participant.waitlist.length === 1);
+
+/**
+ * One line of the registration with its position or offer; while the registration can change, an
+ * offer has Accept and Decline (one form, Decline posting to leave), a waiting entry Leave the waitlist.
+ */
+function waitlistEntry(participant: ParticipantView, choices: Choice[], token: string, entry: WaitlistEntryView, open: boolean): SafeHtml {
+  const id = `waitlist-${entry.id}`;
+  const action = `/r/${token}/waitlist/${entry.id}`;
+  const cancels = open && leavingCancels(participant, entry);
+  const described = describedBy(id, cancels && `${id}-cancels`);
+  const offered = entry.state === 'offered';
+  const buttons = offered
+    ? html`<form method="post" action="${action}/accept">
+<button type="submit" aria-describedby="${described}">Accept</button>
+<button type="submit" class="secondary" formaction="${action}/leave" aria-describedby="${described}">Decline</button>
+</form>`
+    : html`<form method="post" action="${action}/leave">
+<button type="submit" class="secondary" aria-describedby="${described}">Leave the waitlist</button>
+</form>`;
+  return html`<p id="${id}">${entryText(choices, entry)}</p>
+${cancels ? html`<p class="hint" id="${id}-cancels">${offered ? 'Declining' : 'Leaving'} cancels your registration.</p>` : ''}
+${open ? buttons : ''}`;
+}
+
+/** The lines the registration is in, in the order joined. */
+function waitlistSection(participant: ParticipantView, choices: Choice[], token: string, open: boolean): SafeHtml {
+  if (participant.waitlist.length === 0) return html``;
+  return html`<h2>Waitlist</h2>
+<ul>${participant.waitlist.map((entry) => html`<li>${waitlistEntry(participant, choices, token, entry, open)}</li>`)}</ul>`;
+}
+
+const STATUS_TEXT: Record<ParticipantStatus, string> = {
+  confirmed: 'Confirmed: you are signed up.',
+  waitlisted: 'On the waitlist: you are given a place when one frees up, in turn.',
+  offered: 'A place is offered to you: accept it before the offer ends, or it passes to the next in line.',
+  cancelled: 'Canceled.',
+  attended: 'Checked in: you attended.',
+  no_show: 'Marked as absent.',
+};
+
+function statusBlock(participant: ParticipantView): SafeHtml {
+  return html`<p id="registration-status"><strong>Status:</strong> ${STATUS_TEXT[participant.status]}</p>`;
+}
+
+function registeredHeading(registered: Registered, participant: ParticipantView): string {
+  if (participant.status === 'waitlisted') return "You're on the waitlist — keep this link";
+  if (registered.failed.length) return "You're signed up, but not for everything — keep this link";
+  if (participant.waitlist.length) return "You're signed up, and on the waitlist for more — keep this link";
+  return "You're signed up — keep this link";
+}
+
+/** The one-time confirmation: what is held, the lines joined with their positions, what could not be had, and the link to keep. */
 function registeredBlock(registered: Registered, choices: Choice[], participant: ParticipantView): SafeHtml {
-  const heading = registered.failed.length
-    ? "You're signed up, but not for everything — keep this link"
-    : "You're signed up — keep this link";
+  const heading = registeredHeading(registered, participant);
   return html`<section class="keep" role="status" aria-labelledby="registered-heading">
 <h2 id="registered-heading">${heading}</h2>
 ${
   participant.selections.length
     ? html`<h3>Confirmed</h3>
 <ul>${participant.selections.map((s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`)}</ul>`
-    : html`<p>You are signed up without a slot or item.</p>`
+    : participant.waitlist.length
+      ? ''
+      : html`<p>You are signed up without a slot or item.</p>`
+}
+${
+  participant.waitlist.length
+    ? html`<h3>On the waitlist</h3>
+<ul>${participant.waitlist.map((e) => html`<li>${entryText(choices, e)}</li>`)}</ul>`
+    : ''
 }
 ${
   registered.failed.length
@@ -287,6 +405,7 @@ export function registrationPage(view: RegistrationView, token: string, form: Fo
     `Your registration: ${signup.title}`,
     html`<h1>Your registration</h1>
 <p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
+${statusBlock(participant)}
 ${options.registered ? registeredBlock(options.registered, choices, participant) : ''}
 ${noticeBlock(options.notice)}
 <h2>Details</h2>
@@ -297,6 +416,7 @@ ${signup.questions.map((q) => html`<dt>${q.label}</dt><dd>${q.id in participant.
 </dl>
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
+${waitlistSection(participant, choices, token, closure === undefined)}
 ${
   closure === undefined
     ? html`<h2>Change your registration</h2>
@@ -305,7 +425,11 @@ ${errorSummary(form, labelsOf(choices, signup.questions))}
 ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name', required: true })}
 ${textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: signup.requiresPhone, hint: PHONE_HINT })}
 ${questionFieldset(form, signup.questions)}
-${quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field) ?? 0))}
+${
+  waitsForSignup(participant)
+    ? html`<p>You can choose slots and items once you have a place in the signup.</p>`
+    : quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field) ?? 0))
+}
 <button type="submit">Save changes</button>
 </form>
 <h2>Cancel your registration</h2>
@@ -318,11 +442,12 @@ ${quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field
   );
 }
 
-/** After POST /r/{token}/cancel. */
-export function canceledPage(view: RegistrationView): SafeHtml {
+/** After POST /r/{token}/cancel, and GET /r/{token} of a canceled registration ever after. */
+export function canceledPage(view: RegistrationView, notice?: Notice): SafeHtml {
   return layout(
     'Registration canceled',
     html`<h1>Your registration is canceled</h1>
+${noticeBlock(notice)}
 <p>You are no longer signed up for <strong>${view.signup.title}</strong> on ${when(view.signup.eventDate)}. Your places are free for others.</p>
 <p><a href="/s/${view.signup.slug}">Back to the signup</a></p>`,
   );
