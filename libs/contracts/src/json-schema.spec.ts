@@ -79,6 +79,7 @@ describe('jsonSchemaOf', () => {
       signupCloseDate: null,
       organizationId: 'org_1',
       participantCount: 0,
+      waitlist: { enabled: true, mode: 'offer', offerMinutes: 60 },
       publicUrl: 'http://localhost:3000/s/potluck-x1',
       livemode: false,
       createdAt: '2026-11-22T10:00:00.000Z',
@@ -102,6 +103,7 @@ describe('jsonSchemaOf', () => {
     };
     expect(validate(signup)).toBe(true);
     expect(validate({ ...signup, status: 'archived' })).toBe(false);
+    expect(validate({ ...signup, waitlist: { ...signup.waitlist, mode: 'lottery' } })).toBe(false);
     expect(validate({ ...signup, slots: [{ ...signup.slots[0], capacity: 'two' }] })).toBe(false);
   });
 });
