@@ -67,7 +67,9 @@ export const SIGNUP_TOOLS = [
     description:
       'Creates a signup sheet as a draft: a title and the event date and time (ISO 8601 with a time zone, e.g. 2026-12-24T18:00:00Z) ' +
       'are required. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register ' +
-      'at its publicUrl. At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it).',
+      'at its publicUrl. At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it). With waitlist.enabled, ' +
+      'people who do not fit a full slot, item or maxParticipants join a line instead of being turned away: waitlist.mode auto moves ' +
+      'the first in line in when a place frees, offer holds the place for them for waitlist.offerMinutes (default 1440).',
     subject: 'signups.create',
     input: CreateSignupDto,
     output: SignupView,
@@ -79,7 +81,8 @@ export const SIGNUP_TOOLS = [
     title: 'Update a signup',
     description:
       'Changes the fields given of a signup and leaves the others; null clears description, location, maxParticipants or signupCloseDate. ' +
-      'maxParticipants may not drop below the participants already registered (conflict).',
+      'maxParticipants may not drop below the participants already registered (conflict). waitlist changes the settings given ' +
+      '(enabled, mode, offerMinutes) and keeps the others.',
     subject: 'signups.update',
     input: UpdateSignupArgs,
     output: SignupView,
