@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RegistrationResultView, RegistrationView, SignupView, SlotView } from '#libs/contracts';
 import { localStack } from '#libs/testing';
 import { request } from './support/api.js';
 import { DEVICE_GRANT } from './support/oauth.js';
@@ -54,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, and keeps data across restarts', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, and runs a waitlist', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -113,6 +114,27 @@ describe('npm start (all-in-one)', () => {
       const key = /Sandbox API key\s+(sgn_test_[0-9A-Za-z]{32})/.exec(second.output)?.[1];
       const list = await request<{ data: { title: string }[] }>(`${base}/signups`, { key });
       expect(list.body.data.map((s) => s.title)).toEqual(['Smoke']);
+
+      // A waitlist walk: a registration past a full slot waits in its line, and a cancellation moves it in.
+      const shift = await request<SignupView>(`${base}/signups`, {
+        key,
+        body: { title: 'Shift', eventDate: '2027-01-02T10:00:00Z', waitlist: { enabled: true } },
+      });
+      const slot = await request<SlotView>(`${base}/signups/${shift.body.id}/slots`, { key, body: { title: 'Door', capacity: 1 } });
+      expect((await request(`${base}/signups/${shift.body.id}/publish`, { key, method: 'POST' })).status).toBe(200);
+      const register = (email: string) =>
+        request<RegistrationResultView>(`${base}/signups/${shift.body.id}/participants`, {
+          body: { name: email, email, selections: [{ type: 'slot', id: slot.body.id }] },
+        });
+      const holder = await register('first@example.com');
+      const waiting = await register('second@example.com');
+      expect(waiting.status).toBe(201);
+      expect(waiting.body.waitlisted).toEqual([{ type: 'slot', id: slot.body.id, participantId: expect.any(String), position: 1 }]);
+      const line = await request<{ data: { email: string; position: number }[] }>(`${base}/signups/${shift.body.id}/waitlist`, { key });
+      expect(line.body.data.map((e) => [e.email, e.position])).toEqual([['second@example.com', 1]]);
+      expect((await request(`${base}/registrations/${holder.body.confirmationToken}`, { method: 'DELETE' })).status).toBe(200);
+      const promoted = await request<RegistrationView>(`${base}/registrations/${waiting.body.confirmationToken}`);
+      expect(promoted.body.participant).toMatchObject({ status: 'confirmed', selections: [{ id: slot.body.id }], waitlist: [] });
     } finally {
       await stop(second.child);
     }

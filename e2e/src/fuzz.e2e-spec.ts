@@ -116,7 +116,16 @@ describe('hostile inputs', () => {
   let apiPrefix: string;
   let doc: OpenApi;
   let tools: { name: string; inputSchema: Schema }[];
-  let ids: { signup: SignupView; slotId: string; itemId: string; participantId: string; token: string; webhookId: string };
+  let ids: {
+    signup: SignupView;
+    slotId: string;
+    itemId: string;
+    participantId: string;
+    token: string;
+    webhookId: string;
+    /** A signup whose line someone waits in: their registration's token and their entry. */
+    waitlist: { signupId: string; token: string; entryId: string };
+  };
   /**
    * A signup and a registration of their own for the pages, which nothing else here could have
    * changed: the signup's waitlist is on and its slot full, so the registration waits in its line (entryId).
@@ -140,6 +149,7 @@ describe('hostile inputs', () => {
         slotId: ids.slotId,
         itemId: ids.itemId,
         participantId: ids.participantId,
+        entryId: ids.waitlist.entryId,
         id: ids.slotId,
       };
       return byName[name] ?? randomUUID();
@@ -297,20 +307,22 @@ describe('hostile inputs', () => {
       .replace(/\{(\w+)\}/g, (_m, name: string) => (name === hostile?.param ? hostile.raw : pathId(path, name)));
   }
 
-  /** The tenant's resource a path parameter names (the first segment says which kind an `id` is). */
+  /** The tenant's resource a path parameter names (the first segments say which kind an `id` is, and which registration a waitlist's). */
   function pathId(path: string, name: string): string {
     const route = path.slice(apiPrefix.length);
+    const waitlist = route.includes('/waitlist');
     if (name === 'id') {
       if (route.startsWith('/webhooks/deliveries/')) return randomUUID();
       if (route.startsWith('/webhooks/')) return ids.webhookId;
       if (route.startsWith('/orgs/')) return tenant.organization.id;
-      return ids.signup.id;
+      return waitlist ? ids.waitlist.signupId : ids.signup.id;
     }
     const byName: Record<string, string> = {
       slotId: ids.slotId,
       itemId: ids.itemId,
       participantId: ids.participantId,
-      confirmationToken: ids.token,
+      entryId: ids.waitlist.entryId,
+      confirmationToken: waitlist ? ids.waitlist.token : ids.token,
       slugOrId: ids.signup.slug,
     };
     return byName[name] ?? randomUUID();
@@ -394,7 +406,12 @@ describe('hostile inputs', () => {
         })),
       ),
       webhooks: (await call('/webhooks?limit=100', { key })).body,
-      registrations: [(await call(`/registrations/${ids.token}`)).body, (await call(`/registrations/${pages.token}`)).body],
+      registrations: [
+        (await call(`/registrations/${ids.token}`)).body,
+        (await call(`/registrations/${pages.token}`)).body,
+        (await call(`/registrations/${ids.waitlist.token}`)).body,
+      ],
+      waitlist: (await call(`/signups/${ids.waitlist.signupId}/waitlist`, { key })).body,
     };
   }
 
@@ -413,6 +430,11 @@ describe('hostile inputs', () => {
       key: tenant.key,
       body: { url: 'http://127.0.0.1:9/fuzz', eventTypes: ['reminder.sent'] },
     });
+    const full = await newSignup(tenant.key, { fields: { maxParticipants: 1, waitlist: { enabled: true } } });
+    await call(`/signups/${full.signup.id}/participants`, { key: tenant.key, body: person() });
+    const waiting = await call<RegistrationResultView>(`/signups/${full.signup.id}/participants`, { key: tenant.key, body: person() });
+    const waitingToken = waiting.body.confirmationToken!;
+    const entry = (await call<{ participant: ParticipantView }>(`/registrations/${waitingToken}`)).body.participant.waitlist[0]!;
     ids = {
       signup,
       slotId: slots[0]!.id,
@@ -420,6 +442,7 @@ describe('hostile inputs', () => {
       participantId: participants.body.data[0]!.id,
       token: registered.body.confirmationToken!,
       webhookId: webhook.body.endpoint.id,
+      waitlist: { signupId: full.signup.id, token: waitingToken, entryId: entry.id },
     };
     const forPages = await newSignup(tenant.key, {
       slots: [{ title: 'Setup', capacity: 1 }],
@@ -438,11 +461,11 @@ describe('hostile inputs', () => {
       body: person(setup),
     });
     const pageToken = pageRegistration.body.confirmationToken!;
-    const waiting = await call<RegistrationView>(`/registrations/${pageToken}`);
+    const pageEntry = (await call<RegistrationView>(`/registrations/${pageToken}`)).body.participant.waitlist[0]!;
     pages = {
       slug: forPages.signup.slug,
       token: pageToken,
-      entryId: waiting.body.participant.waitlist[0]!.id,
+      entryId: pageEntry.id,
       questions: forPages.signup.questions.map((q) => `q-${q.id}`),
     };
     doc = (await call<OpenApi>('/openapi.json')).body;
@@ -459,7 +482,17 @@ describe('hostile inputs', () => {
     expect(restTargets().map((t) => t.label)).toEqual(
       expect.arrayContaining(['POST /signups', 'POST /signups/{id}/participants', 'PATCH /webhooks/{id}']),
     );
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_signup', 'register_participant', 'list_participants']));
+    expect(Object.keys(doc.paths).map((p) => p.slice(apiPrefix.length))).toEqual(
+      expect.arrayContaining([
+        '/signups/{id}/waitlist',
+        '/signups/{id}/waitlist/{entryId}/promote',
+        '/registrations/{confirmationToken}/waitlist/{entryId}',
+      ]),
+    );
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['create_signup', 'register_participant', 'list_participants', 'list_waitlist', 'promote_from_waitlist']),
+    );
+    expect(ids.waitlist.entryId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('refuses every hostile value in every field of every REST body with a 422 on that field', async () => {

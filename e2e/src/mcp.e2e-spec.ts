@@ -11,7 +11,15 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
-import type { ItemView, MeView, ParticipantView, RegistrationResultView, SignupView, SlotView } from '#libs/contracts';
+import type {
+  ItemView,
+  MeView,
+  ParticipantView,
+  RegistrationResultView,
+  SignupView,
+  SlotView,
+  WaitlistedParticipantView,
+} from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { ALL_SCOPES } from '#libs/scopes';
 import { eventually } from '#libs/testing';
@@ -275,9 +283,12 @@ describe('the MCP surface', () => {
         'get_signup_analytics',
         'list_participants',
         'list_signups',
+        'list_waitlist',
+        'promote_from_waitlist',
         'publish_signup',
         'register_participant',
         'register_self',
+        'remove_from_waitlist',
         'remove_participant',
         'send_reminder',
         'update_item',
@@ -492,15 +503,15 @@ describe('the MCP surface', () => {
       expect((await fails(agent, 'send_reminder', { signupId: draft.id })).code).toBe('bad_request');
     });
 
-    it('remove_participant frees what they held, and a second removal is not_found', async () => {
+    it('remove_participant frees what they held and keeps them as cancelled; a second removal answers the same', async () => {
       const ana = people.find((p) => p.email === 'ana@example.com')!;
-      expect(await use<ParticipantView>(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id })).toMatchObject({
-        id: ana.id,
-      });
+      const removed = await use<ParticipantView>(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id });
+      expect(removed).toMatchObject({ id: ana.id, status: 'cancelled' });
       expect((await use<SignupView>(agent, 'get_signup', { signupId: signup.id })).slots!.find((s) => s.id === slot.id)).toMatchObject({
         taken: 0,
       });
-      expect((await fails(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id })).code).toBe('not_found');
+      expect(await use<ParticipantView>(agent, 'remove_participant', { signupId: signup.id, participantId: ana.id })).toEqual(removed);
+      expect((await fails(agent, 'remove_participant', { signupId: signup.id, participantId: UNKNOWN_ID })).code).toBe('not_found');
     });
 
     it('close_signup closes it, and the public link takes no more registrations', async () => {
@@ -519,6 +530,83 @@ describe('the MCP surface', () => {
       expect((await fails(sandbox, 'draft_signup_ai', { description: '' })).errors).toEqual([
         { path: 'description', message: 'Must not be empty' },
       ]);
+    });
+  });
+
+  describe('the waitlist tools', () => {
+    let signup: SignupView;
+    let slot: SlotView;
+    type Line = { data: WaitlistedParticipantView[]; nextCursor: string | null };
+    const register = (email: string) =>
+      use<RegistrationResultView>(agent, 'register_participant', {
+        signupId: signup.id,
+        name: email,
+        email,
+        selections: [{ type: 'slot', id: slot.id }],
+      });
+
+    beforeAll(async () => {
+      signup = await use<SignupView>(agent, 'create_signup', {
+        title: 'MCP shift',
+        eventDate: '2027-07-06T17:00:00Z',
+        waitlist: { enabled: true, mode: 'offer', offerMinutes: 60 },
+      });
+      slot = (await use<{ data: SlotView[] }>(agent, 'add_slots', { signupId: signup.id, slots: [{ title: 'Door', capacity: 1 }] }))
+        .data[0]!;
+      await use(agent, 'publish_signup', { signupId: signup.id });
+    });
+
+    it('create_signup takes the waitlist settings, update_signup changes the ones given', async () => {
+      expect(signup.waitlist).toEqual({ enabled: true, mode: 'offer', offerMinutes: 60 });
+      const updated = await use<SignupView>(agent, 'update_signup', { signupId: signup.id, waitlist: { offerMinutes: 120 } });
+      expect(updated.waitlist).toEqual({ enabled: true, mode: 'offer', offerMinutes: 120 });
+    });
+
+    it('list_waitlist shows who waits in order; promote_from_waitlist is refused while no place is free, then accepts an offer', async () => {
+      const first = await register('first@example.com');
+      const second = await register('second@example.com');
+      expect(second.waitlisted).toEqual([{ type: 'slot', id: slot.id, participantId: expect.any(String), position: 1 }]);
+      const line = await use<Line>(agent, 'list_waitlist', { signupId: signup.id, type: 'slot', targetId: slot.id });
+      expect(line.data.map((e) => [e.email, e.state, e.position])).toEqual([['second@example.com', 'waiting', 1]]);
+      const entryId = line.data[0]!.id;
+      expect(await fails(agent, 'promote_from_waitlist', { signupId: signup.id, entryId })).toMatchObject({
+        code: 'conflict',
+        status: 409,
+      });
+      await use(agent, 'remove_participant', { signupId: signup.id, participantId: first.confirmed[0]!.participantId });
+      const offered = await use<Line>(agent, 'list_waitlist', { signupId: signup.id });
+      expect(offered.data.map((e) => [e.id, e.state, e.position])).toEqual([[entryId, 'offered', null]]);
+      const promoted = await use<ParticipantView>(agent, 'promote_from_waitlist', { signupId: signup.id, entryId: entryId.toUpperCase() });
+      expect(promoted).toMatchObject({ email: 'second@example.com', status: 'confirmed', selections: [{ id: slot.id }], waitlist: [] });
+      expect((await use<Line>(agent, 'list_waitlist', { signupId: signup.id })).data).toEqual([]);
+      const confirmed = await use<{ data: ParticipantView[] }>(agent, 'list_participants', { signupId: signup.id, status: 'confirmed' });
+      expect(confirmed.data.map((p) => p.email)).toEqual(['second@example.com']);
+      expect((await fails(agent, 'list_participants', { signupId: signup.id, status: 'gone' })).errors).toEqual([
+        { path: 'status', message: expect.any(String) },
+      ]);
+    });
+
+    it('remove_from_waitlist takes someone out of the line, and a second removal is not_found', async () => {
+      await register('third@example.com');
+      const [entry] = (await use<Line>(agent, 'list_waitlist', { signupId: signup.id })).data;
+      expect(entry).toMatchObject({ email: 'third@example.com', position: 1 });
+      const removed = await use<ParticipantView>(agent, 'remove_from_waitlist', { signupId: signup.id, entryId: entry!.id });
+      expect(removed).toMatchObject({ email: 'third@example.com', status: 'cancelled', waitlist: [] });
+      expect((await fails(agent, 'remove_from_waitlist', { signupId: signup.id, entryId: entry!.id })).code).toBe('not_found');
+      expect((await fails(agent, 'list_waitlist', { signupId: signup.id, type: 'queue' })).errors).toEqual([
+        { path: 'type', message: expect.any(String) },
+      ]);
+    });
+
+    it('lets a participants:read key list the waitlist but not promote or remove', async () => {
+      const reader = await connect((await tenant.newKey({ mode: 'live', scopes: 'participants:read' })).key);
+      expect((await use<Line>(reader, 'list_waitlist', { signupId: signup.id })).data).toEqual([]);
+      for (const name of ['promote_from_waitlist', 'remove_from_waitlist']) {
+        expect(await fails(reader, name, { signupId: signup.id, entryId: UNKNOWN_ID })).toMatchObject({
+          code: 'scope_required',
+          detail: 'This operation requires the scope "participants:write".',
+        });
+      }
     });
   });
 
@@ -584,6 +672,9 @@ describe('the MCP surface', () => {
       ['update_item', 'signups:write'],
       ['list_participants', 'participants:read'],
       ['remove_participant', 'participants:write'],
+      ['list_waitlist', 'participants:read'],
+      ['promote_from_waitlist', 'participants:write'],
+      ['remove_from_waitlist', 'participants:write'],
       ['draft_signup_ai', 'ai:draft'],
       ['send_reminder', 'reminders:send'],
     ])('%s needs %s, as its REST twin does', async (name, scope) => {

@@ -226,6 +226,7 @@ describe('slots, items, participants and registrations over REST', () => {
           { type: 'item', id: items[0]!.id, participantId: expect.any(String) },
         ],
         failed: [],
+        waitlisted: [],
       });
       expect(res.body.confirmed[0]!.participantId).toBe(res.body.confirmed[1]!.participantId);
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 1, remaining: 2 });
@@ -270,6 +271,7 @@ describe('slots, items, participants and registrations over REST', () => {
         success: false,
         confirmed: [],
         failed: [{ type: 'slot', id: slots[0]!.id, reason: 'full', message: expect.any(String) }],
+        waitlisted: [],
       });
       const list = await call<Page<ParticipantView>>(`/signups/${signup.id}/participants`, { key: tenant.key });
       expect(list.body.data).toHaveLength(1);
@@ -375,6 +377,10 @@ describe('slots, items, participants and registrations over REST', () => {
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
         remindedAt: null,
+        status: 'confirmed',
+        statusChangedAt: expect.any(String),
+        cancelledAt: null,
+        waitlist: [],
         livemode: false,
       });
       const second = await call<Page<ParticipantView>>(`/signups/${signup.id}/participants?limit=2&cursor=${first.body.nextCursor}`, {
@@ -421,15 +427,21 @@ describe('slots, items, participants and registrations over REST', () => {
       expect(await slotOf(signup.id, b.id)).toMatchObject({ taken: 2, remaining: 0 });
     });
 
-    it('removes a participant with 200 and the removed participant, freeing their places', async () => {
+    it('cancels a participant with 200 and the cancelled participant, freeing their places; a second DELETE answers the same', async () => {
       const { signup, slots } = await newSignup(tenant.key, { slots: [{ title: 'A', capacity: 2 }] });
       const registered = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id, quantity: 2 }]), tenant.key);
       const participantId = registered.body.confirmed[0]!.participantId;
       const res = await call<ParticipantView>(`/signups/${signup.id}/participants/${participantId}`, { key: tenant.key, method: 'DELETE' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: participantId, signupId: signup.id });
+      expect(res.body).toMatchObject({ id: participantId, signupId: signup.id, status: 'cancelled', cancelledAt: expect.any(String) });
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 0, remaining: 2 });
-      expect((await call(`/signups/${signup.id}/participants/${participantId}`, { key: tenant.key, method: 'DELETE' })).status).toBe(404);
+      const again = await call<ParticipantView>(`/signups/${signup.id}/participants/${participantId}`, {
+        key: tenant.key,
+        method: 'DELETE',
+      });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(res.body);
+      expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 0, remaining: 2 });
     });
 
     it("answers slots, items and participants with their signup's mode: true for a live key, false for a sandbox key", async () => {
@@ -517,14 +529,17 @@ describe('slots, items, participants and registrations over REST', () => {
       );
     });
 
-    it('cancels, freeing capacity; the token is then not found', async () => {
+    it('cancels, freeing capacity; the token then reads the cancelled registration', async () => {
       const { signup, slots, token } = await setup();
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ remaining: 1 });
       const res = await call<RegistrationView>(`/registrations/${token}`, { method: 'DELETE' });
       expect(res.status).toBe(200);
       expect(res.body.signup.id).toBe(signup.id);
       expect(await slotOf(signup.id, slots[0]!.id)).toMatchObject({ taken: 0, remaining: 2 });
-      expect((await call(`/registrations/${token}`)).status).toBe(404);
+      const read = await call<RegistrationView>(`/registrations/${token}`);
+      expect(read.status).toBe(200);
+      expect(read.body.participant).toEqual(res.body.participant);
+      expect(read.body.participant).toMatchObject({ status: 'cancelled', cancelledAt: expect.any(String) });
     });
 
     it.each([`cnf_${'0'.repeat(32)}`, 'cnf_short', 'not-a-token'])('answers the token %j with not_found', async (token) => {

@@ -80,7 +80,12 @@ describe('api-gateway on its own', () => {
 
   it('declares bearer security on credentialed operations, none on public ones, and optional on registration', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
-    const publicPaths = new Set(['/api/v1/public/signups/{slugOrId}', '/api/v1/registrations/{confirmationToken}']);
+    const publicPaths = new Set([
+      '/api/v1/public/signups/{slugOrId}',
+      '/api/v1/registrations/{confirmationToken}',
+      '/api/v1/registrations/{confirmationToken}/waitlist/{entryId}/accept',
+      '/api/v1/registrations/{confirmationToken}/waitlist/{entryId}',
+    ]);
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item as Record<string, { security?: unknown }>)) {
         const expected = publicPaths.has(path)
@@ -177,6 +182,21 @@ describe('api-gateway on its own', () => {
         ['scope_required', 'forbidden', 'not_found', 'validation_failed'],
       ],
       ['get', '/signups/{id}/analytics', 'analytics:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
+      ['get', '/signups/{id}/waitlist', 'participants:read', '200', ['scope_required', 'forbidden', 'not_found', 'validation_failed']],
+      [
+        'post',
+        '/signups/{id}/waitlist/{entryId}/promote',
+        'participants:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'],
+      ],
+      [
+        'delete',
+        '/signups/{id}/waitlist/{entryId}',
+        'participants:write',
+        '200',
+        ['scope_required', 'forbidden', 'not_found', 'validation_failed'],
+      ],
     ])('documents %s %s with scope %s, its answer and its problems', (method, path, scope, success, codes) => {
       const op = operation(path, method)!;
       expect(op).toBeDefined();
@@ -219,6 +239,12 @@ describe('api-gateway on its own', () => {
       ['get', '/registrations/{confirmationToken}', ['not_found']],
       ['patch', '/registrations/{confirmationToken}', ['not_found', 'bad_request', 'conflict', 'validation_failed']],
       ['delete', '/registrations/{confirmationToken}', ['not_found', 'bad_request']],
+      [
+        'post',
+        '/registrations/{confirmationToken}/waitlist/{entryId}/accept',
+        ['not_found', 'bad_request', 'conflict', 'validation_failed'],
+      ],
+      ['delete', '/registrations/{confirmationToken}/waitlist/{entryId}', ['not_found', 'bad_request', 'validation_failed']],
     ])('documents public %s %s and its problems', (method, path, codes) => {
       const op = operation(path, method)!;
       expect(op.responses['200']).toBeDefined();
@@ -230,6 +256,20 @@ describe('api-gateway on its own', () => {
       expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
       expect(problemCodes(create)).toContain('daily_ceiling_exceeded');
       expect(operation('/signups', 'get')!.parameters!.some((p) => p.name === 'Idempotency-Key')).toBe(false);
+    });
+
+    it('documents the status filter of the participant list and the filters of the waitlist', () => {
+      const query = (path: string) =>
+        Object.fromEntries(operation(path, 'get')!.parameters!.map((p) => [p.name, p.schema as Record<string, unknown>]));
+      expect(query('/signups/{id}/participants').status).toMatchObject({
+        enum: ['confirmed', 'waitlisted', 'offered', 'cancelled', 'attended', 'no_show'],
+      });
+      expect(query('/signups/{id}/waitlist')).toMatchObject({
+        limit: { type: 'integer' },
+        cursor: { type: 'string' },
+        type: { enum: ['signup', 'slot', 'item'] },
+        targetId: { format: 'uuid' },
+      });
     });
 
     it('documents bulk creation as one DTO or the other', () => {

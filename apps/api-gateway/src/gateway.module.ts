@@ -18,6 +18,7 @@ import { TwilioInboundController } from './reminders/twilio-inbound.controller.j
 import { SignupsController } from './signups/signups.controller.js';
 import { ItemsController } from './slots-items/items.controller.js';
 import { SlotsController } from './slots-items/slots.controller.js';
+import { WaitlistController } from './waitlist/waitlist.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 @Module({})
@@ -33,6 +34,7 @@ export class GatewayModule {
         SlotsController,
         ItemsController,
         ParticipantsController,
+        WaitlistController,
         AnalyticsController,
         PublicSignupsController,
         RegistrationsController,

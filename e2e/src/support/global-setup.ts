@@ -27,6 +27,7 @@ export default async function globalSetup(): Promise<void> {
         ...RELAXED_LIMITS_ENV,
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         REMINDER_POLL_MS: '250',
+        OFFER_SWEEP_MS: '250',
         LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

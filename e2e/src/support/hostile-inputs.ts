@@ -189,14 +189,18 @@ export const HOSTILE_QUERY_VALUES: readonly HostileParam[] = [
   { name: '1e308', raw: '1e308' },
   { name: '-1', raw: '-1' },
   { name: 'a cursor of another shape', raw: b64('{"a": 1}') },
-  { name: 'a cursor whose timestamp is not one', raw: b64(`{"createdAt": "x", "eventDate": "x", "id": "${SOME_UUID}"}`) },
+  { name: 'a cursor whose timestamp is not one', raw: b64(`{"createdAt": "x", "eventDate": "x", "joinedAt": "x", "id": "${SOME_UUID}"}`) },
   {
     name: 'a cursor whose id is not a uuid',
-    raw: b64('{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "id": "not-a-uuid"}'),
+    raw: b64(
+      '{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "joinedAt": "2027-01-01T00:00:00Z", "id": "not-a-uuid"}',
+    ),
   },
   {
     name: 'a cursor with a lone surrogate',
-    raw: b64(`{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "id": "\\ud800"}`),
+    raw: b64(
+      `{"createdAt": "2027-01-01T00:00:00Z", "eventDate": "2027-01-01T00:00:00Z", "joinedAt": "2027-01-01T00:00:00Z", "id": "\\ud800"}`,
+    ),
   },
   { name: 'a cursor nested 2000 deep', raw: b64(deepArrays(DEEP)) },
   { name: 'a cursor with a __proto__ key', raw: b64(`{"__proto__": {"polluted": true}, "createdAt": "x", "id": "${SOME_UUID}"}`) },

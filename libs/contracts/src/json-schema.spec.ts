@@ -106,6 +106,7 @@ describe('jsonSchemaOf', () => {
     };
     expect(validate(signup)).toBe(true);
     expect(validate({ ...signup, status: 'archived' })).toBe(false);
+    expect(validate({ ...signup, waitlist: { ...signup.waitlist, mode: 'lottery' } })).toBe(false);
     expect(validate({ ...signup, slots: [{ ...signup.slots[0], capacity: 'two' }] })).toBe(false);
   });
 });

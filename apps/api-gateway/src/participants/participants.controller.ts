@@ -3,8 +3,8 @@ import { ApiBody, ApiCreatedResponse, ApiExtension, ApiOkResponse, ApiOperation,
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import {
+  ListParticipantsQueryDto,
   type Page,
-  PageQueryDto,
   ParticipantPageView,
   ParticipantView,
   type Principal,
@@ -35,8 +35,11 @@ export class ParticipantsController {
     description:
       'Each selection is allocated on its own: the answer lists what was confirmed and what failed (reason `full` or `not_found`). ' +
       'Selection ids in `confirmed` and `failed` come back in canonical lower case, whatever case was sent. ' +
-      '201 when a participant was stored (selections empty, or at least one confirmed), with the confirmationToken that lets the participant ' +
-      'edit or cancel later: surface it to them and keep it. 200 when every selection failed: nothing is stored and there is no token. ' +
+      '201 when a participant was stored (selections empty, or at least one confirmed or waitlisted), with the confirmationToken that lets ' +
+      'the participant edit or cancel later: surface it to them and keep it. 200 when every selection failed: nothing is stored and there is no token. ' +
+      "When the signup's waitlist is on, a selection that does not fit joins the line of its slot or item instead of failing, and " +
+      'a registration past maxParticipants joins the line of the signup itself (type signup): `waitlisted` lists them with their positions, ' +
+      'and a participant holding no slot or item yet has status waitlisted until a place is given (auto mode) or offered (offer mode). ' +
       'A credential is optional. One that is sent must be valid (a malformed, unknown or revoked one is refused with 401 even here); ' +
       'it then selects the rate tier and narrows the call to its own mode: a live key sees no sandbox signup and a sandbox key no live one (404), ' +
       'and its own organization hears 400 for its draft rather than 404 (an anonymous caller, or another organization, gets 404 for a draft).',
@@ -63,15 +66,19 @@ export class ParticipantsController {
   @Get()
   @Operation('signups.participants.list')
   @NoStore()
-  @ApiOperation({ summary: "List a signup's participants with their contacts, newest first" })
+  @ApiOperation({
+    summary: "List a signup's participants with their contacts, newest first",
+    description: 'Every status but cancelled, or only the participants in `status` (cancelled ones included when asked for).',
+  })
   @ApiOkResponse({ type: ParticipantPageView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
   list(
     @UuidParam('id') signupId: string,
-    @ValidQuery(PageQueryDto) query: PageQueryDto,
+    @ValidQuery(ListParticipantsQueryDto) query: ListParticipantsQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<ParticipantView>> {
-    return this.bus.request('signups.participants.list', { principal, signupId, query: { limit: query.limit, cursor: query.cursor } });
+    const { limit, cursor, status } = query;
+    return this.bus.request('signups.participants.list', { principal, signupId, query: { limit, cursor, status } });
   }
 
   @Patch(':participantId')
@@ -92,7 +99,12 @@ export class ParticipantsController {
 
   @Delete(':participantId')
   @Operation('signups.participants.delete')
-  @ApiOperation({ summary: 'Remove a participant, freeing what they held; answers the removed participant' })
+  @ApiOperation({
+    summary: 'Cancel a participant, freeing what they held; answers the cancelled participant',
+    description:
+      'The participant stays, with status cancelled, cancelledAt and the selections it held as the record; it leaves every waitlist it ' +
+      'was in, and each freed place goes to the first in line who fits. Cancelling again answers the cancelled participant unchanged.',
+  })
   @ApiOkResponse({ type: ParticipantView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
   remove(

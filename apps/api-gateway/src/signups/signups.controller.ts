@@ -34,7 +34,13 @@ export class SignupsController {
 
   @Post()
   @Operation('signups.create')
-  @ApiOperation({ summary: 'Create a signup (status draft); at most SIGNUPS_PER_DAY (50) per organization per UTC day' })
+  @ApiOperation({
+    summary: 'Create a signup (status draft); at most SIGNUPS_PER_DAY (50) per organization per UTC day',
+    description:
+      '`waitlist` is off unless `enabled`: with it on, a registration that does not fit a slot, an item or maxParticipants joins ' +
+      'that line instead of failing; `mode` auto gives a freed place to the first in line at once, offer holds it for them for ' +
+      '`offerMinutes` (default 1440).',
+  })
   @ApiBody({ type: CreateSignupDto })
   @ApiCreatedResponse({ type: SignupView })
   @ApiProblems(['scope_required', 'validation_failed', 'daily_ceiling_exceeded'])
@@ -72,7 +78,12 @@ export class SignupsController {
 
   @Patch(':id')
   @Operation('signups.update')
-  @ApiOperation({ summary: 'Edit a signup; null clears a field' })
+  @ApiOperation({
+    summary: 'Edit a signup; null clears a field',
+    description:
+      '`waitlist` changes the settings given and keeps the others. Raising or clearing maxParticipants gives the new places to the ' +
+      "first in the signup's own line at once.",
+  })
   @ApiBody({ type: UpdateSignupDto })
   @ApiOkResponse({ type: SignupView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])

@@ -2,13 +2,14 @@ import { IntersectionType, OmitType } from '@nestjs/swagger';
 import {
   CreateItemsDto,
   CreateSlotsDto,
-  PageQueryDto,
+  ListParticipantsQueryDto,
   RegistrationDto,
   StringField,
   UpdateItemDto,
   UpdateSignupDto,
   UpdateSlotDto,
   UuidField,
+  WaitlistQueryDto,
 } from '#libs/contracts';
 
 /**
@@ -33,12 +34,18 @@ export class ParticipantRef extends SignupRef {
   @UuidField({ required: true, description: 'The participant id (from list_participants).' }) participantId!: string;
 }
 
+export class EntryRef extends SignupRef {
+  @UuidField({ required: true, description: "The waitlist entry id (from list_waitlist, or a participant's waitlist[].id)." })
+  entryId!: string;
+}
+
 export class UpdateSignupArgs extends IntersectionType(SignupRef, UpdateSignupDto) {}
 export class AddSlotsArgs extends IntersectionType(SignupRef, CreateSlotsDto) {}
 export class AddItemsArgs extends IntersectionType(SignupRef, CreateItemsDto) {}
 export class UpdateSlotArgs extends IntersectionType(SlotRef, UpdateSlotDto) {}
 export class UpdateItemArgs extends IntersectionType(ItemRef, UpdateItemDto) {}
-export class ListParticipantsArgs extends IntersectionType(SignupRef, PageQueryDto) {}
+export class ListParticipantsArgs extends IntersectionType(SignupRef, ListParticipantsQueryDto) {}
+export class ListWaitlistArgs extends IntersectionType(SignupRef, WaitlistQueryDto) {}
 export class RegisterParticipantArgs extends IntersectionType(SignupRef, RegistrationDto) {}
 
 /** Registers the caller: the email is their account's; accounts have no display name, so one may be given. */

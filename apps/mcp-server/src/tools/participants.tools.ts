@@ -20,21 +20,24 @@ const REGISTRATION_RULES =
   'carries the confirmationToken. answers, keyed by question id (the questions of get_signup), answer its questions: text for short_text, ' +
   'long_text and single_choice (one of its options), a list of its options for multiple_choice, true or false for yes_no, a number ' +
   'within min and max for number; each required question needs one, and an answer that does not fit is validation_failed on ' +
-  'answers.<questionId>.';
+  "answers.<questionId>. When the signup's waitlist is on, a selection that does not fit (or a registration past maxParticipants) " +
+  'joins that line instead: waitlisted[] lists them with their positions, and the participant is moved in, or offered the place, ' +
+  'when one frees.';
 
 export const PARTICIPANT_TOOLS = [
   defineTool({
     name: 'list_participants',
     title: 'List participants',
     description:
-      'Lists the people registered for a signup, newest first, with their contact details and what each signed up for (personal data: ' +
-      'share only with the organizer). 20 per page (limit up to 100); when nextCursor is not null, call again with cursor set to it.',
+      'Lists the people registered for a signup, newest first, with their contact details, what each signed up for and their status ' +
+      '(personal data: share only with the organizer). Every status but cancelled, unless status names one (confirmed, waitlisted, ' +
+      'offered, cancelled, attended, no_show). 20 per page (limit up to 100); when nextCursor is not null, call again with cursor set to it.',
     subject: 'signups.participants.list',
     input: ListParticipantsArgs,
     output: ParticipantPageView,
     hints: READ,
-    run: ({ signupId, limit, cursor }, { request, principal }) =>
-      request({ principal, signupId: signupId.toLowerCase(), query: { limit, cursor } }),
+    run: ({ signupId, limit, cursor, status }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), query: { limit, cursor, status } }),
   }),
   defineTool({
     name: 'register_participant',
@@ -73,8 +76,9 @@ export const PARTICIPANT_TOOLS = [
     name: 'remove_participant',
     title: 'Remove a participant',
     description:
-      'Removes a participant from a signup and frees the places and quantities they held. Answers the removed participant. ' +
-      'This cannot be undone: confirm with the organizer first.',
+      'Cancels a participant of a signup and frees the places and quantities they held, which go to the first in line when the ' +
+      'waitlist is on. The participant stays listed under status cancelled; cancelling again answers the same. Answers the ' +
+      'cancelled participant. This cannot be undone: confirm with the organizer first.',
     subject: 'signups.participants.delete',
     input: ParticipantRef,
     output: ParticipantView,

@@ -69,7 +69,9 @@ export const SIGNUP_TOOLS = [
       'are required. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register ' +
       'at its publicUrl. questions (at most 50) are asked on registration: type short_text, long_text, single_choice or multiple_choice ' +
       '(with options), yes_no or number (with optional min and max), a label, and required. ' +
-      'At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it).',
+      'At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it). With waitlist.enabled, ' +
+      'people who do not fit a full slot, item or maxParticipants join a line instead of being turned away: waitlist.mode auto moves ' +
+      'the first in line in when a place frees, offer holds the place for them for waitlist.offerMinutes (default 1440).',
     subject: 'signups.create',
     input: CreateSignupDto,
     output: SignupView,
@@ -82,7 +84,8 @@ export const SIGNUP_TOOLS = [
     description:
       'Changes the fields given of a signup and leaves the others; null clears description, location, maxParticipants or signupCloseDate. ' +
       'maxParticipants may not drop below the participants already registered (conflict). questions, when given, replace the list: ' +
-      'give an existing question with its id to keep it and its answers; one left out is no longer asked (its answers are kept).',
+      'give an existing question with its id to keep it and its answers; one left out is no longer asked (its answers are kept). ' +
+      'waitlist changes the settings given (enabled, mode, offerMinutes) and keeps the others.',
     subject: 'signups.update',
     input: UpdateSignupArgs,
     output: SignupView,

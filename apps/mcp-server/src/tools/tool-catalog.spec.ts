@@ -42,9 +42,12 @@ describe('the MCP tool catalog', () => {
       'get_signup_analytics',
       'list_participants',
       'list_signups',
+      'list_waitlist',
+      'promote_from_waitlist',
       'publish_signup',
       'register_participant',
       'register_self',
+      'remove_from_waitlist',
       'remove_participant',
       'send_reminder',
       'update_item',
@@ -94,6 +97,22 @@ describe('the MCP tool catalog', () => {
     expect(tool('whoami').inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(tool('register_self').inputSchema).toMatchObject({ required: ['signupId', 'selections'] });
     expect(Object.keys((tool('register_self').inputSchema as { properties: object }).properties)).not.toContain('email');
+  });
+
+  it('takes the waitlist arguments of the REST twins: the query of GET waitlist, the entry of its path, the status filter, the settings', () => {
+    expect(tool('list_waitlist').inputSchema).toMatchObject({
+      required: ['signupId'],
+      properties: { type: { enum: ['signup', 'slot', 'item'] }, targetId: { format: 'uuid' }, cursor: {}, limit: {} },
+    });
+    for (const name of ['promote_from_waitlist', 'remove_from_waitlist']) {
+      expect(tool(name).inputSchema).toMatchObject({ required: ['signupId', 'entryId'], properties: { entryId: { format: 'uuid' } } });
+    }
+    expect(tool('list_participants').inputSchema).toMatchObject({
+      properties: { status: { enum: ['confirmed', 'waitlisted', 'offered', 'cancelled', 'attended', 'no_show'] } },
+    });
+    for (const name of ['create_signup', 'update_signup']) {
+      expect(JSON.stringify(tool(name).inputSchema)).toContain('"offerMinutes"');
+    }
   });
 
   it('answers a missing scope as a tool error naming the scope, before reading the arguments', async () => {

@@ -15,9 +15,10 @@ import { PARTICIPANT_TOOLS } from './participants.tools.js';
 import { SIGNUP_TOOLS } from './signups.tools.js';
 import { SLOT_ITEM_TOOLS } from './slots-items.tools.js';
 import type { ToolContext, ToolDefinition } from './tool.js';
+import { WAITLIST_TOOLS } from './waitlist.tools.js';
 
 /** Every tool the MCP surface offers (API-DECISIONS.md "MCP"). */
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...SIGNUP_TOOLS, ...SLOT_ITEM_TOOLS, ...PARTICIPANT_TOOLS];
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...SIGNUP_TOOLS, ...SLOT_ITEM_TOOLS, ...PARTICIPANT_TOOLS, ...WAITLIST_TOOLS];
 
 /**
  * A tool's output: its success shape or the problem shape (a failed call's structuredContent), so
