@@ -58,6 +58,8 @@ export async function startServicesStack(options: ServicesStackOptions): Promise
   const env: Record<string, string> = {
     ...stackEnv,
     RATE_LIMIT_PREFIX: `${options.label}-ratelimit-${randomBytes(4).toString('hex')}`,
+    // Sign-in failures count per address (127.0.0.1 here) in Redis: a run's own, or one run's hostile sign-ins lock out another's.
+    LOGIN_RATE_LIMIT_PREFIX: `${options.label}-login-${randomBytes(4).toString('hex')}`,
     DATABASE_URL: database.url,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -98,6 +100,7 @@ export async function startServicesStack(options: ServicesStackOptions): Promise
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))]);
     await deleteStream(info.natsUrl, info.streamName);
     await deleteKeys(env.REDIS_URL!, `${env.RATE_LIMIT_PREFIX}:*`);
+    await deleteKeys(env.REDIS_URL!, `${env.LOGIN_RATE_LIMIT_PREFIX}:*`);
     await database.drop();
     rmSync(workDir, { recursive: true, force: true });
   };
