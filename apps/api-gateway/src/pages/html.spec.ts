@@ -206,10 +206,12 @@ describe('registrationPage with lines', () => {
     expect(page).not.toContain('id="slot-s1"');
   });
 
-  it('shows the positions without buttons once the registration can no longer change', () => {
-    const page = registrationPage(view({}, { status: 'closed' }), TOKEN, emptyForm()).value;
-    expect(page).toContain('You are number 3 on the waitlist for');
-    expect(page).not.toContain('/waitlist/');
+  it('keeps the line buttons of a closed signup until its event, and shows the positions without them after', () => {
+    const closed = registrationPage(view({}, { status: 'closed' }), TOKEN, emptyForm()).value;
+    expect(closed).toContain(`action="${ACTION}/leave"`);
+    const past = registrationPage(view({}, { status: 'closed', eventDate: '2020-06-01T18:00:00.000Z' }), TOKEN, emptyForm()).value;
+    expect(past).toContain('You are number 3 on the waitlist for');
+    expect(past).not.toContain('/waitlist/');
   });
 
   it('confirms once what is held and each line joined with its position', () => {

@@ -416,7 +416,7 @@ ${signup.questions.map((q) => html`<dt>${q.label}</dt><dd>${q.id in participant.
 </dl>
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
-${waitlistSection(participant, choices, token, closure === undefined)}
+${waitlistSection(participant, choices, token, Date.parse(signup.eventDate) > Date.now())}
 ${
   closure === undefined
     ? html`<h2>Change your registration</h2>

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
-import { lockForTokenChange } from '../signups/registration-window.js';
+import { lockForTokenChange, type TokenWindow } from '../signups/registration-window.js';
 import type { Owner, Signup } from '../signups/signup.js';
 import { requireOwned } from '../signups/signup.policy.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
@@ -41,13 +41,14 @@ export class RegistrationLock {
   }
 
   /**
-   * For the participant, by confirmation token: only while the signup is published and its event
-   * has not started (else 400); answers the registration as the change leaves it.
+   * For the participant, by confirmation token, within the window of the change (TokenWindow: an
+   * edit or a cancellation while the signup is published and its event has not started, a move
+   * in a line until the event starts; else 400); answers the registration as the change leaves it.
    */
-  async byToken(token: string, work: RegistrationWork): Promise<Registration> {
+  async byToken(token: string, work: RegistrationWork, window: TokenWindow = 'change'): Promise<Registration> {
     const found = await this.registrations.byToken(token);
     return this.outbox.transaction(async (tx) => {
-      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, registrationNotFound);
+      const signup = await lockForTokenChange(this.signups, tx.manager, found.signupId, window, registrationNotFound);
       const changed = await work(tx, signup, await this.participant(tx, signup, found.id, registrationNotFound));
       return this.registrations.withSignup(changed, tx.manager);
     });

@@ -64,19 +64,32 @@ function changeClosureDetail(closure: 'closed' | 'event_passed'): string {
 }
 
 /**
+ * What a participant may still do by confirmation token: `change` (edit, cancel) while the signup
+ * is published and its event has not started; `line` (accept an offer, leave a line) until the
+ * event starts, also once the signup is closed: an offer made before a close can still be taken.
+ */
+export type TokenWindow = 'change' | 'line';
+
+/**
  * For a change by confirmation token: the signup, locked in the caller's transaction, when it
- * still takes changes; not_found when it is gone, bad_request when it is closed or its event
- * has started. Checked on the locked row, so a change cannot commit after a close.
+ * still takes such changes (TokenWindow); not_found when it is gone, bad_request otherwise.
+ * Checked on the locked row, so a change cannot commit after a close.
  */
 export async function lockForTokenChange(
   signups: { lock(db: EntityManager, id: string, mode: 'share' | 'update'): Promise<Signup | undefined> },
   db: EntityManager,
   signupId: string,
+  window: TokenWindow,
   notFound: () => ProblemError,
 ): Promise<Signup> {
   const signup = await signups.lock(db, signupId, 'update');
   if (!signup) throw notFound();
   const closure = changeClosureOf(signup, new Date());
-  if (closure) throw new ProblemError('bad_request', changeClosureDetail(closure));
+  if (closure && (window === 'change' || closure === 'event_passed')) throw new ProblemError('bad_request', changeClosureDetail(closure));
   return signup;
+}
+
+/** Whether the signup's event has started: its lines stand still from then on (Waitlists.fill). */
+export function eventStarted(signup: Signup, now: Date): boolean {
+  return signup.eventDate.getTime() <= now.getTime();
 }

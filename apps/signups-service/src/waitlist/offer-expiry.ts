@@ -17,8 +17,8 @@ const SIGNUPS_PER_ROUND = 50;
  * Passes on offers nobody answered: every OFFER_SWEEP_MS, any replica looks for offers past
  * their time and, per signup, in one transaction that locks the signup row for update (as every
  * write of its places does), claims them (FOR UPDATE SKIP LOCKED: replicas never expire one
- * twice), ends each (participant.offer_expired; a participant left with nothing is cancelled)
- * and gives the places to the next in line. The offers are rows with their due time, so a
+ * twice), ends each (participant.offer_expired; a participant left with nothing is cancelled,
+ * participant.canceled) and gives the places to the next in line. The offers are rows with their due time, so a
  * restart loses none: the next sweep finds them.
  */
 @Injectable()
@@ -60,7 +60,13 @@ export class OfferExpiry implements OnApplicationShutdown {
         for (;;) {
           const signupIds = await this.entries.signupsWithExpiredOffers(SIGNUPS_PER_ROUND);
           let round = 0;
-          for (const signupId of signupIds) round += await this.expire(signupId);
+          for (const signupId of signupIds) {
+            // One signup that fails (logged) holds up none of the others.
+            round += await this.expire(signupId).catch((err: unknown) => {
+              this.logger.warn({ err, signupId }, 'cannot expire the offers of a signup');
+              return 0;
+            });
+          }
           expired += round;
           // None left, or only offers another replica is expiring right now (claimed, so skipped).
           if (round === 0 || this.stopping) return expired;
@@ -82,9 +88,9 @@ export class OfferExpiry implements OnApplicationShutdown {
       const events: PendingEvent[] = [];
       for (const entry of due) {
         freed.push(...(await this.waitlists.end(tx.manager, signup, entry, 'expired', ledger)));
-        events.push(
-          ...participantEvents('participant.offer_expired', await this.waitlists.read(tx.manager, entry.participantId), signup, []),
-        );
+        const participant = await this.waitlists.read(tx.manager, entry.participantId);
+        events.push(...participantEvents('participant.offer_expired', participant, signup, []));
+        if (participant.status === 'cancelled') events.push(...participantEvents('participant.canceled', participant, signup, []));
       }
       events.push(...(await this.waitlists.fill(tx.manager, signup, freed, ledger)));
       await tx.emitAll([...events, ...ledger.transitions().map(({ target, transition }) => transitionEvent(target, transition, signup))]);

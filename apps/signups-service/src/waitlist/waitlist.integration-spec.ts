@@ -232,7 +232,10 @@ describe('offers (offer mode)', () => {
     const problem = await problemOf(accept(slow.confirmationToken!, entry.id));
     expect(problem).toMatchObject({ code: 'conflict', detail: expect.stringContaining('expired') });
     expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 1 });
-    await eventually(() => expect(h.eventsFor(slow.waitlisted[0]!.participantId, 'participant.offer_expired')).toHaveLength(1));
+    await eventually(() => {
+      expect(h.eventsFor(slow.waitlisted[0]!.participantId, 'participant.offer_expired')).toHaveLength(1);
+      expect(h.eventsFor(slow.waitlisted[0]!.participantId, 'participant.canceled')).toHaveLength(1);
+    });
   });
 
   it('refuses an acceptance past the offer time even before the sweep passes it on', async () => {
@@ -264,6 +267,19 @@ describe('offers (offer mode)', () => {
     expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 1 });
   });
 
+  it('lets an offer made before the signup closed be accepted after, until the event starts', async () => {
+    const owner = caller();
+    const { signup, slot } = await shift(owner, 1, OFFER);
+    const S = { type: 'slot', id: slot.id } as const;
+    const holder = await register(signup.id, [S]);
+    const next = await register(signup.id, [S]);
+    await cancel(holder.confirmationToken!);
+    await h.stack.bus.request('signups.close', { principal: owner, id: signup.id });
+    const entry = (await registration(next.confirmationToken!)).participant.waitlist[0]!;
+    expect((await accept(next.confirmationToken!, entry.id)).participant.status).toBe('confirmed');
+    expect((await problemOf(cancel(next.confirmationToken!))).code).toBe('bad_request');
+  });
+
   it('ends in exactly one outcome when a cancellation races an acceptance', async () => {
     for (let round = 0; round < 5; round++) {
       const owner = caller();
@@ -286,6 +302,23 @@ describe('offers (offer mode)', () => {
       expect((await registration(next.confirmationToken!)).participant.status).toBe('offered');
       expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 1 });
     }
+  });
+});
+
+describe('once the event has started', () => {
+  it('stands the lines still: a place the organizer frees goes to nobody, and no move by token is taken', async () => {
+    const owner = caller();
+    const { signup, slot } = await shift(owner, 1);
+    const S = { type: 'slot', id: slot.id } as const;
+    const holder = await register(signup.id, [S]);
+    const waiting = await register(signup.id, [S]);
+    await db.query(`UPDATE signups.signups SET event_date = now() - interval '1 hour' WHERE id = $1`, [signup.id]);
+    const removed = holder.confirmed[0]!.participantId;
+    await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: removed });
+    const still = (await registration(waiting.confirmationToken!)).participant;
+    expect(still.status).toBe('waitlisted');
+    expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 0 });
+    expect((await problemOf(leave(waiting.confirmationToken!, still.waitlist[0]!.id))).code).toBe('bad_request');
   });
 });
 

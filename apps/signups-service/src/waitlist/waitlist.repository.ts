@@ -116,13 +116,15 @@ export class WaitlistRepository {
     return row && storedEntryFromRow(row);
   }
 
-  /** An entry of the participant, in any state, locked. */
-  async lockOf(db: EntityManager, participantId: string, id: string): Promise<StoredEntry | undefined> {
-    const [row] = await rowsOf<EntryRow>(db, `SELECT ${COLUMNS} FROM ${ENTRIES} e WHERE e.id = $1 AND e.participant_id = $2 FOR UPDATE`, [
-      id,
-      participantId,
-    ]);
-    return row && storedEntryFromRow(row);
+  /** An entry of the participant, in any state, locked; pastDue: an offer whose time ran out, by the database's clock. */
+  async lockOf(db: EntityManager, participantId: string, id: string): Promise<(StoredEntry & { pastDue: boolean }) | undefined> {
+    const [row] = await rowsOf<EntryRow & { past_due: boolean }>(
+      db,
+      `SELECT ${COLUMNS}, (e.state = 'offered' AND e.offer_expires_at <= now()) AS past_due
+       FROM ${ENTRIES} e WHERE e.id = $1 AND e.participant_id = $2 FOR UPDATE`,
+      [id, participantId],
+    );
+    return row && { ...storedEntryFromRow(row), pastDue: row.past_due };
   }
 
   /** An entry of a signup (waiting or offered), locked. */

@@ -4,6 +4,7 @@ import type { PendingEvent } from '../common/pending-event.js';
 import type { Participant } from '../participants/participant.js';
 import { participantEvents } from '../participants/participant.presenter.js';
 import { ParticipantsRepository } from '../participants/participants.repository.js';
+import { eventStarted } from '../signups/registration-window.js';
 import type { Signup } from '../signups/signup.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
 import { stockOf } from '../signups/slot-item.js';
@@ -32,8 +33,14 @@ export class Waitlists {
     private readonly entries: WaitlistRepository,
   ) {}
 
-  /** Fills the free places of the lines (and of the lines their promotions open); the events of each promotion or offer. */
+  /**
+   * Fills the free places of the lines (and of the lines their promotions open); the events of
+   * each promotion or offer. Once the signup's event has started, the lines stand still: a place
+   * freed then (the organizer tidying up) goes to nobody, and no offer is made that could not be
+   * taken in time.
+   */
   async fill(db: EntityManager, signup: Signup, lines: Line[], ledger: StockLedger): Promise<PendingEvent[]> {
+    if (eventStarted(signup, new Date())) return [];
     const queue = distinctLines(lines);
     const events: PendingEvent[] = [];
     while (queue.length > 0) {

@@ -29,13 +29,11 @@ export interface ChangeParticipantCommand {
  * re-allocated all or nothing (SelectionAllocator.reallocate). The organizer may edit any registration of an
  * owned signup in any status; a participant, by confirmation token, only while the signup is
  * published and its event has not started (else 400). Lock order (RegistrationLock): the signup
- * row first (shared: edits run side by side, while a close, an edit or the deletion of the signup
- * waits for them), on which ownership or the change window is decided, then the participant row,
- * so concurrent edits of one registration apply one after the other; then its slots and items.
- * An edit with no field changes nothing and emits nothing; any other emits participant.updated
- * and the slot/item transitions it caused. The signup row is locked for update (RegistrationLock):
- * places an edit gives back go to the first in line who fits (Waitlists.fill), and a line the
- * edit now holds a place of is left. A cancelled registration cannot be edited (409), nor can the
+ * row first, for update (places an edit gives back go to the first in line who fits,
+ * Waitlists.fill, so the writes of one signup's places run one at a time), on which ownership or
+ * the change window is decided, then the participant row, then its slots and items. An edit with
+ * no field changes nothing and emits nothing; any other emits participant.updated and the
+ * slot/item transitions it caused. A line the edit now holds a place of is left. A cancelled registration cannot be edited (409), nor can the
  * selections of one that waits in the signup's own line (409: it holds no place in the signup yet).
  */
 @Injectable()

@@ -92,29 +92,39 @@ export class WaitlistUseCase {
   }
 
   /**
-   * The participant accepts an offer: once accepted, accepting again answers the same; an offer
-   * past its time is 409 (the sweep passes it on), as is an entry that is not offered.
+   * The participant accepts an offer, until the event starts (also once the signup is closed):
+   * once accepted, accepting again answers the same; an offer past its time (by the database's
+   * clock, which set it and sweeps it) is 409 (the sweep passes it on), as is an entry that is
+   * not offered.
    */
   accept(token: string, entryId: string): Promise<Registration> {
-    return this.lock.byToken(token, async (tx, signup, participant) => {
-      const entry = await this.entries.lockOf(tx.manager, participant.id, entryId);
-      if (!entry) throw entryNotFound();
-      if (entry.state === 'promoted') return participant;
-      if (entry.state === 'expired' || entry.state === 'left') throw ended(entry);
-      if (entry.state === 'waiting') throw new ProblemError('conflict', 'No place is offered for this entry yet; it is still in line.');
-      if (entry.offerExpiresAt!.getTime() <= Date.now()) throw ended({ ...entry, state: 'expired' });
-      return this.admit(tx, signup, entry, new StockLedger());
-    });
+    return this.lock.byToken(
+      token,
+      async (tx, signup, participant) => {
+        const entry = await this.entries.lockOf(tx.manager, participant.id, entryId);
+        if (!entry) throw entryNotFound();
+        if (entry.state === 'promoted') return participant;
+        if (entry.state === 'expired' || entry.state === 'left') throw ended(entry);
+        if (entry.state === 'waiting') throw new ProblemError('conflict', 'No place is offered for this entry yet; it is still in line.');
+        if (entry.pastDue) throw ended({ ...entry, state: 'expired' });
+        return this.admit(tx, signup, entry, new StockLedger());
+      },
+      'line',
+    );
   }
 
-  /** The participant leaves a line (declining its offer); leaving one already left answers the same. */
+  /** The participant leaves a line (declining its offer), until the event starts; leaving one already left answers the same. */
   leave(token: string, entryId: string): Promise<Registration> {
-    return this.lock.byToken(token, async (tx, signup, participant) => {
-      const entry = await this.entries.lockOf(tx.manager, participant.id, entryId);
-      if (!entry) throw entryNotFound();
-      if (entry.state !== 'waiting' && entry.state !== 'offered') return participant;
-      return this.leaveLine(tx, signup, entry);
-    });
+    return this.lock.byToken(
+      token,
+      async (tx, signup, participant) => {
+        const entry = await this.entries.lockOf(tx.manager, participant.id, entryId);
+        if (!entry) throw entryNotFound();
+        if (entry.state !== 'waiting' && entry.state !== 'offered') return participant;
+        return this.leaveLine(tx, signup, entry);
+      },
+      'line',
+    );
   }
 
   private async leaveLine(tx: Tx, signup: Signup, entry: StoredEntry): Promise<Participant> {
