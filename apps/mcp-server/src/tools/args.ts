@@ -1,5 +1,6 @@
 import { IntersectionType, OmitType } from '@nestjs/swagger';
 import {
+  CheckInDto,
   CreateItemsDto,
   CreateSlotsDto,
   PageQueryDto,
@@ -40,6 +41,7 @@ export class UpdateSlotArgs extends IntersectionType(SlotRef, UpdateSlotDto) {}
 export class UpdateItemArgs extends IntersectionType(ItemRef, UpdateItemDto) {}
 export class ListParticipantsArgs extends IntersectionType(SignupRef, PageQueryDto) {}
 export class RegisterParticipantArgs extends IntersectionType(SignupRef, RegistrationDto) {}
+export class CheckInArgs extends IntersectionType(ParticipantRef, CheckInDto) {}
 
 /** Registers the caller: the email is their account's; accounts have no display name, so one may be given. */
 export class RegisterSelfArgs extends IntersectionType(SignupRef, OmitType(RegistrationDto, ['name', 'email'] as const)) {

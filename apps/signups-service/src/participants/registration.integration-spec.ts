@@ -75,6 +75,9 @@ describe('registering', () => {
       status: 'confirmed',
       statusChangedAt: participant!.createdAt,
       cancelledAt: null,
+      checkedInAt: null,
+      noShowAt: null,
+      hoursServed: null,
       waitlist: [],
       livemode: false,
     });
