@@ -223,7 +223,13 @@ describe('docs/asyncapi.yaml', () => {
   }
 
   it('documents the participant.* data as exactly ParticipantEventData, with its selections', () => {
-    for (const type of ['participant.registered', 'participant.updated', 'participant.canceled'] as const) {
+    for (const type of [
+      'participant.registered',
+      'participant.updated',
+      'participant.canceled',
+      'participant.checked_in',
+      'participant.no_show',
+    ] as const) {
       const data = property(payloadOf(type), 'data');
       expectExactly(data, participantData);
       const items = data!.properties()!['selections']!.items();

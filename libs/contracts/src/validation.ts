@@ -172,7 +172,6 @@ export function IntField(opts: Presence & { min?: number; max?: number } = {}): 
 /** A number with at most `decimals` digits after the point (hours: 1.25), within its bounds. */
 export function DecimalField(opts: Presence & { min: number; max: number; decimals: number }): PropertyDecorator {
   const { min, max, decimals } = opts;
-  const factor = 10 ** decimals;
   return applyDecorators(
     ...presence(opts),
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'Expected number' }),
@@ -184,12 +183,12 @@ export function DecimalField(opts: Presence & { min: number; max: number; decima
         validator: {
           // Out of bounds is Min's or Max's to say.
           validate: (value: unknown) =>
-            typeof value !== 'number' || !(value >= min && value <= max) || Math.abs(Math.round(value * factor) - value * factor) < 1e-6,
+            typeof value !== 'number' || !(value >= min && value <= max) || Number(value.toFixed(decimals)) === value,
         },
       },
       { message: `At most ${decimals} decimals` },
     ),
-    doc(opts, { type: 'number', minimum: min, maximum: max, multipleOf: 1 / factor }),
+    doc(opts, { type: 'number', minimum: min, maximum: max, multipleOf: 10 ** -decimals }),
   );
 }
 
