@@ -12,6 +12,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import type {
+  AttendanceView,
   ItemView,
   MeView,
   ParticipantView,
@@ -276,15 +277,18 @@ describe('the MCP surface', () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'add_items',
         'add_slots',
+        'check_in_participant',
         'close_signup',
         'create_signup',
         'draft_signup_ai',
+        'get_attendance',
         'get_signup',
         'get_signup_analytics',
         'list_participants',
         'list_signups',
         'list_waitlist',
         'promote_from_waitlist',
+        'mark_no_show',
         'publish_signup',
         'register_participant',
         'register_self',
@@ -497,6 +501,34 @@ describe('the MCP surface', () => {
       expect((await fails(agent, 'get_signup_analytics', { signupId: UNKNOWN_ID })).code).toBe('not_found');
     });
 
+    it('check_in_participant checks the user in with their hours, get_attendance counts them, mark_no_show replaces the check-in', async () => {
+      const self = people.find((p) => p.email === tenant.user.email)!;
+      const checked = await use<ParticipantView>(agent, 'check_in_participant', {
+        signupId: signup.id,
+        participantId: self.id,
+        hoursServed: 1.5,
+      });
+      expect(checked).toMatchObject({ id: self.id, status: 'attended', hoursServed: 1.5, checkedInAt: expect.any(String) });
+      expect(await use<AttendanceView>(agent, 'get_attendance', { signupId: signup.id })).toMatchObject({
+        attended: 1,
+        confirmed: 1,
+        attendanceRate: 1,
+        hoursServed: { total: 1.5, participants: [{ participantId: self.id, hoursServed: 1.5 }] },
+      });
+      const missed = await use<ParticipantView>(agent, 'mark_no_show', { signupId: signup.id, participantId: self.id });
+      expect(missed).toMatchObject({ status: 'no_show', checkedInAt: null, hoursServed: null });
+      expect((await use<AttendanceView>(agent, 'get_attendance', { signupId: signup.id })).attendanceRate).toBe(0);
+    });
+
+    it('check_in_participant itemizes hours with too many decimals; mark_no_show and get_attendance refuse unknown ids', async () => {
+      const self = people.find((p) => p.email === tenant.user.email)!;
+      expect(
+        (await fails(agent, 'check_in_participant', { signupId: signup.id, participantId: self.id, hoursServed: 0.001 })).errors,
+      ).toEqual([{ path: 'hoursServed', message: 'At most 2 decimals' }]);
+      expect((await fails(agent, 'mark_no_show', { signupId: signup.id, participantId: UNKNOWN_ID })).code).toBe('not_found');
+      expect((await fails(agent, 'get_attendance', { signupId: UNKNOWN_ID })).code).toBe('not_found');
+    });
+
     it('send_reminder texts the participant with a phone, and refuses a draft signup', async () => {
       expect(await use(agent, 'send_reminder', { signupId: signup.id })).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
       const draft = await use<SignupView>(agent, 'create_signup', { title: 'Not yet', eventDate: '2027-07-02T17:00:00Z' });
@@ -675,6 +707,9 @@ describe('the MCP surface', () => {
       ['list_waitlist', 'participants:read'],
       ['promote_from_waitlist', 'participants:write'],
       ['remove_from_waitlist', 'participants:write'],
+      ['check_in_participant', 'participants:write'],
+      ['mark_no_show', 'participants:write'],
+      ['get_attendance', 'analytics:read'],
       ['draft_signup_ai', 'ai:draft'],
       ['send_reminder', 'reminders:send'],
     ])('%s needs %s, as its REST twin does', async (name, scope) => {

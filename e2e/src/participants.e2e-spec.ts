@@ -618,14 +618,16 @@ describe('slots, items, participants and registrations over REST', () => {
         participantCount: 2,
         quantityCommitted: 4,
         fillRate: { capacity: 6, ratio: expect.closeTo(4 / 6, 3) },
-        slots: [{ id: slots[0]!.id, title: 'A', capacity: 4, registered: 2, ratio: 0.5 }],
-        items: [{ id: items[0]!.id, name: 'Cups', needed: 2, claimed: 2, ratio: 1 }],
+        slots: [{ id: slots[0]!.id, title: 'A', capacity: 4, registered: 2, ratio: 0.5, waiting: 0 }],
+        items: [{ id: items[0]!.id, name: 'Cups', needed: 2, claimed: 2, ratio: 1, waiting: 0 }],
         gaps: [{ kind: 'slot', id: slots[0]!.id, label: 'A', shortBy: 2 }],
         responseTime: {
           firstRegistrationAt: expect.any(String),
           lastRegistrationAt: expect.any(String),
           averageHoursBetweenRegistrations: expect.any(Number),
         },
+        waitlist: { waiting: 0, promotions: 0, offersExpired: 0 },
+        attendanceRate: null,
       });
     });
   });

@@ -4,6 +4,8 @@ import { oauthIssuer } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
+import { AttendanceController } from './attendance/attendance.controller.js';
+import { ReportsController } from './attendance/reports.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
@@ -36,6 +38,8 @@ export class GatewayModule {
         ParticipantsController,
         WaitlistController,
         AnalyticsController,
+        AttendanceController,
+        ReportsController,
         PublicSignupsController,
         RegistrationsController,
         PagesController,

@@ -1,6 +1,7 @@
 import type { DataSourceSpec } from '#libs/persistence';
 import { type AppDefinition, serving } from '#libs/runtime';
 import { AnalyticsHandlers } from './analytics/analytics.handlers.js';
+import { AttendanceHandlers } from './attendance/attendance.handlers.js';
 import { DraftsHandlers } from './drafts/drafts.handlers.js';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
 import { AddSlotsItemsParticipants1795316562081 } from './migrations/1795316562081-AddSlotsItemsParticipants.js';
@@ -10,6 +11,7 @@ import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-Outb
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { Waitlist1796600000000 } from './migrations/1796600000000-Waitlist.js';
 import { AddQuestions1796610000000 } from './migrations/1796610000000-AddQuestions.js';
+import { Attendance1796620000000 } from './migrations/1796620000000-Attendance.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
@@ -33,6 +35,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     Retention1796450000000,
     Waitlist1796600000000,
     AddQuestions1796610000000,
+    Attendance1796620000000,
   ],
 };
 
@@ -51,6 +54,7 @@ export const signupsServiceApp: AppDefinition<typeof signupsServiceSpec> = {
     ...app.get(ParticipantsHandlers).handlers(),
     ...app.get(RegistrationsHandlers).handlers(),
     ...app.get(WaitlistHandlers).handlers(),
+    ...app.get(AttendanceHandlers).handlers(),
     ...app.get(AnalyticsHandlers).handlers(),
     ...app.get(DraftsHandlers).handlers(),
   })),

@@ -15,6 +15,8 @@ export interface FieldSchema {
   format?: string;
   enum?: unknown[];
   minimum?: number;
+  /** A number with at most so many decimals (0.01: hours). */
+  multipleOf?: number;
   nullable?: boolean;
   /** What an object keyed by ids (answers) takes under each key. */
   additionalProperties?: unknown;
@@ -56,7 +58,10 @@ export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: '1e308', json: '1e308' },
   { name: '-1', json: '-1', appliesTo: (s) => !(s.minimum !== undefined && s.minimum <= -1) },
   { name: '2^53 + 1', json: '9007199254740993' },
-  { name: 'a fraction', json: '0.5' },
+  { name: 'a fraction', json: '0.5', appliesTo: (s) => s.multipleOf === undefined || s.multipleOf > 0.5 },
+  { name: 'a number with more decimals than the field takes', json: '1.001', appliesTo: (s) => s.multipleOf !== undefined },
+  { name: 'a tiny positive number', json: '5e-324', appliesTo: (s) => s.multipleOf !== undefined },
+  { name: 'negative zero point one', json: '-0.1', appliesTo: (s) => s.multipleOf !== undefined && (s.minimum ?? -1) >= 0 },
   {
     name: 'a map of 10 000 answers',
     json: JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'x']))),
@@ -188,6 +193,9 @@ export const HOSTILE_QUERY_VALUES: readonly HostileParam[] = [
   { name: '2^53 + 1', raw: '9007199254740993' },
   { name: '1e308', raw: '1e308' },
   { name: '-1', raw: '-1' },
+  { name: 'an impossible date', raw: '2027-02-30' },
+  { name: 'a date with a time', raw: '2027-02-01T00%3A00%3A00Z' },
+  { name: 'a date with a lone surrogate', raw: '2027-02-01%ED%A0%80' },
   { name: 'a cursor of another shape', raw: b64('{"a": 1}') },
   { name: 'a cursor whose timestamp is not one', raw: b64(`{"createdAt": "x", "eventDate": "x", "joinedAt": "x", "id": "${SOME_UUID}"}`) },
   {

@@ -11,6 +11,7 @@ class SlotStatView {
   @ApiProperty({ type: 'integer' }) capacity!: number;
   @ApiProperty({ type: 'integer' }) registered!: number;
   @ApiProperty() ratio!: number;
+  @ApiProperty({ type: 'integer', description: 'Entries in its line: waiting, or offered a place.' }) waiting!: number;
 }
 
 class ItemStatView {
@@ -19,6 +20,7 @@ class ItemStatView {
   @ApiProperty({ type: 'integer' }) needed!: number;
   @ApiProperty({ type: 'integer' }) claimed!: number;
   @ApiProperty() ratio!: number;
+  @ApiProperty({ type: 'integer', description: 'Entries in its line: waiting, or offered a place.' }) waiting!: number;
 }
 
 class GapView {
@@ -34,6 +36,14 @@ class ResponseTimeView {
   @ApiProperty({ type: Number, nullable: true }) averageHoursBetweenRegistrations!: number | null;
 }
 
+class WaitlistStatsView {
+  @ApiProperty({ type: 'integer', description: "Entries in the signup's own line (maxParticipants reached): waiting, or offered a place." })
+  waiting!: number;
+  @ApiProperty({ type: 'integer', description: 'Entries of every line moved into their place: at once, by an accepted offer or by hand.' })
+  promotions!: number;
+  @ApiProperty({ type: 'integer', description: 'Offers that ran out unanswered.' }) offersExpired!: number;
+}
+
 /** GET /signups/{id}/analytics, computed live. */
 export class AnalyticsView {
   @ApiProperty({ format: 'uuid' }) signupId!: string;
@@ -44,4 +54,11 @@ export class AnalyticsView {
   @ApiProperty({ type: ItemStatView, isArray: true }) items!: ItemStatView[];
   @ApiProperty({ type: GapView, isArray: true, description: 'Slots and items still short, most short first.' }) gaps!: GapView[];
   @ApiProperty({ type: ResponseTimeView }) responseTime!: ResponseTimeView;
+  @ApiProperty({ type: WaitlistStatsView }) waitlist!: WaitlistStatsView;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'attended / (attended + noShow), to 4 decimals; null while nobody is checked in or marked a no-show.',
+  })
+  attendanceRate!: number | null;
 }

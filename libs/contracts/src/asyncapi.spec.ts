@@ -78,6 +78,9 @@ const participantData: ParticipantEventData = {
   status: 'confirmed',
   statusChangedAt: '2026-11-22T10:00:00.000Z',
   cancelledAt: null,
+  checkedInAt: null,
+  noShowAt: null,
+  hoursServed: null,
   waitlist: [],
   organizationId: signup.organizationId,
   livemode: false,
@@ -232,7 +235,13 @@ describe('docs/asyncapi.yaml', () => {
   }
 
   it('documents the participant.* data as exactly ParticipantEventData, with its selections', () => {
-    for (const type of ['participant.registered', 'participant.updated', 'participant.canceled'] as const) {
+    for (const type of [
+      'participant.registered',
+      'participant.updated',
+      'participant.canceled',
+      'participant.checked_in',
+      'participant.no_show',
+    ] as const) {
       const data = property(payloadOf(type), 'data');
       expectExactly(data, participantData);
       const items = data!.properties()!['selections']!.items();

@@ -41,6 +41,8 @@ const PARTICIPANT_EVENTS = [
   'participant.offered',
   'participant.promoted',
   'participant.offer_expired',
+  'participant.checked_in',
+  'participant.no_show',
 ] as const satisfies readonly EventType[];
 const CAPACITY_EVENTS = ['slot.filled', 'slot.opened', 'item.filled', 'item.opened'] as const satisfies readonly EventType[];
 const AUTH_EVENTS = [
@@ -108,6 +110,9 @@ export const BUS_ACCESS = {
       'signups.waitlist.list',
       'signups.waitlist.promote',
       'signups.waitlist.remove',
+      'signups.attendance.check_in',
+      'signups.attendance.no_show',
+      'signups.attendance.get',
     ],
     emits: [],
     consumes: [],

@@ -31,6 +31,10 @@ export interface EventMap {
   'participant.promoted': ParticipantEventData;
   /** An offer ran out unanswered; the place passed to the next in line. */
   'participant.offer_expired': ParticipantEventData;
+  /** The organizer checked it in (status attended), with its hoursServed. */
+  'participant.checked_in': ParticipantEventData;
+  /** The organizer marked it a no-show. */
+  'participant.no_show': ParticipantEventData;
   /** It became full (a registration took the last place, or its capacity was lowered to what is taken). */
   'slot.filled': SlotEventData;
   /** A full slot has a place again. */
@@ -60,6 +64,8 @@ const EVENT_TYPE_LIST = {
   'participant.offered': true,
   'participant.promoted': true,
   'participant.offer_expired': true,
+  'participant.checked_in': true,
+  'participant.no_show': true,
   'slot.filled': true,
   'slot.opened': true,
   'item.filled': true,

@@ -5,7 +5,10 @@ export {
   ArrayField,
   NestedField,
   BoolField,
+  DateField,
   DateTimeField,
+  DecimalField,
+  isDate,
   EMAIL_MAX_LENGTH,
   EnumField,
   EnumListField,
@@ -212,3 +215,15 @@ export {
   type ReminderTrigger,
 } from './reminders.js';
 export { BUS_ACCESS, DURABLES, busAccessOf, type BusAccess, type DurableAccess, type DurableEventType } from './bus-access.js';
+export {
+  AttendanceView,
+  CheckInDto,
+  HOURS_SERVED,
+  HoursReportQueryDto,
+  HoursReportView,
+  REPORT_MAX_DAYS,
+  UpdateAttendanceDto,
+  type CheckInInput,
+  type HoursReportQuery,
+  type UpdateAttendanceInput,
+} from './attendance.js';

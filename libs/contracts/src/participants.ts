@@ -110,6 +110,12 @@ export class ParticipantView {
   @ApiProperty({ enum: PARTICIPANT_STATUSES }) status!: ParticipantStatus;
   @ApiProperty({ format: 'date-time', description: 'When status last changed.' }) statusChangedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the organizer checked them in (status attended).' })
+  checkedInAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the organizer marked them a no-show.' })
+  noShowAt!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Hours served, from check-in on; null until checked in.' })
+  hoursServed!: number | null;
   @ApiProperty({ type: WaitlistEntryView, isArray: true, description: 'The lines this participant is in, with their positions.' })
   waitlist!: WaitlistEntryView[];
   @ApiProperty({ description: "The signup's mode: false for sandbox data." }) livemode!: boolean;

@@ -2,6 +2,7 @@ import type { JWK } from 'jose';
 import type { Tier } from '#libs/config';
 import type { Scope } from '#libs/scopes';
 import type { AnalyticsView } from './analytics.js';
+import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, UpdateAttendanceInput } from './attendance.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { SignupDraft } from './drafts.js';
 import type { Page } from './pagination.js';
@@ -95,6 +96,19 @@ export interface RequestMap {
   'signups.waitlist.promote': { req: ChildById; res: ParticipantView };
   /** id: the entry's. Takes it out of its line (an offer's place passes on); answers the participant. */
   'signups.waitlist.remove': { req: ChildById; res: ParticipantView };
+
+  /** Checks a confirmed (or no-show) participant in: status attended, with its hours; answers the participant. */
+  'signups.attendance.check_in': { req: ChildById & { input: CheckInInput }; res: ParticipantView };
+  /** Back to confirmed: checkedInAt and hoursServed cleared. */
+  'signups.attendance.undo_check_in': { req: ChildById; res: ParticipantView };
+  /** Marks a confirmed (or checked-in) participant a no-show. */
+  'signups.attendance.no_show': { req: ChildById; res: ParticipantView };
+  'signups.attendance.undo_no_show': { req: ChildById; res: ParticipantView };
+  /** The hours of a checked-in participant. */
+  'signups.attendance.update': { req: ChildById & { input: UpdateAttendanceInput }; res: ParticipantView };
+  'signups.attendance.get': { req: OfSignup; res: AttendanceView };
+  /** The hours served at the signups of the principal's organization and mode over a range of days. */
+  'signups.reports.hours': { req: { principal: Principal; query: HoursReportQuery }; res: HoursReportView };
 
   /** By confirmation token, no credential. */
   'signups.registrations.get': { req: { token: string }; res: RegistrationView };
@@ -204,6 +218,13 @@ const CATALOG = {
   'signups.waitlist.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.waitlist.promote': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.waitlist.remove': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.attendance.check_in': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.attendance.undo_check_in': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.attendance.no_show': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.attendance.undo_no_show': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.attendance.update': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.attendance.get': { access: 'credential', credentials: 'any', scope: 'analytics:read' },
+  'signups.reports.hours': { access: 'credential', credentials: 'any', scope: 'analytics:read' },
   'signups.registrations.get': { access: 'public' },
   'signups.registrations.update': { access: 'public' },
   'signups.registrations.cancel': { access: 'public' },

@@ -5,8 +5,11 @@ import { RegistrationDto as ParticipantRegistrationDto } from './participants.js
 import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
 import {
   ArrayField,
+  DateField,
+  DecimalField,
   EMAIL_MAX_LENGTH,
   IntField,
+  isDate,
   isEmailAddress,
   isPhoneNumber,
   isPlainText,
@@ -271,5 +274,41 @@ describe('isPlainText', () => {
   it('takes text with tabs and newlines, and refuses control characters and lone surrogates', () => {
     expect(isPlainText('CI key\tfor\r\nreports 🎉')).toBe(true);
     for (const value of ['a\u0000b', 'bell\u0007', 'del\u007f', 'half \ud800']) expect(isPlainText(value)).toBe(false);
+  });
+});
+
+class HoursDto {
+  @DecimalField({ required: true, min: 0, max: 1000, decimals: 2 }) hours!: number;
+  @DateField() day?: string;
+}
+
+describe('decimal and date fields', () => {
+  it.each([0, 0.01, 0.29, 1.15, 2.5, 999.99, 1000])('accepts %p hours', async (hours) => {
+    await expect(validateInput(HoursDto, { hours })).resolves.toMatchObject({ hours });
+  });
+
+  it.each([
+    [1.005, 'At most 2 decimals'],
+    [5e-324, 'At most 2 decimals'],
+    [-0.01, 'Must be at least 0'],
+    [1000.01, 'Must be at most 1000'],
+    [1e308, 'Must be at most 1000'],
+    ['1', 'Expected number'],
+    [null, 'Required'],
+  ])('refuses %p hours: %s', async (hours, message) => {
+    expect((await problemOf(validateInput(HoursDto, { hours }))).errors).toEqual([{ path: 'hours', message }]);
+  });
+
+  it('takes a calendar day, and nothing else, as a date', () => {
+    expect(['2028-02-29', '2027-12-31', '0001-01-01'].every(isDate)).toBe(true);
+    expect(['2027-02-29', '2027-13-01', '2027-1-01', '2027-01-01T00:00:00Z', '2027-01-00', ' 2027-01-01', 20270101].some(isDate)).toBe(
+      false,
+    );
+  });
+
+  it('refuses a date with a lone surrogate as text that is not Unicode', async () => {
+    expect((await problemOf(validateInput(HoursDto, { hours: 1, day: '2027-01-0\ud800' }))).errors).toEqual([
+      { path: 'day', message: 'Must be valid Unicode' },
+    ]);
   });
 });

@@ -169,6 +169,49 @@ export function IntField(opts: Presence & { min?: number; max?: number } = {}): 
   return applyDecorators(...decorators, doc(opts, { type: 'integer', minimum: opts.min, maximum: opts.max }));
 }
 
+/** A number with at most `decimals` digits after the point (hours: 1.25), within its bounds. */
+export function DecimalField(opts: Presence & { min: number; max: number; decimals: number }): PropertyDecorator {
+  const { min, max, decimals } = opts;
+  return applyDecorators(
+    ...presence(opts),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'Expected number' }),
+    Min(min, { message: `Must be at least ${min}` }),
+    Max(max, { message: `Must be at most ${max}` }),
+    ValidateBy(
+      {
+        name: 'decimals',
+        validator: {
+          // Out of bounds is Min's or Max's to say.
+          validate: (value: unknown) =>
+            typeof value !== 'number' || !(value >= min && value <= max) || Number(value.toFixed(decimals)) === value,
+        },
+      },
+      { message: `At most ${decimals} decimals` },
+    ),
+    doc(opts, { type: 'number', minimum: min, maximum: max, multipleOf: 10 ** -decimals }),
+  );
+}
+
+/** A calendar day, YYYY-MM-DD (a UTC day where it bounds a range). */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isDate(value: unknown): value is string {
+  const match = typeof value === 'string' && value.length === 10 ? DATE.exec(value) : null;
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function DateField(opts: Presence = {}): PropertyDecorator {
+  return applyDecorators(
+    ...presence(opts),
+    IsString({ message: 'Expected string' }),
+    WellFormedText(),
+    ValidateBy({ name: 'isDate', validator: { validate: isDate } }, { message: 'Invalid date: expected YYYY-MM-DD, e.g. 2026-06-01' }),
+    doc(opts, { type: String, format: 'date' }),
+  );
+}
+
 export function BoolField(opts: Presence = {}): PropertyDecorator {
   return applyDecorators(...presence(opts), IsBoolean({ message: 'Expected boolean' }), doc(opts, { type: Boolean }));
 }

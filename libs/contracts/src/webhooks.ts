@@ -16,6 +16,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'participant.offered',
   'participant.promoted',
   'participant.offer_expired',
+  'participant.checked_in',
+  'participant.no_show',
   'slot.filled',
   'slot.opened',
   'item.filled',

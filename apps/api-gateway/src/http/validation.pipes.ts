@@ -6,10 +6,11 @@ class DtoPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
   constructor(
     private readonly dto: new () => T,
     private readonly root: string,
+    private readonly whenAbsent: object | undefined = root === 'query' ? {} : undefined,
   ) {}
 
   transform(value: unknown): Promise<T> {
-    return validateInput(this.dto, value ?? (this.root === 'query' ? {} : undefined), this.root);
+    return validateInput(this.dto, value ?? this.whenAbsent, this.root);
   }
 }
 
@@ -47,6 +48,11 @@ export function ValidOneOrMany<One extends object, Many extends object>(
 /** The JSON body validated against a DTO (422 validation_failed with itemized errors). */
 export function ValidBody<T extends object>(dto: new () => T): ParameterDecorator {
   return Body(new DtoPipe(dto, 'body'));
+}
+
+/** A JSON body that may be left out (read as an empty object), validated against a DTO. */
+export function ValidOptionalBody<T extends object>(dto: new () => T): ParameterDecorator {
+  return Body(new DtoPipe(dto, 'body', {}));
 }
 
 /** The query string validated against a DTO. */

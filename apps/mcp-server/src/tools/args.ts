@@ -1,5 +1,6 @@
 import { IntersectionType, OmitType } from '@nestjs/swagger';
 import {
+  CheckInDto,
   CreateItemsDto,
   CreateSlotsDto,
   ListParticipantsQueryDto,
@@ -47,6 +48,7 @@ export class UpdateItemArgs extends IntersectionType(ItemRef, UpdateItemDto) {}
 export class ListParticipantsArgs extends IntersectionType(SignupRef, ListParticipantsQueryDto) {}
 export class ListWaitlistArgs extends IntersectionType(SignupRef, WaitlistQueryDto) {}
 export class RegisterParticipantArgs extends IntersectionType(SignupRef, RegistrationDto) {}
+export class CheckInArgs extends IntersectionType(ParticipantRef, CheckInDto) {}
 
 /** Registers the caller: the email is their account's; accounts have no display name, so one may be given. */
 export class RegisterSelfArgs extends IntersectionType(SignupRef, OmitType(RegistrationDto, ['name', 'email'] as const)) {

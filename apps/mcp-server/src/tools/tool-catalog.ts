@@ -11,6 +11,7 @@ import {
 } from '#libs/contracts';
 import { ProblemError, ProblemSchema, toProblem, toProblemBody } from '#libs/problem';
 import type { Scope } from '#libs/scopes';
+import { ATTENDANCE_TOOLS } from './attendance.tools.js';
 import { PARTICIPANT_TOOLS } from './participants.tools.js';
 import { SIGNUP_TOOLS } from './signups.tools.js';
 import { SLOT_ITEM_TOOLS } from './slots-items.tools.js';
@@ -18,7 +19,13 @@ import type { ToolContext, ToolDefinition } from './tool.js';
 import { WAITLIST_TOOLS } from './waitlist.tools.js';
 
 /** Every tool the MCP surface offers (API-DECISIONS.md "MCP"). */
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [...SIGNUP_TOOLS, ...SLOT_ITEM_TOOLS, ...PARTICIPANT_TOOLS, ...WAITLIST_TOOLS];
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  ...SIGNUP_TOOLS,
+  ...SLOT_ITEM_TOOLS,
+  ...PARTICIPANT_TOOLS,
+  ...WAITLIST_TOOLS,
+  ...ATTENDANCE_TOOLS,
+];
 
 /**
  * A tool's output: its success shape or the problem shape (a failed call's structuredContent), so

@@ -1,5 +1,6 @@
-import { newPrefixedId, type Principal } from '#libs/contracts';
+import { newPrefixedId, type Principal, type SelectionInput } from '#libs/contracts';
 import { type AppHarness, caller, person, problemOf, startApp } from '../testing/fixtures.js';
+import { OfferExpiry } from '../waitlist/offer-expiry.js';
 
 let h: AppHarness;
 
@@ -50,12 +51,12 @@ describe('signup analytics', () => {
       quantityCommitted: 5,
       fillRate: { capacity: 10, ratio: 0.5 },
       slots: [
-        { id: setupSlot!.id, title: 'Setup', capacity: 4, registered: 1, ratio: 0.25 },
-        { id: cleanupSlot!.id, title: 'Cleanup', capacity: 2, registered: 2, ratio: 1 },
+        { id: setupSlot!.id, title: 'Setup', capacity: 4, registered: 1, ratio: 0.25, waiting: 0 },
+        { id: cleanupSlot!.id, title: 'Cleanup', capacity: 2, registered: 2, ratio: 1, waiting: 0 },
       ],
       items: [
-        { id: salad!.id, name: 'Salad', needed: 3, claimed: 1, ratio: 0.3333 },
-        { id: cups!.id, name: 'Cups', needed: 1, claimed: 1, ratio: 1 },
+        { id: salad!.id, name: 'Salad', needed: 3, claimed: 1, ratio: 0.3333, waiting: 0 },
+        { id: cups!.id, name: 'Cups', needed: 1, claimed: 1, ratio: 1, waiting: 0 },
       ],
       gaps: [
         { kind: 'slot', id: setupSlot!.id, label: 'Setup', shortBy: 3 },
@@ -66,6 +67,8 @@ describe('signup analytics', () => {
         lastRegistrationAt: '2026-05-01T16:00:00.000Z',
         averageHoursBetweenRegistrations: 3,
       },
+      waitlist: { waiting: 0, promotions: 0, offersExpired: 0 },
+      attendanceRate: null,
     });
   });
 
@@ -81,6 +84,8 @@ describe('signup analytics', () => {
       items: [],
       gaps: [],
       responseTime: { firstRegistrationAt: null, lastRegistrationAt: null, averageHoursBetweenRegistrations: null },
+      waitlist: { waiting: 0, promotions: 0, offersExpired: 0 },
+      attendanceRate: null,
     });
   });
 
@@ -91,6 +96,52 @@ describe('signup analytics', () => {
     const { responseTime } = await analytics(owner, signup.id);
     expect(responseTime.firstRegistrationAt).toBe(responseTime.lastRegistrationAt);
     expect(responseTime.averageHoursBetweenRegistrations).toBeNull();
+  });
+
+  it("counts who waits in each slot's, item's and the signup's line, promotions, expired offers and the attendance rate", async () => {
+    const owner = caller();
+    const { signup, slots, items } = await h.signup(owner, {
+      signup: { maxParticipants: 4, waitlist: { enabled: true, mode: 'offer', offerMinutes: 30 } },
+      slots: [{ title: 'Setup', capacity: 1 }],
+      items: [{ name: 'Cups', quantityNeeded: 1 }],
+    });
+    const S = { type: 'slot', id: slots[0]!.id } as const;
+    const I = { type: 'item', id: items[0]!.id } as const;
+    const register = async (selections: SelectionInput[]) =>
+      (await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections } }))
+        .confirmationToken!;
+    const participantOf = async (token: string) => (await h.stack.bus.request('signups.registrations.get', { token })).participant;
+    const setup = await participantOf(await register([S]));
+    await register([S]);
+    await register([S]);
+    const cups = await participantOf(await register([I]));
+    // The signup is full: the fifth waits in its line and in the item's.
+    const late = await participantOf(await register([I]));
+    expect(late.waitlist.map((e) => [e.type, e.position])).toEqual([
+      ['signup', 1],
+      ['item', 1],
+    ]);
+    // A second place in the slot is offered to the first in line; the offer runs out and passes to the next, whom the organizer promotes.
+    await h.stack.bus.request('signups.slots.update', { principal: owner, signupId: signup.id, id: S.id, input: { capacity: 2 } });
+    await h.app.context.dataSource!.query(
+      `UPDATE signups.waitlist_entries SET offer_expires_at = now() - interval '1 second' WHERE signup_id = $1 AND state = 'offered'`,
+      [signup.id],
+    );
+    await h.app.app.get(OfferExpiry).sweep();
+    const line = await h.stack.bus.request('signups.waitlist.list', { principal: owner, signupId: signup.id, query: { type: 'slot' } });
+    expect(line.data.map((e) => e.state)).toEqual(['offered']);
+    await h.stack.bus.request('signups.waitlist.promote', { principal: owner, signupId: signup.id, id: line.data[0]!.id });
+    await h.stack.bus.request('signups.attendance.check_in', { principal: owner, signupId: signup.id, id: cups.id, input: {} });
+    await h.stack.bus.request('signups.attendance.no_show', { principal: owner, signupId: signup.id, id: setup.id });
+
+    const view = await analytics(owner, signup.id);
+    expect(view.slots.map((s) => s.waiting)).toEqual([0]);
+    expect(view.items.map((i) => i.waiting)).toEqual([1]);
+    expect(view.waitlist).toEqual({ waiting: 1, promotions: 1, offersExpired: 1 });
+    expect(view.attendanceRate).toBe(0.5);
+    // The participants the signup counts: not the one whose offer ran out (cancelled), and the late one admitted in its place.
+    const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
+    expect([view.participantCount, read.participantCount]).toEqual([4, 4]);
   });
 
   it('is for the organizer only, with analytics:read', async () => {

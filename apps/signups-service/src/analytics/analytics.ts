@@ -1,11 +1,24 @@
 import type { AnalyticsView } from '#libs/contracts';
-import type { Contents } from '../signups/slot-item.js';
+import { attendanceRate } from '../attendance/attendance.js';
+import type { Contents, Kind } from '../signups/slot-item.js';
 
 /** What the participants of a signup add to its analytics. */
 export interface ParticipantStats {
   count: number;
   first: Date | null;
   last: Date | null;
+  attended: number;
+  noShow: number;
+}
+
+/** The entries of one line of a signup (kind signup: its own line) by how they stand or ended. */
+export interface LineStats {
+  kind: Kind | 'signup';
+  targetId: string;
+  /** Waiting or offered. */
+  waiting: number;
+  promoted: number;
+  expired: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -25,15 +38,19 @@ function ratio(used: number, total: number): number {
  * and its participants' registration times:
  * - fillRate over all slot places and item quantities together;
  * - gaps: the slots and items not yet full, the most short first (ties in creation order, slots first);
- * - averageHoursBetweenRegistrations: (last - first) / (count - 1), null with fewer than two.
+ * - averageHoursBetweenRegistrations: (last - first) / (count - 1), null with fewer than two;
+ * - waiting per slot, item and the signup's own line (entries waiting or offered), promotions and
+ *   offers expired over every line; the attendance rate.
  */
-export function analyticsOf(signupId: string, contents: Contents, participants: ParticipantStats): AnalyticsView {
+export function analyticsOf(signupId: string, contents: Contents, participants: ParticipantStats, lines: LineStats[]): AnalyticsView {
+  const waiting = (kind: LineStats['kind'], id: string) => lines.find((l) => l.kind === kind && l.targetId === id)?.waiting ?? 0;
   const slots = contents.slots.map((s) => ({
     id: s.id,
     title: s.title,
     capacity: s.capacity,
     registered: s.taken,
     ratio: ratio(s.taken, s.capacity),
+    waiting: waiting('slot', s.id),
   }));
   const items = contents.items.map((i) => ({
     id: i.id,
@@ -41,6 +58,7 @@ export function analyticsOf(signupId: string, contents: Contents, participants: 
     needed: i.quantityNeeded,
     claimed: i.quantityClaimed,
     ratio: ratio(i.quantityClaimed, i.quantityNeeded),
+    waiting: waiting('item', i.id),
   }));
   const capacity = slots.reduce((sum, s) => sum + s.capacity, 0) + items.reduce((sum, i) => sum + i.needed, 0);
   const committed = slots.reduce((sum, s) => sum + s.registered, 0) + items.reduce((sum, i) => sum + i.claimed, 0);
@@ -50,7 +68,7 @@ export function analyticsOf(signupId: string, contents: Contents, participants: 
   ]
     .filter((g) => g.shortBy > 0)
     .sort((a, b) => b.shortBy - a.shortBy);
-  const { count, first, last } = participants;
+  const { count, first, last, attended, noShow } = participants;
   return {
     signupId,
     participantCount: count,
@@ -65,5 +83,11 @@ export function analyticsOf(signupId: string, contents: Contents, participants: 
       averageHoursBetweenRegistrations:
         count >= 2 && first && last ? round((last.getTime() - first.getTime()) / HOUR_MS / (count - 1), 2) : null,
     },
+    waitlist: {
+      waiting: waiting('signup', signupId),
+      promotions: lines.reduce((sum, l) => sum + l.promoted, 0),
+      offersExpired: lines.reduce((sum, l) => sum + l.expired, 0),
+    },
+    attendanceRate: attendanceRate(attended, noShow),
   };
 }

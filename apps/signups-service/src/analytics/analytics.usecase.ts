@@ -12,7 +12,7 @@ export interface AnalyticsQuery {
   signupId: string;
 }
 
-/** An owned signup's analytics, computed live: the signup, then its slots, items and participant aggregates at once. */
+/** An owned signup's analytics, computed live: the signup, then its slots, items, participant and waitlist aggregates at once. */
 @Injectable()
 export class SignupAnalyticsUseCase {
   constructor(
@@ -23,7 +23,11 @@ export class SignupAnalyticsUseCase {
 
   async execute({ owner, signupId }: AnalyticsQuery): Promise<AnalyticsView> {
     const signup = requireOwned(await this.signups.findById(signupId), owner);
-    const [contents, stats] = await Promise.all([this.contents.contentsOf(signup.id), this.analytics.participantStats(signup.id)]);
-    return analyticsOf(signup.id, contents, stats);
+    const [contents, stats, lines] = await Promise.all([
+      this.contents.contentsOf(signup.id),
+      this.analytics.participantStats(signup.id),
+      this.analytics.lineStats(signup.id),
+    ]);
+    return analyticsOf(signup.id, contents, stats, lines);
   }
 }

@@ -50,6 +50,9 @@ export function participantView(participant: Participant, livemode: boolean): Pa
     status: participant.status,
     statusChangedAt: participant.statusChangedAt.toISOString(),
     cancelledAt: participant.cancelledAt?.toISOString() ?? null,
+    checkedInAt: participant.checkedInAt?.toISOString() ?? null,
+    noShowAt: participant.noShowAt?.toISOString() ?? null,
+    hoursServed: participant.hoursServed,
     waitlist: participant.waitlist.map(waitlistEntryView),
     livemode,
   };

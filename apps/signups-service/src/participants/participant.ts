@@ -26,6 +26,10 @@ export interface Participant {
   status: ParticipantStatus;
   statusChangedAt: Date;
   cancelledAt: Date | null;
+  checkedInAt: Date | null;
+  noShowAt: Date | null;
+  /** Set at check-in, null otherwise. */
+  hoursServed: number | null;
   /** The lines it is in (waiting or offered), in the order it joined them. */
   waitlist: WaitlistEntry[];
 }

@@ -34,6 +34,6 @@ import { WaitlistHandlers } from './waitlist.handlers.js';
     WaitlistHandlers,
     OfferExpiry,
   ],
-  exports: [ParticipantsHandlers, RegistrationsHandlers, WaitlistHandlers, RemindedConsumer, OfferExpiry],
+  exports: [ParticipantsHandlers, RegistrationsHandlers, WaitlistHandlers, RemindedConsumer, OfferExpiry, RegistrationLock],
 })
 export class ParticipantsModule {}

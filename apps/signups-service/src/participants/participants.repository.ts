@@ -14,8 +14,8 @@ import { keyOf, lockOrder } from './selections.js';
 const PARTICIPANTS = `"${SIGNUPS_SCHEMA}"."participants"`;
 const SELECTIONS = `"${SIGNUPS_SCHEMA}"."selections"`;
 const ENTRIES = `"${SIGNUPS_SCHEMA}"."waitlist_entries"`;
-const COLUMNS =
-  'id, signup_id, name, email, phone, answers, token_hash, created_at, updated_at, reminded_at, status, status_changed_at, cancelled_at';
+const COLUMNS = `id, signup_id, name, email, phone, answers, token_hash, created_at, updated_at, reminded_at, status, status_changed_at,
+  cancelled_at, checked_in_at, no_show_at, hours_served`;
 
 /** A participant's selections as a JSON array, slots first, each kind by id (lockOrder), and its lines (ENTRIES_OF). */
 const HOLDINGS_OF = (alias: string) => `COALESCE((
@@ -59,6 +59,10 @@ interface ParticipantRow {
   status: ParticipantStatus;
   status_changed_at: Date;
   cancelled_at: Date | null;
+  checked_in_at: Date | null;
+  no_show_at: Date | null;
+  /** numeric: text from the driver, a number from JSON. */
+  hours_served: string | number | null;
   selections?: Selection[];
   waitlist?: EntryRow[];
 }
@@ -88,6 +92,9 @@ function fromRow(row: ParticipantRow, holdings: Partial<Holdings> = {}): StoredP
     status: row.status,
     statusChangedAt: row.status_changed_at,
     cancelledAt: row.cancelled_at,
+    checkedInAt: row.checked_in_at,
+    noShowAt: row.no_show_at,
+    hoursServed: row.hours_served === null ? null : Number(row.hours_served),
     waitlist: waitlist.map(entryFromRow),
     tokenHash: row.token_hash,
   };
@@ -105,6 +112,8 @@ function revived(row: JsonRow<ParticipantRow>): ParticipantRow {
     reminded_at: date(row.reminded_at),
     status_changed_at: date(row.status_changed_at)!,
     cancelled_at: date(row.cancelled_at),
+    checked_in_at: date(row.checked_in_at),
+    no_show_at: date(row.no_show_at),
   };
 }
 

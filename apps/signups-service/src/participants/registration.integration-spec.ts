@@ -76,6 +76,9 @@ describe('registering', () => {
       status: 'confirmed',
       statusChangedAt: participant!.createdAt,
       cancelledAt: null,
+      checkedInAt: null,
+      noShowAt: null,
+      hoursServed: null,
       waitlist: [],
       livemode: false,
     });
