@@ -49,6 +49,29 @@ async function letOffersExpire(signupId: string): Promise<number> {
   return h.app.app.get(OfferExpiry).sweep();
 }
 
+/**
+ * Offer mode, a slot of one place: its holder cancelled, so the place is offered to the first in
+ * line (`offered`, with its entry), and `next` waits behind them.
+ */
+async function offeredPlace(owner: Principal) {
+  const { signup, slot } = await shift(owner, 1, OFFER);
+  const S = { type: 'slot', id: slot.id } as const;
+  const holder = await register(signup.id, [S]);
+  const offered = await register(signup.id, [S]);
+  const next = await register(signup.id, [S]);
+  await cancel(holder.confirmationToken!);
+  const entry = (await registration(offered.confirmationToken!)).participant.waitlist[0]!;
+  return {
+    signup,
+    slot,
+    S,
+    offered: offered.confirmationToken!,
+    offeredId: offered.waitlisted[0]!.participantId,
+    entry,
+    next: next.confirmationToken!,
+  };
+}
+
 describe('a full slot with the waitlist on (auto)', () => {
   it('puts the next registrations in line with their positions, and promotes the first when a place frees', async () => {
     const owner = caller();
@@ -219,87 +242,54 @@ describe('offers (offer mode)', () => {
 
   it('passes an offer on when it expires, and refuses a late acceptance with 409', async () => {
     const owner = caller();
-    const { signup, slot } = await shift(owner, 1, OFFER);
-    const S = { type: 'slot', id: slot.id } as const;
-    const holder = await register(signup.id, [S]);
-    const slow = await register(signup.id, [S]);
-    const next = await register(signup.id, [S]);
-    await cancel(holder.confirmationToken!);
-    const entry = (await registration(slow.confirmationToken!)).participant.waitlist[0]!;
+    const { signup, offered, offeredId, entry, next } = await offeredPlace(owner);
     expect(await letOffersExpire(signup.id)).toBe(1);
-    expect((await registration(slow.confirmationToken!)).participant).toMatchObject({ status: 'cancelled', waitlist: [] });
-    expect((await registration(next.confirmationToken!)).participant.status).toBe('offered');
-    const problem = await problemOf(accept(slow.confirmationToken!, entry.id));
+    expect((await registration(offered)).participant).toMatchObject({ status: 'cancelled', waitlist: [] });
+    expect((await registration(next)).participant.status).toBe('offered');
+    const problem = await problemOf(accept(offered, entry.id));
     expect(problem).toMatchObject({ code: 'conflict', detail: expect.stringContaining('expired') });
     expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 1 });
     await eventually(() => {
-      expect(h.eventsFor(slow.waitlisted[0]!.participantId, 'participant.offer_expired')).toHaveLength(1);
-      expect(h.eventsFor(slow.waitlisted[0]!.participantId, 'participant.canceled')).toHaveLength(1);
+      expect(h.eventsFor(offeredId, 'participant.offer_expired')).toHaveLength(1);
+      expect(h.eventsFor(offeredId, 'participant.canceled')).toHaveLength(1);
     });
   });
 
   it('refuses an acceptance past the offer time even before the sweep passes it on', async () => {
-    const owner = caller();
-    const { signup, slot } = await shift(owner, 1, OFFER);
-    const S = { type: 'slot', id: slot.id } as const;
-    const holder = await register(signup.id, [S]);
-    const next = await register(signup.id, [S]);
-    await cancel(holder.confirmationToken!);
-    const entry = (await registration(next.confirmationToken!)).participant.waitlist[0]!;
+    const { offered, entry } = await offeredPlace(caller());
     await db.query(`UPDATE signups.waitlist_entries SET offer_expires_at = now() - interval '1 second' WHERE id = $1`, [entry.id]);
-    expect((await problemOf(accept(next.confirmationToken!, entry.id))).code).toBe('conflict');
-    expect((await registration(next.confirmationToken!)).participant.status).toBe('offered');
+    expect((await problemOf(accept(offered, entry.id))).code).toBe('conflict');
+    expect((await registration(offered)).participant.status).toBe('offered');
   });
 
   it('passes a declined offer to the next in line, and a second decline changes nothing', async () => {
     const owner = caller();
-    const { signup, slot } = await shift(owner, 1, OFFER);
-    const S = { type: 'slot', id: slot.id } as const;
-    const holder = await register(signup.id, [S]);
-    const declining = await register(signup.id, [S]);
-    const next = await register(signup.id, [S]);
-    await cancel(holder.confirmationToken!);
-    const entry = (await registration(declining.confirmationToken!)).participant.waitlist[0]!;
-    const declined = await leave(declining.confirmationToken!, entry.id);
+    const { signup, offered, entry, next } = await offeredPlace(owner);
+    const declined = await leave(offered, entry.id);
     expect(declined.participant.status).toBe('cancelled');
-    expect((await leave(declining.confirmationToken!, entry.id)).participant).toEqual(declined.participant);
-    expect((await registration(next.confirmationToken!)).participant.status).toBe('offered');
+    expect((await leave(offered, entry.id)).participant).toEqual(declined.participant);
+    expect((await registration(next)).participant.status).toBe('offered');
     expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 1 });
   });
 
   it('lets an offer made before the signup closed be accepted after, until the event starts', async () => {
     const owner = caller();
-    const { signup, slot } = await shift(owner, 1, OFFER);
-    const S = { type: 'slot', id: slot.id } as const;
-    const holder = await register(signup.id, [S]);
-    const next = await register(signup.id, [S]);
-    await cancel(holder.confirmationToken!);
+    const { signup, offered, entry } = await offeredPlace(owner);
     await h.stack.bus.request('signups.close', { principal: owner, id: signup.id });
-    const entry = (await registration(next.confirmationToken!)).participant.waitlist[0]!;
-    expect((await accept(next.confirmationToken!, entry.id)).participant.status).toBe('confirmed');
-    expect((await problemOf(cancel(next.confirmationToken!))).code).toBe('bad_request');
+    expect((await accept(offered, entry.id)).participant.status).toBe('confirmed');
+    expect((await problemOf(cancel(offered))).code).toBe('bad_request');
   });
 
   it('ends in exactly one outcome when a cancellation races an acceptance', async () => {
     for (let round = 0; round < 5; round++) {
       const owner = caller();
-      const { signup, slot } = await shift(owner, 1, OFFER);
-      const S = { type: 'slot', id: slot.id } as const;
-      const holder = await register(signup.id, [S]);
-      const offered = await register(signup.id, [S]);
-      const next = await register(signup.id, [S]);
-      await cancel(holder.confirmationToken!);
-      const entry = (await registration(offered.confirmationToken!)).participant.waitlist[0]!;
-      const [accepting, cancelling] = await Promise.allSettled([
-        accept(offered.confirmationToken!, entry.id),
-        cancel(offered.confirmationToken!),
-      ]);
+      const { signup, offered, entry, next } = await offeredPlace(owner);
+      const [accepting, cancelling] = await Promise.allSettled([accept(offered, entry.id), cancel(offered)]);
       expect(cancelling.status).toBe('fulfilled');
-      const after = (await registration(offered.confirmationToken!)).participant;
-      expect(after.status).toBe('cancelled');
+      expect((await registration(offered)).participant.status).toBe('cancelled');
       // Accepted first (then cancelled: the place goes on), or cancelled first (the acceptance is refused).
       if (accepting.status === 'rejected') expect((await problemOf(Promise.reject(accepting.reason))).code).toBe('conflict');
-      expect((await registration(next.confirmationToken!)).participant.status).toBe('offered');
+      expect((await registration(next)).participant.status).toBe('offered');
       expect((await read(owner, signup.id)).slots![0]).toMatchObject({ taken: 1 });
     }
   });
