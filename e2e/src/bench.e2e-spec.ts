@@ -63,7 +63,7 @@ describe('the benchmark harness', () => {
     }
     expect(report.checks).toEqual([
       { name: 'contention, round 1', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' },
-      { name: 'promotions, round 1', ok: true, detail: '200 promoted of 200 in line, 0 still waiting; slot taken 200 of 200' },
+      { name: 'promotions, round 1', ok: true, detail: '200 promoted for 200 cancellations; 250 confirmed, slot taken 250 of 250' },
     ]);
     expect(report.targets.map((t) => t.name)).toHaveLength(6);
     expect(stdout).toContain('| GET /signups/{id} (API key) |');

@@ -380,6 +380,9 @@ describe('slots, items, participants and registrations over REST', () => {
         status: 'confirmed',
         statusChangedAt: expect.any(String),
         cancelledAt: null,
+        checkedInAt: null,
+        noShowAt: null,
+        hoursServed: null,
         waitlist: [],
         livemode: false,
       });

@@ -18,6 +18,17 @@ type Page<T> = { data: T[]; nextCursor: string | null };
 const MISSING_ID = '0190a0b2-7a3c-7def-8a12-1234567890ab';
 const MISSING_TOKEN = `cnf_${'0'.repeat(32)}`;
 
+/** Runs one statement on the stack's database: how a test moves an offer's or an event's time into the past. */
+async function sql(text: string, params: unknown[]): Promise<void> {
+  const db = new pg.Client({ connectionString: stackInfo().databaseUrl });
+  await db.connect();
+  try {
+    await db.query(text, params);
+  } finally {
+    await db.end();
+  }
+}
+
 describe('waitlists over REST', () => {
   let tenant: Tenant;
 
@@ -288,13 +299,7 @@ describe('waitlists over REST', () => {
 
     it('refuses an offer accepted after it expired with 409, and the sweep passes the place to the next in line', async () => {
       const { b, c, entry } = await offered();
-      const db = new pg.Client({ connectionString: stackInfo().databaseUrl });
-      await db.connect();
-      try {
-        await db.query(`UPDATE signups.waitlist_entries SET offer_expires_at = now() - interval '1 minute' WHERE id = $1`, [entry.id]);
-      } finally {
-        await db.end();
-      }
+      await sql(`UPDATE signups.waitlist_entries SET offer_expires_at = now() - interval '1 minute' WHERE id = $1`, [entry.id]);
       const late = await accept(b.token, entry.id);
       expect(late.status).toBe(409);
       expect(late.body).toMatchObject({ code: 'conflict', detail: expect.stringContaining('expired') });
@@ -303,11 +308,14 @@ describe('waitlists over REST', () => {
       expect((await accept(b.token, entry.id)).status).toBe(409);
     });
 
-    it('refuses to accept once the signup is closed with 400', async () => {
+    it('still takes an offer made before the signup closed, and refuses a move by token once the event has started with 400', async () => {
       const { signup, b, entry } = await offered();
       expect((await call(`/signups/${signup.id}/close`, { key: tenant.key, method: 'POST' })).status).toBe(200);
-      expect((await accept(b.token, entry.id)).body).toMatchObject({ code: 'bad_request', status: 400 });
-      expect((await leave(b.token, entry.id)).body).toMatchObject({ code: 'bad_request', status: 400 });
+      expect((await accept(b.token, entry.id)).body).toMatchObject({ participant: { status: 'confirmed' } });
+      const late = await offered();
+      await sql(`UPDATE signups.signups SET event_date = now() - interval '1 hour' WHERE id = $1`, [late.signup.id]);
+      expect((await accept(late.b.token, late.entry.id)).body).toMatchObject({ code: 'bad_request', status: 400 });
+      expect((await leave(late.b.token, late.entry.id)).body).toMatchObject({ code: 'bad_request', status: 400 });
     });
   });
 

@@ -10,7 +10,8 @@ class DtoPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
   ) {}
 
   transform(value: unknown): Promise<T> {
-    return validateInput(this.dto, value ?? this.whenAbsent, this.root);
+    // Only a body left out is read as whenAbsent: a JSON null sent is no object (422).
+    return validateInput(this.dto, value === undefined ? this.whenAbsent : value, this.root);
   }
 }
 
