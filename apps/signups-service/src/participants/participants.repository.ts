@@ -22,28 +22,38 @@ const HOLDINGS_OF = (alias: string) => `COALESCE((
   SELECT json_agg(json_build_object('type', s.kind, 'id', s.target_id, 'quantity', s.quantity) ORDER BY s.kind DESC, s.target_id)
   FROM ${SELECTIONS} s WHERE s.participant_id = ${alias}.id), '[]'::json) AS selections, ${ENTRIES_OF(alias)} AS waitlist`;
 
-/** A registration in one statement (ParticipantsRepository.register), prepared: it is the hottest write. */
-const REGISTER = prepared(
-  `WITH w AS (SELECT * FROM unnest($7::text[], $8::uuid[], $9::integer[]) AS w(kind, target_id, quantity)),
+/**
+ * The SQL of a registration in one statement (ParticipantsRepository.register). With `waitlist`,
+ * the participant is also stored when a selection it asked for could ever fit (it joins that
+ * line): a statement of its own, so the registrations of signups without a waitlist, the hottest
+ * write, keep the plan they had.
+ */
+function registerSql(waitlist: boolean): string {
+  const orWaits = waitlist
+    ? `OR EXISTS (
+         SELECT 1 FROM w WHERE (w.kind = 'slot' AND EXISTS (
+             SELECT 1 FROM ${TABLES.slot.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.capacity))
+           OR (w.kind = 'item' AND EXISTS (
+             SELECT 1 FROM ${TABLES.item.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.quantity_needed)))`
+    : '';
+  return `WITH w AS (SELECT * FROM unnest($7::text[], $8::uuid[], $9::integer[]) AS w(kind, target_id, quantity)),
    ts AS (${takeSql('slot', 'w', '$1::uuid')}),
    ti AS (${takeSql('item', 'w', '$1::uuid')}),
    p AS (
      INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers)
      SELECT $2, $1, $3, $4, $5, $6, $10::jsonb
-     WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti)
-       OR ($11::boolean AND EXISTS (
-         SELECT 1 FROM w WHERE (w.kind = 'slot' AND EXISTS (
-             SELECT 1 FROM ${TABLES.slot.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.capacity))
-           OR (w.kind = 'item' AND EXISTS (
-             SELECT 1 FROM ${TABLES.item.table} t WHERE t.id = w.target_id AND t.signup_id = $1 AND w.quantity <= t.quantity_needed))))
+     WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti) ${orWaits}
      RETURNING ${COLUMNS}
    ), ps AS (
      INSERT INTO ${SELECTIONS} (participant_id, kind, target_id, quantity)
      SELECT p.id, w.kind, w.target_id, w.quantity FROM p, w
      WHERE (w.kind, w.target_id) IN (SELECT 'slot', id FROM ts UNION ALL SELECT 'item', id FROM ti)
    )
-   SELECT (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant`,
-);
+   SELECT (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant`;
+}
+
+/** The registration statements, prepared: they are the hottest write. */
+const REGISTER = { plain: prepared(registerSql(false)), orWaits: prepared(registerSql(true)) };
 
 interface ParticipantRow {
   id: string;
@@ -159,7 +169,7 @@ export class ParticipantsRepository {
       slots: Record<string, unknown>[] | null;
       items: Record<string, unknown>[] | null;
       participant: JsonRow<ParticipantRow> | null;
-    }>(db, REGISTER, [
+    }>(db, waitlist ? REGISTER.orWaits : REGISTER.plain, [
       participant.signupId,
       participant.id,
       participant.name,
@@ -170,7 +180,6 @@ export class ParticipantsRepository {
       selections.map((s) => s.id),
       selections.map((s) => s.quantity),
       participant.answers,
-      waitlist,
     ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
