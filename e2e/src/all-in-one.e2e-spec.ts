@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RegistrationResultView, RegistrationView, SignupView, SlotView } from '#libs/contracts';
+import type { ParticipantView, RegistrationResultView, RegistrationView, SignupView, SlotView } from '#libs/contracts';
 import { localStack } from '#libs/testing';
 import { request } from './support/api.js';
 import { DEVICE_GRANT } from './support/oauth.js';
@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, and runs a waitlist', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, and takes a participant through a question, a waitlist offer and a check-in', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -115,17 +115,25 @@ describe('npm start (all-in-one)', () => {
       const list = await request<{ data: { title: string }[] }>(`${base}/signups`, { key });
       expect(list.body.data.map((s) => s.title)).toEqual(['Smoke']);
 
-      // A waitlist walk: a registration past a full slot waits in its line, and a cancellation moves it in.
+      // The participant lifecycle on the embedded database: a required question, a registration past a full slot waiting in
+      // its line, a cancellation that offers the place, its acceptance, and a check-in.
       const shift = await request<SignupView>(`${base}/signups`, {
         key,
-        body: { title: 'Shift', eventDate: '2027-01-02T10:00:00Z', waitlist: { enabled: true } },
+        body: {
+          title: 'Shift',
+          eventDate: '2027-01-02T10:00:00Z',
+          waitlist: { enabled: true, mode: 'offer' },
+          questions: [{ type: 'yes_no', label: 'Vegetarian?', required: true }],
+        },
       });
+      const question = shift.body.questions[0]!.id;
       const slot = await request<SlotView>(`${base}/signups/${shift.body.id}/slots`, { key, body: { title: 'Door', capacity: 1 } });
       expect((await request(`${base}/signups/${shift.body.id}/publish`, { key, method: 'POST' })).status).toBe(200);
-      const register = (email: string) =>
+      const register = (email: string, answers: Record<string, boolean> = { [question]: true }) =>
         request<RegistrationResultView>(`${base}/signups/${shift.body.id}/participants`, {
-          body: { name: email, email, selections: [{ type: 'slot', id: slot.body.id }] },
+          body: { name: email, email, selections: [{ type: 'slot', id: slot.body.id }], answers },
         });
+      expect((await register('unanswered@example.com', {})).status).toBe(422);
       const holder = await register('first@example.com');
       const waiting = await register('second@example.com');
       expect(waiting.status).toBe(201);
@@ -133,8 +141,18 @@ describe('npm start (all-in-one)', () => {
       const line = await request<{ data: { email: string; position: number }[] }>(`${base}/signups/${shift.body.id}/waitlist`, { key });
       expect(line.body.data.map((e) => [e.email, e.position])).toEqual([['second@example.com', 1]]);
       expect((await request(`${base}/registrations/${holder.body.confirmationToken}`, { method: 'DELETE' })).status).toBe(200);
-      const promoted = await request<RegistrationView>(`${base}/registrations/${waiting.body.confirmationToken}`);
-      expect(promoted.body.participant).toMatchObject({ status: 'confirmed', selections: [{ id: slot.body.id }], waitlist: [] });
+      const offered = await request<RegistrationView>(`${base}/registrations/${waiting.body.confirmationToken}`);
+      expect(offered.body.participant).toMatchObject({ status: 'offered', answers: { [question]: true } });
+      const entry = offered.body.participant.waitlist[0]!.id;
+      const accepted = await request<RegistrationView>(`${base}/registrations/${waiting.body.confirmationToken}/waitlist/${entry}/accept`, {
+        method: 'POST',
+      });
+      expect(accepted.body.participant).toMatchObject({ status: 'confirmed', selections: [{ id: slot.body.id }], waitlist: [] });
+      const participantId = accepted.body.participant.id;
+      const checkIn = `${base}/signups/${shift.body.id}/participants/${participantId}/check-in`;
+      expect((await request<ParticipantView>(checkIn, { key, method: 'POST' })).body.status).toBe('attended');
+      const attendance = await request<{ attended: number }>(`${base}/signups/${shift.body.id}/attendance`, { key });
+      expect(attendance.body.attended).toBe(1);
     } finally {
       await stop(second.child);
     }
