@@ -169,16 +169,17 @@ describe('attendance over REST', () => {
           participants: [
             { participantId, name: checked.body.name, email: checked.body.email, checkedInAt: checked.body.checkedInAt, hoursServed: 2 },
           ],
+          truncated: false,
         },
       });
     });
 
-    it('needs analytics:read, and is 403 for another organization and 404 for an absent signup', async () => {
+    it('needs participants:read (analytics:read alone does not read names), and is 403 for another organization and 404 for an absent signup', async () => {
       const { signupId } = await registered();
-      const narrow = await tenant.newKey({ scopes: 'participants:write' });
+      const narrow = await tenant.newKey({ scopes: 'analytics:read' });
       expect((await call(`/signups/${signupId}/attendance`, { key: narrow.key })).body).toMatchObject({
         code: 'scope_required',
-        detail: expect.stringContaining('analytics:read'),
+        detail: expect.stringContaining('participants:read'),
       });
       expect((await call(`/signups/${signupId}/attendance`, { key: (await newTenant('pro')).key })).status).toBe(403);
       expect((await call(`/signups/${MISSING_ID}/attendance`, { key: tenant.key })).status).toBe(404);
@@ -216,6 +217,7 @@ describe('attendance over REST', () => {
           hoursServed: [2.5, 1.25][i],
         })),
         participants: [{ email: 'volunteer@example.com', signups: 2, hoursServed: 3.75 }],
+        truncated: false,
       });
     });
 
@@ -231,11 +233,11 @@ describe('attendance over REST', () => {
       expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ path, message }] });
     });
 
-    it('needs analytics:read', async () => {
-      const narrow = await tenant.newKey({ scopes: 'participants:write' });
+    it('needs participants:read', async () => {
+      const narrow = await tenant.newKey({ scopes: 'analytics:read' });
       const res = await call('/reports/hours?from=2027-03-01&to=2027-03-02', { key: narrow.key });
       expect(res.status).toBe(403);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="analytics:read"');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="participants:read"');
     });
   });
 });

@@ -709,7 +709,7 @@ describe('the MCP surface', () => {
       ['remove_from_waitlist', 'participants:write'],
       ['check_in_participant', 'participants:write'],
       ['mark_no_show', 'participants:write'],
-      ['get_attendance', 'analytics:read'],
+      ['get_attendance', 'participants:read'],
       ['draft_signup_ai', 'ai:draft'],
       ['send_reminder', 'reminders:send'],
     ])('%s needs %s, as its REST twin does', async (name, scope) => {

@@ -44,10 +44,19 @@ export class AttendeeView {
   @ApiProperty() hoursServed!: number;
 }
 
+/** The longest list a report answers: past it, the list is cut and says so (the totals still count everything). */
+export const REPORT_MAX_ROWS = 1000;
+
 class HoursTotalView {
   @ApiProperty({ description: 'Hours served by every participant checked in.' }) total!: number;
-  @ApiProperty({ type: AttendeeView, isArray: true, description: 'Each participant checked in, in the order they were.' })
+  @ApiProperty({
+    type: AttendeeView,
+    isArray: true,
+    description: `Each participant checked in, in the order they were: the first ${REPORT_MAX_ROWS}.`,
+  })
   participants!: AttendeeView[];
+  @ApiProperty({ description: `Whether more than ${REPORT_MAX_ROWS} were checked in, so participants lists only the first.` })
+  truncated!: boolean;
 }
 
 /** GET /signups/{id}/attendance, computed live. */
@@ -85,8 +94,18 @@ export class HoursReportView {
   @ApiProperty({ format: 'date' }) from!: string;
   @ApiProperty({ format: 'date' }) to!: string;
   @ApiProperty({ description: 'Every hour served in the range.' }) totalHours!: number;
-  @ApiProperty({ type: SignupHoursView, isArray: true, description: 'Every signup of the range, by eventDate, then id.' })
+  @ApiProperty({
+    type: SignupHoursView,
+    isArray: true,
+    description: `The signups of the range, by eventDate, then id: the first ${REPORT_MAX_ROWS}.`,
+  })
   signups!: SignupHoursView[];
-  @ApiProperty({ type: PersonHoursView, isArray: true, description: 'Everyone checked in in the range, most hours first, then by email.' })
+  @ApiProperty({
+    type: PersonHoursView,
+    isArray: true,
+    description: `Everyone checked in in the range, most hours first, then by email: the first ${REPORT_MAX_ROWS}.`,
+  })
   participants!: PersonHoursView[];
+  @ApiProperty({ description: `Whether signups or participants had more than ${REPORT_MAX_ROWS} entries, and list only the first.` })
+  truncated!: boolean;
 }

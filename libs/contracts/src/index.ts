@@ -222,6 +222,7 @@ export {
   HoursReportQueryDto,
   HoursReportView,
   REPORT_MAX_DAYS,
+  REPORT_MAX_ROWS,
   UpdateAttendanceDto,
   type CheckInInput,
   type HoursReportQuery,

@@ -19,6 +19,7 @@ export class AttendanceController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Post('participants/:participantId/check-in')
+  @NoStore()
   @HttpCode(200)
   @Operation('signups.attendance.check_in')
   @ApiOperation({
@@ -41,6 +42,7 @@ export class AttendanceController {
   }
 
   @Delete('participants/:participantId/check-in')
+  @NoStore()
   @Operation('signups.attendance.undo_check_in')
   @ApiOperation({
     summary: 'Undo a check-in: confirmed again, hours cleared',
@@ -57,6 +59,7 @@ export class AttendanceController {
   }
 
   @Post('participants/:participantId/no-show')
+  @NoStore()
   @HttpCode(200)
   @Operation('signups.attendance.no_show')
   @ApiOperation({
@@ -74,6 +77,7 @@ export class AttendanceController {
   }
 
   @Delete('participants/:participantId/no-show')
+  @NoStore()
   @Operation('signups.attendance.undo_no_show')
   @ApiOperation({
     summary: 'Undo a no-show mark: confirmed again',
@@ -90,6 +94,7 @@ export class AttendanceController {
   }
 
   @Patch('participants/:participantId/attendance')
+  @NoStore()
   @Operation('signups.attendance.update')
   @ApiOperation({
     summary: 'Change the hours a checked-in participant served',

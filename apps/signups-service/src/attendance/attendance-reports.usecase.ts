@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type AttendanceView, type HoursReportView, REPORT_MAX_DAYS } from '#libs/contracts';
+import { type AttendanceView, type HoursReportView, REPORT_MAX_DAYS, REPORT_MAX_ROWS } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Owner } from '../signups/signup.js';
 import { requireOwned } from '../signups/signup.policy.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
-import { attendanceRate, sumHours } from './attendance.js';
+import { attendanceRate } from './attendance.js';
 import { AttendanceRepository } from './attendance.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -26,15 +26,20 @@ export class AttendanceReportsUseCase {
 
   async summary(owner: Owner, signupId: string): Promise<AttendanceView> {
     const signup = requireOwned(await this.signups.findById(signupId), owner);
-    const [counts, attendees] = await Promise.all([this.attendance.counts(signup.id), this.attendance.attendees(signup.id)]);
+    const [counts, total, attendees] = await Promise.all([
+      this.attendance.counts(signup.id),
+      this.attendance.totalHours(signup.id),
+      this.attendance.attendees(signup.id, REPORT_MAX_ROWS + 1),
+    ]);
     return {
       signupId: signup.id,
       ...counts,
       expected: counts.confirmed + counts.attended + counts.noShow,
       attendanceRate: attendanceRate(counts.attended, counts.noShow),
       hoursServed: {
-        total: sumHours(attendees.map((a) => a.hoursServed)),
-        participants: attendees.map((a) => ({ ...a, checkedInAt: a.checkedInAt.toISOString() })),
+        total,
+        participants: attendees.slice(0, REPORT_MAX_ROWS).map((a) => ({ ...a, checkedInAt: a.checkedInAt.toISOString() })),
+        truncated: attendees.length > REPORT_MAX_ROWS,
       },
     };
   }
@@ -50,16 +55,18 @@ export class AttendanceReportsUseCase {
     if (days < 1) throw ProblemError.validation([{ path: 'to', message: 'Must not be before from' }]);
     if (days > REPORT_MAX_DAYS)
       throw ProblemError.validation([{ path: 'to', message: `Must be at most ${REPORT_MAX_DAYS} days from from` }]);
-    const [signups, people] = await Promise.all([
-      this.attendance.hoursBySignup(owner, start, until),
-      this.attendance.hoursByPerson(owner, start, until),
+    const [totalHours, signups, people] = await Promise.all([
+      this.attendance.totalHoursBetween(owner, start, until),
+      this.attendance.hoursBySignup(owner, start, until, REPORT_MAX_ROWS + 1),
+      this.attendance.hoursByPerson(owner, start, until, REPORT_MAX_ROWS + 1),
     ]);
     return {
       from,
       to,
-      totalHours: sumHours(signups.map((s) => s.hoursServed)),
-      signups: signups.map((s) => ({ ...s, eventDate: s.eventDate.toISOString() })),
-      participants: people,
+      totalHours,
+      signups: signups.slice(0, REPORT_MAX_ROWS).map((s) => ({ ...s, eventDate: s.eventDate.toISOString() })),
+      participants: people.slice(0, REPORT_MAX_ROWS),
+      truncated: signups.length > REPORT_MAX_ROWS || people.length > REPORT_MAX_ROWS,
     };
   }
 }

@@ -18,8 +18,8 @@ type AttendanceSubject =
 
 /**
  * signups.attendance.*: the organizer checks participants in, marks no-shows and records hours
- * (participants:write), and reads a signup's attendance (analytics:read), owner only;
- * signups.reports.hours: the hours served over the caller's organization and mode (analytics:read).
+ * (participants:write), and reads a signup's attendance (participants:read: it names people), owner only;
+ * signups.reports.hours: the hours served over the caller's organization and mode (participants:read).
  */
 @Injectable()
 export class AttendanceHandlers {

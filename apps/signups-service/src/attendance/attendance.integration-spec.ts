@@ -292,11 +292,28 @@ describe('GET /signups/{id}/attendance', () => {
           checkedInAt: p.checkedInAt,
           hoursServed: p.hoursServed,
         })),
+        truncated: false,
       },
     });
   });
 
-  it('has no attendance rate before anyone is checked in or marked, and is for the organizer with analytics:read', async () => {
+  it('lists the first 1000 checked in and says the list is cut, while the total counts everyone', async () => {
+    const owner = caller();
+    const { signup } = await shifts(owner);
+    await db.query(
+      `INSERT INTO signups.participants (id, signup_id, name, email, token_hash, status, checked_in_at, hours_served)
+       SELECT gen_random_uuid(), $1::uuid, 'Volunteer ' || n, 'v' || n || '@example.com', md5($1::text || n), 'attended',
+              timestamptz '2027-01-01T10:00:00Z' + n * interval '1 second', 0.5
+       FROM generate_series(1, 1001) AS n`,
+      [signup.id],
+    );
+    const { hoursServed } = await attendance(owner, signup.id);
+    expect(hoursServed).toMatchObject({ total: 500.5, truncated: true });
+    expect(hoursServed.participants).toHaveLength(1000);
+    expect(hoursServed.participants[999]!.name).toBe('Volunteer 1000');
+  });
+
+  it('has no attendance rate before anyone is checked in or marked, and is for the organizer with participants:read', async () => {
     const organizationId = 'org_attendance_reader';
     const owner = caller({ organizationId });
     const { signup } = await shifts(owner);
@@ -354,6 +371,7 @@ describe('GET /reports/hours', () => {
         { email: 'ana@example.com', signups: 2, hoursServed: 5.75 },
         { email: 'ben@example.com', signups: 1, hoursServed: 1 },
       ],
+      truncated: false,
     });
   });
 
@@ -365,6 +383,7 @@ describe('GET /reports/hours', () => {
       totalHours: 0,
       signups: [],
       participants: [],
+      truncated: false,
     });
     expect((await report(owner, '2028-01-01', '2028-12-31')).signups).toEqual([]);
   });
@@ -378,7 +397,7 @@ describe('GET /reports/hours', () => {
     expect(await problemOf(report(caller(), from, to))).toMatchObject({ code: 'validation_failed', errors: [{ path, message }] });
   });
 
-  it('needs analytics:read', async () => {
-    expect((await problemOf(report(caller({ scopes: ['participants:write'] }), '2027-01-01', '2027-01-02'))).code).toBe('scope_required');
+  it('needs participants:read: it lists people, which analytics:read alone (a member) may not read', async () => {
+    expect((await problemOf(report(caller({ scopes: ['analytics:read'] }), '2027-01-01', '2027-01-02'))).code).toBe('scope_required');
   });
 });

@@ -106,40 +106,62 @@ export class AttendanceRepository {
     return row!;
   }
 
-  /** The participants checked in at a signup, in the order they were. */
-  async attendees(signupId: string): Promise<Attendee[]> {
+  /** The hours served at a signup by everyone checked in. */
+  async totalHours(signupId: string): Promise<number> {
+    const [row] = await rowsOf<{ total: string }>(
+      this.dataSource.manager,
+      `SELECT COALESCE(sum(hours_served), 0) AS total FROM ${PARTICIPANTS} WHERE signup_id = $1 AND status = 'attended'`,
+      [signupId],
+    );
+    return Number(row!.total);
+  }
+
+  /** The first `limit` participants checked in at a signup, in the order they were. */
+  async attendees(signupId: string, limit: number): Promise<Attendee[]> {
     const rows = await rowsOf<Omit<Attendee, 'hoursServed'> & { hoursServed: string }>(
       this.dataSource.manager,
       `SELECT id AS "participantId", name, email, checked_in_at AS "checkedInAt", hours_served AS "hoursServed"
-       FROM ${PARTICIPANTS} WHERE signup_id = $1 AND status = 'attended' ORDER BY checked_in_at, id`,
-      [signupId],
+       FROM ${PARTICIPANTS} WHERE signup_id = $1 AND status = 'attended' ORDER BY checked_in_at, id LIMIT $2`,
+      [signupId, limit],
     );
     return rows.map((row) => ({ ...row, hoursServed: Number(row.hoursServed) }));
   }
 
-  /** The owner's signups whose eventDate is in [from, until), by eventDate then id, with the hours served at each. */
-  async hoursBySignup(owner: Owner, from: Date, until: Date): Promise<SignupHours[]> {
+  /** The hours served at the owner's signups whose eventDate is in [from, until). */
+  async totalHoursBetween(owner: Owner, from: Date, until: Date): Promise<number> {
+    const [row] = await rowsOf<{ total: string }>(
+      this.dataSource.manager,
+      `SELECT COALESCE(sum(p.hours_served), 0) AS total
+       FROM ${SIGNUPS} s JOIN ${PARTICIPANTS} p ON p.signup_id = s.id AND p.status = 'attended'
+       WHERE s.organization_id = $1 AND s.livemode = $2 AND s.event_date >= $3 AND s.event_date < $4`,
+      [owner.organizationId, owner.livemode, from, until],
+    );
+    return Number(row!.total);
+  }
+
+  /** The first `limit` of the owner's signups whose eventDate is in [from, until), by eventDate then id, with the hours served at each. */
+  async hoursBySignup(owner: Owner, from: Date, until: Date, limit: number): Promise<SignupHours[]> {
     const rows = await rowsOf<Omit<SignupHours, 'hoursServed'> & { hoursServed: string }>(
       this.dataSource.manager,
       `SELECT s.id AS "signupId", s.title, s.event_date AS "eventDate", count(p.id)::integer AS attended,
          COALESCE(sum(p.hours_served), 0) AS "hoursServed"
        FROM ${SIGNUPS} s LEFT JOIN ${PARTICIPANTS} p ON p.signup_id = s.id AND p.status = 'attended'
        WHERE s.organization_id = $1 AND s.livemode = $2 AND s.event_date >= $3 AND s.event_date < $4
-       GROUP BY s.id ORDER BY s.event_date, s.id`,
-      [owner.organizationId, owner.livemode, from, until],
+       GROUP BY s.id ORDER BY s.event_date, s.id LIMIT $5`,
+      [owner.organizationId, owner.livemode, from, until, limit],
     );
     return rows.map((row) => ({ ...row, hoursServed: Number(row.hoursServed) }));
   }
 
-  /** The same signups' hours by person (an email in lower case), most hours first, then by email. */
-  async hoursByPerson(owner: Owner, from: Date, until: Date): Promise<PersonHours[]> {
+  /** The same signups' hours by person (an email in lower case), most hours first, then by email: the first `limit`. */
+  async hoursByPerson(owner: Owner, from: Date, until: Date, limit: number): Promise<PersonHours[]> {
     const rows = await rowsOf<Omit<PersonHours, 'hoursServed'> & { hoursServed: string }>(
       this.dataSource.manager,
       `SELECT lower(p.email) AS email, count(DISTINCT p.signup_id)::integer AS signups, sum(p.hours_served) AS "hoursServed"
        FROM ${SIGNUPS} s JOIN ${PARTICIPANTS} p ON p.signup_id = s.id AND p.status = 'attended'
        WHERE s.organization_id = $1 AND s.livemode = $2 AND s.event_date >= $3 AND s.event_date < $4
-       GROUP BY lower(p.email) ORDER BY sum(p.hours_served) DESC, lower(p.email)`,
-      [owner.organizationId, owner.livemode, from, until],
+       GROUP BY lower(p.email) ORDER BY sum(p.hours_served) DESC, lower(p.email) LIMIT $5`,
+      [owner.organizationId, owner.livemode, from, until, limit],
     );
     return rows.map((row) => ({ ...row, hoursServed: Number(row.hoursServed) }));
   }

@@ -1,15 +1,4 @@
-import { attendanceRate, sumHours } from './attendance.js';
-
-describe('sumHours', () => {
-  it('adds hours to the hundredth without floating-point noise', () => {
-    expect(sumHours([0.1, 0.2])).toBe(0.3);
-    expect(sumHours([1.15, 2.35, 0.01])).toBe(3.51);
-  });
-
-  it('is 0 for nobody', () => {
-    expect(sumHours([])).toBe(0);
-  });
-});
+import { attendanceRate } from './attendance.js';
 
 describe('attendanceRate', () => {
   it('is the share of attended among those checked in or marked a no-show, to 4 decimals', () => {

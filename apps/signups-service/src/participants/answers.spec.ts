@@ -80,6 +80,12 @@ describe('answersOnRegistration', () => {
     ]);
   });
 
+  it('refuses a second answer to one question under another spelling of its id, rather than keep either silently', () => {
+    expect(answersOnRegistration(questions, { [yesNo.id.toUpperCase()]: true, [yesNo.id]: false }).errors).toEqual([
+      { path: `answers.${yesNo.id}`, message: 'Duplicate answer: this question is answered under another spelling of its id' },
+    ]);
+  });
+
   it('refuses an answer to a question the signup no longer asks', () => {
     expect(answersOnRegistration([yesNo], { [yesNo.id]: true, [short.id]: 'x' }).errors).toEqual([
       { path: `answers.${short.id}`, message: 'No question with this id in this signup' },

@@ -59,12 +59,20 @@ function apply(questions: Question[], stored: Answers, given: AnswerChanges): An
   const byId = new Map(questions.map((q) => [q.id, q]));
   const answers: Answers = { ...stored };
   const errors: FieldError[] = [];
+  const seen = new Set<string>();
   for (const [key, value] of Object.entries(given)) {
     const path = `answers.${key}`;
     const question = byId.get(key.toLowerCase());
     if (!question) {
       errors.push({ path, message: 'No question with this id in this signup' });
-    } else if (isEmpty(value)) {
+      continue;
+    }
+    if (seen.has(question.id)) {
+      errors.push({ path, message: 'Duplicate answer: this question is answered under another spelling of its id' });
+      continue;
+    }
+    seen.add(question.id);
+    if (isEmpty(value)) {
       if (question.required) errors.push({ path, message: 'Required: this question must be answered' });
       delete answers[question.id];
     } else {

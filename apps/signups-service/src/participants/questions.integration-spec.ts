@@ -123,6 +123,23 @@ describe('questions of a signup', () => {
     expect(after.title).toBe(signup.title);
     expect(after.questions).toEqual(signup.questions);
   });
+
+  it('refuses changing the type of a question asked, whose answers were given to that type, and changes nothing', async () => {
+    const owner = caller();
+    const signup = await signupWithForm(owner);
+    const [first] = signup.questions;
+    const problem = await problemOf(
+      h.stack.bus.request('signups.update', {
+        principal: owner,
+        id: signup.id,
+        input: { questions: [{ id: first!.id, type: 'yes_no', label: first!.label }] },
+      }),
+    );
+    expect(problem.errors).toEqual([
+      { path: 'questions.0.type', message: `Must stay ${first!.type}: remove the question and add a new one instead` },
+    ]);
+    expect((await h.stack.bus.request('signups.get', { principal: owner, id: signup.id })).questions).toEqual(signup.questions);
+  });
 });
 
 describe('answers on registration', () => {

@@ -22,10 +22,14 @@ export function questionsJsonSql(signupId: string): string {
  */
 @Injectable()
 export class QuestionsRepository {
-  /** The ids of the questions the signup asks now (removed ones left out). */
-  async idsOf(db: EntityManager, signupId: string): Promise<Set<string>> {
-    const rows = await rowsOf<{ id: string }>(db, `SELECT id FROM ${QUESTIONS} WHERE signup_id = $1 AND removed_at IS NULL`, [signupId]);
-    return new Set(rows.map((row) => row.id));
+  /** The questions the signup asks now (removed ones left out): their types, by id. */
+  async typesOf(db: EntityManager, signupId: string): Promise<Map<string, Question['type']>> {
+    const rows = await rowsOf<{ id: string; type: Question['type'] }>(
+      db,
+      `SELECT id, type FROM ${QUESTIONS} WHERE signup_id = $1 AND removed_at IS NULL`,
+      [signupId],
+    );
+    return new Map(rows.map((row) => [row.id, row.type]));
   }
 
   /**

@@ -35,7 +35,7 @@ export class CreateSignupUseCase {
   ) {}
 
   async execute({ owner, input }: CreateSignupCommand): Promise<Signup> {
-    const questions = questionsOf(input.questions ?? [], new Set());
+    const questions = questionsOf(input.questions ?? [], new Map());
     const fields = {
       ...owner,
       id: newId(),

@@ -61,7 +61,7 @@ export class UpdateSignupUseCase {
         if (!written) return undefined;
         let signup = written;
         if (questions !== undefined) {
-          const asked = questionsOf(questions, await this.questions.idsOf(tx.manager, id));
+          const asked = questionsOf(questions, await this.questions.typesOf(tx.manager, id));
           await this.questions.replace(tx.manager, id, asked);
           signup = { ...signup, questions: asked };
         }
