@@ -27,6 +27,8 @@ import { stackInfo } from './support/stack-env.js';
 interface Schema extends FieldSchema {
   $ref?: string;
   oneOf?: Schema[];
+  /** One schema wrapped to carry a description beside its $ref (a nested object field). */
+  allOf?: Schema[];
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
@@ -105,7 +107,7 @@ async function answer(res: Response): Promise<Answer> {
 const schemasOf =
   (defs: Record<string, Schema>, prefix: string) =>
   (schema: Schema): Schema => {
-    let current = schema;
+    let current = schema.allOf?.length === 1 ? schema.allOf[0]! : schema;
     for (let hops = 0; current.$ref && hops < 10; hops++) current = defs[current.$ref.slice(prefix.length)] ?? {};
     return current;
   };
@@ -166,7 +168,7 @@ describe('hostile inputs', () => {
     return Object.fromEntries((s.required ?? []).map((name) => [name, validValue(name, s.properties![name]!, resolve)]));
   }
 
-  /** Every field of an object schema, nested objects in arrays included (`slots.0.capacity`). */
+  /** Every field of an object schema, nested objects included, in arrays (`slots.0.capacity`) or not (`waitlist.mode`). */
   function fieldsOf(
     schema: Schema,
     resolve: (s: Schema) => Schema,
@@ -176,7 +178,11 @@ describe('hostile inputs', () => {
       const field = resolve(property);
       const here = [...parent, name];
       const items = field.items && resolve(field.items);
-      return [{ path: here, schema: field }, ...(items?.properties ? fieldsOf(items, resolve, [...here, 0]) : [])];
+      return [
+        { path: here, schema: field },
+        ...(field.properties ? fieldsOf(field, resolve, here) : []),
+        ...(items?.properties ? fieldsOf(items, resolve, [...here, 0]) : []),
+      ];
     });
   }
 
@@ -496,6 +502,10 @@ describe('hostile inputs', () => {
   });
 
   it('refuses every hostile value in every field of every REST body with a 422 on that field', async () => {
+    const create = restTargets().find((t) => t.label === 'POST /signups')!;
+    expect(fieldsOf(create.schema, create.resolve).map((f) => f.path.join('.'))).toEqual(
+      expect.arrayContaining(['waitlist.enabled', 'waitlist.mode', 'waitlist.offerMinutes', 'questions.0.options']),
+    );
     expect(await fuzzFields(restTargets())).toEqual([]);
   });
 
