@@ -158,6 +158,39 @@ describe('a line of 290 behind a slot of 10, on two replicas', () => {
   }, 180_000);
 });
 
+describe('offers across a restart', () => {
+  it('passes on an offer that ran out while no replica was running, once one starts again', async () => {
+    const owner = caller();
+    const signup = await stack.bus.request('signups.create', {
+      principal: owner,
+      input: { title: 'Night shift', eventDate: daysFromNow(10), waitlist: { enabled: true, mode: 'offer', offerMinutes: 5 } },
+    });
+    const {
+      data: [slot],
+    } = await stack.bus.request('signups.slots.create', {
+      principal: owner,
+      signupId: signup.id,
+      input: [{ title: 'Night', capacity: 1 }],
+    });
+    await stack.bus.request('signups.publish', { principal: owner, id: signup.id });
+    const S = [{ type: 'slot', id: slot!.id } as const];
+    const [holder, offered, next] = [await register(signup.id, S), await register(signup.id, S), await register(signup.id, S)];
+    await stack.bus.request('signups.registrations.cancel', { token: holder.confirmationToken! }, TIMEOUT);
+    const statusOf = async (token: string) => (await stack.bus.request('signups.registrations.get', { token })).participant.status;
+    expect(await statusOf(offered.confirmationToken!)).toBe('offered');
+
+    // The offer runs out, and every replica stops before its next sweep (every 15 s).
+    await db.query(
+      `UPDATE signups.waitlist_entries SET offer_expires_at = now() - interval '1 second' WHERE signup_id = $1 AND state = 'offered'`,
+      [signup.id],
+    );
+    for (const replica of replicas.splice(0)) await replica.close();
+    replicas.push(await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL, OFFER_SWEEP_MS: '100' }));
+    await eventually(async () => expect(await statusOf(next.confirmationToken!)).toBe('offered'), 10_000);
+    expect(await statusOf(offered.confirmationToken!)).toBe('cancelled');
+  }, 60_000);
+});
+
 async function outcome(request: Promise<unknown>): Promise<string> {
   return request.then(
     () => 'ok',
