@@ -7,6 +7,7 @@ import { AddReminderPasses1795900000000 } from './migrations/1795900000000-AddRe
 import { ClaimedReminders1795900000001 } from './migrations/1795900000001-ClaimedReminders.js';
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
+import { ContactStatus1796600000000 } from './migrations/1796600000000-ContactStatus.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -23,6 +24,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     ClaimedReminders1795900000001,
     OutboxTraceContext1796000000000,
     Retention1796450000000,
+    ContactStatus1796600000000,
   ],
 };
 

@@ -16,7 +16,7 @@ function confirmationLead({ confirmationToken }: RegistrationResultView, { publi
 
 const REGISTRATION_RULES =
   'Each selection ({type: "slot" or "item", id, quantity defaulting to 1}) is allocated on its own: confirmed[] lists what was taken, failed[] ' +
-  'what was not (full or not_found). A participant is stored when selections is empty or at least one was confirmed, and then the answer ' +
+  'what was not (full or not_found). A participant is stored when selections is empty or at least one was confirmed or waitlisted, and then the answer ' +
   'carries the confirmationToken. answers, keyed by question id (the questions of get_signup), answer its questions: text for short_text, ' +
   'long_text and single_choice (one of its options), a list of its options for multiple_choice, true or false for yes_no, a number ' +
   'within min and max for number; each required question needs one, and an answer that does not fit is validation_failed on ' +

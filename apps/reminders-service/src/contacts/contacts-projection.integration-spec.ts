@@ -105,16 +105,18 @@ describe('contacts projection', () => {
     await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
   });
 
-  it('reminds only a participant that holds a place: not while it waits in a line or holds an offer', async () => {
+  it('keeps the status of a participant waiting in a line or holding an offer: active (registered), texted only once confirmed', async () => {
     const s = signup();
     const p = participant(s.id, { status: 'waitlisted' });
+    const statusOf = async () =>
+      (await db.query<{ status: string }[]>(`SELECT status FROM reminders.contacts WHERE participant_id = $1`, [p.id]))[0]?.status;
     await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
     await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
-    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
+    await eventually(async () => expect([await statusOf(), (await contact(p.id))?.active]).toEqual(['waitlisted', true]));
     await stack.bus.publish(event('participant.offered', { ...p, status: 'offered' }, '2026-11-22T10:02:00.000Z'));
-    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
+    await eventually(async () => expect(await statusOf()).toBe('offered'));
     await stack.bus.publish(event('participant.promoted', { ...p, status: 'confirmed' }, '2026-11-22T10:03:00.000Z'));
-    await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: true }));
+    await eventually(async () => expect(await statusOf()).toBe('confirmed'));
   });
 
   it('applies each event once, and never lets an older event overwrite a newer one', async () => {

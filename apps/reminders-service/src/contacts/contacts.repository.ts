@@ -17,10 +17,10 @@ const APPLY_SIGNUP = prepared(
      WHERE s.as_of <= EXCLUDED.as_of`,
 );
 const APPLY_PARTICIPANT = prepared(
-  `INSERT INTO ${CONTACTS} AS c (participant_id, signup_id, organization_id, livemode, name, phone, active, as_of)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  `INSERT INTO ${CONTACTS} AS c (participant_id, signup_id, organization_id, livemode, name, phone, active, status, as_of)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
    ON CONFLICT (participant_id) DO UPDATE
-     SET name = EXCLUDED.name, phone = EXCLUDED.phone, active = EXCLUDED.active, as_of = EXCLUDED.as_of
+     SET name = EXCLUDED.name, phone = EXCLUDED.phone, active = EXCLUDED.active, status = EXCLUDED.status, as_of = EXCLUDED.as_of
      WHERE c.as_of <= EXCLUDED.as_of`,
 );
 
@@ -45,9 +45,9 @@ export class ContactsRepository {
   }
 
   /**
-   * A participant as of a participant.* event: a contact is active while its participant holds a
-   * place (status confirmed); waiting in a line, holding an offer not yet accepted, cancelled or
-   * past the event (attended, no_show), it gets no reminder.
+   * A participant as of a participant.* event, with its status: a contact is active until its
+   * participant is cancelled (participant.canceled) and is texted only while it holds a place
+   * (status confirmed: not waiting in a line, holding an offer, or past the day).
    */
   async applyParticipant(manager: EntityManager, event: CloudEvent, participant: EventMap['participant.registered']): Promise<void> {
     await rowsOf(manager, APPLY_PARTICIPANT, [
@@ -57,7 +57,8 @@ export class ContactsRepository {
       participant.livemode,
       participant.name,
       participant.phone,
-      participant.status === 'confirmed',
+      participant.status !== 'cancelled',
+      participant.status,
       event.time,
     ]);
   }

@@ -46,11 +46,12 @@ export class ManualPassUseCase {
 
   /**
    * Read-your-writes for the organizer: someone who registered a moment ago is in the pass.
-   * Waits (briefly) until the projection holds as many active participants as the signup counts.
+   * Waits (briefly) until the projection holds at least as many active participants as the signup
+   * counts (those waiting for a place in the signup are active and not counted: at least).
    */
   private async catchUp(signup: SignupView): Promise<void> {
     const deadline = Date.now() + CATCH_UP_MS;
-    while ((await this.passes.activeParticipants(signup.id)) !== signup.participantCount && Date.now() < deadline) {
+    while ((await this.passes.activeParticipants(signup.id)) < signup.participantCount && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, CATCH_UP_POLL_MS));
     }
   }

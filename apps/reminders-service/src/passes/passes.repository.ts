@@ -62,7 +62,7 @@ export class PassesRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   /**
-   * The participants of a signup a pass may text, one per phone number: active, with a phone,
+   * The participants of a signup a pass may text, one per phone number: active and confirmed, with a phone,
    * not opted out, and neither they nor their number claimed for this signup yet. Drops the
    * signup's claims a dead pass left first.
    */
@@ -76,7 +76,7 @@ export class PassesRepository {
       db,
       `SELECT DISTINCT ON (c.phone) c.participant_id AS "participantId", c.name, c.phone
        FROM ${CONTACTS} c
-       WHERE c.signup_id = $1 AND c.active AND c.phone IS NOT NULL
+       WHERE c.signup_id = $1 AND c.active AND c.status = 'confirmed' AND c.phone IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM ${OPT_OUTS} o WHERE o.phone = c.phone)
          AND NOT EXISTS (SELECT 1 FROM ${MESSAGES} m WHERE m.signup_id = c.signup_id AND (m.participant_id = c.participant_id OR m.phone = c.phone))
        ORDER BY c.phone, c.participant_id`,
@@ -162,7 +162,7 @@ export class PassesRepository {
     ]);
   }
 
-  /** How many participants of a signup the projection holds as active. */
+  /** How many participants of a signup the projection holds as active (registered, not cancelled). */
   async activeParticipants(signupId: string): Promise<number> {
     const [row] = await rowsOf<{ count: number }>(
       this.dataSource,

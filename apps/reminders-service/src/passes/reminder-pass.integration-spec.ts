@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Tier } from '#libs/config';
-import { type CloudEvent, cloudEvent, type EventMap, newPrefixedId, type SignupView, utcDay } from '#libs/contracts';
+import {
+  type CloudEvent,
+  cloudEvent,
+  type EventMap,
+  newPrefixedId,
+  type ParticipantStatus,
+  type SignupView,
+  utcDay,
+} from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type FakeTwilio, problemOf, startFakeTwilio, type TestStack } from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
@@ -69,7 +77,14 @@ describe('reminder passes', () => {
    * phone each unless given), applied by the projection.
    */
   async function seed(
-    options: { phones?: (string | null)[]; names?: string[]; livemode?: boolean; tier?: Tier; organizationId?: string } = {},
+    options: {
+      phones?: (string | null)[];
+      names?: string[];
+      statuses?: ParticipantStatus[];
+      livemode?: boolean;
+      tier?: Tier;
+      organizationId?: string;
+    } = {},
   ): Promise<Seeded> {
     const organizationId = options.organizationId ?? newPrefixedId('org');
     const livemode = options.livemode ?? true;
@@ -113,7 +128,7 @@ describe('reminder passes', () => {
         createdAt: '2026-11-22T10:00:00.000Z',
         updatedAt: '2026-11-22T10:00:00.000Z',
         remindedAt: null,
-        status: 'confirmed',
+        status: options.statuses?.[i] ?? 'confirmed',
         statusChangedAt: '2026-11-22T10:00:00.000Z',
         cancelledAt: null,
         checkedInAt: null,
@@ -182,6 +197,12 @@ describe('reminder passes', () => {
         id: expect.any(String),
       },
     });
+  });
+
+  it('texts only the participants that hold a place: not one waiting in a line or holding an offer', async () => {
+    const { target, phones } = await seed({ statuses: ['confirmed', 'waitlisted', 'offered'] });
+    expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 1, sent: 1, failed: 0 });
+    expect(textsTo(phones).map((m) => m.to)).toEqual([phones[0]]);
   });
 
   it('texts a phone shared by two participants once', async () => {
