@@ -10,3 +10,4 @@ export { startFakeCollector, type FakeCollector, type ReceivedSpan } from './fak
 export { startServicesStack, type ServicesStack, type ServicesStackInfo, type ServicesStackOptions } from './services-stack.js';
 export { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeatedTo } from './adversarial-input.js';
 export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';
+export { participantEventData } from './event-data.js';

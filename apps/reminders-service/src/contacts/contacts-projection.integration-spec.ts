@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { cloudEvent, type EventMap, newPrefixedId, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, eventually, type TestStack } from '#libs/testing';
+import { createTestStack, eventually, participantEventData, type TestStack } from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
 
 const ORG = newPrefixedId('org');
@@ -34,28 +34,7 @@ function signup(overrides: Partial<SignupView> = {}): SignupView {
 }
 
 function participant(signupId: string, overrides: Partial<EventMap['participant.registered']> = {}): EventMap['participant.registered'] {
-  return {
-    id: randomUUID(),
-    signupId,
-    name: 'Ana',
-    email: 'ana@example.com',
-    phone: '+14155550123',
-    selections: [],
-    answers: {},
-    createdAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: '2026-11-22T10:00:00.000Z',
-    remindedAt: null,
-    status: 'confirmed',
-    statusChangedAt: '2026-11-22T10:00:00.000Z',
-    cancelledAt: null,
-    checkedInAt: null,
-    noShowAt: null,
-    hoursServed: null,
-    waitlist: [],
-    livemode: true,
-    organizationId: ORG,
-    ...overrides,
-  };
+  return participantEventData(signupId, ORG, overrides);
 }
 
 /** An event as the signups-service publishes it, at `time`. */

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Tier } from '#libs/config';
-import {
-  type CloudEvent,
-  cloudEvent,
-  type EventMap,
-  newPrefixedId,
-  type ParticipantStatus,
-  type SignupView,
-  utcDay,
-} from '#libs/contracts';
+import { type CloudEvent, cloudEvent, newPrefixedId, type ParticipantStatus, type SignupView, utcDay } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, eventually, type FakeTwilio, problemOf, startFakeTwilio, type TestStack } from '#libs/testing';
+import {
+  createTestStack,
+  eventually,
+  type FakeTwilio,
+  participantEventData,
+  problemOf,
+  startFakeTwilio,
+  type TestStack,
+} from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
 import { PassesRepository } from './passes.repository.js';
 import { type PassTarget, ReminderPass } from './reminder-pass.js';
@@ -117,27 +117,13 @@ describe('reminder passes', () => {
     const phones = options.phones ?? [newPhone(), newPhone(), newPhone()];
     const participantIds: string[] = [];
     for (const [i, phone] of phones.entries()) {
-      const participant: EventMap['participant.registered'] = {
-        id: randomUUID(),
-        signupId: id,
+      const participant = participantEventData(id, organizationId, {
         name: options.names?.[i] ?? `Guest${i} Example`,
         email: `guest${i}@example.com`,
         phone,
-        selections: [],
-        answers: {},
-        createdAt: '2026-11-22T10:00:00.000Z',
-        updatedAt: '2026-11-22T10:00:00.000Z',
-        remindedAt: null,
         status: options.statuses?.[i] ?? 'confirmed',
-        statusChangedAt: '2026-11-22T10:00:00.000Z',
-        cancelledAt: null,
-        checkedInAt: null,
-        noShowAt: null,
-        hoursServed: null,
-        waitlist: [],
-        organizationId,
         livemode,
-      };
+      });
       participantIds.push(participant.id);
       await stack.bus.publish(cloudEvent('signups-service', 'participant.registered', participant, meta));
     }
