@@ -3,6 +3,7 @@ import type { Logger } from '#libs/observability';
 import { APP_CONFIG, LOGGER, Outbox } from '#libs/runtime';
 import type { PendingEvent } from '../common/pending-event.js';
 import { participantEvents } from '../participants/participant.presenter.js';
+import { ParticipantsRepository } from '../participants/participants.repository.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
 import { transitionEvent } from '../signups/slot-item.presenter.js';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
@@ -29,6 +30,7 @@ export class OfferExpiry implements OnApplicationShutdown {
 
   constructor(
     private readonly signups: SignupsRepository,
+    private readonly participants: ParticipantsRepository,
     private readonly entries: WaitlistRepository,
     private readonly waitlists: Waitlists,
     private readonly outbox: Outbox,
@@ -88,7 +90,7 @@ export class OfferExpiry implements OnApplicationShutdown {
       const events: PendingEvent[] = [];
       for (const entry of due) {
         freed.push(...(await this.waitlists.end(tx.manager, signup, entry, 'expired', ledger)));
-        const participant = await this.waitlists.read(tx.manager, entry.participantId);
+        const participant = await this.participants.read(tx.manager, entry.participantId);
         events.push(...participantEvents('participant.offer_expired', participant, signup, []));
         if (participant.status === 'cancelled') events.push(...participantEvents('participant.canceled', participant, signup, []));
       }

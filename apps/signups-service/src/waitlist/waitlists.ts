@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { PendingEvent } from '../common/pending-event.js';
-import type { Participant } from '../participants/participant.js';
 import { participantEvents } from '../participants/participant.presenter.js';
 import { ParticipantsRepository } from '../participants/participants.repository.js';
 import { eventStarted } from '../signups/registration-window.js';
@@ -141,11 +140,6 @@ export class Waitlists {
   async leaveSignup(db: EntityManager, signupId: string): Promise<Line> {
     await this.signups.countParticipants(db, signupId, -1);
     return { kind: 'signup', targetId: signupId };
-  }
-
-  /** A participant as the transaction sees it now. */
-  read(db: EntityManager, participantId: string): Promise<Participant> {
-    return this.participants.read(db, participantId);
   }
 
   /** The participant's status as its holdings make it, and the event of the change that made it. */

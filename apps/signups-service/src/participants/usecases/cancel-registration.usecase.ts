@@ -5,6 +5,7 @@ import { StockLedger } from '../../waitlist/waitlist.js';
 import { Waitlists } from '../../waitlist/waitlists.js';
 import type { Participant } from '../participant.js';
 import { participantEvents } from '../participant.presenter.js';
+import { ParticipantsRepository } from '../participants.repository.js';
 import { RegistrationLock } from '../registration-lock.js';
 import type { Registration } from '../registration-reader.js';
 import { SelectionAllocator } from '../selection-allocator.js';
@@ -31,6 +32,7 @@ export interface RemoveParticipantCommand {
 @Injectable()
 export class CancelRegistrationUseCase {
   constructor(
+    private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
     private readonly waitlists: Waitlists,
     private readonly lock: RegistrationLock,
@@ -53,7 +55,7 @@ export class CancelRegistrationUseCase {
       ...(await this.waitlists.cancel(tx.manager, signup, participant.id, ledger)),
     ];
     const promotions = await this.waitlists.fill(tx.manager, signup, freed, ledger);
-    const cancelled = await this.waitlists.read(tx.manager, participant.id);
+    const cancelled = await this.participants.read(tx.manager, participant.id);
     await tx.emitAll([...participantEvents('participant.canceled', cancelled, signup, ledger.transitions()), ...promotions]);
     return cancelled;
   }
