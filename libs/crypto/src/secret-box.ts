@@ -5,7 +5,7 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const VERSION = 'v1';
-const OPEN_FAILED = 'signing secret cannot be decrypted';
+const OPEN_FAILED = 'sealed value cannot be decrypted';
 
 /** Decodes a base64url part of a sealed value, rejecting anything but its canonical encoding. */
 function decodePart(part: string): Buffer {
@@ -16,7 +16,7 @@ function decodePart(part: string): Buffer {
   return bytes;
 }
 
-/** Encrypts signing secrets at rest with AES-256-GCM. */
+/** Encrypts secrets at rest (signing secrets, confirmation tokens, stored emails) with AES-256-GCM. */
 export class SecretBox {
   private readonly key: Buffer;
 
