@@ -662,6 +662,36 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
+  it('refuses hostile unsubscribe tokens (shown and posted, with hostile bodies) and mailbox ids with a page, never a 5xx', async () => {
+    // A token of the right shape that the platform did not seal: its page shows a button, and posting it is refused.
+    const forged = { name: 'a forged token', raw: `v1.${'A'.repeat(16)}.${'A'.repeat(22)}.${'A'.repeat(120)}` };
+    const cases = [
+      { method: 'POST', path: `/unsubscribe/${forged.raw}`, value: forged, body: 'List-Unsubscribe=One-Click' },
+      ...HOSTILE_PATH_VALUES.flatMap((value) => [
+        { method: 'GET', path: `/unsubscribe/${value.raw}`, value, body: undefined },
+        { method: 'POST', path: `/unsubscribe/${value.raw}`, value, body: 'List-Unsubscribe=One-Click' },
+        { method: 'POST', path: `/unsubscribe/v1.${value.raw}`, value, body: `List-Unsubscribe=${'x'.repeat(BODY_LIMIT_BYTES)}` },
+        { method: 'GET', path: `/mailbox/${value.raw}`, value, body: undefined },
+        { method: 'GET', path: `/mailbox/${value.raw}/html`, value, body: undefined },
+        { method: 'GET', path: `/mailbox/${value.raw}/invite.ics`, value, body: undefined },
+      ]),
+    ];
+    const failures = await inPool(cases, CONCURRENCY, async ({ method, path, value, body }) => {
+      const res = await fetch(`${info.gatewayUrl}${path}`, {
+        method,
+        ...(body !== undefined && { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+        redirect: 'manual',
+      });
+      const text = await res.text();
+      const failures: string[] = [];
+      if (res.status < 400 || res.status >= 500) failures.push(`answered ${res.status}`);
+      if (!res.headers.get('content-type')?.startsWith('text/html')) failures.push(`content type ${res.headers.get('content-type')}`);
+      if (INTERNALS.test(text)) failures.push('shows internals');
+      return failures.map((f) => `${method} ${path.replace(value.raw, '{value}')} = ${value.name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
   it('refuses hostile client registrations, sign-in and sign-up forms and authorization parameters at the auth-server, never with a 5xx', async () => {
     const auth = info.authUrl;
     const registration = {

@@ -10,11 +10,14 @@ import type { GatewayConfig } from './gateway.config.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MeController } from './me/me.controller.js';
+import { MailboxController } from './pages/mailbox.controller.js';
 import { PagesController } from './pages/pages.controller.js';
+import { UnsubscribeController } from './pages/unsubscribe.controller.js';
 import { ParticipantsController } from './participants/participants.controller.js';
 import { ProblemPagesController } from './problems/problem-pages.controller.js';
 import { PublicSignupsController } from './public/public-signups.controller.js';
 import { RegistrationsController } from './registrations/registrations.controller.js';
+import { EmailsController } from './reminders/emails.controller.js';
 import { RemindersController } from './reminders/reminders.controller.js';
 import { TwilioInboundController } from './reminders/twilio-inbound.controller.js';
 import { SignupsController } from './signups/signups.controller.js';
@@ -46,7 +49,10 @@ export class GatewayModule {
         ProblemPagesController,
         WebhooksController,
         RemindersController,
+        EmailsController,
         TwilioInboundController,
+        UnsubscribeController,
+        ...(config.mailboxPage ? [MailboxController] : []),
       ],
       providers: [
         ...edgeProviders({

@@ -9,8 +9,10 @@ import { acceptJsonOnly } from './http/json-only.js';
 import { settleIdempotentResponses } from './idempotency/idempotency.hooks.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
+import { MAILBOX_ROUTES } from './pages/mailbox.controller.js';
 import { isPagePath, PageProblemFilter, sendProblemPage } from './pages/page-errors.js';
 import { PAGE_ROUTES } from './pages/pages.controller.js';
+import { UNSUBSCRIBE_ROUTES } from './pages/unsubscribe.controller.js';
 import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-signature.guard.js';
 
 /**
@@ -44,7 +46,18 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
   ],
   configure(app, context) {
     const { config } = context;
-    app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', TWILIO_INBOUND_ROUTE, ...PAGE_ROUTES] });
+    app.setGlobalPrefix(API_PREFIX, {
+      exclude: [
+        'healthz',
+        'readyz',
+        'metrics',
+        'problems/:slug',
+        TWILIO_INBOUND_ROUTE,
+        ...PAGE_ROUTES,
+        ...MAILBOX_ROUTES,
+        ...UNSUBSCRIBE_ROUTES,
+      ],
+    });
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
     app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));
     const fastify = app.getHttpAdapter().getInstance();

@@ -1,6 +1,7 @@
 import type { DataSourceSpec } from '#libs/persistence';
 import { type AppDefinition, hoursToSeconds, serving } from '#libs/runtime';
 import { ContactsProjection } from './contacts/contacts-projection.js';
+import { EmailSender } from './email/email-sender.js';
 import { InitReminders1795314237764 } from './migrations/1795314237764-InitReminders.js';
 import { AddContactsProjection1795800000000 } from './migrations/1795800000000-AddContactsProjection.js';
 import { AddReminderPasses1795900000000 } from './migrations/1795900000000-AddReminderPasses.js';
@@ -8,6 +9,7 @@ import { ClaimedReminders1795900000001 } from './migrations/1795900000001-Claime
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { ContactStatus1796600000000 } from './migrations/1796600000000-ContactStatus.js';
+import { Emails1796710000000 } from './migrations/1796710000000-Emails.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -25,13 +27,15 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     OutboxTraceContext1796000000000,
     Retention1796450000000,
     ContactStatus1796600000000,
+    Emails1796710000000,
   ],
 };
 
 /**
  * The reminders-service: keeps the contacts projection from signup and participant events, runs
  * reminder passes (reminders.* on the bus, and automatically about 24 h before each event)
- * through the SMS provider, records opt-outs, and emits reminder.sent.
+ * through the SMS provider, records opt-outs, and emits reminder.sent; records emails in its
+ * outbox and sends them over SMTP.
  */
 export const remindersServiceApp: AppDefinition<typeof remindersSpec> = {
   name: 'reminders-service',
@@ -47,10 +51,12 @@ export const remindersServiceApp: AppDefinition<typeof remindersSpec> = {
       only: `NOT "livemode" AND "status" = 'sent'`,
       retentionSeconds: hoursToSeconds(config.sandboxMessagesRetentionHours),
     },
+    { table: 'emails', key: ['id'], after: 'created_at', retentionSeconds: hoursToSeconds(config.emailsRetentionHours) },
   ],
   serve: serving('reminders', (app) => app.get(RemindersHandlers).handlers()),
   async start(app) {
     await app.get(ContactsProjection).start();
     app.get(AutomaticPasses).start();
+    app.get(EmailSender).start();
   },
 };

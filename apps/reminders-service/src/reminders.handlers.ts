@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { type HandlersOf, requireUuid } from '#libs/contracts';
+import { ListEmailsUseCase } from './email/list-emails.usecase.js';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
 import { ListOutboxUseCase } from './passes/list-outbox.usecase.js';
 import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
 
-/** The reminders.* subjects: passes and the sandbox outbox for the edges, inbound replies from the SMS webhook. */
+/** The reminders.* subjects: passes, the sandbox outbox and emails for the edges, the mailbox, unsubscribes, inbound replies from the SMS webhook. */
 @Injectable()
 export class RemindersHandlers {
   constructor(
     private readonly manualPass: ManualPassUseCase,
     private readonly listOutbox: ListOutboxUseCase,
     private readonly inbound: InboundSmsUseCase,
+    private readonly emails: ListEmailsUseCase,
   ) {}
 
   handlers(): HandlersOf<'reminders'> {
@@ -20,6 +22,12 @@ export class RemindersHandlers {
         data: await this.listOutbox.execute(principal, requireUuid(signupId)),
       }),
       'reminders.inbound': (sms) => this.inbound.execute(sms),
+      'reminders.emails.list': async ({ principal, signupId }) => ({
+        data: await this.emails.ofSignup(principal, requireUuid(signupId)),
+      }),
+      'reminders.mailbox.list': async ({ limit }) => ({ data: await this.emails.mailbox(limit) }),
+      'reminders.mailbox.get': ({ id }) => this.emails.mailboxMessage(requireUuid(id)),
+      'reminders.unsubscribe': ({ token }) => this.emails.unsubscribe(token),
     };
   }
 }

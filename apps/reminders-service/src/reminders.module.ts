@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, APP_CONTEXT, type AppContext } from '#libs/runtime';
 import { ContactsModule } from './contacts/contacts.module.js';
+import { EmailModule } from './email/email.module.js';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
 import { OptOutsRepository } from './inbound/opt-outs.repository.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
@@ -13,9 +14,9 @@ import { RemindersHandlers } from './reminders.handlers.js';
 import { smsProviderFor } from './sms/sms-provider.factory.js';
 import { SMS_PROVIDER } from './sms/sms-provider.js';
 
-/** Reminder passes (manual and automatic), the SMS provider, opt-outs and the sandbox outbox, on the contacts projection. */
+/** Reminder passes (manual and automatic), the SMS provider, opt-outs and the sandbox outbox, on the contacts projection; and email. */
 @Module({
-  imports: [ContactsModule],
+  imports: [ContactsModule, EmailModule],
   providers: [
     {
       provide: SMS_PROVIDER,
@@ -31,6 +32,6 @@ import { SMS_PROVIDER } from './sms/sms-provider.js';
     AutomaticPasses,
     RemindersHandlers,
   ],
-  exports: [RemindersHandlers, AutomaticPasses],
+  exports: [RemindersHandlers, AutomaticPasses, EmailModule],
 })
 export class RemindersModule {}

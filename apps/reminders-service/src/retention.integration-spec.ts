@@ -8,6 +8,12 @@ const seed = (kind: string, livemode: boolean, age: string | null) =>
           ${age === null ? `'claimed', now() - interval '30 days', NULL` : `'sent', now() - interval '${age}', now() - interval '${age}'`}
    FROM generate_series(1, ${SEEDED}) AS n`;
 
+/** `SEEDED` emails of a kind (their dedup key's prefix), recorded `age` ago. */
+const seedEmails = (kind: string, age: string) =>
+  `INSERT INTO "reminders"."emails" ("id", "dedup_key", "kind", "organization_id", "livemode", "to_address", "sealed", "status", "created_at")
+   SELECT gen_random_uuid(), '${kind}:' || n, 'confirmation', 'org_retention', true, 'p' || n || '@example.com', 'v1.x.y.z', 'sent', now() - interval '${age}'
+   FROM generate_series(1, ${SEEDED}) AS n`;
+
 describeRetention(remindersServiceApp, [
   ...outboxRetentionCases('reminders'),
   {
@@ -24,6 +30,13 @@ describeRetention(remindersServiceApp, [
       { kind: 'sandbox-claimed', count: SEEDED },
       { kind: 'sandbox-recent', count: SEEDED },
     ],
+    deleted: SEEDED,
+  },
+  {
+    table: 'emails',
+    seed: [seedEmails('old', '31 days'), seedEmails('recent', '29 days')],
+    left: `SELECT split_part("dedup_key", ':', 1) AS "kind", count(*)::int AS "count" FROM "reminders"."emails" GROUP BY 1 ORDER BY 1`,
+    expected: [{ kind: 'recent', count: SEEDED }],
     deleted: SEEDED,
   },
 ]);

@@ -14,7 +14,15 @@ function remindersHandlers(run: HandlersOf<'reminders'>['reminders.passes.run'])
   const notFound = async (): Promise<never> => {
     throw new ProblemError('not_found');
   };
-  return { 'reminders.passes.run': run, 'reminders.outbox.list': notFound, 'reminders.inbound': notFound };
+  return {
+    'reminders.passes.run': run,
+    'reminders.outbox.list': notFound,
+    'reminders.inbound': notFound,
+    'reminders.emails.list': notFound,
+    'reminders.mailbox.list': notFound,
+    'reminders.mailbox.get': notFound,
+    'reminders.unsubscribe': notFound,
+  };
 }
 
 const TYPES = ['auth.apikey.revoked'] as const;

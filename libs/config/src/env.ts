@@ -32,6 +32,9 @@ function need(name: string, raw: string | undefined): string {
   return raw.trim();
 }
 
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const DURATION = /^(\d+)(ms|s|m|h)$/;
+
 export const env = {
   string(name: string, fallback?: string): Field<string> {
     return field(name, (raw) => (present(raw) ? raw.trim() : (fallback ?? need(name, raw))));
@@ -108,6 +111,16 @@ export const env = {
         throw new FieldProblem(`${name} has "${unknown}", which is not a country code with a phone numbering plan`);
       return [...new Set(codes)];
     });
+  },
+  /** Comma-separated delays (`500ms`, `5s`, `5m`, `2h`), in milliseconds; unset or empty: `fallback`. */
+  durations(name: string, fallback: string): Field<number[]> {
+    return field(name, (raw) =>
+      (present(raw) ? raw.trim() : fallback).split(',').map((part) => {
+        const match = DURATION.exec(part.trim());
+        if (!match) throw new FieldProblem(`${name} must list delays like 5s,5m,2h (got "${part.trim()}")`);
+        return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+      }),
+    );
   },
   json<T>(name: string, fallback: T, validate: (value: unknown) => string | undefined): Field<T> {
     return field(name, (raw) => {

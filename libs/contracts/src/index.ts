@@ -214,6 +214,16 @@ export {
   type ReminderSentData,
   type ReminderTrigger,
 } from './reminders.js';
+export {
+  EMAIL_KINDS,
+  EMAIL_STATUSES,
+  EmailCalendarView,
+  EmailListView,
+  EmailSenderView,
+  EmailView,
+  type EmailKind,
+  type EmailStatus,
+} from './emails.js';
 export { BUS_ACCESS, DURABLES, busAccessOf, type BusAccess, type DurableAccess, type DurableEventType } from './bus-access.js';
 export {
   AttendanceView,

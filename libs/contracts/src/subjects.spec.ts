@@ -29,7 +29,7 @@ describe('the subject catalog', () => {
     expect(new Set(SUBJECTS).size).toBe(SUBJECTS.length);
   });
 
-  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS), which no route or tool offers', () => {
+  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS, the mailbox, unsubscribes), which no route or tool offers', () => {
     expect(SUBJECTS.filter((s) => SUBJECT_CATALOG[s].access === 'internal').sort()).toEqual([
       'auth.apikeys.verify',
       'auth.members.role',
@@ -37,6 +37,9 @@ describe('the subject catalog', () => {
       'auth.oauth.revocations',
       'auth.orgs.tier',
       'reminders.inbound',
+      'reminders.mailbox.get',
+      'reminders.mailbox.list',
+      'reminders.unsubscribe',
     ]);
   });
 
@@ -102,6 +105,12 @@ describe('authorized', () => {
     },
     'reminders.outbox.list': async () => ({ data: [] }),
     'reminders.inbound': async () => ({ reply: null }),
+    'reminders.emails.list': async () => ({ data: [] }),
+    'reminders.mailbox.list': async () => ({ data: [] }),
+    'reminders.mailbox.get': async () => {
+      throw new Error('not used');
+    },
+    'reminders.unsubscribe': async () => ({ unsubscribed: true }),
   });
 
   it("runs a handler only for a caller its subject's entry lets through", async () => {

@@ -5,6 +5,7 @@ import type { AnalyticsView } from './analytics.js';
 import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, UpdateAttendanceInput } from './attendance.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { SignupDraft } from './drafts.js';
+import type { EmailListView, EmailView } from './emails.js';
 import type { Page } from './pagination.js';
 import type {
   ListParticipantsInput,
@@ -133,6 +134,13 @@ export interface RequestMap {
   'reminders.outbox.list': { req: OfSignup; res: { data: OutboxMessageView[] } };
   /** A verified inbound SMS (STOP, START, HELP): the reply to text back, if any. */
   'reminders.inbound': { req: InboundSms; res: { reply: string | null } };
+  /** The emails of a sandbox signup, newest first (a live signup's are never listed). */
+  'reminders.emails.list': { req: OfSignup; res: EmailListView };
+  /** The all-in-one mailbox: the newest stored emails (never sent), newest first. */
+  'reminders.mailbox.list': { req: { limit: number }; res: EmailListView };
+  'reminders.mailbox.get': { req: { id: string }; res: EmailView };
+  /** A one-click unsubscribe (RFC 8058) from an organization's reminders, by the token of its link. */
+  'reminders.unsubscribe': { req: { token: string }; res: { unsubscribed: true } };
 
   /** Webhook endpoints of the principal's organization and mode (API keys only, checked at the edge). */
   'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
@@ -236,6 +244,10 @@ const CATALOG = {
   'reminders.passes.run': { access: 'credential', credentials: 'any', scope: 'reminders:send', deadlineMs: 300_000 },
   'reminders.outbox.list': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
   'reminders.inbound': { access: 'internal' },
+  'reminders.emails.list': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
+  'reminders.mailbox.list': { access: 'internal' },
+  'reminders.mailbox.get': { access: 'internal' },
+  'reminders.unsubscribe': { access: 'internal' },
   'webhooks.create': { access: 'credential', credentials: 'api_key', scope: null },
   'webhooks.list': { access: 'credential', credentials: 'api_key', scope: null },
   'webhooks.get': { access: 'credential', credentials: 'api_key', scope: null },

@@ -69,7 +69,7 @@ export async function createTestStack(label: string, options: TestStackOptions =
   const bus: Bus = nats ? await connectNats('test-client') : new InProcessBus(logger);
   const buses: Bus[] = [bus];
   const running: RunningApp[] = [];
-  const baseEnv = { ...process.env, ...options.env };
+  const baseEnv = { EMAIL_SECRET_KEY: randomBytes(32).toString('base64'), ...process.env, ...options.env };
   const infrastructure: Infrastructure = {
     env: baseEnv,
     logLevel,

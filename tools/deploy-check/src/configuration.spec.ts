@@ -17,6 +17,9 @@ const SECRET_READERS: Record<string, readonly AppName[]> = {
   ADMIN_TOKEN: ['auth-server'],
   WEBHOOK_SECRET_KEY: ['webhooks-dispatcher'],
   TWILIO_AUTH_TOKEN: ['api-gateway', 'reminders-service'],
+  EMAIL_SECRET_KEY: ['reminders-service'],
+  SMTP_URL: ['reminders-service'],
+  DKIM_PRIVATE_KEY: ['reminders-service'],
   OPENAI_API_KEY: ['signups-service'],
 };
 

@@ -14,6 +14,7 @@ function expectedEgress(app: AppName): string[] {
     ...(SCHEMA_APPS.includes(app) ? [`${NAMESPACES.postgres}:5432/TCP`] : []),
     ...(REDIS_APPS.includes(app) ? [`${NAMESPACES.redis}:6379/TCP`] : []),
     ...(THIRD_PARTY_APPS.includes(app) ? ['internet:443/TCP'] : []),
+    ...(app === 'reminders-service' ? ['internet:25/TCP', 'internet:465/TCP', 'internet:587/TCP'] : []),
   ].sort();
 }
 

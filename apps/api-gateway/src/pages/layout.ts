@@ -24,6 +24,9 @@ input[aria-invalid=true],textarea[aria-invalid=true]{border-color:#a4000f;border
 .keep a{word-break:break-all}
 button{font:inherit;padding:.45rem 1.2rem;border-radius:.3rem;border:1px solid #1b1b1b;background:#1b1b1b;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#a4000f;border-color:#a4000f}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+.email-text{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:1rem;border-radius:.3rem}
 `;
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');

@@ -5,9 +5,9 @@ import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
 import { errorPage, notFoundPage } from './views.js';
 
-/** /s/… and /r/…: the people's pages, which answer HTML whatever happens, never JSON. */
+/** /s/…, /r/…, /unsubscribe/… and /mailbox: the people's pages, which answer HTML whatever happens, never JSON. */
 export function isPagePath(url: string | undefined): boolean {
-  return /^\/[sr](?:[/?#]|$)/.test(url ?? '');
+  return /^\/(?:[sr]|unsubscribe|mailbox)(?:[/?#]|$)/.test(url ?? '');
 }
 
 export interface ProblemPage {

@@ -20,10 +20,7 @@ import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
-import type { SafeHtml } from './html.js';
-import { PAGE_HEADERS } from './layout.js';
 import { ANSWER_FORM_MAX_LENGTH, questionField, readAnswers, readChecked } from './page-answers.js';
-import { problemPage } from './page-errors.js';
 import {
   choicesOf,
   emptyForm,
@@ -42,6 +39,7 @@ import {
   type WaitlistMove,
   waitsForSignup,
 } from './page-form.js';
+import { type Rendered, respondWithPage } from './page-response.js';
 import { canceledPage, changeClosure, type Notice, registrationForm, registrationPage, seeOtherPage, signupPage } from './views.js';
 
 /** The page routes, outside the REST prefix. */
@@ -52,13 +50,6 @@ export const PAGE_ROUTES = [
   'r/:token/waitlist/:entryId/accept',
   'r/:token/waitlist/:entryId/leave',
 ];
-
-interface Rendered {
-  status: number;
-  page: SafeHtml;
-  /** With a 303: the page to get next (a path on this origin). */
-  location?: string;
-}
 
 /** Post/Redirect/Get: a stored form answers 303 to the page that shows the outcome, so reloading it repeats nothing. */
 const seeOther = (location: string): Rendered => ({ status: 303, page: seeOtherPage(location), location });
@@ -312,19 +303,7 @@ export class PagesController {
   }
 
   /** Sends a page with the page headers; not found and failures become pages too, never JSON. */
-  private async respond(reply: FastifyReply, render: () => Promise<Rendered>): Promise<string> {
-    reply.headers(PAGE_HEADERS);
-    let rendered: Rendered;
-    try {
-      rendered = await render();
-    } catch (err) {
-      const problem = problemPage(err);
-      if (problem.status >= 500) this.logger.error({ err }, 'page failed');
-      reply.headers(problem.headers);
-      rendered = problem;
-    }
-    if (rendered.location) reply.header('location', rendered.location);
-    reply.status(rendered.status);
-    return rendered.page.value;
+  private respond(reply: FastifyReply, render: () => Promise<Rendered>): Promise<string> {
+    return respondWithPage(reply, this.logger, render);
   }
 }
