@@ -10,6 +10,7 @@ import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-Outb
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { ContactStatus1796600000000 } from './migrations/1796600000000-ContactStatus.js';
 import { Emails1796710000000 } from './migrations/1796710000000-Emails.js';
+import { ContactEmail1796720000000 } from './migrations/1796720000000-ContactEmail.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -28,6 +29,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     Retention1796450000000,
     ContactStatus1796600000000,
     Emails1796710000000,
+    ContactEmail1796720000000,
   ],
 };
 

@@ -57,8 +57,8 @@ describe('contacts projection', () => {
 
   const contact = async (id: string) =>
     (
-      await db.query<{ name: string; phone: string | null; active: boolean }[]>(
-        `SELECT name, phone, active FROM reminders.contacts WHERE participant_id = $1`,
+      await db.query<{ name: string; phone: string | null; email: string; active: boolean }[]>(
+        `SELECT name, phone, email, active FROM reminders.contacts WHERE participant_id = $1`,
         [id],
       )
     )[0];
@@ -70,16 +70,22 @@ describe('contacts projection', () => {
       )
     )[0];
 
-  it('records signups and participants with their phones, and deactivates a canceled participant', async () => {
+  it('records signups and participants with their phones and email addresses, and deactivates a canceled participant', async () => {
     const s = signup();
     const p = participant(s.id);
     await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
     await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
-    await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Ana', phone: '+14155550123', active: true }));
+    await eventually(async () =>
+      expect(await contact(p.id)).toEqual({ name: 'Ana', phone: '+14155550123', email: 'ana@example.com', active: true }),
+    );
     await eventually(async () => expect(await signupRow(s.id)).toEqual({ title: 'Potluck', status: 'published', deleted: false }));
 
-    await stack.bus.publish(event('participant.updated', { ...p, phone: null, name: 'Ana B.' }, '2026-11-22T10:02:00.000Z'));
-    await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Ana B.', phone: null, active: true }));
+    await stack.bus.publish(
+      event('participant.updated', { ...p, phone: null, name: 'Ana B.', email: 'ana.b@example.com' }, '2026-11-22T10:02:00.000Z'),
+    );
+    await eventually(async () =>
+      expect(await contact(p.id)).toEqual({ name: 'Ana B.', phone: null, email: 'ana.b@example.com', active: true }),
+    );
     await stack.bus.publish(event('participant.canceled', { ...p, status: 'cancelled' }, '2026-11-22T10:03:00.000Z'));
     await eventually(async () => expect(await contact(p.id)).toMatchObject({ active: false }));
   });
@@ -133,7 +139,7 @@ describe('contacts projection', () => {
     await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
     app = await stack.boot(remindersServiceApp);
     db = app.context.dataSource!;
-    await eventually(async () => expect(await contact(p.id)).toEqual({ name: 'Late', phone: '+14155550123', active: true }), 10_000);
+    await eventually(async () => expect(await contact(p.id)).toMatchObject({ name: 'Late', phone: '+14155550123', active: true }), 10_000);
     await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ title: 'While down' }));
   });
 });

@@ -17,10 +17,11 @@ const APPLY_SIGNUP = prepared(
      WHERE s.as_of <= EXCLUDED.as_of`,
 );
 const APPLY_PARTICIPANT = prepared(
-  `INSERT INTO ${CONTACTS} AS c (participant_id, signup_id, organization_id, livemode, name, phone, active, status, as_of)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  `INSERT INTO ${CONTACTS} AS c (participant_id, signup_id, organization_id, livemode, name, phone, email, active, status, as_of)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
    ON CONFLICT (participant_id) DO UPDATE
-     SET name = EXCLUDED.name, phone = EXCLUDED.phone, active = EXCLUDED.active, status = EXCLUDED.status, as_of = EXCLUDED.as_of
+     SET name = EXCLUDED.name, phone = EXCLUDED.phone, email = EXCLUDED.email, active = EXCLUDED.active, status = EXCLUDED.status,
+         as_of = EXCLUDED.as_of
      WHERE c.as_of <= EXCLUDED.as_of`,
 );
 
@@ -57,6 +58,7 @@ export class ContactsRepository {
       participant.livemode,
       participant.name,
       participant.phone,
+      participant.email,
       participant.status !== 'cancelled',
       participant.status,
       event.time,
