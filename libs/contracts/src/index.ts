@@ -8,6 +8,7 @@ export {
   DateField,
   DateTimeField,
   DecimalField,
+  DEFAULT_TIME_ZONE,
   isDate,
   EMAIL_MAX_LENGTH,
   EnumField,
@@ -20,9 +21,16 @@ export {
   isEmailAddress,
   isPhoneNumber,
   isPlainText,
+  IsTimeZone,
+  isTimeZone,
+  listedTimeZones,
   QueryIntField,
   StringField,
   StringListField,
+  TIME_ZONE_MAX_LENGTH,
+  TIME_ZONE_MESSAGE,
+  TimeZoneField,
+  timeZoneOf,
   UNICODE_MESSAGE,
   UuidField,
   isWellFormed,
@@ -179,6 +187,7 @@ export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, accessTokenJwt, OAUTH_ARTIFACT_PREFIXES, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
+export { formatDateTime, formatTimeRange, type Instant } from './zoned-time.js';
 export {
   ALL_EVENT_TYPES,
   CreateWebhookDto,
