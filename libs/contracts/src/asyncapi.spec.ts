@@ -54,6 +54,7 @@ const tierChanged: EventMap['auth.organization.tier_changed'] = {
   organizationId: 'org_0123456789abcdefghijklmn',
   tier: 'pro',
   previousTier: 'free',
+  timeZone: 'Europe/Berlin',
   livemode: true,
 } satisfies Required<EventMap['auth.organization.tier_changed']>;
 

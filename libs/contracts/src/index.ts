@@ -78,7 +78,7 @@ export {
   AdminCreateApiKeyDto,
   AdminCreateOrgDto,
   AdminCreateUserDto,
-  AdminSetTierDto,
+  AdminUpdateOrgDto,
   CredentialView,
   KEY_MODES,
   MEMBER_ROLES,
