@@ -89,6 +89,7 @@ describe('webhook delivery durability', () => {
       description: null,
       status: 'draft',
       eventDate: now,
+      timeZone: 'UTC',
       location: null,
       maxParticipants: null,
       requiresPhone: false,

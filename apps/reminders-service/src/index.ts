@@ -8,6 +8,7 @@ import { ClaimedReminders1795900000001 } from './migrations/1795900000001-Claime
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { ContactStatus1796600000000 } from './migrations/1796600000000-ContactStatus.js';
+import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -25,6 +26,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     OutboxTraceContext1796000000000,
     Retention1796450000000,
     ContactStatus1796600000000,
+    SignupTimeZone1796700000010,
   ],
 };
 

@@ -16,6 +16,7 @@ const signup: SignupView = {
   description: null,
   status: 'draft',
   eventDate: '2026-12-24T18:00:00.000Z',
+  timeZone: 'America/New_York',
   location: null,
   maxParticipants: null,
   requiresPhone: false,

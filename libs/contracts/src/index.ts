@@ -210,7 +210,16 @@ export {
   type UpdateWebhookInput,
   type WebhookEventType,
 } from './webhooks.js';
-export { DraftFromDescriptionDto, DraftItemDto, DraftSlotDto, SignupDraftDto, SignupDraftView, type SignupDraft } from './drafts.js';
+export {
+  DraftFromDescriptionDto,
+  DraftItemDto,
+  DraftSlotDto,
+  SignupDraftDto,
+  SignupDraftView,
+  ZonedSignupDraftView,
+  type SignupDraft,
+  type ZonedSignupDraft,
+} from './drafts.js';
 export {
   NOT_ELIGIBLE_REASONS,
   NotEligibleView,
