@@ -44,6 +44,9 @@ describe('admin CLI', () => {
 
     const tier = await admin('org:tier', '--org', orgId, '--tier', 'free');
     expect(tier.json).toMatchObject({ tier: 'free' });
+    const zone = await admin('org:time-zone', '--org', orgId, '--time-zone', 'Europe/Madrid');
+    expect(zone).toMatchObject({ code: 0, json: { tier: 'free', timeZone: 'Europe/Madrid' } });
+    expect((await admin('org:time-zone', '--org', orgId, '--time-zone', '+01:00')).code).toBe(1);
     const revoked = await admin('apikey:revoke', '--id', String(key.json.id));
     expect(revoked.json.revokedAt).toEqual(expect.any(String));
   });

@@ -16,7 +16,13 @@ describe('credentials and GET /me', () => {
     expect(res.body).toEqual({
       id: tenant.user.id,
       email: tenant.user.email,
-      organization: { id: tenant.organization.id, name: tenant.organization.name, slug: tenant.organization.slug, tier: 'pro' },
+      organization: {
+        id: tenant.organization.id,
+        name: tenant.organization.name,
+        slug: tenant.organization.slug,
+        tier: 'pro',
+        timeZone: 'UTC',
+      },
       scopes: ALL_SCOPES,
       credential: { type: 'api_key', mode: 'test' },
     });
@@ -88,6 +94,7 @@ describe('credentials and GET /me', () => {
       name: tenant.organization.name,
       slug: tenant.organization.slug,
       tier: 'pro',
+      timeZone: 'UTC',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ParticipantView, RegistrationResultView, RegistrationView, SignupView } from '#libs/contracts';
+import type { MeView, ParticipantView, RegistrationResultView, RegistrationView, SignupView } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import {
   BODY_LIMIT_BYTES,
@@ -11,6 +11,7 @@ import {
   HOSTILE_VALUES,
   type Refusal,
   takes,
+  TIME_ZONE_VALUES,
   withRaw,
 } from './support/hostile-inputs.js';
 import { TENANT_PASSWORD } from './support/oauth.js';
@@ -354,7 +355,10 @@ describe('hostile inputs', () => {
   async function fuzzFields(targets: Target[]): Promise<string[]> {
     const cases = targets.flatMap((target) =>
       fieldsOf(target.schema, target.resolve).flatMap(({ path, schema }) => {
-        const values = HOSTILE_VALUES.filter((v) => v.appliesTo?.(schema) ?? true).map((v) => ({ name: v.name, json: v.json }));
+        const values = HOSTILE_VALUES.filter((v) => v.appliesTo?.(schema, String(path[path.length - 1])) ?? true).map((v) => ({
+          name: v.name,
+          json: v.json,
+        }));
         if (path[path.length - 1] === 'cursor')
           values.push(...HOSTILE_QUERY_VALUES.map((v) => ({ name: `cursor: ${v.name}`, json: JSON.stringify(decoded(v.raw)) })));
         return values.map((value) => ({ target, path, value }));
@@ -504,7 +508,7 @@ describe('hostile inputs', () => {
   it('refuses every hostile value in every field of every REST body with a 422 on that field', async () => {
     const create = restTargets().find((t) => t.label === 'POST /signups')!;
     expect(fieldsOf(create.schema, create.resolve).map((f) => f.path.join('.'))).toEqual(
-      expect.arrayContaining(['waitlist.enabled', 'waitlist.mode', 'waitlist.offerMinutes', 'questions.0.options']),
+      expect.arrayContaining(['timeZone', 'waitlist.enabled', 'waitlist.mode', 'waitlist.offerMinutes', 'questions.0.options']),
     );
     expect(await fuzzFields(restTargets())).toEqual([]);
   });
@@ -737,7 +741,7 @@ describe('hostile inputs', () => {
       mayRegister?: boolean;
     }[] = [
       ...Object.entries(fieldTypes).flatMap(([field, schema]) =>
-        HOSTILE_VALUES.filter((value) => value.appliesTo?.(schema) ?? true).map((value) => ({
+        HOSTILE_VALUES.filter((value) => value.appliesTo?.(schema, field) ?? true).map((value) => ({
           name: `registration ${field}: ${value.name}`,
           url: `${auth}/oauth/register`,
           headers: json,
@@ -758,6 +762,17 @@ describe('hostile inputs', () => {
         url: `${auth}/account/signup`,
         headers: { ...form, cookie: signupForm.cookie },
         body: `csrf=${signupForm.csrf}&email=${value.raw}&password=${value.raw}&organization=${value.raw}`,
+      })),
+      // A valid account but for its time zone: refused before the sign-up limit counts it, so no account is made. An empty
+      // zone is no hostile value there: the field is optional (UTC).
+      ...[
+        ...FORM_VALUES,
+        ...TIME_ZONE_VALUES.filter(({ value }) => value !== '').map(({ name, value }) => ({ name, raw: encodeURIComponent(value) })),
+      ].map((value, i) => ({
+        name: `sign-up form time zone: ${value.name}`,
+        url: `${auth}/account/signup`,
+        headers: { ...form, cookie: signupForm.cookie },
+        body: `csrf=${signupForm.csrf}&email=zone${i}.${Date.now()}%40example.com&password=a+long+password&organization=Zones&timeZone=${value.raw}`,
       })),
       ...FORM_VALUES.map((value) => ({
         name: `sign-in form: ${value.name}`,
@@ -784,7 +799,7 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it("refuses hostile values on the signed-in account pages' forms (key name, mode, scopes, ids) with a page, never a 5xx", async () => {
+  it("refuses hostile values on the signed-in account pages' forms (key name, mode, scopes, time zone, ids) with a page, never a 5xx", async () => {
     const auth = info.authUrl;
     const owner = await newTenant('pro');
     const cookies = new Map<string, string>();
@@ -809,7 +824,14 @@ describe('hostile inputs', () => {
     expect(signedIn.status).toBe(303);
     const csrf = await csrfOf(await fetch(`${auth}/account/api-keys`, { headers: { cookie: cookieHeader() } }));
     const values = [...HOSTILE_QUERY_VALUES, { name: 'a __proto__ field', raw: 'x&__proto__=x' }];
+    const zones = [...values, ...TIME_ZONE_VALUES.map(({ name, value }) => ({ name, raw: encodeURIComponent(value) }))];
     const cases = [
+      ...zones.map((value) => ({ name: `time zone: ${value.name}`, path: '/account/time-zone', body: `timeZone=${value.raw}` })),
+      ...values.map((value) => ({
+        name: `time zone's organization: ${value.name}`,
+        path: `/account/time-zone?org=${value.raw}`,
+        body: 'timeZone=UTC',
+      })),
       ...values.flatMap((value) => [
         { name: `key name: ${value.name}`, path: '/account/api-keys', body: `name=${value.raw}&mode=test&scope=signups:read` },
         { name: `key mode: ${value.name}`, path: '/account/api-keys', body: `name=k&mode=${value.raw}&scope=signups:read` },
@@ -835,6 +857,7 @@ describe('hostile inputs', () => {
       return found.map((f) => `${name}: ${f}`);
     });
     expect(failures.flat()).toEqual([]);
+    expect((await call<MeView>('/me', { key: owner.key })).body.organization.timeZone).toBe('UTC');
     // A few failed sign-ins of hostile emails, well within this address's allowance, so no other test's sign-in is refused.
     const signIns = await Promise.all(
       ['%00', '%ED%A0%80', '%E0%A4%A', 'a%00%40example.com'].map((email) =>

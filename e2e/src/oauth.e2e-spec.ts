@@ -145,7 +145,13 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect(res.body).toEqual({
         id: tenant.user.id,
         email: tenant.user.email,
-        organization: { id: tenant.organization.id, name: tenant.organization.name, slug: tenant.organization.slug, tier: 'pro' },
+        organization: {
+          id: tenant.organization.id,
+          name: tenant.organization.name,
+          slug: tenant.organization.slug,
+          tier: 'pro',
+          timeZone: 'UTC',
+        },
         scopes: ['signups:read', 'signups:write'],
         credential: { type: 'oauth', mode: 'live', clientId: config.clientMetadata().client_id },
       });

@@ -89,6 +89,7 @@ describe('webhook delivery durability', () => {
       description: null,
       status: 'draft',
       eventDate: now,
+      timeZone: 'UTC',
       location: null,
       maxParticipants: null,
       requiresPhone: false,
@@ -156,7 +157,8 @@ describe('webhook delivery durability', () => {
       bus
         .request(
           'signups.create',
-          { principal: owner, input: { title: `Outage ${i}`, eventDate: '2027-06-01T18:00:00.000Z' } },
+          // With its zone: no auth-server runs here to tell the organization's.
+          { principal: owner, input: { title: `Outage ${i}`, eventDate: '2027-06-01T18:00:00.000Z', timeZone: 'UTC' } },
           { timeoutMs: 2000 },
         )
         .catch(() => undefined);

@@ -155,6 +155,7 @@ describe('organizations', () => {
       name: 'Société Chorale',
       slug: expect.stringMatching(/^societe-chorale-[a-z0-9]{6}$/),
       tier: 'free',
+      timeZone: 'UTC',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -168,6 +169,37 @@ describe('organizations', () => {
 
   it('creates an organization at the tier asked for', async () => {
     expect((await createOrg('Big Co', 'org')).tier).toBe('org');
+  });
+
+  it('creates an organization in the time zone asked for, stored under the name the runtime lists', async () => {
+    const res = await call<OrganizationView>('POST', '/admin/organizations', { name: 'Zoned', timeZone: 'US/Central' });
+    expect(res.status).toBe(201);
+    expect(res.body.timeZone).toBe('America/Chicago');
+  });
+
+  it('refuses an offset for a time zone on create and on PATCH', async () => {
+    const created = await call<ProblemAnswer>('POST', '/admin/organizations', { name: 'Zoned', timeZone: '+05:00' });
+    expect(created.status).toBe(422);
+    expect(created.body.errors).toEqual([{ path: 'timeZone', message: expect.stringMatching(/^Unknown time zone/) }]);
+    const org = await createOrg();
+    const changed = await call<ProblemAnswer>('PATCH', `/admin/organizations/${org.id}`, { timeZone: 'GMT+1' });
+    expect(changed.status).toBe(422);
+    expect(changed.body.errors).toEqual([{ path: 'timeZone', message: expect.stringMatching(/^Unknown time zone/) }]);
+    expect((await call<OrganizationView>('GET', `/admin/organizations/${org.id}`)).body).toEqual(org);
+  });
+
+  it('changes the time zone without an event of its own, and the next tier change carries it', async () => {
+    const org = await createOrg();
+    const res = await call<OrganizationView>('PATCH', `/admin/organizations/${org.id}`, { timeZone: 'Europe/Lisbon' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: org.id, tier: 'free', timeZone: 'Europe/Lisbon' });
+    await call('PATCH', `/admin/organizations/${org.id}`, { tier: 'pro' });
+    const [event] = await eventually(() => {
+      const found = eventsOf('auth.organization.tier_changed', (d) => d.organizationId === org.id);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(event!.data).toMatchObject({ tier: 'pro', timeZone: 'Europe/Lisbon' });
   });
 
   it('refuses an invalid body with itemized errors', async () => {
@@ -218,7 +250,7 @@ describe('organizations', () => {
       type: 'auth.organization.tier_changed',
       orgid: org.id,
       livemode: true,
-      data: { organizationId: org.id, tier: 'pro', previousTier: 'free', livemode: true },
+      data: { organizationId: org.id, tier: 'pro', previousTier: 'free', timeZone: 'UTC', livemode: true },
     });
   });
 
@@ -233,14 +265,12 @@ describe('organizations', () => {
     expect(eventsOf('auth.organization.tier_changed', (d) => d.organizationId === org.id)).toHaveLength(1);
   });
 
-  it('refuses an unknown tier and a missing one on PATCH', async () => {
+  it('refuses an unknown tier on PATCH, and changes nothing for an empty one', async () => {
     const org = await createOrg();
     expect((await call<ProblemAnswer>('PATCH', `/admin/organizations/${org.id}`, { tier: 'gold' })).body.errors).toEqual([
       { path: 'tier', message: 'Must be one of: free, pro, org' },
     ]);
-    expect((await call<ProblemAnswer>('PATCH', `/admin/organizations/${org.id}`, {})).body.errors).toEqual([
-      { path: 'tier', message: 'Required' },
-    ]);
+    expect((await call<OrganizationView>('PATCH', `/admin/organizations/${org.id}`, {})).body).toEqual(org);
   });
 
   it('answers not_found when changing the tier of an unknown organization', async () => {
@@ -501,7 +531,7 @@ describe('auth.me and auth.orgs.get', () => {
     expect(await stack.bus.request('auth.me', { principal })).toEqual({
       id: owner.id,
       email: owner.email,
-      organization: { id: org.id, name: org.name, slug: org.slug, tier: 'free' },
+      organization: { id: org.id, name: org.name, slug: org.slug, tier: 'free', timeZone: 'UTC' },
       scopes: ['signups:read', 'signups:write'],
       credential: { type: 'api_key', mode: 'test' },
     });

@@ -9,6 +9,7 @@ import { ClaimedReminders1795900000001 } from './migrations/1795900000001-Claime
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { ContactStatus1796600000000 } from './migrations/1796600000000-ContactStatus.js';
+import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
 import { Emails1796710000000 } from './migrations/1796710000000-Emails.js';
 import { ContactEmail1796720000000 } from './migrations/1796720000000-ContactEmail.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
@@ -28,6 +29,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     OutboxTraceContext1796000000000,
     Retention1796450000000,
     ContactStatus1796600000000,
+    SignupTimeZone1796700000010,
     Emails1796710000000,
     ContactEmail1796720000000,
   ],

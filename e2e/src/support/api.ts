@@ -91,6 +91,10 @@ export function setTier(organizationId: string, tier: Tier): Promise<Organizatio
   return admin<OrganizationView>(`organizations/${organizationId}`, { tier }, 'PATCH');
 }
 
+export function setTimeZone(organizationId: string, timeZone: string): Promise<OrganizationView> {
+  return admin<OrganizationView>(`organizations/${organizationId}`, { timeZone }, 'PATCH');
+}
+
 export const signupBody = (overrides: Record<string, unknown> = {}) => ({
   title: 'Neighbourhood potluck',
   eventDate: '2027-06-01T18:00:00.000Z',

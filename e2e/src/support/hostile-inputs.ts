@@ -38,9 +38,34 @@ export function takes(schema: FieldSchema, type: string): boolean {
 export interface HostileValue {
   name: string;
   json: string;
-  /** Fields for which the value is hostile; every field when absent (null is a fine value for a nullable field). */
-  appliesTo?(schema: FieldSchema): boolean;
+  /** Fields for which the value is hostile, by schema and name; every field when absent (null is a fine value for a nullable field). */
+  appliesTo?(schema: FieldSchema, name: string): boolean;
 }
+
+/** A time zone field (`timeZone` of signups, drafts and organizations): an IANA name, nothing else. */
+const isTimeZone = (_schema: FieldSchema, name: string): boolean => name === 'timeZone';
+
+/**
+ * Strings that are no time zone, however close: offsets, an abbreviation the database reads as
+ * another place, paths, look-alike letters, an empty and a huge one. For the fields of
+ * HOSTILE_VALUES (isTimeZone) and for the account forms' time zone (as they go in a form).
+ */
+export const TIME_ZONE_VALUES: readonly { name: string; value: string }[] = [
+  { name: 'an offset', value: '+05:00' },
+  { name: 'GMT with an offset', value: 'GMT+1' },
+  { name: 'UTC with an offset', value: 'UTC-03:30' },
+  { name: 'a fixed-offset zone', value: 'Etc/GMT+5' },
+  { name: 'an abbreviation', value: 'EST' },
+  { name: 'an empty zone', value: '' },
+  { name: 'a path out', value: '../../etc/passwd' },
+  { name: 'a zone with a dot segment', value: 'America/../Europe/Berlin' },
+  { name: 'a Cyrillic look-alike letter', value: 'America/New_Y\u043erk' },
+  { name: 'a dotless i', value: 'Europe/Berl\u0131n' },
+  { name: 'a zero-width space', value: 'Europe/\u200bBerlin' },
+  { name: 'a zone with a space around it', value: ' UTC ' },
+  { name: 'a made-up zone', value: 'Mars/Olympus' },
+  { name: 'a zone of 65 characters', value: `America/${'A'.repeat(57)}` },
+];
 
 export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: 'a lone high surrogate', json: '"\\ud800"' },
@@ -79,6 +104,7 @@ export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: 'a map with a lone surrogate as a key', json: '{"\\ud800": "x"}', appliesTo: isMap },
   { name: 'a map with a lone surrogate in an answer', json: `{"${QUESTION_ID}": ["\\udc00"]}`, appliesTo: isMap },
   { name: 'a map with a key of 10 001 characters', json: `{"${'k'.repeat(10_001)}": true}`, appliesTo: isMap },
+  ...TIME_ZONE_VALUES.map(({ name, value }) => ({ name: `time zone: ${name}`, json: JSON.stringify(value), appliesTo: isTimeZone })),
 ];
 
 /** What a whole-body case is made from: a valid value of the body's shape, and how much room the body has. */

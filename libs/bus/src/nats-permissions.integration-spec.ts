@@ -36,6 +36,7 @@ function signupCreated(): CloudEvent {
       description: null,
       status: 'draft',
       eventDate: now,
+      timeZone: 'UTC',
       location: null,
       maxParticipants: null,
       requiresPhone: false,

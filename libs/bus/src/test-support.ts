@@ -73,7 +73,7 @@ export function testEvent(): CloudEvent<'auth.apikey.revoked'> {
 }
 
 export function otherEvent(): CloudEvent<'auth.organization.tier_changed'> {
-  const data = { organizationId: 'org_test', tier: 'pro', previousTier: 'free', livemode: false } as const;
+  const data = { organizationId: 'org_test', tier: 'pro', previousTier: 'free', timeZone: 'UTC', livemode: false } as const;
   return cloudEvent('bus-test', 'auth.organization.tier_changed', data, meta);
 }
 

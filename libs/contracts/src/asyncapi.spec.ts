@@ -16,6 +16,7 @@ const signup: SignupView = {
   description: null,
   status: 'draft',
   eventDate: '2026-12-24T18:00:00.000Z',
+  timeZone: 'America/New_York',
   location: null,
   maxParticipants: null,
   requiresPhone: false,
@@ -54,6 +55,7 @@ const tierChanged: EventMap['auth.organization.tier_changed'] = {
   organizationId: 'org_0123456789abcdefghijklmn',
   tier: 'pro',
   previousTier: 'free',
+  timeZone: 'Europe/Berlin',
   livemode: true,
 } satisfies Required<EventMap['auth.organization.tier_changed']>;
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type Tier, TIERS } from '#libs/config';
 import { ALL_SCOPES, type Scope } from '#libs/scopes';
-import { EMAIL_MAX_LENGTH, EnumField, PatternField, StringField } from './validation.js';
+import { EMAIL_MAX_LENGTH, EnumField, PatternField, StringField, TimeZoneField } from './validation.js';
 
 export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
@@ -26,6 +26,11 @@ export class OrganizationSummary {
   @ApiProperty() name!: string;
   @ApiProperty() slug!: string;
   @ApiProperty({ enum: TIERS }) tier!: Tier;
+  @ApiProperty({
+    example: 'America/New_York',
+    description: 'The IANA time zone its new signups take unless they are given one (UTC unless set).',
+  })
+  timeZone!: string;
 }
 
 export class OrganizationView extends OrganizationSummary {
@@ -80,10 +85,13 @@ const SCOPE_LIST = new RegExp(`^${SCOPE}( ${SCOPE})*$`);
 export class AdminCreateOrgDto {
   @StringField({ required: true, min: 1, max: 200 }) name!: string;
   @EnumField(TIERS) tier?: Tier;
+  @TimeZoneField() timeZone?: string;
 }
 
-export class AdminSetTierDto {
-  @EnumField(TIERS, { required: true }) tier!: Tier;
+/** PATCH /admin/organizations/{id}: the fields given change. */
+export class AdminUpdateOrgDto {
+  @EnumField(TIERS) tier?: Tier;
+  @TimeZoneField() timeZone?: string;
 }
 
 export class AdminCreateUserDto {

@@ -121,7 +121,8 @@ export const BUS_ACCESS = {
   'auth-server': { serves: 'auth', calls: [], emits: AUTH_EVENTS, consumes: [], follows: [] },
   'signups-service': {
     serves: 'signups',
-    calls: [],
+    // The organization's time zone, for a signup or a draft given none.
+    calls: ['auth.orgs.get'],
     emits: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS, ...CAPACITY_EVENTS],
     consumes: [DURABLES['signups-reminded']],
     follows: [],

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayField, DateTimeField, IntField, StringField } from './validation.js';
+import { ArrayField, DateTimeField, IntField, StringField, TimeZoneField } from './validation.js';
 
 export class DraftFromDescriptionDto {
   @StringField({
@@ -9,6 +9,9 @@ export class DraftFromDescriptionDto {
     example: 'Potluck next Saturday at 5pm at Riverside Park: 2 salads, 3 desserts and drinks',
   })
   description!: string;
+
+  @TimeZoneField({ description: "The IANA time zone the description's dates and times are in; by default the organization's." })
+  timeZone?: string;
 }
 
 export class DraftItemDto {
@@ -36,6 +39,18 @@ export class SignupDraftDto {
 
 export type SignupDraft = Omit<SignupDraftDto, 'items' | 'slots'> & { items: DraftItemDto[]; slots: DraftSlotDto[] };
 
+/** A draft as the API answers it: with the time zone its written times were read in, to create the signup with. */
+export class ZonedSignupDraftView extends SignupDraftDto {
+  @ApiProperty({
+    example: 'America/New_York',
+    description:
+      "The IANA time zone the description's dates and times were read in (the one asked for, or the organization's): eventDate and the slots' times are the instants they name there.",
+  })
+  timeZone!: string;
+}
+
+export type ZonedSignupDraft = SignupDraft & { timeZone: string };
+
 export class SignupDraftView {
-  @ApiProperty({ type: SignupDraftDto }) draft!: SignupDraftDto;
+  @ApiProperty({ type: ZonedSignupDraftView }) draft!: ZonedSignupDraftView;
 }

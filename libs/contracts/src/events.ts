@@ -44,7 +44,8 @@ export interface EventMap {
   /** An SMS reminder went out to a participant (sandbox: it was stored in the outbox). */
   'reminder.sent': ReminderSentData;
   'auth.apikey.revoked': { apiKeyId: string; organizationId: string; livemode: boolean };
-  'auth.organization.tier_changed': { organizationId: string; tier: Tier; previousTier: Tier; livemode: boolean };
+  /** Carries the organization's time zone too, as every event about an organization does. */
+  'auth.organization.tier_changed': { organizationId: string; tier: Tier; previousTier: Tier; timeZone: string; livemode: boolean };
   /** Every token of the grant is void from now on (refresh token reuse, RFC 7009 revocation, or the user disconnected the app). */
   'auth.oauth.grant_revoked': { grantId: string; organizationId: string; livemode: boolean };
 }

@@ -8,6 +8,7 @@ export {
   DateField,
   DateTimeField,
   DecimalField,
+  DEFAULT_TIME_ZONE,
   isDate,
   EMAIL_MAX_LENGTH,
   EnumField,
@@ -20,9 +21,16 @@ export {
   isEmailAddress,
   isPhoneNumber,
   isPlainText,
+  IsTimeZone,
+  isTimeZone,
+  listedTimeZones,
   QueryIntField,
   StringField,
   StringListField,
+  TIME_ZONE_MAX_LENGTH,
+  TIME_ZONE_MESSAGE,
+  TimeZoneField,
+  timeZoneOf,
   UNICODE_MESSAGE,
   UuidField,
   isWellFormed,
@@ -70,7 +78,7 @@ export {
   AdminCreateApiKeyDto,
   AdminCreateOrgDto,
   AdminCreateUserDto,
-  AdminSetTierDto,
+  AdminUpdateOrgDto,
   CredentialView,
   KEY_MODES,
   MEMBER_ROLES,
@@ -179,6 +187,7 @@ export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, accessTokenJwt, OAUTH_ARTIFACT_PREFIXES, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
+export { formatDateTime, formatTimeRange, type Instant } from './zoned-time.js';
 export {
   ALL_EVENT_TYPES,
   CreateWebhookDto,
@@ -201,7 +210,16 @@ export {
   type UpdateWebhookInput,
   type WebhookEventType,
 } from './webhooks.js';
-export { DraftFromDescriptionDto, DraftItemDto, DraftSlotDto, SignupDraftDto, SignupDraftView, type SignupDraft } from './drafts.js';
+export {
+  DraftFromDescriptionDto,
+  DraftItemDto,
+  DraftSlotDto,
+  SignupDraftDto,
+  SignupDraftView,
+  ZonedSignupDraftView,
+  type SignupDraft,
+  type ZonedSignupDraft,
+} from './drafts.js';
 export {
   NOT_ELIGIBLE_REASONS,
   NotEligibleView,

@@ -73,6 +73,7 @@ describe('jsonSchemaOf', () => {
       description: null,
       status: 'published',
       eventDate: '2026-12-24T18:00:00.000Z',
+      timeZone: 'America/New_York',
       location: null,
       maxParticipants: null,
       requiresPhone: false,

@@ -169,6 +169,7 @@ export class PublicSignupView {
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
   @ApiProperty({ enum: ['published', 'closed'] }) status!: Extract<SignupStatus, 'published' | 'closed'>;
   @ApiProperty({ format: 'date-time' }) eventDate!: string;
+  @ApiProperty({ example: 'America/New_York', description: 'The IANA time zone its dates and times are shown in.' }) timeZone!: string;
   @ApiProperty({ type: String, nullable: true }) location!: string | null;
   @ApiProperty() requiresPhone!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) signupCloseDate!: string | null;

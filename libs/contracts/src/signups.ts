@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
 import { MAX_QUESTIONS, QuestionDto, QuestionView } from './questions.js';
 import { ItemView, SlotView } from './slots-items.js';
-import { ArrayField, BoolField, DateTimeField, EnumField, IntField, NestedField, StringField } from './validation.js';
+import { ArrayField, BoolField, DateTimeField, EnumField, IntField, NestedField, StringField, TimeZoneField } from './validation.js';
 import { WaitlistSettingsDto, type WaitlistSettingsInput, WaitlistSettingsView } from './waitlist.js';
 
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
@@ -17,6 +17,9 @@ export class CreateSignupDto {
 
   @DateTimeField({ required: true, example: '2026-12-24T18:00:00Z' })
   eventDate!: string;
+
+  @TimeZoneField({ description: "The IANA time zone its dates and times are shown in to people; by default the organization's." })
+  timeZone?: string;
 
   @StringField({ max: 500 })
   location?: string;
@@ -47,6 +50,9 @@ export class UpdateSignupDto {
 
   @DateTimeField()
   eventDate?: string;
+
+  @TimeZoneField({ description: 'The IANA time zone its dates and times are shown in to people.' })
+  timeZone?: string;
 
   @StringField({ max: 500, nullable: true })
   location?: string | null;
@@ -89,6 +95,12 @@ export class SignupView {
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
   @ApiProperty({ enum: SIGNUP_STATUSES }) status!: SignupStatus;
   @ApiProperty({ format: 'date-time' }) eventDate!: string;
+  @ApiProperty({
+    example: 'America/New_York',
+    description:
+      "The IANA time zone its dates and times are shown in to people (pages, texts, emails): the organization's when it was created, unless given.",
+  })
+  timeZone!: string;
   @ApiProperty({ type: String, nullable: true }) location!: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) maxParticipants!: number | null;
   @ApiProperty() requiresPhone!: boolean;

@@ -4,7 +4,7 @@ import type { Scope } from '#libs/scopes';
 import type { AnalyticsView } from './analytics.js';
 import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, UpdateAttendanceInput } from './attendance.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
-import type { SignupDraft } from './drafts.js';
+import type { ZonedSignupDraft } from './drafts.js';
 import type { EmailListView, EmailView } from './emails.js';
 import type { Page } from './pagination.js';
 import type {
@@ -123,8 +123,11 @@ export interface RequestMap {
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
 
-  /** A draft from a free-text description (creates nothing); uses one of the month's AI drafts on success. */
-  'signups.drafts.create': { req: { principal: Principal; input: { description: string } }; res: { draft: SignupDraft } };
+  /** A draft from a free-text description (creates nothing), its times read in the zone given or the organization's; uses one of the month's AI drafts on success. */
+  'signups.drafts.create': {
+    req: { principal: Principal; input: { description: string; timeZone?: string } };
+    res: { draft: ZonedSignupDraft };
+  };
   /** The signup a reminders act (send, outbox) is about, when the principal owns it: as signups.get, checking reminders:send. */
   'signups.reminders.target': { req: OfSignup; res: SignupView };
 

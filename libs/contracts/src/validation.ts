@@ -25,6 +25,7 @@ import {
   ValidateIf,
   ValidateNested,
   type ValidationError,
+  type ValidationOptions,
 } from 'class-validator';
 import { isValidPhoneNumber, parsePhoneNumberFromString, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { type FieldError, ProblemError } from '#libs/problem';
@@ -461,6 +462,91 @@ export function PhoneField(opts: Presence = {}): PropertyDecorator {
     MaxLength(PHONE_MAX_LENGTH, { message: `Must be at most ${PHONE_MAX_LENGTH} characters` }),
     TextCheck('isPhone', isPhoneNumber, PHONE_MESSAGE),
     doc(opts, { type: String, example: '+14155550123', description: 'International format (E.164).' }),
+  );
+}
+
+/** The zone of an organization, and of a signup, that was given none. */
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** Longer than any IANA name (the longest has 30 characters): a longer value is refused before Intl sees it. */
+export const TIME_ZONE_MAX_LENGTH = 64;
+
+export const TIME_ZONE_MESSAGE = 'Unknown time zone: expected an IANA name such as America/New_York, or UTC';
+
+/** The characters of IANA names: ASCII letters, digits, `_`, `-`, `+` and `/` (no dot, so no `..`, no space, no look-alike letter). */
+const TIME_ZONE_CHARACTERS = /^[A-Za-z0-9_+\-/]+$/;
+
+/**
+ * Abbreviations the database keeps as zones of places they do not mean: EST is America/Panama and
+ * MST America/Phoenix, both without daylight saving time, where whoever writes them means New York
+ * or Denver; the European ones likewise stand for one city each.
+ */
+const TIME_ZONE_ABBREVIATIONS: ReadonlySet<string> = new Set(['est', 'mst', 'hst', 'cet', 'eet', 'met', 'wet']);
+
+let listed: { names: readonly string[]; set: ReadonlySet<string> } | undefined;
+
+function listedZones(): { names: readonly string[]; set: ReadonlySet<string> } {
+  if (!listed) {
+    const names = [...new Set([...Intl.supportedValuesOf('timeZone'), DEFAULT_TIME_ZONE])].sort();
+    listed = { names, set: new Set(names) };
+  }
+  return listed;
+}
+
+/** The names the runtime's Intl lists (its canonical names) and UTC, sorted: what a form offers to choose from. */
+export function listedTimeZones(): readonly string[] {
+  return listedZones().names;
+}
+
+/**
+ * The one time zone check of every body, form and tool: the name to store for a zone, or
+ * undefined when `value` is none we take. A name the runtime's Intl lists (or UTC) is kept as
+ * sent; another name Intl reads (a backward-compatible link such as US/Eastern, the same name in
+ * another case) becomes the listed name it stands for. Offsets (`+05:00`, `GMT+1`, `Etc/GMT+1`),
+ * abbreviations (EST) and anything else are refused. Only short strings of the names' characters
+ * reach Intl.
+ */
+export function timeZoneOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > TIME_ZONE_MAX_LENGTH || !TIME_ZONE_CHARACTERS.test(value)) return undefined;
+  const zones = listedZones().set;
+  if (zones.has(value)) return value;
+  if (TIME_ZONE_ABBREVIATIONS.has(value.toLowerCase())) return undefined;
+  let canonical: string;
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+  return zones.has(canonical) ? canonical : undefined;
+}
+
+/** Whether `value` is a time zone name we take (see timeZoneOf). */
+export function isTimeZone(value: unknown): value is string {
+  return timeZoneOf(value) !== undefined;
+}
+
+/** class-validator: the value is a time zone name we take (isTimeZone); the message says what is wrong, as the other fields' checks say it. */
+export function IsTimeZone(options: ValidationOptions = {}): PropertyDecorator {
+  const messageFor = (value: unknown): string => {
+    if (typeof value !== 'string') return 'Expected string';
+    return isWellFormed(value) ? TIME_ZONE_MESSAGE : UNICODE_MESSAGE;
+  };
+  return ValidateBy(
+    { name: 'isTimeZone', validator: { validate: isTimeZone, defaultMessage: (args) => messageFor(args?.value) } },
+    options,
+  );
+}
+
+/**
+ * An IANA time zone (IsTimeZone), stored as timeZoneOf names it: a link name the runtime does not
+ * list becomes the listed one, so the DTO holds what is stored.
+ */
+export function TimeZoneField(opts: Presence = {}): PropertyDecorator {
+  return applyDecorators(
+    ...presence(opts),
+    Transform(({ value }: { value: unknown }) => timeZoneOf(value) ?? value),
+    IsTimeZone(),
+    doc(opts, { type: String, maxLength: TIME_ZONE_MAX_LENGTH, example: opts.example ?? 'America/New_York' }),
   );
 }
 

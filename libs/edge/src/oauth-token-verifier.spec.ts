@@ -275,7 +275,7 @@ describe('CredentialVerifier with OAuth tokens', () => {
       cloudEvent(
         'auth-server',
         'auth.organization.tier_changed',
-        { organizationId: 'org_1', tier: 'org', previousTier: 'free', livemode: true },
+        { organizationId: 'org_1', tier: 'org', previousTier: 'free', timeZone: 'UTC', livemode: true },
         { orgid: 'org_1', livemode: true },
       ),
     );

@@ -11,7 +11,7 @@ import {
   readMove,
   readSelections,
 } from './page-form.js';
-import { canceledPage, formatDate, registrationPage, signupPage } from './views.js';
+import { canceledPage, notAccepting, registrationPage, signupPage } from './views.js';
 
 const EVIL = '<script>alert("x")</script>';
 
@@ -62,6 +62,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
   description: EVIL,
   status: 'published',
   eventDate: '2027-06-01T18:00:00.000Z',
+  timeZone: 'UTC',
   location: EVIL,
   requiresPhone: true,
   signupCloseDate: null,
@@ -190,7 +191,7 @@ describe('registrationPage with lines', () => {
     const page = registrationPage(view({ status: 'offered', selections: [], waitlist: [offered] }), TOKEN, emptyForm()).value;
     expect(page).toContain('A place is offered to you: accept it before the offer ends, or it passes to the next in line.');
     expect(page).toMatch(
-      /A place is offered to you for .*, held until <time datetime="2027-05-02T11:00:00.000Z">Sunday,? 2 May 2027 at 11:00 UTC<\/time>\./,
+      /A place is offered to you for .*, held until <time datetime="2027-05-02T11:00:00.000Z">Sun, May 2, 2027, 11:00 AM UTC<\/time>\./,
     );
     expect(page).toContain(`<form method="post" action="${ACTION}/accept">`);
     expect(page).toContain(`aria-describedby="waitlist-${offered.id} waitlist-${offered.id}-cancels">Accept</button>`);
@@ -291,8 +292,38 @@ describe('waitlist moves', () => {
   });
 });
 
-describe('formatDate', () => {
-  it('formats in UTC and says so', () => {
-    expect(formatDate('2027-06-01T18:00:00.000Z')).toMatch(/^Tuesday,? 1 June 2027 at 18:00 UTC$/);
+describe("dates and times in the signup's time zone", () => {
+  const zoned = signup({ timeZone: 'America/New_York', signupCloseDate: '2027-05-30T04:00:00.000Z' });
+
+  it("shows the event in the signup's zone with its short name, keeping the instant as ISO for machines", () => {
+    expect(signupPage(zoned, emptyForm()).value).toContain(
+      '<p class="meta"><time datetime="2027-06-01T18:00:00.000Z">Tue, Jun 1, 2027, 2:00 PM EDT</time></p>',
+    );
+    expect(signupPage(signup({ timeZone: 'Asia/Calcutta' }), emptyForm()).value).toContain('Tue, Jun 1, 2027, 11:30 PM GMT+5:30</time>');
+  });
+
+  it("shows a slot's times as one span in the signup's zone", () => {
+    expect(signupPage(zoned, emptyForm()).value).toContain('<span class="hint" id="slot-s1-hint">Tue, Jun 1, 2027, 5:00 – 7:00 AM EDT.');
+  });
+
+  it("shows when registrations closed in the signup's zone", () => {
+    expect(notAccepting(zoned, Date.parse('2027-05-31T00:00:00Z'))).toBe('Registrations closed on Sun, May 30, 2027, 12:00 AM EDT.');
+  });
+
+  it("shows the registration's event, and an offer's end, in the signup's zone", () => {
+    const offered = entry({
+      state: 'offered',
+      position: null,
+      offeredAt: '2027-05-02T10:00:00Z',
+      offerExpiresAt: '2027-05-02T11:00:00.000Z',
+    });
+    const registration = {
+      participant: participant({ status: 'offered', selections: [], waitlist: [offered] }),
+      signup: { ...zoned, waitlist: WAITLIST_ON },
+    };
+    const page = registrationPage(registration, TOKEN, emptyForm()).value;
+    expect(page).toContain('on <time datetime="2027-06-01T18:00:00.000Z">Tue, Jun 1, 2027, 2:00 PM EDT</time>.');
+    expect(page).toContain('held until <time datetime="2027-05-02T11:00:00.000Z">Sun, May 2, 2027, 7:00 AM EDT</time>.');
+    expect(canceledPage(registration).value).toContain('Tue, Jun 1, 2027, 2:00 PM EDT</time>');
   });
 });

@@ -1,7 +1,6 @@
-import type { EmailView } from '#libs/contracts';
+import { DEFAULT_TIME_ZONE, type EmailView, formatDateTime } from '#libs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
-import { formatDate } from './views.js';
 
 const KIND_LABELS: Record<EmailView['kind'], string> = {
   confirmation: 'Confirmation',
@@ -14,6 +13,9 @@ const KIND_LABELS: Record<EmailView['kind'], string> = {
   account_verification: 'Account verification',
   password_reset: 'Password reset',
 };
+
+/** When an email was recorded; a local mailbox shows UTC, whatever the signup's zone. */
+const received = (email: EmailView): string => formatDateTime(email.createdAt, DEFAULT_TIME_ZONE);
 
 const URL_PATTERN = /https?:\/\/[^\s<>"')\]]+/g;
 
@@ -43,7 +45,7 @@ ${
 <tbody>
 ${emails.map(
   (email) =>
-    html`<tr><td>${formatDate(email.createdAt)}</td><td>${email.to}</td><td><a href="/mailbox/${email.id}">${email.subject}</a></td><td>${KIND_LABELS[email.kind]}</td></tr>`,
+    html`<tr><td>${received(email)}</td><td>${email.to}</td><td><a href="/mailbox/${email.id}">${email.subject}</a></td><td>${KIND_LABELS[email.kind]}</td></tr>`,
 )}
 </tbody>
 </table>`
@@ -60,7 +62,7 @@ export function mailboxMessagePage(email: EmailView): SafeHtml {
 <dl>
 <dt>From</dt><dd>${email.from.name} &lt;${email.from.address}&gt;</dd>
 <dt>To</dt><dd>${email.to}</dd>
-<dt>Received</dt><dd>${formatDate(email.createdAt)}</dd>
+<dt>Received</dt><dd>${received(email)}</dd>
 <dt>Kind</dt><dd>${KIND_LABELS[email.kind]}</dd>
 </dl>
 <p><a href="/mailbox/${email.id}/html">Open the HTML version</a>${

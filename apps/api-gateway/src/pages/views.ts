@@ -1,12 +1,14 @@
-import type {
-  ItemView,
-  ParticipantStatus,
-  ParticipantView,
-  PublicSignupView,
-  QuestionView,
-  RegistrationView,
-  SlotView,
-  WaitlistEntryView,
+import {
+  formatDateTime,
+  formatTimeRange,
+  type ItemView,
+  type ParticipantStatus,
+  type ParticipantView,
+  type PublicSignupView,
+  type QuestionView,
+  type RegistrationView,
+  type SlotView,
+  type WaitlistEntryView,
 } from '#libs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
@@ -14,16 +16,8 @@ import { answerText, answerValues, questionField } from './page-answers.js';
 import { type Choice, choicesOf, emptyForm, type FailedRequest, type FormState, quantityField, waitsForSignup } from './page-form.js';
 import { questionFieldset } from './question-fields.js';
 
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
-const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
-
-/** "Tuesday, 1 June 2027 at 18:00 UTC" (the server does not know the reader's zone). */
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${DATE_TIME.format(date)} UTC`;
-}
-
-const when = (iso: string): SafeHtml => html`<time datetime="${iso}">${formatDate(iso)}</time>`;
+/** An instant in the signup's time zone, "Tue, Jun 1, 2027, 6:00 PM EDT"; the machine-readable form stays ISO. */
+const when = (iso: string, timeZone: string): SafeHtml => html`<time datetime="${iso}">${formatDateTime(iso, timeZone)}</time>`;
 
 export interface Notice {
   kind: 'success' | 'error';
@@ -42,7 +36,7 @@ ${notice.items?.length ? html`<ul>${notice.items.map((item) => html`<li>${item}<
 
 function signupHeader(signup: PublicSignupView): SafeHtml {
   return html`<h1>${signup.title}</h1>
-<p class="meta">${when(signup.eventDate)}</p>
+<p class="meta">${when(signup.eventDate, signup.timeZone)}</p>
 ${signup.location ? html`<p class="meta">${signup.location}</p>` : ''}
 ${signup.description ? html`<p class="description">${signup.description}</p>` : ''}`;
 }
@@ -56,11 +50,14 @@ function remainingText(choice: Choice): string {
   return item.remaining === 0 ? `All ${item.quantityNeeded} claimed` : `${item.remaining} of ${item.quantityNeeded} still needed`;
 }
 
-function choiceHint(choice: Choice): string | undefined {
+/** A slot's times in the signup's zone ("Tue, Jun 1, 2027, 5:00 – 7:00 PM EDT"), or an item's notes. */
+function choiceHint(choice: Choice, timeZone: string): string | undefined {
   if (choice.type === 'slot') {
     const slot = choice.entity as SlotView;
     const times = slot.startTime
-      ? `${formatDate(slot.startTime)}${slot.endTime ? ` to ${TIME.format(new Date(slot.endTime))} UTC` : ''}`
+      ? slot.endTime
+        ? formatTimeRange(slot.startTime, slot.endTime, timeZone)
+        : formatDateTime(slot.startTime, timeZone)
       : undefined;
     return [times, slot.description].filter(Boolean).join('. ') || undefined;
   }
@@ -100,10 +97,10 @@ ${errorText(id, errors)}
  * A quantity input labelled with the slot's title or the item's name; max is what the person may
  * take. `joins`: what is asked for joins the waitlist (the label says so, and the field stays usable).
  */
-function quantityInput(form: FormState, choice: Choice, max: number, joins: boolean): SafeHtml {
+function quantityInput(form: FormState, choice: Choice, max: number, joins: boolean, timeZone: string): SafeHtml {
   const id = choice.field;
   const errors = form.errors[id];
-  const hint = choiceHint(choice);
+  const hint = choiceHint(choice, timeZone);
   const described = describedBy(`${id}-remaining`, hint && `${id}-hint`, !!errors?.length && `${id}-error`);
   const value = form.values[id] ?? '0';
   return html`<div class="field">
@@ -120,13 +117,14 @@ ${errorText(id, errors)}
 function quantityFieldsets(
   form: FormState,
   choices: Choice[],
+  timeZone: string,
   maxOf: (choice: Choice) => number,
   joins: (choice: Choice) => boolean = () => false,
 ): SafeHtml {
   const group = (type: Choice['type'], legend: string) => {
     const own = choices.filter((c) => c.type === type);
     return own.length
-      ? html`<fieldset><legend>${legend}</legend>${own.map((c) => quantityInput(form, c, maxOf(c), joins(c)))}</fieldset>`
+      ? html`<fieldset><legend>${legend}</legend>${own.map((c) => quantityInput(form, c, maxOf(c), joins(c), timeZone))}</fieldset>`
       : html``;
   };
   return html`${group('slot', 'Time slots')}${group('item', 'Things to bring')}`;
@@ -168,7 +166,7 @@ export function notAccepting(signup: PublicSignupView, now = Date.now()): string
   if (signup.status === 'closed') return 'This signup is closed.';
   if (Date.parse(signup.eventDate) <= now) return 'This event has already taken place, so the signup accepts no more registrations.';
   if (signup.signupCloseDate && Date.parse(signup.signupCloseDate) <= now)
-    return `Registrations closed on ${formatDate(signup.signupCloseDate)}.`;
+    return `Registrations closed on ${formatDateTime(signup.signupCloseDate, signup.timeZone)}.`;
   if (signup.spotsRemaining === 0) return 'This signup is full: every place is taken.';
   return 'This signup is not accepting registrations any more.';
 }
@@ -233,7 +231,7 @@ ${textField(form, { id: 'name', label: 'Name', type: 'text', autocomplete: 'name
 ${textField(form, { id: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
 ${signup.requiresPhone ? textField(form, { id: 'phone', label: 'Phone', type: 'tel', autocomplete: 'tel', required: true, hint: PHONE_HINT }) : ''}
 ${questionFieldset(form, signup.questions)}
-${quantityFieldsets(form, choices, maxToAsk(signup), joinsWaitlist(signup))}
+${quantityFieldsets(form, choices, signup.timeZone, maxToAsk(signup), joinsWaitlist(signup))}
 <button type="submit">Sign up</button>
 </form>`,
   );
@@ -296,11 +294,11 @@ function lineText(choices: Choice[], entry: WaitlistEntryView): string {
   return entry.quantity === 1 ? label : `${label} (${quantityText(entry.type, entry.quantity)})`;
 }
 
-/** "You are number 3 on the waitlist for Setup.", or the offer and until when it is held. */
-function entryText(choices: Choice[], entry: WaitlistEntryView): SafeHtml {
+/** "You are number 3 on the waitlist for Setup.", or the offer and until when it is held (in the signup's zone). */
+function entryText(choices: Choice[], entry: WaitlistEntryView, timeZone: string): SafeHtml {
   const line = lineText(choices, entry);
   if (entry.state === 'waiting') return html`You are number ${entry.position} on the waitlist for ${line}.`;
-  return html`A place is offered to you for ${line}, held until ${when(entry.offerExpiresAt!)}.`;
+  return html`A place is offered to you for ${line}, held until ${when(entry.offerExpiresAt!, timeZone)}.`;
 }
 
 /** Leaving this line cancels the registration: the signup's own line, or the last thing it holds or waits for. */
@@ -311,7 +309,14 @@ const leavingCancels = (participant: ParticipantView, entry: WaitlistEntryView):
  * One line of the registration with its position or offer; while the registration can change, an
  * offer has Accept and Decline (one form, Decline posting to leave), a waiting entry Leave the waitlist.
  */
-function waitlistEntry(participant: ParticipantView, choices: Choice[], token: string, entry: WaitlistEntryView, open: boolean): SafeHtml {
+function waitlistEntry(
+  participant: ParticipantView,
+  choices: Choice[],
+  token: string,
+  entry: WaitlistEntryView,
+  open: boolean,
+  timeZone: string,
+): SafeHtml {
   const id = `waitlist-${entry.id}`;
   const action = `/r/${token}/waitlist/${entry.id}`;
   const cancels = open && leavingCancels(participant, entry);
@@ -325,16 +330,16 @@ function waitlistEntry(participant: ParticipantView, choices: Choice[], token: s
     : html`<form method="post" action="${action}/leave">
 <button type="submit" class="secondary" aria-describedby="${described}">Leave the waitlist</button>
 </form>`;
-  return html`<p id="${id}">${entryText(choices, entry)}</p>
+  return html`<p id="${id}">${entryText(choices, entry, timeZone)}</p>
 ${cancels ? html`<p class="hint" id="${id}-cancels">${offered ? 'Declining' : 'Leaving'} cancels your registration.</p>` : ''}
 ${open ? buttons : ''}`;
 }
 
 /** The lines the registration is in, in the order joined. */
-function waitlistSection(participant: ParticipantView, choices: Choice[], token: string, open: boolean): SafeHtml {
+function waitlistSection(participant: ParticipantView, choices: Choice[], token: string, open: boolean, timeZone: string): SafeHtml {
   if (participant.waitlist.length === 0) return html``;
   return html`<h2>Waitlist</h2>
-<ul>${participant.waitlist.map((entry) => html`<li>${waitlistEntry(participant, choices, token, entry, open)}</li>`)}</ul>`;
+<ul>${participant.waitlist.map((entry) => html`<li>${waitlistEntry(participant, choices, token, entry, open, timeZone)}</li>`)}</ul>`;
 }
 
 const STATUS_TEXT: Record<ParticipantStatus, string> = {
@@ -358,7 +363,7 @@ function registeredHeading(registered: Registered, participant: ParticipantView)
 }
 
 /** The one-time confirmation: what is held, the lines joined with their positions, what could not be had, and the link to keep. */
-function registeredBlock(registered: Registered, choices: Choice[], participant: ParticipantView): SafeHtml {
+function registeredBlock(registered: Registered, choices: Choice[], participant: ParticipantView, timeZone: string): SafeHtml {
   const heading = registeredHeading(registered, participant);
   return html`<section class="keep" role="status" aria-labelledby="registered-heading">
 <h2 id="registered-heading">${heading}</h2>
@@ -373,7 +378,7 @@ ${
 ${
   participant.waitlist.length
     ? html`<h3>On the waitlist</h3>
-<ul>${participant.waitlist.map((e) => html`<li>${entryText(choices, e)}</li>`)}</ul>`
+<ul>${participant.waitlist.map((e) => html`<li>${entryText(choices, e, timeZone)}</li>`)}</ul>`
     : ''
 }
 ${
@@ -404,9 +409,9 @@ export function registrationPage(view: RegistrationView, token: string, form: Fo
   return layout(
     `Your registration: ${signup.title}`,
     html`<h1>Your registration</h1>
-<p>For <strong>${signup.title}</strong> on ${when(signup.eventDate)}.</p>
+<p>For <strong>${signup.title}</strong> on ${when(signup.eventDate, signup.timeZone)}.</p>
 ${statusBlock(participant)}
-${options.registered ? registeredBlock(options.registered, choices, participant) : ''}
+${options.registered ? registeredBlock(options.registered, choices, participant, signup.timeZone) : ''}
 ${noticeBlock(options.notice)}
 <h2>Details</h2>
 <dl>
@@ -416,7 +421,7 @@ ${signup.questions.map((q) => html`<dt>${q.label}</dt><dd>${q.id in participant.
 </dl>
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
-${waitlistSection(participant, choices, token, Date.parse(signup.eventDate) > Date.now())}
+${waitlistSection(participant, choices, token, Date.parse(signup.eventDate) > Date.now(), signup.timeZone)}
 ${
   closure === undefined
     ? html`<h2>Change your registration</h2>
@@ -428,7 +433,7 @@ ${questionFieldset(form, signup.questions)}
 ${
   waitsForSignup(participant)
     ? html`<p>You can choose slots and items once you have a place in the signup.</p>`
-    : quantityFieldsets(form, choices, (c) => c.entity.remaining + (held.get(c.field) ?? 0))
+    : quantityFieldsets(form, choices, signup.timeZone, (c) => c.entity.remaining + (held.get(c.field) ?? 0))
 }
 <button type="submit">Save changes</button>
 </form>
@@ -448,7 +453,7 @@ export function canceledPage(view: RegistrationView, notice?: Notice): SafeHtml 
     'Registration canceled',
     html`<h1>Your registration is canceled</h1>
 ${noticeBlock(notice)}
-<p>You are no longer signed up for <strong>${view.signup.title}</strong> on ${when(view.signup.eventDate)}. Your places are free for others.</p>
+<p>You are no longer signed up for <strong>${view.signup.title}</strong> on ${when(view.signup.eventDate, view.signup.timeZone)}. Your places are free for others.</p>
 <p><a href="/s/${view.signup.slug}">Back to the signup</a></p>`,
   );
 }

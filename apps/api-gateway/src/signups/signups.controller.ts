@@ -7,11 +7,11 @@ import {
   ListSignupsQueryDto,
   type Page,
   type Principal,
-  type SignupDraft,
   SignupDraftView,
   SignupPageView,
   SignupView,
   UpdateSignupDto,
+  type ZonedSignupDraft,
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
@@ -63,8 +63,8 @@ export class SignupsController {
   draft(
     @ValidBody(DraftFromDescriptionDto) input: DraftFromDescriptionDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<{ draft: SignupDraft }> {
-    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description } });
+  ): Promise<{ draft: ZonedSignupDraft }> {
+    return this.bus.request('signups.drafts.create', { principal, input: { description: input.description, timeZone: input.timeZone } });
   }
 
   @Get(':id')

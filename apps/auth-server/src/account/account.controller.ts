@@ -11,7 +11,7 @@ import { accountLoginPage, accountProblemPage, apiKeysPage, connectedAppsPage, o
 import { AccountError, type AccountErrorCode, AccountService } from './account.service.js';
 import { AccountSessions, FORM_COOKIE, parseCookies, SESSION_COOKIE } from './account-session.js';
 import { LoginLimiter, tooManyAttemptsMessage } from './login-limiter.js';
-import { readSignup, safeReturnPath } from './signup-form.js';
+import { readSignup, readTimeZone, safeReturnPath, TIME_ZONE_FORM_ERROR } from './signup-form.js';
 
 const INVALID_FORM = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
 const KEY_NAME_MAX_LENGTH = 100;
@@ -68,9 +68,14 @@ export class AccountController {
     const returnTo = safeReturnPath(field(form, 'return'));
     const email = field(form, 'email');
     const organizationName = field(form, 'organization');
+    const timeZone = field(form, 'timeZone');
     const again = (status: number, error: string) =>
-      this.html(reply, status, signupPage({ csrf: this.formCsrf(req, reply), returnTo, email, organizationName, error }));
-    const input = readSignup(email, field(form, 'password'), organizationName);
+      this.html(
+        reply,
+        status,
+        signupPage({ csrf: this.formCsrf(req, reply), returnTo, email, organizationName, timeZone: readTimeZone(timeZone), error }),
+      );
+    const input = readSignup(email, field(form, 'password'), organizationName, timeZone);
     if (!input.ok) return again(400, input.error);
     const allowance = await this.limiter.signup(input.command.email, req.ip);
     if (!allowance.allowed) {
@@ -134,6 +139,26 @@ export class AccountController {
     const email = (await this.account.email(session.userId)) ?? '';
     const organizations = await this.account.overview(session.userId);
     this.html(reply, 200, overviewPage({ csrf: this.sessions.csrfForSession(session.value), email, organizations }));
+  }
+
+  @Post('time-zone')
+  async setTimeZone(
+    @Query('org') org: unknown,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const session = await this.signedIn(req, reply, form);
+    if (!session) return;
+    await this.run(reply, async () => {
+      const { chosen } = await this.account.chooseOrganization(session.userId, typeof org === 'string' ? org : undefined);
+      const organizationId = chosen.organization.id;
+      if (await this.account.setTimeZone(session.userId, organizationId, field(form, 'timeZone'))) return this.redirect(reply, '/account');
+      const email = (await this.account.email(session.userId)) ?? '';
+      const organizations = await this.account.overview(session.userId);
+      const csrf = this.sessions.csrfForSession(session.value);
+      this.html(reply, 400, overviewPage({ csrf, email, organizations, timeZoneError: { organizationId, message: TIME_ZONE_FORM_ERROR } }));
+    });
   }
 
   @Get('api-keys')

@@ -20,7 +20,7 @@ function csrfOf(html: string): string {
 
 async function signUp(
   browser: PageBrowser,
-  fields: { email: string; password?: string; organization?: string },
+  fields: { email: string; password?: string; organization?: string; timeZone?: string },
   returnTo?: string,
 ): Promise<Response> {
   const form = await browser.page(`/account/signup${returnTo === undefined ? '' : `?return=${encodeURIComponent(returnTo)}`}`);
@@ -28,7 +28,13 @@ async function signUp(
     ['email', fields.email],
     ['password', fields.password ?? NEW_PASSWORD],
     ['organization', fields.organization ?? 'Signup Choir'],
+    ...(fields.timeZone === undefined ? [] : [['timeZone', fields.timeZone] as Field]),
   ]);
+}
+
+async function organization(id: string): Promise<OrganizationView> {
+  const res = await fetch(`${server.url}/admin/organizations/${id}`, { headers: { authorization: 'Bearer account_pages-admin-token' } });
+  return (await res.json()) as OrganizationView;
 }
 
 async function signIn(browser: PageBrowser, email: string, password = PASSWORD): Promise<Response> {
@@ -68,6 +74,8 @@ describe('create account page', () => {
     expect(form.html).toContain('<label for="email">Email</label>');
     expect(form.html).toContain('<label for="password">Password</label>');
     expect(form.html).toContain('<label for="organization">Organization name</label>');
+    expect(form.html).toContain('<label for="time-zone">Time zone</label> <select id="time-zone" name="timeZone"');
+    expect(form.html).toContain('<option selected>UTC</option>');
     expect(form.html).toContain('<button type="submit">Create account</button>');
     expect(form.headers.get('cache-control')).toBe('no-store');
     expect(form.headers.get('referrer-policy')).toBe('no-referrer');
@@ -86,11 +94,30 @@ describe('create account page', () => {
     expect(overview.html).toContain('Harbour &#60;Choir&#62;');
     expect(overview.html).toContain('Tier: free. Your role: owner.');
     expect(overview.html).toContain(`<tr><td>${email}</td><td>owner</td></tr>`);
-    const org = await fetch(`${server.url}/admin/organizations/${orgIdIn(overview.html)}`, {
-      headers: { authorization: 'Bearer account_pages-admin-token' },
-    });
-    expect(await org.json()).toMatchObject({ name: 'Harbour <Choir>', tier: 'free' });
+    expect(await organization(orgIdIn(overview.html))).toMatchObject({ name: 'Harbour <Choir>', tier: 'free', timeZone: 'UTC' });
   });
+
+  it('makes the organization in the time zone chosen, under the name the runtime lists', async () => {
+    const browser = server.browser();
+    expect((await signUp(browser, { email: newEmail(), timeZone: 'US/Central' })).status).toBe(303);
+    const overview = await browser.page('/account');
+    expect(overview.html).toContain('Time zone: America/Chicago.');
+    expect(await organization(orgIdIn(overview.html))).toMatchObject({ timeZone: 'America/Chicago' });
+  });
+
+  it.each(['+05:00', 'GMT+1', 'EST', 'Mars/Olympus', 'x'.repeat(5000)])(
+    'shows the form again for the time zone %j, keeping the rest, and creates nothing',
+    async (timeZone) => {
+      const email = newEmail();
+      const res = await signUp(server.browser(), { email, organization: 'Zoned Choir', timeZone });
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain('<p role="alert">Choose a time zone from the list, such as America/New_York or UTC.</p>');
+      expect(html).toContain('value="Zoned Choir"');
+      expect(html).toContain('<option selected>UTC</option>');
+      expect((await signIn(server.browser(), email, NEW_PASSWORD)).status).toBe(401);
+    },
+  );
 
   it.each([
     ['a malformed email', { email: 'not-an-email' }, 'Enter a valid email address.'],
@@ -354,6 +381,72 @@ describe('account sign-in', () => {
     const bodiless = await owner.browser.request(revoke?.action ?? '', undefined, 'POST');
     expect(bodiless.status).toBe(400);
     await expect(verifyKey(key)).resolves.toMatchObject({ organizationId: owner.orgId });
+  });
+});
+
+describe("the organization's time zone on the account page", () => {
+  it('lets an owner change it with a form: new signups take it, and the overview and GET of the organization show it', async () => {
+    const { browser, orgId } = await signedIn();
+    const overview = await browser.page('/account');
+    expect(overview.html).toContain('Time zone: UTC.');
+    expect(overview.html).toContain('<label for="time-zone-0">Time zone</label> <select id="time-zone-0" name="timeZone"');
+    const res = await browser.submit(overview.html, 'Save time zone', [['timeZone', 'Pacific/Auckland']]);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/account');
+    const after = await browser.page('/account');
+    expect(after.html).toContain('Time zone: Pacific/Auckland.');
+    expect(after.html).toContain('<option selected>Pacific/Auckland</option>');
+    expect(await organization(orgId)).toMatchObject({ timeZone: 'Pacific/Auckland' });
+  });
+
+  it('lets an admin change it too, and stores a link name as the listed one', async () => {
+    const { browser, orgId } = await signedIn('admin', (await server.createUser('Zoned Admins')).orgId);
+    const overview = await browser.page('/account');
+    expect((await browser.submit(overview.html, 'Save time zone', [['timeZone', 'US/Eastern']])).status).toBe(303);
+    expect(await organization(orgId)).toMatchObject({ timeZone: 'America/New_York' });
+  });
+
+  it.each(['+05:00', 'GMT+1', '', '../etc/passwd', 'America/New_Y\u043Erk', 'x'.repeat(2000)])(
+    'shows the page again with the reason for the time zone %j, and changes nothing',
+    async (timeZone) => {
+      const { browser, orgId } = await signedIn();
+      const overview = await browser.page('/account');
+      const res = await browser.submit(overview.html, 'Save time zone', [['timeZone', timeZone]]);
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain('<p role="alert">Choose a time zone from the list, such as America/New_York or UTC.</p>');
+      expect(html).toContain('>Save time zone</button>');
+      expect(await organization(orgId)).toMatchObject({ timeZone: 'UTC' });
+    },
+  );
+
+  it('shows a member the zone without a form, and refuses them changing it', async () => {
+    const owner = await signedIn();
+    const [form] = formsWithButton((await owner.browser.page('/account')).html, 'Save time zone');
+    const member = await signedIn('member', owner.orgId);
+    const page = await member.browser.page('/account');
+    expect(page.html).toContain('Time zone: UTC.');
+    expect(page.html).not.toContain('>Save time zone</button>');
+    const refused = await member.browser.request(form?.action ?? '', [
+      ['csrf', csrfOf(page.html)],
+      ['timeZone', 'Asia/Tokyo'],
+    ]);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('Only owners and admins of the organization can change its time zone.');
+    expect(await organization(owner.orgId)).toMatchObject({ timeZone: 'UTC' });
+  });
+
+  it('refuses a post without the csrf token, and an organization the user is not in, changing nothing', async () => {
+    const { browser, orgId } = await signedIn();
+    const other = await server.createUser('Other Zone');
+    const csrf = csrfOf((await browser.page('/account')).html);
+    expect((await browser.request(`/account/time-zone?org=${orgId}`, [['timeZone', 'Asia/Tokyo']])).status).toBe(400);
+    const foreign = await browser.request(`/account/time-zone?org=${other.orgId}`, [
+      ['csrf', csrf],
+      ['timeZone', 'Asia/Tokyo'],
+    ]);
+    expect(foreign.status).toBe(404);
+    expect([(await organization(orgId)).timeZone, (await organization(other.orgId)).timeZone]).toEqual(['UTC', 'UTC']);
   });
 });
 

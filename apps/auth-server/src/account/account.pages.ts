@@ -1,7 +1,7 @@
-import type { ApiKeyView, CreatedApiKey } from '#libs/contracts';
+import { type ApiKeyView, type CreatedApiKey, DEFAULT_TIME_ZONE, listedTimeZones } from '#libs/contracts';
 import { ALL_SCOPES, SCOPES } from '#libs/scopes';
 import { escapeHtml, page } from '../interactions/pages.js';
-import type { ConnectedAppView, MyOrganization, OrganizationDetails } from './account.service.js';
+import { type ConnectedAppView, MANAGING_ROLES, type MyOrganization, type OrganizationDetails } from './account.service.js';
 import { PASSWORD_MIN_LENGTH } from './signup-form.js';
 
 function hidden(name: string, value: string): string {
@@ -12,12 +12,23 @@ function alert(message: string | undefined): string {
   return message ? `<p role="alert">${escapeHtml(message)}</p>\n` : '';
 }
 
+const TIME_ZONE_HINT =
+  'The dates and times of your signups are shown to people in this zone. You can change it later, and each signup can have its own.';
+
 function withOrg(path: string, organizationId: string): string {
   return `${path}?org=${encodeURIComponent(organizationId)}`;
 }
 
 function date(value: Date | string): string {
   return new Date(value).toISOString().slice(0, 10);
+}
+
+/** A select of every time zone the runtime lists, named `timeZone`, with `selected` chosen. */
+function timeZoneSelect(id: string, selected: string, describedBy: string): string {
+  const options = listedTimeZones()
+    .map((zone) => `<option${zone === selected ? ' selected' : ''}>${escapeHtml(zone)}</option>`)
+    .join('');
+  return `<select id="${id}" name="timeZone" aria-describedby="${describedBy}">${options}</select>`;
 }
 
 /** The signed-in pages' navigation, with the sign-out button. */
@@ -32,7 +43,14 @@ function nav(csrf: string): string {
 </nav>`;
 }
 
-export function signupPage(input: { csrf: string; returnTo?: string; email?: string; organizationName?: string; error?: string }): string {
+export function signupPage(input: {
+  csrf: string;
+  returnTo?: string;
+  email?: string;
+  organizationName?: string;
+  timeZone?: string;
+  error?: string;
+}): string {
   const back = input.returnTo ? hidden('return', input.returnTo) : '';
   const signIn = input.returnTo ? escapeHtml(input.returnTo) : '/account/login';
   return page(
@@ -43,6 +61,7 @@ ${back}
 <p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
 <p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint"> <span id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</span></p>
 <p><label for="organization">Organization name</label> <input id="organization" name="organization" type="text" autocomplete="organization" required value="${escapeHtml(input.organizationName ?? '')}"></p>
+<p><label for="time-zone">Time zone</label> ${timeZoneSelect('time-zone', input.timeZone ?? DEFAULT_TIME_ZONE, 'time-zone-hint')} <span id="time-zone-hint">${TIME_ZONE_HINT}</span></p>
 <p><button type="submit">Create account</button></p>
 </form>
 <p>Already have an account? <a href="${signIn}">Sign in</a></p>`,
@@ -62,13 +81,39 @@ ${hidden('csrf', input.csrf)}
   );
 }
 
-export function overviewPage(input: { csrf: string; email: string; organizations: OrganizationDetails[] }): string {
+/** A time zone that was refused, shown in its organization's section. */
+export interface TimeZoneError {
+  organizationId: string;
+  message: string;
+}
+
+/** Owners and admins change the organization's time zone here; `index` makes the field's id unique on the page. */
+function timeZoneForm(organizationId: string, timeZone: string, index: number, csrf: string): string {
+  const id = `time-zone-${index}`;
+  return `<form method="post" action="${escapeHtml(withOrg('/account/time-zone', organizationId))}">
+${hidden('csrf', csrf)}
+<p><label for="${id}">Time zone</label> ${timeZoneSelect(id, timeZone, `${id}-hint`)} <button type="submit">Save time zone</button></p>
+<p id="${id}-hint">New signups take this zone unless they are given one; signups there are keep theirs.</p>
+</form>`;
+}
+
+export function overviewPage(input: {
+  csrf: string;
+  email: string;
+  organizations: OrganizationDetails[];
+  timeZoneError?: TimeZoneError;
+}): string {
   const organizations = input.organizations
-    .map(
-      ({ organization, role, members }) => `<section>
+    .map(({ organization, role, members }, index) => {
+      const error = input.timeZoneError?.organizationId === organization.id ? input.timeZoneError.message : undefined;
+      const zone = MANAGING_ROLES.includes(role)
+        ? `${alert(error)}${timeZoneForm(organization.id, organization.timeZone, index, input.csrf)}
+`
+        : '';
+      return `<section>
 <h2>${escapeHtml(organization.name)}</h2>
-<p>Tier: ${escapeHtml(organization.tier)}. Your role: ${escapeHtml(role)}.</p>
-<h3>Members</h3>
+<p>Tier: ${escapeHtml(organization.tier)}. Your role: ${escapeHtml(role)}. Time zone: ${escapeHtml(organization.timeZone)}.</p>
+${zone}<h3>Members</h3>
 <table>
 <thead><tr><th scope="col">Email</th><th scope="col">Role</th></tr></thead>
 <tbody>
@@ -76,8 +121,8 @@ ${members.map((m) => `<tr><td>${escapeHtml(m.email)}</td><td>${escapeHtml(m.role
 </tbody>
 </table>
 <p><a href="${escapeHtml(withOrg('/account/api-keys', organization.id))}">API keys of ${escapeHtml(organization.name)}</a></p>
-</section>`,
-    )
+</section>`;
+    })
     .join('\n');
   return page(
     'Your account',

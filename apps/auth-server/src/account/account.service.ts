@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type ApiKeyView, type CreatedApiKey, isPlainId, type KeyMode, type MemberRole, newPrefixedId, newSlug } from '#libs/contracts';
+import {
+  type ApiKeyView,
+  type CreatedApiKey,
+  isPlainId,
+  type KeyMode,
+  type MemberRole,
+  newPrefixedId,
+  newSlug,
+  timeZoneOf,
+} from '#libs/contracts';
 import { Outbox } from '#libs/runtime';
 import type { Scope } from '#libs/scopes';
 import { toApiKeyView } from '../api-keys/api-key.view.js';
@@ -11,6 +20,7 @@ import type { ConnectedApp } from '../oauth/oauth-grants.repository.js';
 import { noFreeSlug } from '../organizations/organization.errors.js';
 import type { Organization } from '../organizations/organization.js';
 import { OrganizationsRepository } from '../organizations/organizations.repository.js';
+import { OrganizationsService } from '../organizations/organizations.service.js';
 import { hashPassword } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import type { SignupCommand } from './signup-form.js';
@@ -29,7 +39,8 @@ export class AccountError extends Error {
 }
 
 const SLUG_ATTEMPTS = 5;
-const MANAGING_ROLES: readonly MemberRole[] = ['owner', 'admin'];
+/** The roles that run an organization: its keys and its settings. */
+export const MANAGING_ROLES: readonly MemberRole[] = ['owner', 'admin'];
 
 export interface MyOrganization {
   organization: Organization;
@@ -61,6 +72,7 @@ export class AccountService {
     private readonly outbox: Outbox,
     private readonly users: UsersRepository,
     private readonly organizations: OrganizationsRepository,
+    private readonly organizationsService: OrganizationsService,
     private readonly keys: ApiKeysRepository,
     private readonly apiKeys: ApiKeysService,
     private readonly grants: OAuthGrants,
@@ -71,7 +83,7 @@ export class AccountService {
     const passwordHash = await hashPassword(command.password);
     return this.outbox.transaction(async (tx) => {
       const now = new Date();
-      const org = await this.insertOrganization(tx.manager, command.organizationName, now);
+      const org = await this.insertOrganization(tx.manager, command.organizationName, command.timeZone, now);
       const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, createdAt: now };
       if (!(await this.users.insert(tx.manager, user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now })))
         throw emailTaken();
@@ -112,7 +124,7 @@ export class AccountService {
 
   /** Creates a key owned by the user; only owners and admins may. */
   async createKey(userId: string, organizationId: string, key: NewKey): Promise<CreatedApiKey> {
-    await this.requireManager(userId, organizationId);
+    await this.requireManager(userId, organizationId, 'create or revoke API keys');
     return this.apiKeys.create({ organizationId, userId, mode: key.mode, scopes: key.scopes.join(' '), name: key.name });
   }
 
@@ -121,9 +133,21 @@ export class AccountService {
     const key = isPlainId(keyId) ? await this.keys.findById(keyId) : undefined;
     const membership = key ? await this.users.findMembership(userId, key.organizationId) : null;
     if (!key || !membership) throw new AccountError('not_found', 'There is no such API key in your organizations.');
-    await this.requireManager(userId, key.organizationId);
+    await this.requireManager(userId, key.organizationId, 'create or revoke API keys');
     await this.apiKeys.revoke(key.id);
     return key.organizationId;
+  }
+
+  /**
+   * Sets the time zone of one of the user's organizations (owners and admins) through the admin
+   * API's use case; false, changing nothing, when `value` is no time zone (timeZoneOf).
+   */
+  async setTimeZone(userId: string, organizationId: string, value: string): Promise<boolean> {
+    await this.requireManager(userId, organizationId, 'change its time zone');
+    const timeZone = timeZoneOf(value);
+    if (!timeZone) return false;
+    await this.organizationsService.update(organizationId, { timeZone });
+    return true;
   }
 
   async connectedApps(userId: string): Promise<ConnectedAppView[]> {
@@ -138,10 +162,10 @@ export class AccountService {
   }
 
   /** A new free organization under a fresh slug, in the caller's transaction. */
-  private async insertOrganization(db: EntityManager, name: string, now: Date): Promise<Organization> {
+  private async insertOrganization(db: EntityManager, name: string, timeZone: string, now: Date): Promise<Organization> {
     for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
       const org = await this.organizations.insert(
-        { id: newPrefixedId('org'), name, slug: newSlug(name, 'org'), tier: 'free', createdAt: now, updatedAt: now },
+        { id: newPrefixedId('org'), name, slug: newSlug(name, 'org'), tier: 'free', timeZone, createdAt: now, updatedAt: now },
         db,
       );
       if (org) return org;
@@ -149,11 +173,12 @@ export class AccountService {
     throw noFreeSlug(name, SLUG_ATTEMPTS);
   }
 
-  private async requireManager(userId: string, organizationId: string): Promise<void> {
+  /** `act`: what only owners and admins may do, for the refusal ("create or revoke API keys"). */
+  private async requireManager(userId: string, organizationId: string, act: string): Promise<void> {
     const membership = await this.users.findMembership(userId, organizationId);
     if (!membership) throw noOrganization();
     if (!MANAGING_ROLES.includes(membership.role)) {
-      throw new AccountError('forbidden', 'Only owners and admins of the organization can create or revoke API keys.');
+      throw new AccountError('forbidden', `Only owners and admins of the organization can ${act}.`);
     }
   }
 }

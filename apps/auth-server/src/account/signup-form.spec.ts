@@ -1,12 +1,30 @@
-import { readSignup, safeReturnPath } from './signup-form.js';
+import { readSignup, safeReturnPath, TIME_ZONE_FORM_ERROR } from './signup-form.js';
 
 describe('signup form', () => {
   it('accepts an email, a password of 10 characters and an organization name, trimmed', () => {
     expect(readSignup(' ann@example.test ', '0123456789', '  Choir ')).toEqual({
       ok: true,
-      command: { email: 'ann@example.test', password: '0123456789', organizationName: 'Choir' },
+      command: { email: 'ann@example.test', password: '0123456789', organizationName: 'Choir', timeZone: 'UTC' },
     });
   });
+
+  it("takes the organization's time zone, as the name the runtime lists", () => {
+    expect(readSignup('ann@example.test', '0123456789', 'Choir', 'Europe/Madrid')).toMatchObject({
+      ok: true,
+      command: { timeZone: 'Europe/Madrid' },
+    });
+    expect(readSignup('ann@example.test', '0123456789', 'Choir', 'US/Hawaii')).toMatchObject({
+      ok: true,
+      command: { timeZone: 'Pacific/Honolulu' },
+    });
+  });
+
+  it.each(['+05:00', 'GMT+1', 'Etc/GMT+1', 'EST', ' UTC', 'Europe/Berl\u0131n', 'x'.repeat(1000)])(
+    'refuses the time zone %j',
+    (timeZone) => {
+      expect(readSignup('ann@example.test', '0123456789', 'Choir', timeZone)).toEqual({ ok: false, error: TIME_ZONE_FORM_ERROR });
+    },
+  );
 
   it.each([
     ['an email without a domain', 'ann@', '0123456789', 'Choir', 'Enter a valid email address.'],

@@ -42,6 +42,16 @@ describe('admin CLI parsing', () => {
       path: '/admin/organizations/org_1',
       body: { tier: 'org' },
     });
+    expect(parseAdminCommand(['org:create', '--name', 'Acme', '--time-zone', 'America/Denver'])).toEqual({
+      method: 'POST',
+      path: '/admin/organizations',
+      body: { name: 'Acme', timeZone: 'America/Denver' },
+    });
+    expect(parseAdminCommand(['org:time-zone', '--org', 'org_1', '--time-zone', 'Europe/Rome'])).toEqual({
+      method: 'PATCH',
+      path: '/admin/organizations/org_1',
+      body: { timeZone: 'Europe/Rome' },
+    });
     expect(parseAdminCommand(['user:create', '--email', 'a@b.co', '--password', 'pw123456', '--org', 'org_1', '--role', 'admin'])).toEqual({
       method: 'POST',
       path: '/admin/users',
@@ -151,7 +161,7 @@ describe('admin CLI run', () => {
   });
 
   it('lists every command in the usage', () => {
-    for (const command of ['org:create', 'org:tier', 'user:create', 'apikey:create', 'apikey:revoke'])
+    for (const command of ['org:create', 'org:tier', 'org:time-zone', 'user:create', 'apikey:create', 'apikey:revoke'])
       expect(USAGE).toContain(`  ${command} --`);
   });
 });

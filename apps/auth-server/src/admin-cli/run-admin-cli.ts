@@ -20,16 +20,22 @@ const segment = (value: string | undefined): string => encodeURIComponent(value 
 
 const COMMANDS: Record<string, Command> = {
   'org:create': {
-    usage: '--name N [--tier free|pro|org]',
+    usage: '--name N [--tier free|pro|org] [--time-zone IANA-NAME]',
     required: ['name'],
-    optional: ['tier'],
-    request: (f) => ({ method: 'POST', path: '/admin/organizations', body: { name: f.name, tier: f.tier } }),
+    optional: ['tier', 'time-zone'],
+    request: (f) => ({ method: 'POST', path: '/admin/organizations', body: { name: f.name, tier: f.tier, timeZone: f['time-zone'] } }),
   },
   'org:tier': {
     usage: '--org ID --tier free|pro|org',
     required: ['org', 'tier'],
     optional: [],
     request: (f) => ({ method: 'PATCH', path: `/admin/organizations/${segment(f.org)}`, body: { tier: f.tier } }),
+  },
+  'org:time-zone': {
+    usage: '--org ID --time-zone IANA-NAME',
+    required: ['org', 'time-zone'],
+    optional: [],
+    request: (f) => ({ method: 'PATCH', path: `/admin/organizations/${segment(f.org)}`, body: { timeZone: f['time-zone'] } }),
   },
   'user:create': {
     usage: '--email E --password P --org ID [--role owner|admin|member]',

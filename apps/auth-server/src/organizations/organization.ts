@@ -6,6 +6,11 @@ export interface Organization {
   name: string;
   slug: string;
   tier: Tier;
+  /** The IANA zone its new signups take unless given one. */
+  timeZone: string;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** What an update may change; undefined leaves a field alone. */
+export type OrganizationChanges = Partial<Pick<Organization, 'tier' | 'timeZone'>>;

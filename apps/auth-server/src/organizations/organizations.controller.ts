@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
-import { AdminCreateOrgDto, AdminSetTierDto, type OrganizationView, validateInput } from '#libs/contracts';
+import { AdminCreateOrgDto, AdminUpdateOrgDto, type OrganizationView, validateInput } from '#libs/contracts';
 import { AdminRoute } from '../admin/admin-token.guard.js';
 import { OrganizationsService } from './organizations.service.js';
 
@@ -21,7 +21,8 @@ export class OrganizationsAdminController {
 
   @Patch(':id')
   @AdminRoute()
-  async setTier(@Param('id') id: string, @Body() body: unknown): Promise<OrganizationView> {
-    return this.organizations.setTier(id, await validateInput(AdminSetTierDto, body));
+  async update(@Param('id') id: string, @Body() body: unknown): Promise<OrganizationView> {
+    const { tier, timeZone } = await validateInput(AdminUpdateOrgDto, body);
+    return this.organizations.update(id, { tier, timeZone });
   }
 }

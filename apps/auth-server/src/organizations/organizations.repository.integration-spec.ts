@@ -24,7 +24,7 @@ afterAll(async () => {
 
 function newOrganization(id: string, slug: string): Organization {
   const now = new Date('2030-01-01T00:00:00Z');
-  return { id, name: 'Acme Choir', slug, tier: 'free', createdAt: now, updatedAt: now };
+  return { id, name: 'Acme Choir', slug, tier: 'free', timeZone: 'UTC', createdAt: now, updatedAt: now };
 }
 
 describe('OrganizationsRepository', () => {
@@ -42,15 +42,25 @@ describe('OrganizationsRepository', () => {
     expect(await organizations.findById(holder.id)).toEqual(holder);
   });
 
-  it("changes the tier of a locked organization in the caller's transaction", async () => {
+  it("changes the tier and the time zone of a locked organization in the caller's transaction", async () => {
     const org = newOrganization('org_tier', 'acme-choir-tier');
     await organizations.insert(org);
     const changedAt = new Date('2030-02-01T00:00:00Z');
     const changed = await dataSource.transaction(async (db) => {
       await organizations.lockById(db, org.id);
-      return organizations.updateTier(db, org.id, 'pro', changedAt);
+      return organizations.update(db, org.id, { tier: 'pro' }, changedAt);
     });
     expect(changed).toEqual({ ...org, tier: 'pro', updatedAt: changedAt });
-    expect(await organizations.findById(org.id)).toEqual(changed);
+    const zoned = await dataSource.transaction(async (db) => {
+      await organizations.lockById(db, org.id);
+      return organizations.update(db, org.id, { timeZone: 'Asia/Tokyo' }, changedAt);
+    });
+    expect(zoned).toEqual({ ...changed, timeZone: 'Asia/Tokyo' });
+    expect(await organizations.findById(org.id)).toEqual(zoned);
+  });
+
+  it('keeps the time zone an organization was made with', async () => {
+    const org = { ...newOrganization('org_zoned', 'acme-choir-zoned'), timeZone: 'America/Chicago' };
+    expect(await organizations.insert(org)).toEqual(org);
   });
 });

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Tier } from '#libs/config';
-import type { AdminCreateOrgDto, AdminSetTierDto, MemberRole, OrganizationView, Principal } from '#libs/contracts';
-import { newPrefixedId, newSlug } from '#libs/contracts';
+import type { AdminCreateOrgDto, MemberRole, OrganizationView, Principal } from '#libs/contracts';
+import { DEFAULT_TIME_ZONE, newPrefixedId, newSlug } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { UsersRepository } from '../users/users.repository.js';
 import { noFreeSlug, organizationNotFound } from './organization.errors.js';
+import type { OrganizationChanges } from './organization.js';
 import { toOrganizationView } from './organization.view.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 
@@ -28,6 +29,7 @@ export class OrganizationsService {
         name: input.name,
         slug: newSlug(input.name, 'org'),
         tier: input.tier ?? 'free',
+        timeZone: input.timeZone ?? DEFAULT_TIME_ZONE,
         createdAt: now,
         updatedAt: now,
       });
@@ -63,19 +65,29 @@ export class OrganizationsService {
     return this.get(id);
   }
 
-  /** Changes the tier; a real change emits auth.organization.tier_changed in the same transaction. */
-  setTier(id: string, input: AdminSetTierDto): Promise<OrganizationView> {
+  /**
+   * Changes the tier or the time zone (the fields given); a change of tier emits
+   * auth.organization.tier_changed, with the zone, in the same transaction. Changing nothing
+   * writes nothing. A new zone applies to the signups created from then on: each signup keeps
+   * the zone it was created with.
+   */
+  update(id: string, changes: OrganizationChanges): Promise<OrganizationView> {
     return this.outbox.transaction(async (tx) => {
       const previous = await this.organizations.lockById(tx.manager, id);
       if (!previous) throw organizationNotFound(id);
-      if (previous.tier === input.tier) return toOrganizationView(previous);
-      const org = await this.organizations.updateTier(tx.manager, id, input.tier, new Date());
-      // A tier applies to both modes; the event is a live-mode fact.
-      await tx.emit(
-        'auth.organization.tier_changed',
-        { organizationId: org.id, tier: org.tier, previousTier: previous.tier, livemode: true },
-        { orgid: org.id, livemode: true },
+      const changed = (Object.keys(changes) as (keyof OrganizationChanges)[]).some(
+        (field) => changes[field] !== undefined && changes[field] !== previous[field],
       );
+      if (!changed) return toOrganizationView(previous);
+      const org = await this.organizations.update(tx.manager, id, changes, new Date());
+      if (org.tier !== previous.tier) {
+        // A tier applies to both modes; the event is a live-mode fact.
+        await tx.emit(
+          'auth.organization.tier_changed',
+          { organizationId: org.id, tier: org.tier, previousTier: previous.tier, timeZone: org.timeZone, livemode: true },
+          { orgid: org.id, livemode: true },
+        );
+      }
       return toOrganizationView(org);
     });
   }

@@ -23,6 +23,7 @@ beforeAll(async () => {
     name: 'Users',
     slug: 'users',
     tier: 'free',
+    timeZone: 'UTC',
     createdAt: now,
     updatedAt: now,
   }))!.id;

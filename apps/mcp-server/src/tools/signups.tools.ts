@@ -16,7 +16,8 @@ export const SIGNUP_TOOLS = [
     name: 'whoami',
     title: 'Who am I',
     description:
-      'Tells who this connection acts for: the user, their organization (name and tier: free, pro or org), the scopes granted to this ' +
+      'Tells who this connection acts for: the user, their organization (name, tier: free, pro or org, and the IANA time zone its signups ' +
+      'take by default), the scopes granted to this ' +
       'connection and the OAuth client id. Call it first when unsure which tools will be allowed: a tool whose scope is missing answers ' +
       'scope_required, and the user must reconnect granting that scope.',
     subject: 'auth.me',
@@ -66,7 +67,8 @@ export const SIGNUP_TOOLS = [
     title: 'Create a signup',
     description:
       'Creates a signup sheet as a draft: a title and the event date and time (ISO 8601 with a time zone, e.g. 2026-12-24T18:00:00Z) ' +
-      'are required. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register ' +
+      'are required. timeZone (an IANA name such as America/New_York; offsets are refused) is the zone people see its dates and times in, ' +
+      "by default the organization's. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register " +
       'at its publicUrl. questions (at most 50) are asked on registration: type short_text, long_text, single_choice or multiple_choice ' +
       '(with options), yes_no or number (with optional min and max), a label, and required. ' +
       'At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it). With waitlist.enabled, ' +
@@ -85,7 +87,8 @@ export const SIGNUP_TOOLS = [
       'Changes the fields given of a signup and leaves the others; null clears description, location, maxParticipants or signupCloseDate. ' +
       'maxParticipants may not drop below the participants already registered (conflict). questions, when given, replace the list: ' +
       'give an existing question with its id to keep it and its answers; one left out is no longer asked (its answers are kept). ' +
-      'waitlist changes the settings given (enabled, mode, offerMinutes) and keeps the others.',
+      'waitlist changes the settings given (enabled, mode, offerMinutes) and keeps the others. timeZone (an IANA name) changes the zone ' +
+      'people see its dates and times in; the instants stay as they are.',
     subject: 'signups.update',
     input: UpdateSignupArgs,
     output: SignupView,
@@ -121,12 +124,13 @@ export const SIGNUP_TOOLS = [
     title: 'Draft a signup with AI',
     description:
       'Turns a free-text description ("potluck next Saturday at 5pm in the park: 2 salads, 3 desserts") into a proposed signup with slots ' +
-      'and items. Creates nothing: show the draft to the user, then create it with create_signup, add_slots and add_items. ' +
+      "and items. Times written in it are read in timeZone (an IANA name), by default the organization's; the draft says which zone it used. " +
+      'Creates nothing: show the draft to the user, then create it with create_signup (with the same timeZone), add_slots and add_items. ' +
       "Uses one of the organization's monthly AI drafts (upgrade_required when the month's are used up). It may take up to two minutes.",
     subject: 'signups.drafts.create',
     input: DraftFromDescriptionDto,
     output: SignupDraftView,
     hints: { ...ADD, openWorldHint: true },
-    run: ({ description }, { request, principal }) => request({ principal, input: { description } }),
+    run: ({ description, timeZone }, { request, principal }) => request({ principal, input: { description, timeZone } }),
   }),
 ];

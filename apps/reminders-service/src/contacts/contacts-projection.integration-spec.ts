@@ -15,6 +15,7 @@ function signup(overrides: Partial<SignupView> = {}): SignupView {
     description: null,
     status: 'published',
     eventDate: '2026-12-05T17:00:00.000Z',
+    timeZone: 'UTC',
     location: null,
     maxParticipants: null,
     requiresPhone: true,
@@ -64,8 +65,8 @@ describe('contacts projection', () => {
     )[0];
   const signupRow = async (id: string) =>
     (
-      await db.query<{ title: string; status: string; deleted: boolean }[]>(
-        `SELECT title, status, deleted FROM reminders.signups WHERE id = $1`,
+      await db.query<{ title: string; status: string; time_zone: string; deleted: boolean }[]>(
+        `SELECT title, status, time_zone, deleted FROM reminders.signups WHERE id = $1`,
         [id],
       )
     )[0];
@@ -78,7 +79,9 @@ describe('contacts projection', () => {
     await eventually(async () =>
       expect(await contact(p.id)).toEqual({ name: 'Ana', phone: '+14155550123', email: 'ana@example.com', active: true }),
     );
-    await eventually(async () => expect(await signupRow(s.id)).toEqual({ title: 'Potluck', status: 'published', deleted: false }));
+    await eventually(async () =>
+      expect(await signupRow(s.id)).toEqual({ title: 'Potluck', status: 'published', time_zone: 'UTC', deleted: false }),
+    );
 
     await stack.bus.publish(
       event('participant.updated', { ...p, phone: null, name: 'Ana B.', email: 'ana.b@example.com' }, '2026-11-22T10:02:00.000Z'),
@@ -118,6 +121,15 @@ describe('contacts projection', () => {
         .then(([row]) => row!.count);
     await eventually(async () => expect([await applied(newer.id), await applied(older.id)]).toEqual([1, 1]));
     expect(await contact(p.id)).toMatchObject({ name: 'Newer' });
+  });
+
+  it("keeps each signup's time zone from its latest event", async () => {
+    const s = signup({ timeZone: 'America/New_York' });
+    await stack.bus.publish(event('signup.updated', { ...s, timeZone: 'Europe/Berlin' }, '2026-11-22T10:05:00.000Z'));
+    await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
+    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ time_zone: 'Europe/Berlin' }));
+    await stack.bus.publish(event('signup.updated', { ...s, timeZone: 'Asia/Tokyo' }, '2026-11-22T10:06:00.000Z'));
+    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ time_zone: 'Asia/Tokyo' }));
   });
 
   it('marks a deleted signup and deactivates its contacts', async () => {

@@ -9,11 +9,11 @@ const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
 
 /** The projection's statements, one per event, prepared: every registration runs one. */
 const APPLY_SIGNUP = prepared(
-  `INSERT INTO ${SIGNUPS} AS s (id, organization_id, livemode, title, event_date, status, public_url, deleted, as_of)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  `INSERT INTO ${SIGNUPS} AS s (id, organization_id, livemode, title, event_date, time_zone, status, public_url, deleted, as_of)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
    ON CONFLICT (id) DO UPDATE
-     SET title = EXCLUDED.title, event_date = EXCLUDED.event_date, status = EXCLUDED.status, public_url = EXCLUDED.public_url,
-         deleted = s.deleted OR EXCLUDED.deleted, as_of = EXCLUDED.as_of
+     SET title = EXCLUDED.title, event_date = EXCLUDED.event_date, time_zone = EXCLUDED.time_zone, status = EXCLUDED.status,
+         public_url = EXCLUDED.public_url, deleted = s.deleted OR EXCLUDED.deleted, as_of = EXCLUDED.as_of
      WHERE s.as_of <= EXCLUDED.as_of`,
 );
 const APPLY_PARTICIPANT = prepared(
@@ -37,6 +37,7 @@ export class ContactsRepository {
       signup.livemode,
       signup.title,
       signup.eventDate,
+      signup.timeZone,
       signup.status,
       signup.publicUrl,
       deleted,

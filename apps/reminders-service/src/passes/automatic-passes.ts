@@ -1,16 +1,31 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Bus } from '#libs/bus';
+import type { Tier } from '#libs/config';
 import type { Logger } from '#libs/observability';
 import { isProblemError } from '#libs/problem';
 import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import type { RemindersConfig } from '../reminders.config.js';
 import { type DueSignup, PassesRepository } from './passes.repository.js';
-import { ReminderPass } from './reminder-pass.js';
+import { type PassTarget, ReminderPass } from './reminder-pass.js';
 
 /** The automatic pass runs once the event is this close. */
 export const AUTOMATIC_LEAD_HOURS = 24;
 /** How long a replica holds a signup's automatic pass before another may run it again (longer than a pass runs). */
 const LEASE_SECONDS = 600;
+
+/** What the automatic pass of a leased signup texts about, as the projection has it, and who pays for it. */
+export function passTargetOf(signup: DueSignup, tier: Tier): PassTarget {
+  return {
+    signupId: signup.id,
+    organizationId: signup.organizationId,
+    livemode: signup.livemode,
+    tier,
+    title: signup.title,
+    eventDate: signup.eventDate.toISOString(),
+    timeZone: signup.timeZone,
+    publicUrl: signup.publicUrl,
+  };
+}
 
 /**
  * The automatic pass, about 24 h before each published signup's event: every REMINDER_POLL_MS a
@@ -65,23 +80,10 @@ export class AutomaticPasses implements OnApplicationShutdown {
   private async runOne(signup: DueSignup): Promise<void> {
     try {
       const { tier } = await this.bus.request('auth.orgs.tier', { organizationId: signup.organizationId });
-      const outcome = await this.pass
-        .run(
-          {
-            signupId: signup.id,
-            organizationId: signup.organizationId,
-            livemode: signup.livemode,
-            tier,
-            title: signup.title,
-            eventDate: signup.eventDate.toISOString(),
-            publicUrl: signup.publicUrl,
-          },
-          'automatic',
-        )
-        .catch((err: unknown) => {
-          if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
-          throw err;
-        });
+      const outcome = await this.pass.run(passTargetOf(signup, tier), 'automatic').catch((err: unknown) => {
+        if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
+        throw err;
+      });
       this.logger.info({ signupId: signup.id, ...outcome }, 'automatic reminder pass');
       if (!outcome || outcome.complete) await this.passes.finishAutomaticPass(signup);
     } catch (err) {

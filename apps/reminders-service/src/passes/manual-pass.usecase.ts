@@ -37,6 +37,7 @@ export class ManualPassUseCase {
         tier: principal.tier,
         title: signup.title,
         eventDate: signup.eventDate,
+        timeZone: signup.timeZone,
         publicUrl: signup.publicUrl,
       },
       'manual',

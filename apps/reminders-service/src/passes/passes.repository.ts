@@ -47,6 +47,7 @@ export interface DueSignup {
   livemode: boolean;
   title: string;
   eventDate: Date;
+  timeZone: string;
   publicUrl: string;
 }
 
@@ -197,7 +198,7 @@ export class PassesRepository {
            AND auto_pass_for IS DISTINCT FROM event_date AND (auto_pass_lease IS NULL OR auto_pass_lease < now())
          ORDER BY event_date LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING id, auto_pass_lease_id AS "leaseId", organization_id AS "organizationId", livemode, title, event_date AS "eventDate",
-                 public_url AS "publicUrl"`,
+                 time_zone AS "timeZone", public_url AS "publicUrl"`,
       [leadHours, leaseSeconds, newId()],
     );
     return due;

@@ -13,6 +13,7 @@ import {
   type TestStack,
 } from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
+import { AUTOMATIC_LEAD_HOURS, passTargetOf } from './automatic-passes.js';
 import { PassesRepository } from './passes.repository.js';
 import { type PassTarget, ReminderPass } from './reminder-pass.js';
 
@@ -41,6 +42,8 @@ describe('reminder passes', () => {
     TWILIO_AUTH_TOKEN: TOKEN,
     TWILIO_FROM: FROM,
     SMS_TIMEOUT_MS: '300',
+    // The automatic passes run by hand here (passTargetOf), never on the app's own timer.
+    REMINDER_POLL_MS: '3600000',
     TIER_LIMITS: JSON.stringify({ pro: { smsPerDay: CEILING } }),
     ...more,
   });
@@ -67,6 +70,7 @@ describe('reminder passes', () => {
   });
 
   interface Seeded {
+    signup: SignupView;
     target: PassTarget;
     phones: string[];
     participantIds: string[];
@@ -84,6 +88,8 @@ describe('reminder passes', () => {
       livemode?: boolean;
       tier?: Tier;
       organizationId?: string;
+      eventDate?: string;
+      timeZone?: string;
     } = {},
   ): Promise<Seeded> {
     const organizationId = options.organizationId ?? newPrefixedId('org');
@@ -96,7 +102,8 @@ describe('reminder passes', () => {
       title: 'Winter potluck',
       description: null,
       status: 'published',
-      eventDate: EVENT_DATE,
+      eventDate: options.eventDate ?? EVENT_DATE,
+      timeZone: options.timeZone ?? 'UTC',
       location: null,
       maxParticipants: null,
       requiresPhone: false,
@@ -135,10 +142,11 @@ describe('reminder passes', () => {
       livemode,
       tier: options.tier ?? 'pro',
       title: signup.title,
-      eventDate: EVENT_DATE,
+      eventDate: signup.eventDate,
+      timeZone: signup.timeZone,
       publicUrl,
     };
-    return { target, phones: phones.filter((p): p is string => p !== null), participantIds };
+    return { signup, target, phones: phones.filter((p): p is string => p !== null), participantIds };
   }
 
   const textsTo = (phones: string[]) => twilio.messages.filter((m) => phones.includes(m.to));
@@ -162,6 +170,33 @@ describe('reminder passes', () => {
     }
     expect(await pass.run(target, 'manual')).toMatchObject({ eligible: 0, sent: 0, failed: 0 });
     expect(textsTo(phones)).toHaveLength(2);
+  });
+
+  it("says the date and time in the signup's time zone, with the zone's name", async () => {
+    const { target, phones } = await seed({ phones: [newPhone()], timeZone: 'America/New_York' });
+    await pass.run(target, 'manual');
+    expect(textsTo(phones)[0]!.body).toBe(
+      `Hi Guest, a reminder: Winter potluck is on Sat, Dec 5, 2026, 12:00 PM EST. Details: ${target.publicUrl} Reply STOP to opt out.`,
+    );
+  });
+
+  it("texts the automatic pass in the zone the projection keeps from the signup's latest event", async () => {
+    const hour = 3_600_000;
+    const eventDate = new Date(Math.ceil((Date.now() + 2 * hour) / hour) * hour).toISOString();
+    const { signup, target, phones } = await seed({ phones: [newPhone()], eventDate });
+    const moved = { ...signup, timeZone: 'Asia/Calcutta' };
+    await stack.bus.publish(cloudEvent('signups-service', 'signup.updated', moved, { orgid: target.organizationId, livemode: true }));
+    await eventually(async () =>
+      expect(await db.query(`SELECT time_zone FROM reminders.signups WHERE id = $1`, [target.signupId])).toEqual([
+        { time_zone: 'Asia/Calcutta' },
+      ]),
+    );
+    const due = await app.app.get(PassesRepository).leaseDue(AUTOMATIC_LEAD_HOURS, 600);
+    expect(due).toMatchObject({ id: target.signupId, timeZone: 'Asia/Calcutta' });
+    expect(await pass.run(passTargetOf(due!, 'pro'), 'automatic')).toMatchObject({ sent: 1, complete: true });
+    expect(textsTo(phones)[0]!.body).toMatch(
+      /^Hi Guest, a reminder: Winter potluck is on [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:30 [AP]M GMT\+5:30\. Details: /,
+    );
   });
 
   it('emits reminder.sent for each text, once', async () => {

@@ -4,6 +4,7 @@ import { firstNameOf, titleOf } from './untrusted-text.js';
 const SUBJECT: ReminderSubject = {
   title: 'Winter potluck',
   eventDate: '2026-12-05T17:00:00.000Z',
+  timeZone: 'UTC',
   publicUrl: 'https://signups.example.test/s/winter-potluck-x7k2q9',
 };
 
@@ -115,6 +116,11 @@ describe('titles in a text', () => {
 });
 
 describe('the reminder text', () => {
+  it("says the date and time in the signup's zone, with its short name", () => {
+    expect(reminderText('Ana', { ...SUBJECT, timeZone: 'America/Los_Angeles' })).toContain('is on Sat, Dec 5, 2026, 9:00 AM PST. ');
+    expect(reminderText('Ana', { ...SUBJECT, timeZone: 'Asia/Calcutta' })).toContain('is on Sat, Dec 5, 2026, 10:30 PM GMT+5:30. ');
+  });
+
   it('greets by the first name and names the title, date and time, link and STOP line', () => {
     expect(reminderText('Ana Lima', SUBJECT)).toBe(
       `Hi Ana, a reminder: Winter potluck is on Sat, Dec 5, 2026, 5:00 PM UTC. Details: ${SUBJECT.publicUrl} Reply STOP to opt out.`,

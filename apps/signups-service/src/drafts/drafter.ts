@@ -1,8 +1,15 @@
 import type { SignupDraft } from '#libs/contracts';
 
+/** What a description is read against: the instant "next Saturday" counts from, and the zone its times of day are in. */
+export interface DraftContext {
+  referenceDate: Date;
+  /** An IANA zone: the organization's. */
+  timeZone: string;
+}
+
 /** Turns a free-text description into a draft; a provider failure is a ProblemError upstream_unavailable (502, or 504 on timeout). */
 export interface Drafter {
-  draft(description: string, referenceDate: Date): Promise<SignupDraft>;
+  draft(description: string, context: DraftContext): Promise<SignupDraft>;
 }
 
 /** The configured drafter (AI_PROVIDER). */

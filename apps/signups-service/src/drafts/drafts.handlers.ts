@@ -10,8 +10,8 @@ export class DraftsHandlers {
   handlers(): Pick<HandlersOf<'signups'>, 'signups.drafts.create'> {
     return {
       'signups.drafts.create': async ({ principal, input }) => {
-        const { description } = await validateInput(DraftFromDescriptionDto, input);
-        return this.createDraft.execute(principal, description);
+        const { description, timeZone } = await validateInput(DraftFromDescriptionDto, input);
+        return this.createDraft.execute(principal, description, timeZone);
       },
     };
   }

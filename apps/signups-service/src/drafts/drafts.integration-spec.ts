@@ -72,8 +72,9 @@ describe('AI drafts with the offline drafter', () => {
 
   afterAll(() => harness.close());
 
-  const draft = (principal: Principal, description = DESCRIPTION) =>
-    harness.stack.bus.request('signups.drafts.create', { principal, input: { description } });
+  // The organization's zone is the auth-server's to tell (e2e/src/drafts.e2e-spec.ts); here each draft names its zone.
+  const draft = (principal: Principal, description = DESCRIPTION, timeZone = 'UTC') =>
+    harness.stack.bus.request('signups.drafts.create', { principal, input: { description, timeZone } });
 
   it('answers a draft and creates nothing', async () => {
     const principal = live();
@@ -84,6 +85,31 @@ describe('AI drafts with the offline drafter', () => {
       `SELECT count(*)::int AS count FROM signups.signups`,
     );
     expect(count).toBe(0);
+  });
+
+  it('reads the written times in the zone asked for, and the draft carries that zone', async () => {
+    const principal = live();
+    const text = 'Potluck on December 5, 2026 at 5pm: slots 5pm-7pm';
+    const { draft: ny } = await draft(principal, text, 'America/New_York');
+    expect(ny).toMatchObject({ eventDate: '2026-12-05T22:00:00.000Z', timeZone: 'America/New_York' });
+    expect(ny.slots[0]).toMatchObject({ startTime: '2026-12-05T22:00:00.000Z', endTime: '2026-12-06T00:00:00.000Z' });
+    const { draft: kolkata } = await draft(caller(), text, 'Asia/Calcutta');
+    expect(kolkata).toMatchObject({ eventDate: '2026-12-05T11:30:00.000Z', timeZone: 'Asia/Calcutta' });
+  });
+
+  it('refuses a zone that is an offset with 422 on timeZone, using no draft', async () => {
+    const principal = live();
+    const problem = await problemOf(draft(principal, DESCRIPTION, '+05:30'));
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors).toEqual([{ path: 'timeZone', message: expect.stringMatching(/^Unknown time zone/) }]);
+    for (let i = 0; i < 3; i++) await draft(principal);
+  });
+
+  it("cannot draft without a zone while the auth-server, which knows the organization's, does not answer", async () => {
+    const problem = await problemOf(
+      harness.stack.bus.request('signups.drafts.create', { principal: live(), input: { description: DESCRIPTION } }),
+    );
+    expect(problem.code).toBe('internal_error');
   });
 
   it('uses the monthly quota of the tier and then answers 402 upgrade_required (kind quota)', async () => {
@@ -150,7 +176,7 @@ describe('AI drafts with an OpenAI-compatible provider', () => {
   });
 
   const draft = (principal: Principal) =>
-    harness.stack.bus.request('signups.drafts.create', { principal, input: { description: DESCRIPTION } });
+    harness.stack.bus.request('signups.drafts.create', { principal, input: { description: DESCRIPTION, timeZone: 'America/Chicago' } });
   const used = async (principal: Principal) =>
     (
       await harness.app.context.dataSource!.query<{ count: number }[]>(
@@ -172,11 +198,13 @@ describe('AI drafts with an OpenAI-compatible provider', () => {
         { name: 'Desserts', quantityNeeded: 3 },
       ],
       slots: [],
+      timeZone: 'America/Chicago',
     });
     const request = openai.requests.at(-1)!;
     expect(request.headers.authorization).toBe('Bearer sk-test-key');
     expect(request.body).toMatchObject({ model: 'draft-model', response_format: { type: 'json_schema', json_schema: { strict: true } } });
     expect(JSON.stringify(request.body.messages)).toContain(DESCRIPTION);
+    expect(JSON.stringify(request.body.messages)).toContain('Time zone: America/Chicago');
     expect(await used(principal)).toBe(1);
   });
 

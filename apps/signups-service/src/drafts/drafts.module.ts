@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '#libs/runtime';
+import { OrganizationTimeZone } from '../common/organization-time-zone.js';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { AiQuotaRepository } from './ai-quota.repository.js';
 import { CreateDraftUseCase } from './create-draft.usecase.js';
@@ -25,6 +26,7 @@ function configuredDrafter(config: SignupsServiceConfig, offline: Drafter): Draf
     { provide: OFFLINE_DRAFTER, useClass: OfflineDrafter },
     { provide: DRAFTER, useFactory: configuredDrafter, inject: [APP_CONFIG, OFFLINE_DRAFTER] },
     AiQuotaRepository,
+    OrganizationTimeZone,
     CreateDraftUseCase,
     DraftsHandlers,
   ],

@@ -1,10 +1,10 @@
 import type { SignupDraft } from '#libs/contracts';
-import type { Drafter } from './drafter.js';
+import type { DraftContext, Drafter } from './drafter.js';
 import { draftFromDescription } from './offline/index.js';
 
-/** The built-in parser behind the Drafter port: deterministic, no provider, times read as UTC. */
+/** The built-in parser behind the Drafter port: deterministic, no provider, times read in the context's zone. */
 export class OfflineDrafter implements Drafter {
-  draft(description: string, referenceDate: Date): Promise<SignupDraft> {
-    return Promise.resolve(draftFromDescription(description, { referenceDate }));
+  draft(description: string, context: DraftContext): Promise<SignupDraft> {
+    return Promise.resolve(draftFromDescription(description, context));
   }
 }

@@ -1,6 +1,6 @@
 import { type SignupDraft, SignupDraftDto, validateInput } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import type { Drafter } from './drafter.js';
+import type { DraftContext, Drafter } from './drafter.js';
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -49,7 +49,8 @@ const DRAFT_SCHEMA = {
 
 const INSTRUCTIONS =
   "You draft signup sheets (potlucks, volunteer shifts, fundraisers) from an organizer's description. " +
-  'Answer with the JSON schema only. title: short and human. eventDate, startTime, endTime: ISO 8601 instants in UTC, resolved against the reference date given. ' +
+  'Answer with the JSON schema only. title: short and human. eventDate, startTime, endTime: ISO 8601 instants in UTC, resolved against the reference date given; ' +
+  'dates and times written in the description are wall-clock times in the time zone given, unless it names another. ' +
   'items: things people bring, with quantityNeeded when stated. slots: time slots or shifts, with capacity when stated. Use null for anything not stated; never invent.';
 
 /** null → absent, recursively: the strict schema's way of saying "not stated". */
@@ -81,8 +82,8 @@ function upstream(detail: string, status: 502 | 504 = 502): ProblemError {
 export class OpenAiDrafter implements Drafter {
   constructor(private readonly options: OpenAiOptions) {}
 
-  async draft(description: string, referenceDate: Date): Promise<SignupDraft> {
-    const content = await this.complete(description, referenceDate);
+  async draft(description: string, context: DraftContext): Promise<SignupDraft> {
+    const content = await this.complete(description, context);
     let parsed: unknown;
     try {
       parsed = withoutNulls(JSON.parse(content));
@@ -96,7 +97,7 @@ export class OpenAiDrafter implements Drafter {
     }
   }
 
-  private async complete(description: string, referenceDate: Date): Promise<string> {
+  private async complete(description: string, { referenceDate, timeZone }: DraftContext): Promise<string> {
     let res: Response | undefined;
     let body: { choices?: { message?: { content?: unknown } }[] };
     try {
@@ -107,7 +108,7 @@ export class OpenAiDrafter implements Drafter {
           model: this.options.model,
           messages: [
             { role: 'system', content: INSTRUCTIONS },
-            { role: 'user', content: `Reference date: ${referenceDate.toISOString()}\n\n${description}` },
+            { role: 'user', content: `Reference date: ${referenceDate.toISOString()}\nTime zone: ${timeZone}\n\n${description}` },
           ],
           response_format: { type: 'json_schema', json_schema: { name: 'signup_draft', strict: true, schema: DRAFT_SCHEMA } },
         }),

@@ -2,7 +2,7 @@ import type { CloudEvent, RegistrationResultView, SelectionInput } from '#libs/c
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, daysFromNow, person, PUBLIC_BASE_URL } from '../testing/fixtures.js';
+import { caller, daysFromNow, person, PUBLIC_BASE_URL, SIGNUP_TIME_ZONE } from '../testing/fixtures.js';
 
 /**
  * Two replicas of the service share the signups.* subjects through the NATS queue group and
@@ -41,7 +41,7 @@ describe('registrations racing for the last places on two replicas', () => {
     const owner = caller();
     let signup = await stack.bus.request('signups.create', {
       principal: owner,
-      input: { title: 'Marathon water station', eventDate: daysFromNow(10) },
+      input: { title: 'Marathon water station', eventDate: daysFromNow(10), timeZone: SIGNUP_TIME_ZONE },
     });
     const {
       data: [scarce, roomy],

@@ -50,6 +50,7 @@ describe('reading a registration by its confirmation token', () => {
         description: null,
         status: 'published',
         eventDate: signup.eventDate,
+        timeZone: 'UTC',
         location: null,
         requiresPhone: false,
         signupCloseDate: null,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { utcDay } from '#libs/contracts';
-import { type AppHarness, caller, daysFromNow, problemOf, startApp } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, problemOf, SIGNUP_TIME_ZONE, startApp } from '../testing/fixtures.js';
 
 const CAP = 3;
 
@@ -17,7 +17,7 @@ describe('daily cap on signup creation', () => {
   afterAll(() => harness.close());
 
   const create = (principal = caller(), title = 'Potluck') =>
-    harness.stack.bus.request('signups.create', { principal, input: { title, eventDate: daysFromNow(10) } });
+    harness.stack.bus.request('signups.create', { principal, input: { title, eventDate: daysFromNow(10), timeZone: SIGNUP_TIME_ZONE } });
 
   it('creates SIGNUPS_PER_DAY signups per organization across its credentials and modes, then refuses with Retry-After until UTC midnight', async () => {
     const sandbox = caller();
@@ -76,7 +76,7 @@ describe('a daily cap of 0', () => {
       const refused = await problemOf(
         harness.stack.bus.request('signups.create', {
           principal: caller(),
-          input: { title: `Never ${randomUUID()}`, eventDate: daysFromNow(3) },
+          input: { title: `Never ${randomUUID()}`, eventDate: daysFromNow(3), timeZone: SIGNUP_TIME_ZONE },
         }),
       );
       expect(refused.code).toBe('daily_ceiling_exceeded');

@@ -34,6 +34,7 @@ describe('the public view of a signup', () => {
       description: 'Bring a dish',
       status: 'published',
       eventDate: signup.eventDate,
+      timeZone: 'UTC',
       location: 'Park',
       requiresPhone: true,
       signupCloseDate: signup.signupCloseDate,

@@ -66,6 +66,7 @@ export class SignupPresenter {
       title: signup.title,
       description: signup.description,
       eventDate: signup.eventDate.toISOString(),
+      timeZone: signup.timeZone,
       location: signup.location,
       requiresPhone: signup.requiresPhone,
       signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,

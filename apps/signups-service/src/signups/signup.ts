@@ -18,6 +18,8 @@ export interface Signup {
   description: string | null;
   status: SignupStatus;
   eventDate: Date;
+  /** The IANA zone people see its dates and times in: given, or its organization's when it was created. */
+  timeZone: string;
   location: string | null;
   maxParticipants: number | null;
   requiresPhone: boolean;
@@ -58,6 +60,7 @@ export interface SignupChanges {
   title?: string;
   description?: string | null;
   eventDate?: Date;
+  timeZone?: string;
   location?: string | null;
   maxParticipants?: number | null;
   requiresPhone?: boolean;

@@ -61,7 +61,7 @@ export class SignupsHandlers {
       },
       'signups.create': async ({ principal, input }) => {
         const valid = await validateInput(CreateSignupDto, input);
-        return this.presenter.view(await this.createSignup.execute({ owner: ownerOf(principal), input: valid }));
+        return this.presenter.view(await this.createSignup.execute({ principal, input: valid }));
       },
       'signups.update': async ({ principal, id, input }) => {
         const valid = await validateInput(UpdateSignupDto, input);

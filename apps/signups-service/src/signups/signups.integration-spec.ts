@@ -1,7 +1,7 @@
 import { type CloudEvent, encodeCursor, EVENT_TYPES, newId, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
 import { createTestStack, eventually, problemOf, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, PUBLIC_BASE_URL } from '../testing/fixtures.js';
+import { caller, PUBLIC_BASE_URL, SIGNUP_TIME_ZONE } from '../testing/fixtures.js';
 
 let stack: TestStack;
 const events: CloudEvent[] = [];
@@ -23,11 +23,19 @@ afterAll(async () => {
 });
 
 let dayOffset = 0;
-function create(principal: Principal, input: Partial<{ title: string; eventDate: string; description: string; location: string }> = {}) {
+function create(
+  principal: Principal,
+  input: Partial<{ title: string; eventDate: string; description: string; location: string; timeZone: string }> = {},
+) {
   dayOffset += 1;
   return stack.bus.request('signups.create', {
     principal,
-    input: { title: 'Summer potluck', eventDate: new Date(Date.UTC(2027, 0, 1) + dayOffset * 86_400_000).toISOString(), ...input },
+    input: {
+      title: 'Summer potluck',
+      eventDate: new Date(Date.UTC(2027, 0, 1) + dayOffset * 86_400_000).toISOString(),
+      timeZone: SIGNUP_TIME_ZONE,
+      ...input,
+    },
   });
 }
 
@@ -57,6 +65,7 @@ describe('creating and reading a signup', () => {
       description: null,
       status: 'draft',
       eventDate: '2027-03-01T18:00:00.000Z',
+      timeZone: 'UTC',
       location: 'Hall',
       maxParticipants: null,
       requiresPhone: false,
@@ -96,6 +105,35 @@ describe('creating and reading a signup', () => {
     expect(problem.errors?.map((e) => e.path)).toEqual(['title', 'eventDate']);
   });
 
+  it('creates a signup in the time zone given, stored under the name the runtime lists, and carries it on its event', async () => {
+    const principal = caller();
+    const signup = await create(principal, { timeZone: 'US/Mountain' });
+    expect(signup.timeZone).toBe('America/Denver');
+    expect(await stack.bus.request('signups.get', { principal, id: signup.id })).toMatchObject({ timeZone: 'America/Denver' });
+    await eventually(() => expect(eventsFor(signup.id, 'signup.created')[0]?.data).toMatchObject({ timeZone: 'America/Denver' }));
+  });
+
+  it('refuses a time zone that is an offset with validation_failed on timeZone, creating nothing', async () => {
+    const principal = caller();
+    for (const timeZone of ['+05:00', 'GMT+1', 'Etc/GMT-3', 'EST', '', 'Europe/Berl\u0131n']) {
+      const problem = await problemOf(create(principal, { timeZone }));
+      expect(problem).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'timeZone', message: expect.stringMatching(/^Unknown time zone/) }],
+      });
+    }
+    expect((await stack.bus.request('signups.list', { principal, query: {} })).data).toEqual([]);
+  });
+
+  it("cannot create a signup without a zone while the auth-server, which knows the organization's, does not answer: nothing is stored", async () => {
+    const principal = caller();
+    const problem = await problemOf(
+      stack.bus.request('signups.create', { principal, input: { title: 'x', eventDate: '2027-01-01T00:00:00Z' } }),
+    );
+    expect(problem.code).toBe('internal_error');
+    expect((await stack.bus.request('signups.list', { principal, query: {} })).data).toEqual([]);
+  });
+
   it('refuses a malformed id with validation_failed on path id', async () => {
     const problem = await problemOf(stack.bus.request('signups.get', { principal: caller(), id: 'not-a-uuid' }));
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'id', message: 'Invalid uuid' }] });
@@ -123,6 +161,17 @@ describe('editing a signup', () => {
     });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(signup.updatedAt));
     expect(await stack.bus.request('signups.get', { principal, id: signup.id })).toMatchObject({ title: 'Winter potluck', location: null });
+  });
+
+  it('moves a signup to another time zone, which its public view and signup.updated carry; the instants stay', async () => {
+    const principal = caller();
+    const signup = await published(principal);
+    const updated = await stack.bus.request('signups.update', { principal, id: signup.id, input: { timeZone: 'Asia/Tokyo' } });
+    expect(updated).toMatchObject({ timeZone: 'Asia/Tokyo', eventDate: signup.eventDate });
+    expect(await stack.bus.request('signups.public.get', { slugOrId: signup.slug })).toMatchObject({ timeZone: 'Asia/Tokyo' });
+    await eventually(() => expect(eventsFor(signup.id, 'signup.updated')[0]?.data).toMatchObject({ timeZone: 'Asia/Tokyo' }));
+    const refused = await problemOf(stack.bus.request('signups.update', { principal, id: signup.id, input: { timeZone: null as never } }));
+    expect(refused.errors).toEqual([{ path: 'timeZone', message: 'Expected string' }]);
   });
 
   it('edits a published signup', async () => {
@@ -371,7 +420,12 @@ describe('listing signups', () => {
     const created: SignupView[] = [];
     for (let i = 0; i < count; i++) {
       const eventDate = new Date(base + Math.floor((i + offset) / 3) * DAY).toISOString();
-      created.push(await stack.bus.request('signups.create', { principal, input: { title: `Event ${i + offset}`, eventDate } }));
+      created.push(
+        await stack.bus.request('signups.create', {
+          principal,
+          input: { title: `Event ${i + offset}`, eventDate, timeZone: SIGNUP_TIME_ZONE },
+        }),
+      );
     }
     return created;
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '#libs/runtime';
+import { OrganizationTimeZone } from '../common/organization-time-zone.js';
 import { ParticipantsRepository } from '../participants/participants.repository.js';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
 import { WaitlistRepository } from '../waitlist/waitlist.repository.js';
@@ -38,6 +39,7 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
       inject: [APP_CONFIG],
     },
     SignupPresenter,
+    OrganizationTimeZone,
     SignupsRepository,
     QuestionsRepository,
     ListSignupsUseCase,

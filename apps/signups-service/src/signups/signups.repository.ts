@@ -14,7 +14,7 @@ const TABLE = `"${SIGNUPS_SCHEMA}"."signups"`;
 const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
 const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 /** The columns of a signup row, with its questions; every statement names the signups table `s`. */
-const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, location, max_participants,
+const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, time_zone, location, max_participants,
   requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, participant_count, created_at, updated_at,
   published_at, closed_at, ${questionsJsonSql('s.id')} AS questions`;
 
@@ -39,6 +39,7 @@ interface SignupRow {
   description: string | null;
   status: SignupStatus;
   event_date: Date;
+  time_zone: string;
   location: string | null;
   max_participants: number | null;
   requires_phone: boolean;
@@ -64,6 +65,7 @@ function signupFromRow(row: SignupRow): Signup {
     description: row.description,
     status: row.status,
     eventDate: row.event_date,
+    timeZone: row.time_zone,
     location: row.location,
     maxParticipants: row.max_participants,
     requiresPhone: row.requires_phone,
@@ -86,6 +88,7 @@ export type NewSignup = Owner &
     | 'title'
     | 'description'
     | 'eventDate'
+    | 'timeZone'
     | 'location'
     | 'maxParticipants'
     | 'requiresPhone'
@@ -111,6 +114,7 @@ const CHANGE_COLUMNS: Readonly<Record<Exclude<keyof SignupChanges, 'waitlist'>, 
   title: 'title',
   description: 'description',
   eventDate: 'event_date',
+  timeZone: 'time_zone',
   location: 'location',
   maxParticipants: 'max_participants',
   requiresPhone: 'requires_phone',
@@ -135,9 +139,9 @@ export class SignupsRepository {
   async insert(db: EntityManager, signup: NewSignup): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(
       db,
-      `INSERT INTO ${TABLE} AS s (id, organization_id, livemode, slug, title, description, event_date, location, max_participants,
+      `INSERT INTO ${TABLE} AS s (id, organization_id, livemode, slug, title, description, event_date, time_zone, location, max_participants,
          requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (slug) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -148,6 +152,7 @@ export class SignupsRepository {
         signup.title,
         signup.description,
         signup.eventDate,
+        signup.timeZone,
         signup.location,
         signup.maxParticipants,
         signup.requiresPhone,

@@ -18,6 +18,11 @@ import { signupsServiceApp } from '../index.js';
 /** Helpers for the integration tests of this app: callers, signups with slots and items, events, problems. */
 
 export const PUBLIC_BASE_URL = 'https://api.example.test/api/v1';
+/**
+ * The zone the tests' signups are created with: without one, a signup takes its organization's,
+ * which only the auth-server knows (e2e/src/time-zones.e2e-spec.ts), and it does not run here.
+ */
+export const SIGNUP_TIME_ZONE = 'UTC';
 const DAY_MS = 86_400_000;
 
 /** A caller of a fresh organization: sandbox unless live, every scope unless narrowed. */
@@ -79,7 +84,7 @@ export async function startApp(label: string, options: TestStackOptions = {}): P
     async signup(principal, setup = {}) {
       let signup = await stack.bus.request('signups.create', {
         principal,
-        input: { title: 'Street party', eventDate: daysFromNow(30), ...setup.signup },
+        input: { title: 'Street party', eventDate: daysFromNow(30), timeZone: SIGNUP_TIME_ZONE, ...setup.signup },
       });
       const slots = setup.slots?.length
         ? (await stack.bus.request('signups.slots.create', { principal, signupId: signup.id, input: setup.slots })).data

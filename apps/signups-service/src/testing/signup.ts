@@ -12,6 +12,7 @@ export function aSignup(overrides: Partial<Signup> = {}): Signup {
     description: null,
     status: 'published',
     eventDate: new Date('2026-07-01T00:00:00Z'),
+    timeZone: 'UTC',
     location: null,
     maxParticipants: null,
     requiresPhone: false,

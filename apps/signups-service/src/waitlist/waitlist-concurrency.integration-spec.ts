@@ -3,7 +3,7 @@ import type { CloudEvent, Principal, RegistrationResultView, SelectionInput } fr
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, daysFromNow, person, problemOf, PUBLIC_BASE_URL } from '../testing/fixtures.js';
+import { caller, daysFromNow, person, problemOf, PUBLIC_BASE_URL, SIGNUP_TIME_ZONE } from '../testing/fixtures.js';
 
 /**
  * Two replicas of the service share the signups.* subjects through the NATS queue group and one
@@ -34,7 +34,7 @@ const TIMEOUT = { timeoutMs: 60_000 };
 async function publishedShift(owner: Principal, capacity: number) {
   const signup = await stack.bus.request('signups.create', {
     principal: owner,
-    input: { title: 'Water station', eventDate: daysFromNow(10), waitlist: { enabled: true } },
+    input: { title: 'Water station', eventDate: daysFromNow(10), timeZone: SIGNUP_TIME_ZONE, waitlist: { enabled: true } },
   });
   const {
     data: [slot],
@@ -163,7 +163,12 @@ describe('offers across a restart', () => {
     const owner = caller();
     const signup = await stack.bus.request('signups.create', {
       principal: owner,
-      input: { title: 'Night shift', eventDate: daysFromNow(10), waitlist: { enabled: true, mode: 'offer', offerMinutes: 5 } },
+      input: {
+        title: 'Night shift',
+        eventDate: daysFromNow(10),
+        timeZone: SIGNUP_TIME_ZONE,
+        waitlist: { enabled: true, mode: 'offer', offerMinutes: 5 },
+      },
     });
     const {
       data: [slot],

@@ -34,6 +34,7 @@ function signup(principal: Principal, title = 'Potluck'): SignupView {
     description: null,
     status: 'draft',
     eventDate: now,
+    timeZone: 'UTC',
     location: null,
     maxParticipants: null,
     requiresPhone: false,

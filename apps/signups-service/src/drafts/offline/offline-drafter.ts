@@ -1,5 +1,11 @@
 import * as chrono from 'chrono-node';
-import type { DraftItemDto as DraftItem, DraftSlotDto as DraftSlot, SignupDraft } from '#libs/contracts';
+import {
+  DEFAULT_TIME_ZONE,
+  type DraftItemDto as DraftItem,
+  type DraftSlotDto as DraftSlot,
+  type SignupDraft,
+  timeZoneOf,
+} from '#libs/contracts';
 
 /** Options of {@link draftFromDescription}. */
 export interface DraftOptions {
@@ -133,15 +139,9 @@ export function draftFromDescription(description: string, options: DraftOptions)
   return draft;
 }
 
-/** Rule: an unknown or missing zone name means UTC. */
+/** Rule: a missing zone, or one the API would refuse (timeZoneOf), means UTC. */
 function validTimeZone(timeZone: string | undefined): string {
-  if (!timeZone) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
+  return timeZoneOf(timeZone) ?? DEFAULT_TIME_ZONE;
 }
 
 /** The zone's offset from UTC in minutes at an instant (east positive). */

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateSignupDto, newId, newSlug, OFFER_MINUTES, utcDay } from '#libs/contracts';
+import { type CreateSignupDto, newId, newSlug, OFFER_MINUTES, type Principal, utcDay } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
+import { OrganizationTimeZone } from '../../common/organization-time-zone.js';
 import { type Question, questionsOf } from '../question.js';
 import { QuestionsRepository } from '../questions.repository.js';
-import type { Owner, Signup } from '../signup.js';
+import { ownerOf, type Signup } from '../signup.js';
 import { SignupPresenter } from '../signup.presenter.js';
 import { type NewSignup, SignupsRepository } from '../signups.repository.js';
 
@@ -12,7 +13,7 @@ import { type NewSignup, SignupsRepository } from '../signups.repository.js';
 export const SIGNUPS_PER_DAY = Symbol('SIGNUPS_PER_DAY');
 
 export interface CreateSignupCommand {
-  owner: Owner;
+  principal: Principal;
   input: CreateSignupDto;
 }
 
@@ -22,7 +23,9 @@ const SLUG_ATTEMPTS = 5;
 /**
  * Creates a draft with a fresh slug and its questions, and emits signup.created, within the organization's daily
  * cap (SIGNUPS_PER_DAY per UTC day across all its credentials and both modes), counted in the
- * transaction that inserts it: a creation that fails never counts.
+ * transaction that inserts it: a creation that fails never counts. A signup given no time zone
+ * takes its organization's as it is now (asked of the auth-server before the transaction), and
+ * keeps it: a later change of the organization's zone leaves it alone.
  */
 @Injectable()
 export class CreateSignupUseCase {
@@ -31,17 +34,19 @@ export class CreateSignupUseCase {
     private readonly questions: QuestionsRepository,
     private readonly presenter: SignupPresenter,
     private readonly outbox: Outbox,
+    private readonly organizationTimeZone: OrganizationTimeZone,
     @Inject(SIGNUPS_PER_DAY) private readonly dailyCap: number,
   ) {}
 
-  async execute({ owner, input }: CreateSignupCommand): Promise<Signup> {
+  async execute({ principal, input }: CreateSignupCommand): Promise<Signup> {
     const questions = questionsOf(input.questions ?? [], new Map());
     const fields = {
-      ...owner,
+      ...ownerOf(principal),
       id: newId(),
       title: input.title,
       description: input.description ?? null,
       eventDate: new Date(input.eventDate),
+      timeZone: input.timeZone ?? (await this.organizationTimeZone.of(principal)),
       location: input.location ?? null,
       maxParticipants: input.maxParticipants ?? null,
       requiresPhone: input.requiresPhone ?? false,

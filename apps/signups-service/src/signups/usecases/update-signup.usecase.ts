@@ -27,6 +27,7 @@ export function changesOf(input: UpdateSignupDto): SignupChanges {
     title: input.title,
     description: input.description,
     eventDate: asDate(input.eventDate),
+    timeZone: input.timeZone,
     location: input.location,
     maxParticipants: input.maxParticipants,
     requiresPhone: input.requiresPhone,
