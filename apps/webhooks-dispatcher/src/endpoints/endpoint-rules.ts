@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ALL_EVENT_TYPES, type Principal } from '#libs/contracts';
+import { SecretBox } from '#libs/crypto';
 import { ProblemError } from '#libs/problem';
 import { APP_CONFIG } from '#libs/runtime';
-import { SecretBox } from '../signing/index.js';
 import { checkTarget, type TargetPolicy, TargetRefused } from '../targets/index.js';
 import type { WebhooksConfig } from '../webhooks.config.js';
 import type { Endpoint } from './endpoint.js';

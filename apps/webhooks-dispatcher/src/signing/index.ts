@@ -1,2 +1,1 @@
 export { generateSigningSecret, signatureHeader, webhookHeaders, type WebhookHeaders } from './signing-secret.js';
-export { SecretBox } from './secret-box.js';
