@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SignupsModule } from '../signups/signups.module.js';
 import { OfferExpiry } from '../waitlist/offer-expiry.js';
+import { ConfirmationTokens } from './confirmation-token.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
 import { RegistrationLock } from './registration-lock.js';
 import { RegistrationReader } from './registration-reader.js';
@@ -19,6 +20,7 @@ import { WaitlistHandlers } from './waitlist.handlers.js';
 @Module({
   imports: [SignupsModule],
   providers: [
+    ConfirmationTokens,
     SelectionAllocator,
     RegistrationReader,
     RegistrationLock,

@@ -40,8 +40,8 @@ function registerSql(waitlist: boolean): string {
    ts AS (${takeSql('slot', 'w', '$1::uuid')}),
    ti AS (${takeSql('item', 'w', '$1::uuid')}),
    p AS (
-     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers)
-     SELECT $2, $1, $3, $4, $5, $6, $10::jsonb
+     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, token_sealed)
+     SELECT $2, $1, $3, $4, $5, $6, $10::jsonb, $11
      WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti) ${orWaits}
      RETURNING ${COLUMNS}
    ), ps AS (
@@ -180,6 +180,7 @@ export class ParticipantsRepository {
       selections.map((s) => s.id),
       selections.map((s) => s.quantity),
       participant.answers,
+      participant.sealedToken,
     ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
@@ -209,8 +210,8 @@ export class ParticipantsRepository {
   async insertWaiting(db: EntityManager, participant: NewParticipant): Promise<StoredParticipant> {
     const [row] = await rowsOf<ParticipantRow>(
       db,
-      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'waitlisted')
+      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, token_sealed, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, 'waitlisted')
        RETURNING ${COLUMNS}`,
       [
         participant.id,
@@ -220,6 +221,7 @@ export class ParticipantsRepository {
         participant.phone,
         participant.tokenHash,
         participant.answers,
+        participant.sealedToken,
       ],
     );
     return fromRow(row!);
