@@ -29,7 +29,7 @@ describe('the subject catalog', () => {
     expect(new Set(SUBJECTS).size).toBe(SUBJECTS.length);
   });
 
-  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS), which no route or tool offers', () => {
+  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS, message contexts), which no route or tool offers', () => {
     expect(SUBJECTS.filter((s) => SUBJECT_CATALOG[s].access === 'internal').sort()).toEqual([
       'auth.apikeys.verify',
       'auth.members.role',
@@ -37,6 +37,7 @@ describe('the subject catalog', () => {
       'auth.oauth.revocations',
       'auth.orgs.tier',
       'reminders.inbound',
+      'signups.participants.messages',
     ]);
   });
 

@@ -52,6 +52,11 @@ function registerSql(waitlist: boolean): string {
    SELECT (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant`;
 }
 
+/** Participants by id, with their sealed tokens, for their emails (one statement per batch of contexts). */
+const FIND_FOR_MESSAGES = prepared(
+  `SELECT ${COLUMNS}, token_sealed, ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE id = ANY($1::uuid[]) ORDER BY id`,
+);
+
 /** The registration statements, prepared: they are the hottest write. */
 const REGISTER = { plain: prepared(registerSql(false)), orWaits: prepared(registerSql(true)) };
 
@@ -79,6 +84,9 @@ interface ParticipantRow {
 
 /** A participant with the hash of its confirmation token (never leaves the service). */
 export type StoredParticipant = Participant & { tokenHash: string };
+
+/** A participant with its confirmation token sealed: null when it registered before tokens were kept sealed. */
+export type SealedParticipant = StoredParticipant & { sealedToken: string | null };
 
 /** A participant's selections and lines, read after its row was locked (a locking read's own subqueries see the snapshot from before the wait). */
 interface Holdings {
@@ -280,6 +288,12 @@ export class ParticipantsRepository {
       [tokenHash],
     );
     return row && fromRow(row);
+  }
+
+  /** The participants of these ids that exist, each with its sealed token, by id. */
+  async findForMessages(ids: string[]): Promise<SealedParticipant[]> {
+    const rows = await rowsOf<ParticipantRow & { token_sealed: string | null }>(this.dataSource.manager, FIND_FOR_MESSAGES, [ids]);
+    return rows.map((row) => ({ ...fromRow(row), sealedToken: row.token_sealed }));
   }
 
   /** Changes contact fields and answers (and updated_at, also when only the selections change). */

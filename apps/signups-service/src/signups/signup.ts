@@ -33,6 +33,11 @@ export interface Signup {
   questions: Question[];
 }
 
+/** The IANA time zone a signup's dates and times are stated in, to people (UTC until signups carry one). */
+export function timeZoneOf(_signup: Signup): string {
+  return 'UTC';
+}
+
 /** Who a signup belongs to: what the events of its slots, items and participants carry. */
 export type SignupRef = Pick<Signup, 'id' | 'organizationId' | 'livemode'>;
 
