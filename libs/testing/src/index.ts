@@ -11,3 +11,4 @@ export { startServicesStack, type ServicesStack, type ServicesStackInfo, type Se
 export { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeatedTo } from './adversarial-input.js';
 export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';
 export { participantEventData } from './event-data.js';
+export { accessibilityViolations, launchChromium } from './browser.js';
