@@ -141,6 +141,11 @@ describe('subjects and wording', () => {
     expect(offerLinks.acceptUrl).toBe(`${MANAGE_URL}#waitlist-${IDS.entry}`);
   });
 
+  it('shows no empty list when the offer it was made for is no longer held', () => {
+    const { html } = compose('offer', messageContext({ offers: [] }));
+    expect(html).not.toContain('<ul');
+  });
+
   it('names each offer in its links when several are held', () => {
     const salad = entry({
       id: '01938a6e-0000-7000-8000-000000000007',

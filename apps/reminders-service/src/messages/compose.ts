@@ -212,7 +212,7 @@ const DRAFTS: Record<MessageKind, (facts: Facts) => Draft> = {
       heading: 'A place opened up for you',
       blocks: [
         ...intro(f, 'Good news: a place opened up at ', user(f.title), ', and it is held for you.'),
-        { kind: 'list', items: offers.map((entry) => f.line(entry)) },
+        ...(offers.length > 0 ? [{ kind: 'list', items: offers.map((entry) => f.line(entry)) } as Block] : []),
         {
           kind: 'paragraph',
           spans: [`Accept ${offers.length > 1 ? 'each' : 'it'} before then, or the place passes to the next person in line.`],
