@@ -372,6 +372,7 @@ async function withStack(fn) {
     ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     EMAIL_SECRET_KEY: randomBytes(32).toString('base64'),
+    CONFIRMATION_TOKEN_KEY: randomBytes(32).toString('base64'),
     PUBLIC_BASE_URL: `${origin('api-gateway')}/api/v1`,
     AUTH_URL: origin('auth-server'),
     MCP_URL: `${origin('mcp-server')}/mcp`,

@@ -23,9 +23,8 @@ import type {
 } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { ALL_SCOPES } from '#libs/scopes';
-import { eventually } from '#libs/testing';
+import { eventually, launchChromium } from '#libs/testing';
 import { call, newTenant, request, revokeKey, type Tenant } from './support/api.js';
-import { launchChromium } from './support/browser.js';
 import { type CallbackServer, connectApp, consent, registerPublicClient, signIn, startCallbackServer, withPage } from './support/oauth.js';
 import { type AppProcess, DEFAULT_LIMITS_ENV, type ExtraGateway, startAppProcess, startGateway } from './support/processes.js';
 import { stackInfo } from './support/stack-env.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import { natsAuthorizationConfig, NatsBus, type NatsUser } from '#libs/bus';
 import { APP_NAMES, type AppName } from '#libs/config';
-import type { CreatedApiKey, OrganizationView, ParticipantView, Principal, SignupView } from '#libs/contracts';
+import type { CreatedApiKey, OrganizationView, ParticipantView, Principal, RegistrationResultView, SignupView } from '#libs/contracts';
 import { createLogger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { streamNameFor } from '#libs/runtime';
@@ -92,6 +92,59 @@ describe('the stack on a NATS that limits every app to its subjects', () => {
 
     // Nothing any app did along the way was refused by the server.
     expect(readFileSync(stack.logFile, 'utf8')).not.toMatch(/nats refused an operation|Permissions Violation/i);
+  });
+
+  it("answers the reminders-service a participant's message context, whose edit link opens the registration page, and refuses it to the edges", async () => {
+    const organization = await admin<OrganizationView>('organizations', { name: `Mail org ${Date.now()}`, tier: 'pro' });
+    await admin('users', {
+      email: `owner-${organization.id.toLowerCase()}@example.com`,
+      password: 'correct horse battery staple',
+      organizationId: organization.id,
+    });
+    const { key } = await admin<CreatedApiKey>('api-keys', { organizationId: organization.id, mode: 'test' });
+    const created = await api<SignupView>('/signups', { key, body: signupBody() });
+    await api(`/signups/${created.body.id}/publish`, { key, method: 'POST' });
+    const registered = await api<RegistrationResultView>(`/signups/${created.body.id}/participants`, { body: person() });
+    expect(registered.status).toBe(201);
+    const token = registered.body.confirmationToken!;
+    const [participant] = (await api<{ data: ParticipantView[] }>(`/signups/${created.body.id}/participants`, { key })).body.data;
+    const as = (app: AppName) =>
+      NatsBus.connect({
+        url: nats.url,
+        ...scope,
+        name: app,
+        logger: createLogger('test', 'silent'),
+        defaultTimeoutMs: 2000,
+        credentials: { user: app, password: passwordOf(app) },
+      });
+
+    const reminders = await as('reminders-service');
+    try {
+      const { data } = await reminders.request('signups.participants.messages', { participantIds: [participant!.id] });
+      const origin = new URL(stack.info.baseUrl).origin;
+      expect(data).toEqual([
+        expect.objectContaining({
+          signup: expect.objectContaining({ id: created.body.id, organizationId: organization.id, livemode: false, timeZone: 'UTC' }),
+          participant,
+          manageUrl: `${origin}/r/${token}`,
+          offers: [],
+        }),
+      ]);
+      const page = await fetch(data[0]!.manageUrl!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<h1>Your registration</h1>');
+    } finally {
+      await reminders.close();
+    }
+
+    const gateway = await as('api-gateway');
+    try {
+      await expect(gateway.request('signups.participants.messages', { participantIds: [participant!.id] })).rejects.toBeInstanceOf(
+        ProblemError,
+      );
+    } finally {
+      await gateway.close();
+    }
   });
 
   it("refuses a forged request for another tenant's participants from an app that does not call it", async () => {

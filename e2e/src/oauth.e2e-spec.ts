@@ -4,10 +4,8 @@ import { NatsBus } from '#libs/bus';
 import { type MeView, oauthIssuer } from '#libs/contracts';
 import { OAuthTokenVerifier } from '#libs/edge';
 import { createLogger } from '#libs/observability';
-import { eventually } from '#libs/testing';
+import { accessibilityViolations, eventually, launchChromium } from '#libs/testing';
 import { call, newTenant, signupBody, type Tenant } from './support/api.js';
-import { accessibilityViolations } from './support/axe.js';
-import { launchChromium } from './support/browser.js';
 import {
   authorizeInBrowser,
   type CallbackServer,

@@ -1,8 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import type { ParticipantView, RegistrationResultView, WaitlistSettingsInput } from '#libs/contracts';
+import { accessibilityViolations, launchChromium } from '#libs/testing';
 import { call, newTenant, type Tenant } from './support/api.js';
-import { accessibilityViolations } from './support/axe.js';
-import { launchChromium } from './support/browser.js';
 import { newSignup, person, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 

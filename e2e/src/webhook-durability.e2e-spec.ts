@@ -49,6 +49,7 @@ describe('webhook delivery durability', () => {
       NATS_PREFIX: '',
       REDIS_URL: stackInfo().env.REDIS_URL!,
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      CONFIRMATION_TOKEN_KEY: randomBytes(32).toString('base64'),
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       // The first retry waits long enough for a killed dispatcher to be gone before it is due.
       WEBHOOK_RETRY_SCHEDULE: '3s,1s,1s',

@@ -1,4 +1,5 @@
 import { describeAppOperations } from '#libs/testing';
 import { signupsServiceApp } from './index.js';
+import { SIGNUPS_ENV } from './testing/fixtures.js';
 
-describeAppOperations(signupsServiceApp);
+describeAppOperations(signupsServiceApp, SIGNUPS_ENV);

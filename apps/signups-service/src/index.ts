@@ -12,6 +12,7 @@ import { Retention1796450000000 } from './migrations/1796450000000-Retention.js'
 import { Waitlist1796600000000 } from './migrations/1796600000000-Waitlist.js';
 import { AddQuestions1796610000000 } from './migrations/1796610000000-AddQuestions.js';
 import { Attendance1796620000000 } from './migrations/1796620000000-Attendance.js';
+import { SealedConfirmationTokens1796650000000 } from './migrations/1796650000000-SealedConfirmationTokens.js';
 import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
@@ -37,6 +38,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     Waitlist1796600000000,
     AddQuestions1796610000000,
     Attendance1796620000000,
+    SealedConfirmationTokens1796650000000,
     SignupTimeZone1796700000010,
   ],
 };

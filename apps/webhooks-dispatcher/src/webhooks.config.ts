@@ -6,7 +6,7 @@ export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
 
 export const webhooksSpec = {
   /** Base64 of 32 bytes: seals the endpoints' signing secrets at rest. */
-  secretKey: env.secret('WEBHOOK_SECRET_KEY'),
+  secretKey: env.secretKey('WEBHOOK_SECRET_KEY'),
   /** Local development only: allow http and loopback, private and link-local targets. */
   allowPrivateUrls: env.bool('WEBHOOK_ALLOW_PRIVATE_URLS', false),
   /** A delivery that has no 2xx answer within this time has failed. */

@@ -35,6 +35,23 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads a 256-bit key in standard base64, and names the variable but never the value of a bad one', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ key: env.secretKey('SEALING_KEY') }, { SEALING_KEY: ` ${key} ` }).key).toBe(key);
+    expect(problemsOf(() => loadConfig({ key: env.secretKey('SEALING_KEY') }, {}))).toEqual(['SEALING_KEY is required']);
+    const bad = [
+      Buffer.alloc(16, 7).toString('base64'),
+      Buffer.alloc(33, 7).toString('base64'),
+      Buffer.alloc(32, 7).toString('hex'),
+      `${key}!`,
+    ];
+    for (const value of bad) {
+      expect(problemsOf(() => loadConfig({ key: env.secretKey('SEALING_KEY') }, { SEALING_KEY: value }))).toEqual([
+        'SEALING_KEY must be 32 bytes in standard base64 (openssl rand -base64 32)',
+      ]);
+    }
+  });
+
   it('reads the per-app port variable', () => {
     expect(loadConfig(listenSpec('api-gateway'), { API_GATEWAY_PORT: '4000' }).port).toBe(4000);
     expect(loadConfig(listenSpec('signups-service'), {}).port).toBe(3010);

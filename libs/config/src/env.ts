@@ -46,6 +46,17 @@ export const env = {
   secret(name: string): Field<string> {
     return field(name, (raw) => need(name, raw));
   },
+  /** A 256-bit key (`openssl rand -base64 32`): standard base64 of 32 bytes, required; never shown in an error. */
+  secretKey(name: string): Field<string> {
+    return field(name, (raw) => {
+      const value = need(name, raw);
+      const key = Buffer.from(value, 'base64');
+      if (key.length !== 32 || key.toString('base64') !== value) {
+        throw new FieldProblem(`${name} must be 32 bytes in standard base64 (openssl rand -base64 32)`);
+      }
+      return value;
+    });
+  },
   int(name: string, fallback: number, bounds: { min?: number; max?: number } = {}): Field<number> {
     return field(name, (raw) => {
       if (!present(raw)) return fallback;

@@ -79,7 +79,7 @@ export const BUS_ACCESS = {
       ...CREDENTIAL_CALLS,
       'auth.me',
       'auth.orgs.get',
-      ...subjectsOf('signups').filter((s) => s !== 'signups.reminders.target'),
+      ...subjectsOf('signups').filter((s) => s !== 'signups.reminders.target' && s !== 'signups.participants.messages'),
       ...subjectsOf('reminders'),
       ...subjectsOf('webhooks'),
     ],
@@ -130,7 +130,7 @@ export const BUS_ACCESS = {
   'webhooks-dispatcher': { serves: 'webhooks', calls: [], emits: [], consumes: [DURABLES['webhooks-fan-out']], follows: [] },
   'reminders-service': {
     serves: 'reminders',
-    calls: ['auth.orgs.tier', 'signups.reminders.target'],
+    calls: ['auth.orgs.tier', 'signups.reminders.target', 'signups.participants.messages'],
     emits: ['reminder.sent'],
     consumes: [DURABLES['reminders-contacts']],
     follows: [],

@@ -181,6 +181,14 @@ export {
   type WaitlistState,
   type WaitlistType,
 } from './waitlist.js';
+export {
+  MAX_MESSAGE_CONTEXTS,
+  type MessageItem,
+  type MessageOffer,
+  type MessageSignup,
+  type MessageSlot,
+  type ParticipantMessageContext,
+} from './messages.js';
 export { AnalyticsView } from './analytics.js';
 export { jsonSchemaOf, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 export { cloudEvent } from './cloud-event.js';

@@ -29,7 +29,7 @@ describe('the subject catalog', () => {
     expect(new Set(SUBJECTS).size).toBe(SUBJECTS.length);
   });
 
-  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS, the mailbox, unsubscribes), which no route or tool offers', () => {
+  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS, message contexts, the mailbox, unsubscribes), which no route or tool offers', () => {
     expect(SUBJECTS.filter((s) => SUBJECT_CATALOG[s].access === 'internal').sort()).toEqual([
       'auth.apikeys.verify',
       'auth.members.role',
@@ -40,6 +40,7 @@ describe('the subject catalog', () => {
       'reminders.mailbox.get',
       'reminders.mailbox.list',
       'reminders.unsubscribe',
+      'signups.participants.messages',
     ]);
   });
 

@@ -6,6 +6,7 @@ import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, U
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { ZonedSignupDraft } from './drafts.js';
 import type { EmailListView, EmailView } from './emails.js';
+import type { ParticipantMessageContext } from './messages.js';
 import type { Page } from './pagination.js';
 import type {
   ListParticipantsInput,
@@ -90,6 +91,11 @@ export interface RequestMap {
   'signups.participants.list': { req: OfSignup & { query: ListParticipantsInput }; res: Page<ParticipantView> };
   'signups.participants.update': { req: ChildById & { input: UpdateParticipantInput }; res: ParticipantView };
   'signups.participants.delete': { req: ChildById; res: ParticipantView };
+  /**
+   * What the emails to these participants need, as they are now (at most MAX_MESSAGE_CONTEXTS ids):
+   * one context per participant found; an unknown id is left out. Only the reminders-service asks.
+   */
+  'signups.participants.messages': { req: { participantIds: string[] }; res: { data: ParticipantMessageContext[] } };
 
   /** A signup's lines in order, with positions. */
   'signups.waitlist.list': { req: OfSignup & { query: WaitlistQuery }; res: Page<WaitlistedParticipantView> };
@@ -173,7 +179,7 @@ export type CredentialKinds = 'any' | 'api_key';
 
 /** Who may ask a subject. */
 export type SubjectAccess =
-  /** The apps among themselves (credential checks, inbound SMS): no route or tool offers it to a caller. */
+  /** The apps among themselves (credential checks, inbound SMS, message contexts): no route or tool offers it to a caller. */
   | { access: 'internal' }
   /** Anyone, without a credential. */
   | { access: 'public' }
@@ -226,6 +232,7 @@ const CATALOG = {
   'signups.participants.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.participants.update': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.participants.delete': { access: 'credential', credentials: 'any', scope: 'participants:write' },
+  'signups.participants.messages': { access: 'internal' },
   'signups.waitlist.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.waitlist.promote': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.waitlist.remove': { access: 'credential', credentials: 'any', scope: 'participants:write' },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from './secret-box.js';
 
-const OPEN_FAILED = 'sealed value cannot be decrypted';
+const OPEN_FAILED = 'sealed value cannot be opened';
 
 /** Returns the error thrown by `fn`, failing the test when nothing is thrown. */
 function errorOf(fn: () => unknown): Error {
@@ -13,6 +13,9 @@ function errorOf(fn: () => unknown): Error {
   }
   throw new Error('expected an error to be thrown');
 }
+
+/** A secret like those sealed: a prefix and 32 random bytes. */
+const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Flips one bit of the base64url part at `index` of a sealed value. */
 function flipBit(sealed: string, index: number): string {
@@ -26,14 +29,14 @@ function flipBit(sealed: string, index: number): string {
 describe('SecretBox', () => {
   const key = SecretBox.generateKey();
   const box = new SecretBox(key);
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const secret = newSecret();
 
   it('generates base64 keys of 32 random bytes', () => {
     expect(Buffer.from(key, 'base64')).toHaveLength(32);
     expect(SecretBox.generateKey()).not.toBe(key);
   });
 
-  it('round-trips a signing secret', () => {
+  it('round-trips a secret', () => {
     expect(box.open(box.seal(secret))).toBe(secret);
   });
 
@@ -78,7 +81,7 @@ describe('SecretBox', () => {
   });
 
   it('fails to open when parts are swapped between sealed values', () => {
-    const [a, b] = [box.seal(secret), box.seal(`whsec_${randomBytes(24).toString('base64')}`)].map((value) => value.split('.'));
+    const [a, b] = [box.seal(secret), box.seal(newSecret())].map((value) => value.split('.'));
     expect(() => box.open([a[0], a[1], b[2], a[3]].join('.'))).toThrow(OPEN_FAILED);
   });
 

@@ -5,7 +5,7 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const VERSION = 'v1';
-const OPEN_FAILED = 'sealed value cannot be decrypted';
+const OPEN_FAILED = 'sealed value cannot be opened';
 
 /** Decodes a base64url part of a sealed value, rejecting anything but its canonical encoding. */
 function decodePart(part: string): Buffer {
@@ -16,7 +16,12 @@ function decodePart(part: string): Buffer {
   return bytes;
 }
 
-/** Encrypts secrets at rest (signing secrets, confirmation tokens, stored emails) with AES-256-GCM. */
+/**
+ * Keeps secrets that must be read back (webhook signing secrets, confirmation tokens, stored emails) encrypted at
+ * rest with AES-256-GCM under a key from the environment. A value that was tampered with, sealed
+ * under another key or is no sealed value at all cannot be opened; the error never names the value
+ * or the key.
+ */
 export class SecretBox {
   private readonly key: Buffer;
 

@@ -12,3 +12,4 @@ export { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeated
 export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';
 export { participantEventData } from './event-data.js';
 export { startFakeSmtp, type FakeSmtp, type FakeSmtpMessage } from './fake-smtp.js';
+export { accessibilityViolations, launchChromium } from './browser.js';

@@ -67,6 +67,7 @@ export async function startServicesStack(options: ServicesStackOptions): Promise
     ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     EMAIL_SECRET_KEY: randomBytes(32).toString('base64'),
+    CONFIRMATION_TOKEN_KEY: randomBytes(32).toString('base64'),
     TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
     SHUTDOWN_DELAY_MS: '0',
     // The suites register their OAuth clients from 127.0.0.1: the per-IP limit is tested on its own.

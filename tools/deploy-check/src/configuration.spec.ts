@@ -16,6 +16,7 @@ const SECRET_READERS: Record<string, readonly AppName[]> = {
   REDIS_URL: ['api-gateway', 'auth-server', 'mcp-server'],
   ADMIN_TOKEN: ['auth-server'],
   WEBHOOK_SECRET_KEY: ['webhooks-dispatcher'],
+  CONFIRMATION_TOKEN_KEY: ['signups-service'],
   TWILIO_AUTH_TOKEN: ['api-gateway', 'reminders-service'],
   EMAIL_SECRET_KEY: ['reminders-service'],
   SMTP_URL: ['reminders-service'],

@@ -417,6 +417,16 @@ describe('docker-compose.yml', () => {
     expect(compose.services['webhooks-dispatcher']!.environment!.WEBHOOK_SECRET_KEY).toBe('${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY}');
   });
 
+  it('gives the confirmation token sealing key to the signups-service only, and has no default for it', () => {
+    const holders = Object.entries(compose.services)
+      .filter(([, service]) => JSON.stringify(service).includes('CONFIRMATION_TOKEN_KEY'))
+      .map(([name]) => name);
+    expect(holders).toEqual(['signups-service']);
+    expect(compose.services['signups-service']!.environment!.CONFIRMATION_TOKEN_KEY).toBe(
+      '${CONFIRMATION_TOKEN_KEY:?set CONFIRMATION_TOKEN_KEY}',
+    );
+  });
+
   it('gives the Twilio auth token to the api-gateway (inbound signatures) and the reminders-service only', () => {
     const holders = Object.entries(compose.services)
       .filter(([, service]) => JSON.stringify(service).includes('TWILIO_AUTH_TOKEN'))

@@ -34,7 +34,11 @@ export interface Participant {
   waitlist: WaitlistEntry[];
 }
 
-export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone' | 'answers'> & { tokenHash: string };
+/** A registration to store, with its confirmation token's hash (the lookup) and the token sealed (for its emails). */
+export type NewParticipant = Pick<Participant, 'id' | 'signupId' | 'name' | 'email' | 'phone' | 'answers'> & {
+  tokenHash: string;
+  sealedToken: string;
+};
 
 /** Statuses the organizer sets or a cancellation ends in: the waitlist no longer moves them. */
 export const SETTLED_STATUSES: readonly ParticipantStatus[] = ['cancelled', 'attended', 'no_show'];

@@ -2,26 +2,40 @@ import { Injectable } from '@nestjs/common';
 import {
   type HandlersOf,
   ListParticipantsQueryDto,
+  MAX_MESSAGE_CONTEXTS,
   RegistrationDto,
   requireUuid,
   UpdateParticipantDto,
   validateInput,
 } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
 import { ownerOf } from '../signups/signup.js';
 import { participantView } from './participant.presenter.js';
 import { phoneOf, selectionsOf } from './registration-input.js';
 import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
 import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
 import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js';
+import { MessageContextsUseCase } from './usecases/message-contexts.usecase.js';
 import { RegisterParticipantUseCase } from './usecases/register-participant.usecase.js';
 
-type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'update' | 'delete'}`;
+type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'update' | 'delete' | 'messages'}`;
+
+/** The ids of a message contexts request: a list of at most MAX_MESSAGE_CONTEXTS uuids (lower-cased, each once); 422 otherwise. */
+function participantIdsOf(input: { participantIds?: unknown }): string[] {
+  const ids = input.participantIds;
+  if (!Array.isArray(ids)) throw ProblemError.validation([{ path: 'participantIds', message: 'Expected array' }]);
+  if (ids.length > MAX_MESSAGE_CONTEXTS) {
+    throw ProblemError.validation([{ path: 'participantIds', message: `Must have at most ${MAX_MESSAGE_CONTEXTS} entries` }]);
+  }
+  return [...new Set(ids.map((id, i) => requireUuid(id, `participantIds.${i}`)))];
+}
 
 /**
  * signups.participants.*: registration (no credential needed, none checked: a credential only
  * narrows the signup to its mode and lets its organization hear why its draft refuses), and the
  * organizer's list, edit and removal (participants:read / participants:write, owner only: the
- * caller's mode is the signup's, the views' livemode).
+ * caller's mode is the signup's, the views' livemode); and, for the reminders-service alone (an
+ * internal subject), what the emails to some participants need.
  */
 @Injectable()
 export class ParticipantsHandlers {
@@ -30,6 +44,7 @@ export class ParticipantsHandlers {
     private readonly listParticipants: ListParticipantsUseCase,
     private readonly changeRegistration: ChangeRegistrationUseCase,
     private readonly cancelRegistration: CancelRegistrationUseCase,
+    private readonly messageContexts: MessageContextsUseCase,
   ) {}
 
   handlers(): Pick<HandlersOf<'signups'>, ParticipantsSubject> {
@@ -69,6 +84,7 @@ export class ParticipantsHandlers {
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
         return participantView(await this.cancelRegistration.byOrganizer(command), principal.livemode);
       },
+      'signups.participants.messages': async (input) => ({ data: await this.messageContexts.execute(participantIdsOf(input)) }),
     };
   }
 }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SignupsModule } from '../signups/signups.module.js';
 import { OfferExpiry } from '../waitlist/offer-expiry.js';
+import { ConfirmationTokens } from './confirmation-token.js';
+import { MessageContextPresenter } from './message-context.presenter.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
 import { RegistrationLock } from './registration-lock.js';
 import { RegistrationReader } from './registration-reader.js';
@@ -11,6 +13,7 @@ import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecas
 import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
 import { GetRegistrationUseCase } from './usecases/get-registration.usecase.js';
 import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js';
+import { MessageContextsUseCase } from './usecases/message-contexts.usecase.js';
 import { RegisterParticipantUseCase } from './usecases/register-participant.usecase.js';
 import { WaitlistUseCase } from './usecases/waitlist.usecase.js';
 import { WaitlistHandlers } from './waitlist.handlers.js';
@@ -19,11 +22,14 @@ import { WaitlistHandlers } from './waitlist.handlers.js';
 @Module({
   imports: [SignupsModule],
   providers: [
+    ConfirmationTokens,
     SelectionAllocator,
     RegistrationReader,
     RegistrationLock,
     RegisterParticipantUseCase,
     ListParticipantsUseCase,
+    MessageContextPresenter,
+    MessageContextsUseCase,
     ChangeRegistrationUseCase,
     CancelRegistrationUseCase,
     GetRegistrationUseCase,

@@ -40,8 +40,8 @@ function registerSql(waitlist: boolean): string {
    ts AS (${takeSql('slot', 'w', '$1::uuid')}),
    ti AS (${takeSql('item', 'w', '$1::uuid')}),
    p AS (
-     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers)
-     SELECT $2, $1, $3, $4, $5, $6, $10::jsonb
+     INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, token_sealed)
+     SELECT $2, $1, $3, $4, $5, $6, $10::jsonb, $11
      WHERE cardinality($8::uuid[]) = 0 OR EXISTS (SELECT 1 FROM ts) OR EXISTS (SELECT 1 FROM ti) ${orWaits}
      RETURNING ${COLUMNS}
    ), ps AS (
@@ -51,6 +51,11 @@ function registerSql(waitlist: boolean): string {
    )
    SELECT (SELECT json_agg(ts) FROM ts) AS slots, (SELECT json_agg(ti) FROM ti) AS items, (SELECT row_to_json(p) FROM p) AS participant`;
 }
+
+/** Participants by id, with their sealed tokens, for their emails (one statement per batch of contexts). */
+const FIND_FOR_MESSAGES = prepared(
+  `SELECT ${COLUMNS}, token_sealed, ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE id = ANY($1::uuid[]) ORDER BY id`,
+);
 
 /** The registration statements, prepared: they are the hottest write. */
 const REGISTER = { plain: prepared(registerSql(false)), orWaits: prepared(registerSql(true)) };
@@ -79,6 +84,9 @@ interface ParticipantRow {
 
 /** A participant with the hash of its confirmation token (never leaves the service). */
 export type StoredParticipant = Participant & { tokenHash: string };
+
+/** A participant with its confirmation token sealed: null when it registered before tokens were kept sealed. */
+export type SealedParticipant = StoredParticipant & { sealedToken: string | null };
 
 /** A participant's selections and lines, read after its row was locked (a locking read's own subqueries see the snapshot from before the wait). */
 interface Holdings {
@@ -180,6 +188,7 @@ export class ParticipantsRepository {
       selections.map((s) => s.id),
       selections.map((s) => s.quantity),
       participant.answers,
+      participant.sealedToken,
     ]);
     const taken = contentsFromJson(row!.slots ?? [], row!.items ?? []);
     const takenKeys = new Set([...taken.slots, ...taken.items].map((t) => keyOf({ type: t.kind, id: t.id })));
@@ -209,8 +218,8 @@ export class ParticipantsRepository {
   async insertWaiting(db: EntityManager, participant: NewParticipant): Promise<StoredParticipant> {
     const [row] = await rowsOf<ParticipantRow>(
       db,
-      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'waitlisted')
+      `INSERT INTO ${PARTICIPANTS} (id, signup_id, name, email, phone, token_hash, answers, token_sealed, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, 'waitlisted')
        RETURNING ${COLUMNS}`,
       [
         participant.id,
@@ -220,6 +229,7 @@ export class ParticipantsRepository {
         participant.phone,
         participant.tokenHash,
         participant.answers,
+        participant.sealedToken,
       ],
     );
     return fromRow(row!);
@@ -278,6 +288,12 @@ export class ParticipantsRepository {
       [tokenHash],
     );
     return row && fromRow(row);
+  }
+
+  /** The participants of these ids that exist, each with its sealed token, by id. */
+  async findForMessages(ids: string[]): Promise<SealedParticipant[]> {
+    const rows = await rowsOf<ParticipantRow & { token_sealed: string | null }>(this.dataSource.manager, FIND_FOR_MESSAGES, [ids]);
+    return rows.map((row) => ({ ...fromRow(row), sealedToken: row.token_sealed }));
   }
 
   /** Changes contact fields and answers (and updated_at, also when only the selections change). */

@@ -2,7 +2,7 @@ import type { CloudEvent, RegistrationResultView, SelectionInput } from '#libs/c
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, daysFromNow, person, PUBLIC_BASE_URL, SIGNUP_TIME_ZONE } from '../testing/fixtures.js';
+import { caller, daysFromNow, person, SIGNUP_TIME_ZONE, SIGNUPS_ENV } from '../testing/fixtures.js';
 
 /**
  * Two replicas of the service share the signups.* subjects through the NATS queue group and
@@ -14,8 +14,8 @@ const events: CloudEvent[] = [];
 
 beforeAll(async () => {
   stack = await createTestStack('signups_concurrency', { transport: 'nats' });
-  replicas.push(await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL }));
-  replicas.push(await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL }));
+  replicas.push(await stack.boot(signupsServiceApp, SIGNUPS_ENV));
+  replicas.push(await stack.boot(signupsServiceApp, SIGNUPS_ENV));
   await stack.bus.broadcast(['participant.registered', 'slot.filled', 'item.filled'], async (event) => {
     events.push(event);
   });

@@ -47,6 +47,11 @@ export class SignupPresenter {
     };
   }
 
+  /** The public page of a signup: {origin}/s/{slug}. */
+  publicUrl(signup: Signup): string {
+    return `${this.publicOrigin}/s/${signup.slug}`;
+  }
+
   event(type: SignupEventType, signup: Signup): PendingEvent<SignupEventType> {
     return { type, data: this.view(signup), meta: { orgid: signup.organizationId, livemode: signup.livemode, subject: signup.id } };
   }
@@ -72,7 +77,7 @@ export class SignupPresenter {
       signupCloseDate: signup.signupCloseDate?.toISOString() ?? null,
       waitlist: { ...signup.waitlist },
       questions: signup.questions.map(questionView),
-      publicUrl: `${this.publicOrigin}/s/${signup.slug}`,
+      publicUrl: this.publicUrl(signup),
       livemode: signup.livemode,
     };
   }

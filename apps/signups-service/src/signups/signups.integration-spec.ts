@@ -1,7 +1,7 @@
 import { type CloudEvent, encodeCursor, EVENT_TYPES, newId, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
 import { createTestStack, eventually, problemOf, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, PUBLIC_BASE_URL, SIGNUP_TIME_ZONE } from '../testing/fixtures.js';
+import { caller, SIGNUP_TIME_ZONE, SIGNUPS_ENV } from '../testing/fixtures.js';
 
 let stack: TestStack;
 const events: CloudEvent[] = [];
@@ -9,7 +9,7 @@ const events: CloudEvent[] = [];
 beforeAll(async () => {
   stack = await createTestStack('signups_service');
   // Listing tests create more signups for one organization than a day's cap allows (daily-cap.integration-spec.ts tests the cap).
-  await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL, SIGNUPS_PER_DAY: '10000' });
+  await stack.boot(signupsServiceApp, { ...SIGNUPS_ENV, SIGNUPS_PER_DAY: '10000' });
   await stack.bus.broadcast(
     EVENT_TYPES.filter((t) => t.startsWith('signup.')),
     async (event) => {

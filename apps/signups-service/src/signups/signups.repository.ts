@@ -24,6 +24,10 @@ const FIND_BY_SLUG = prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE slug = $1
 const FIND_WITH_CONTENTS = prepared(
   `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s WHERE s.id = $1`,
 );
+const FIND_MANY_WITH_CONTENTS = prepared(
+  `SELECT ${COLUMNS}, ${contentsJsonSql('slot', 's.id')} AS slots, ${contentsJsonSql('item', 's.id')} AS items FROM ${TABLE} s
+   WHERE s.id = ANY($1::uuid[])`,
+);
 const LOCK = {
   share: prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 FOR SHARE`),
   update: prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 FOR NO KEY UPDATE`),
@@ -196,6 +200,16 @@ export class SignupsRepository {
       [id],
     );
     return row && { signup: signupFromRow(row), contents: contentsFromJson(row.slots, row.items) };
+  }
+
+  /** The signups of these ids that exist, each with its slots and items, in one statement. */
+  async findManyWithContents(ids: string[]): Promise<{ signup: Signup; contents: Contents }[]> {
+    const rows = await rowsOf<SignupRow & { slots: Record<string, unknown>[]; items: Record<string, unknown>[] }>(
+      this.dataSource.manager,
+      FIND_MANY_WITH_CONTENTS,
+      [ids],
+    );
+    return rows.map((row) => ({ signup: signupFromRow(row), contents: contentsFromJson(row.slots, row.items) }));
   }
 
   async findBySlug(slug: string): Promise<Signup | undefined> {

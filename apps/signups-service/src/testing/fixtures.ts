@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type CloudEvent,
   type CreateItemInput,
@@ -23,6 +24,8 @@ export const PUBLIC_BASE_URL = 'https://api.example.test/api/v1';
  * which only the auth-server knows (e2e/src/time-zones.e2e-spec.ts), and it does not run here.
  */
 export const SIGNUP_TIME_ZONE = 'UTC';
+/** What every boot of the app in these tests needs: where its pages are, and the key that seals confirmation tokens. */
+export const SIGNUPS_ENV = { PUBLIC_BASE_URL, CONFIRMATION_TOKEN_KEY: randomBytes(32).toString('base64') };
 const DAY_MS = 86_400_000;
 
 /** A caller of a fresh organization: sandbox unless live, every scope unless narrowed. */
@@ -71,7 +74,7 @@ export interface AppHarness {
 /** Boots the app on a fresh test stack and records every event it publishes. */
 export async function startApp(label: string, options: TestStackOptions = {}): Promise<AppHarness> {
   const stack = await createTestStack(label, options);
-  const app = await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL });
+  const app = await stack.boot(signupsServiceApp, SIGNUPS_ENV);
   const events: CloudEvent[] = [];
   await stack.bus.broadcast(EVENT_TYPES, async (event) => {
     events.push(event);

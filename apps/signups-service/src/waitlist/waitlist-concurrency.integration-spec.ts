@@ -3,7 +3,7 @@ import type { CloudEvent, Principal, RegistrationResultView, SelectionInput } fr
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, eventually, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, daysFromNow, person, problemOf, PUBLIC_BASE_URL, SIGNUP_TIME_ZONE } from '../testing/fixtures.js';
+import { caller, daysFromNow, person, problemOf, SIGNUP_TIME_ZONE, SIGNUPS_ENV } from '../testing/fixtures.js';
 
 /**
  * Two replicas of the service share the signups.* subjects through the NATS queue group and one
@@ -17,8 +17,8 @@ const events: CloudEvent[] = [];
 
 beforeAll(async () => {
   stack = await createTestStack('signups_waitlist_race', { transport: 'nats' });
-  replicas.push(await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL }));
-  replicas.push(await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL }));
+  replicas.push(await stack.boot(signupsServiceApp, SIGNUPS_ENV));
+  replicas.push(await stack.boot(signupsServiceApp, SIGNUPS_ENV));
   db = replicas[0]!.context.dataSource!;
   await stack.bus.broadcast(['participant.promoted'], async (event) => {
     events.push(event);
@@ -190,7 +190,7 @@ describe('offers across a restart', () => {
       [signup.id],
     );
     for (const replica of replicas.splice(0)) await replica.close();
-    replicas.push(await stack.boot(signupsServiceApp, { PUBLIC_BASE_URL, OFFER_SWEEP_MS: '100' }));
+    replicas.push(await stack.boot(signupsServiceApp, { ...SIGNUPS_ENV, OFFER_SWEEP_MS: '100' }));
     await eventually(async () => expect(await statusOf(next.confirmationToken!)).toBe('offered'), 10_000);
     expect(await statusOf(offered.confirmationToken!)).toBe('cancelled');
   }, 60_000);

@@ -9,7 +9,7 @@ import type { Owner, Signup } from '../../signups/signup.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
 import { WaitlistRepository } from '../../waitlist/waitlist.repository.js';
 import { type Answers, answersOnRegistration, invalidAnswers } from '../answers.js';
-import { newConfirmationToken } from '../confirmation-token.js';
+import { ConfirmationTokens, type IssuedToken } from '../confirmation-token.js';
 import type { NewParticipant, Selection } from '../participant.js';
 import { participantEvents, registrationResult } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
@@ -32,13 +32,14 @@ export interface RegisterCommand {
 
 /**
  * A registration waiting for its signup's next batch: its participant id and confirmation token,
- * made once (a registration run again after its batch failed keeps them, so one whose batch did
- * commit after all cannot be stored twice).
+ * made once, before the batch (a registration run again after its batch failed keeps them, so one
+ * whose batch did commit after all cannot be stored twice; and sealing the token costs the signup's
+ * lock nothing).
  */
 interface Pending {
   command: RegisterCommand;
   participantId: string;
-  token: { token: string; hash: string };
+  token: IssuedToken;
 }
 
 /**
@@ -82,6 +83,7 @@ export class RegisterParticipantUseCase {
     private readonly participants: ParticipantsRepository,
     private readonly allocator: SelectionAllocator,
     private readonly waitlist: WaitlistRepository,
+    private readonly tokens: ConfirmationTokens,
     private readonly outbox: Outbox,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -102,7 +104,7 @@ export class RegisterParticipantUseCase {
   }
 
   async execute(command: RegisterCommand): Promise<RegistrationResultView> {
-    const outcome = await this.batches.submit(command.signupId, { command, participantId: newId(), token: newConfirmationToken() });
+    const outcome = await this.batches.submit(command.signupId, { command, participantId: newId(), token: this.tokens.issue() });
     if ('refusal' in outcome) throw outcome.refusal;
     return outcome.result;
   }
@@ -113,7 +115,16 @@ export class RegisterParticipantUseCase {
     if (refusal) return { refusal };
     const { answers, errors } = answersOnRegistration(signup!.questions, command.answers);
     if (errors.length > 0) return { refusal: invalidAnswers(errors) };
-    const person: NewParticipant = { id: participantId, signupId: signup!.id, name, email, phone, answers, tokenHash: token.hash };
+    const person: NewParticipant = {
+      id: participantId,
+      signupId: signup!.id,
+      name,
+      email,
+      phone,
+      answers,
+      tokenHash: token.hash,
+      sealedToken: token.sealed,
+    };
     if (signup!.waitlist.enabled && isSignupFull(signup!)) return this.joinSignupLine(tx, signup!, person, selections, token.token);
     const { taken, participant } = await this.participants.register(tx.manager, person, selections, signup!.waitlist.enabled);
     const allocations = await this.allocator.outcomes(tx.manager, signup!.id, selections, taken);
