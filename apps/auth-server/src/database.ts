@@ -8,6 +8,7 @@ import { AccountSessions1796200000000 } from './migrations/1796200000000-Account
 import { UnusedClientsExpire1796300000000 } from './migrations/1796300000000-UnusedClientsExpire.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { OAuthRecordTables1796500000000 } from './migrations/1796500000000-OAuthRecordTables.js';
+import { AccountEmail1796760000000 } from './migrations/1796760000000-AccountEmail.js';
 
 export const AUTH_SCHEMA = 'auth';
 
@@ -25,5 +26,6 @@ export const authDataSourceSpec: DataSourceSpec = {
     UnusedClientsExpire1796300000000,
     Retention1796450000000,
     OAuthRecordTables1796500000000,
+    AccountEmail1796760000000,
   ],
 };
