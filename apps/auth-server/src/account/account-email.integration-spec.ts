@@ -324,6 +324,19 @@ describe('password reset', () => {
     expect((await signIn(server.browser(), email, PASSWORD)).status).toBe(303);
   });
 
+  it('answers a link path of another shape as no link, never echoing it as the action of a form', async () => {
+    const browser = server.browser();
+    const form = await browser.page('/account/forgot-password');
+    const res = await browser.submit(form.html, 'Send reset link', [['email', 'not an address']]);
+    expect(res.status).toBe(400);
+    const csrf = formsWithButton(await res.text(), 'Send reset link')[0]!.hidden;
+    const odd = await browser.request('/account/reset-password/..%2F..%2Faccount%2Flogin', [...csrf, ['password', 'short']]);
+    expect(odd.status).toBe(404);
+    const html = await odd.text();
+    expect(html).toContain('This link is no longer valid');
+    expect(html).not.toContain('<form');
+  });
+
   it('gives a link that works for one hour', async () => {
     const { email, user } = await server.createUser('Hour Choir');
     await askForReset(server.browser(), email);

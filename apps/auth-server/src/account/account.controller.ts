@@ -24,6 +24,7 @@ import {
 import { AccountError, type AccountErrorCode, AccountService } from './account.service.js';
 import { AccountEmails, LINK_PATHS } from './account-emails.js';
 import { AccountSessions, FORM_COOKIE, parseCookies, SESSION_COOKIE } from './account-session.js';
+import { isAccountToken } from './account-tokens.repository.js';
 import { LoginLimiter, tooManyAttemptsMessage } from './login-limiter.js';
 import { passwordProblem, readSignup, safeReturnPath } from './signup-form.js';
 
@@ -235,6 +236,8 @@ export class AccountController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (!this.formCsrfValid(req, form)) return this.problem(reply, 400, INVALID_FORM);
+    // A path of another shape is no link of ours: never echoed as the form's action.
+    if (!isAccountToken(token)) return this.html(reply, 404, linkInvalidPage(NEW_RESET_LINK));
     const again = (status: number, error: string) =>
       this.html(
         reply,
