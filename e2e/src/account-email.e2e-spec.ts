@@ -1,7 +1,9 @@
+import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from '#libs/testing';
 import { accessibilityViolations } from './support/axe.js';
 import { launchChromium } from './support/browser.js';
+import { registerDeviceClient } from './support/oauth.js';
 import { stackInfo } from './support/stack-env.js';
 
 /**
@@ -47,7 +49,7 @@ describe('account email in a browser', () => {
     return href;
   }
 
-  it('signs up, verifies the address by the link in the mailbox, and may then create API keys', async () => {
+  it('signs up, cannot approve an app yet, verifies the address by the link in the mailbox, and may then create API keys', async () => {
     await page.goto(`${auth()}/account/signup`);
     found.signup = await accessibilityViolations(page);
     await page.getByLabel('Email', { exact: true }).fill(email);
@@ -57,6 +59,17 @@ describe('account email in a browser', () => {
     await page.waitForURL(`${auth()}/account`);
     await page.getByRole('button', { name: 'Resend the verification email' }).waitFor();
     found.unverified = await accessibilityViolations(page);
+
+    // An app asks for access (the device flow): the consent step waits for the address.
+    const device = await client.initiateDeviceAuthorization(await registerDeviceClient(), { scope: 'signups:read' });
+    await page.goto(device.verification_uri_complete!);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'I have verified my address: continue' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    found.verifyFirst = await accessibilityViolations(page);
 
     const link = await linkFromMailbox('Account verification', '/account/verify/');
     await page.goto(link);
@@ -68,7 +81,7 @@ describe('account email in a browser', () => {
     await page.goto(`${auth()}/account/api-keys`);
     await expect(page.getByRole('button', { name: 'Create key' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Resend the verification email' }).count()).resolves.toBe(0);
-    expect(found).toEqual({ signup: [], unverified: [], verify: [], verified: [] });
+    expect(found).toEqual({ signup: [], unverified: [], verifyFirst: [], verify: [], verified: [] });
   });
 
   it('resets a forgotten password by the emailed link, which then signs in', async () => {
