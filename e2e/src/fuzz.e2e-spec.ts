@@ -721,11 +721,8 @@ describe('hostile inputs', () => {
         .join('; '),
       csrf: encodeURIComponent(/name="csrf" value="([^"]+)"/.exec(await signupPage.text())![1]!),
     };
-    const FORM_VALUES = [
-      ...HOSTILE_QUERY_VALUES,
-      { name: 'a __proto__ field', raw: 'x&__proto__=x' },
-      { name: 'a body over the limit', raw: 'x'.repeat(BODY_LIMIT_BYTES) },
-    ];
+    const FIELD_VALUES = [...HOSTILE_QUERY_VALUES, { name: 'a __proto__ field', raw: 'x&__proto__=x' }];
+    const FORM_VALUES = [...FIELD_VALUES, { name: 'a body over the limit', raw: 'x'.repeat(BODY_LIMIT_BYTES) }];
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     // Every hostile value of a known field is refused. A whole body may also be taken: RFC 7591 has a server ignore the
     // metadata it does not know (prototype keys among them), and oidc-provider reads bytes that are not UTF-8 as U+FFFD.
@@ -767,14 +764,15 @@ describe('hostile inputs', () => {
         body: `email=${value.raw}&password=${value.raw}`,
       })),
       // The account email forms and links: the address of a password reset, a new password, and the links' tokens (and the
-      // OAuth interaction's resend), each with the anti-CSRF pair so the value reaches its own check.
-      ...FORM_VALUES.map((value) => ({
+      // OAuth interaction's resend), each with the anti-CSRF pair so the value reaches its own check. The app's body limit
+      // is the sign-up and sign-in forms' case above.
+      ...FIELD_VALUES.map((value) => ({
         name: `forgot-password form: ${value.name}`,
         url: `${auth}/account/forgot-password`,
         headers: { ...form, cookie: signupForm.cookie },
         body: `csrf=${signupForm.csrf}&email=${value.raw}`,
       })),
-      ...FORM_VALUES.map((value) => ({
+      ...FIELD_VALUES.map((value) => ({
         name: `new password: ${value.name}`,
         url: `${auth}/account/reset-password/${UNKNOWN_TOKEN}`,
         headers: { ...form, cookie: signupForm.cookie },
