@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, and takes a participant through a question, a waitlist offer and a check-in', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer and a check-in, and mails a new account its verification link to the mailbox', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -153,6 +153,30 @@ describe('npm start (all-in-one)', () => {
       expect((await request<ParticipantView>(checkIn, { key, method: 'POST' })).body.status).toBe('attended');
       const attendance = await request<{ attended: number }>(`${base}/signups/${shift.body.id}/attendance`, { key });
       expect(attendance.body.attended).toBe(1);
+
+      // A new account's verification email lands in the mailbox (the in-process bus carries it to the reminders-service).
+      const form = await fetch(`${stack.env.AUTH_URL!}/account/signup`);
+      const cookie = form.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+      const signedUp = await fetch(`${stack.env.AUTH_URL!}/account/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({
+          csrf,
+          email: 'newcomer@example.com',
+          password: 'a long enough password',
+          organization: 'Newcomers',
+        }).toString(),
+        redirect: 'manual',
+      });
+      expect(signedUp.status).toBe(303);
+      const mailbox = await (await fetch(`${gatewayOrigin}/mailbox`)).text();
+      expect(mailbox).toMatch(
+        /<td>newcomer@example\.com<\/td><td><a href="\/mailbox\/[^"]+">Verify your email address for Signups<\/a><\/td><td>Account verification<\/td>/,
+      );
     } finally {
       await stop(second.child);
     }

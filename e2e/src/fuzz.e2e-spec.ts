@@ -696,8 +696,9 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it('refuses hostile client registrations, sign-in and sign-up forms and authorization parameters at the auth-server, never with a 5xx', async () => {
+  it('refuses hostile client registrations, sign-in, sign-up and password reset forms, account email links and authorization parameters at the auth-server, never with a 5xx', async () => {
     const auth = info.authUrl;
+    const UNKNOWN_TOKEN = 'A'.repeat(43);
     const registration = {
       client_name: 'Fuzz CLI',
       redirect_uris: ['http://127.0.0.1:9/callback'],
@@ -724,11 +725,8 @@ describe('hostile inputs', () => {
         .join('; '),
       csrf: encodeURIComponent(/name="csrf" value="([^"]+)"/.exec(await signupPage.text())![1]!),
     };
-    const FORM_VALUES = [
-      ...HOSTILE_QUERY_VALUES,
-      { name: 'a __proto__ field', raw: 'x&__proto__=x' },
-      { name: 'a body over the limit', raw: 'x'.repeat(BODY_LIMIT_BYTES) },
-    ];
+    const FIELD_VALUES = [...HOSTILE_QUERY_VALUES, { name: 'a __proto__ field', raw: 'x&__proto__=x' }];
+    const FORM_VALUES = [...FIELD_VALUES, { name: 'a body over the limit', raw: 'x'.repeat(BODY_LIMIT_BYTES) }];
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     // Every hostile value of a known field is refused. A whole body may also be taken: RFC 7591 has a server ignore the
     // metadata it does not know (prototype keys among them), and oidc-provider reads bytes that are not UTF-8 as U+FFFD.
@@ -780,6 +778,43 @@ describe('hostile inputs', () => {
         headers: form,
         body: `email=${value.raw}&password=${value.raw}`,
       })),
+      // The account email forms and links: the address of a password reset, a new password, and the links' tokens (and the
+      // OAuth interaction's resend), each with the anti-CSRF pair so the value reaches its own check. The app's body limit
+      // is the sign-up and sign-in forms' case above.
+      ...FIELD_VALUES.map((value) => ({
+        name: `forgot-password form: ${value.name}`,
+        url: `${auth}/account/forgot-password`,
+        headers: { ...form, cookie: signupForm.cookie },
+        body: `csrf=${signupForm.csrf}&email=${value.raw}`,
+      })),
+      ...FIELD_VALUES.map((value) => ({
+        name: `new password: ${value.name}`,
+        url: `${auth}/account/reset-password/${UNKNOWN_TOKEN}`,
+        headers: { ...form, cookie: signupForm.cookie },
+        body: `csrf=${signupForm.csrf}&password=${value.raw}`,
+      })),
+      ...[...HOSTILE_PATH_VALUES, { name: 'a token of the right shape that names nothing', raw: UNKNOWN_TOKEN }].flatMap((value) => [
+        { name: `verification link: ${value.name}`, url: `${auth}/account/verify/${value.raw}`, method: 'GET' },
+        {
+          name: `verification link posted: ${value.name}`,
+          url: `${auth}/account/verify/${value.raw}`,
+          headers: { ...form, cookie: signupForm.cookie },
+          body: `csrf=${signupForm.csrf}`,
+        },
+        { name: `reset link: ${value.name}`, url: `${auth}/account/reset-password/${value.raw}`, method: 'GET' },
+        {
+          name: `reset link posted: ${value.name}`,
+          url: `${auth}/account/reset-password/${value.raw}`,
+          headers: { ...form, cookie: signupForm.cookie },
+          body: `csrf=${signupForm.csrf}&password=a%20long%20enough%20password`,
+        },
+        {
+          name: `interaction resend: ${value.name}`,
+          url: `${auth}/oauth/authorize/${value.raw}/interaction/resend`,
+          headers: form,
+          body: 'csrf=x',
+        },
+      ]),
       ...['client_id', 'redirect_uri', 'scope', 'state', 'response_mode', 'code_challenge', 'resource'].flatMap((param) =>
         HOSTILE_QUERY_VALUES.map((value) => ({
           name: `authorize ${param}: ${value.name}`,
@@ -799,7 +834,7 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it("refuses hostile values on the signed-in account pages' forms (key name, mode, scopes, time zone, ids) with a page, never a 5xx", async () => {
+  it("refuses hostile values on the signed-in account pages' forms and queries (key name, mode, scopes, time zone, ids, notices) with a page, never a 5xx", async () => {
     const auth = info.authUrl;
     const owner = await newTenant('pro');
     const cookies = new Map<string, string>();
@@ -842,12 +877,14 @@ describe('hostile inputs', () => {
         { name: `key to revoke: ${value.name}`, path: `/account/api-keys/${value.raw}/revoke`, body: '' },
         { name: `app to revoke: ${value.name}`, path: `/account/apps/${value.raw}/revoke`, body: '' },
       ]),
+      ...values.map((value) => ({ name: `overview notice: ${value.name}`, path: `/account?password=${value.raw}`, body: undefined })),
+      { name: 'verification resend with extra fields', path: '/account/verification/resend', body: 'email=x&__proto__=x' },
     ];
     const failures = await inPool(cases, CONCURRENCY, async ({ name, path, body }) => {
       const res = await fetch(`${auth}${path}`, {
-        method: 'POST',
+        method: body === undefined ? 'GET' : 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader() },
-        body: `csrf=${csrf}&${body}`,
+        ...(body !== undefined && { body: `csrf=${csrf}&${body}` }),
         redirect: 'manual',
       });
       const text = await res.text();

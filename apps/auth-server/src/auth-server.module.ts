@@ -4,7 +4,9 @@ import type { Logger } from '#libs/observability';
 import { APP_CONTEXT, type AppContext, DATA_SOURCE, LOGGER } from '#libs/runtime';
 import { AccountController } from './account/account.controller.js';
 import { AccountService } from './account/account.service.js';
+import { AccountEmails } from './account/account-emails.js';
 import { AccountSessions } from './account/account-session.js';
+import { AccountTokensRepository } from './account/account-tokens.repository.js';
 import { LoginLimiter } from './account/login-limiter.js';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { ApiKeysAdminController } from './api-keys/api-keys.controller.js';
@@ -19,6 +21,7 @@ import { OAuthGrants } from './oauth/oauth-grants.js';
 import { OAuthGrantsRepository } from './oauth/oauth-grants.repository.js';
 import { loadOrCreateOAuthKeys } from './oauth/oauth-keys.js';
 import { OAuthProvider } from './oauth/oauth-provider.js';
+import { OAuthSessionsRepository } from './oauth/oauth-sessions.repository.js';
 import { OrganizationsAdminController } from './organizations/organizations.controller.js';
 import { OrganizationsRepository } from './organizations/organizations.repository.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
@@ -53,6 +56,9 @@ export class AuthServerModule {
         OAuthGrantsRepository,
         OAuthGrants,
         AccountService,
+        AccountTokensRepository,
+        OAuthSessionsRepository,
+        AccountEmails,
         {
           provide: LoginLimiter,
           useFactory: (app: AppContext) => LoginLimiter.create(app.redisUrl, config.loginRateLimitPrefix, config.oauthRegistrationsPerHour),

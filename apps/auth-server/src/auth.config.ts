@@ -13,7 +13,7 @@ export const authConfigSpec = {
   oauthRegistrationsPerHour: env.int('OAUTH_REGISTRATIONS_PER_HOUR', 20, { min: 1, max: 1_000_000 }),
   /** Expired OAuth rows (codes, tokens, grants, sessions, clients) are deleted this long after they expired. */
   oauthRetentionHours: retentionHours('RETENTION_OAUTH_EXPIRED_HOURS', 1, 0),
-  /** Expired account page sessions are deleted this long after they expired. */
+  /** Expired account page sessions, and the expired links of account emails, are deleted this long after they expired. */
   accountSessionsRetentionHours: retentionHours('RETENTION_ACCOUNT_SESSIONS_EXPIRED_HOURS', 1, 0),
 };
 

@@ -9,6 +9,7 @@ import { UnusedClientsExpire1796300000000 } from './migrations/1796300000000-Unu
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { OAuthRecordTables1796500000000 } from './migrations/1796500000000-OAuthRecordTables.js';
 import { OrganizationTimeZone1796700000010 } from './migrations/1796700000010-OrganizationTimeZone.js';
+import { AccountEmail1796760000000 } from './migrations/1796760000000-AccountEmail.js';
 
 export const AUTH_SCHEMA = 'auth';
 
@@ -27,5 +28,6 @@ export const authDataSourceSpec: DataSourceSpec = {
     Retention1796450000000,
     OAuthRecordTables1796500000000,
     OrganizationTimeZone1796700000010,
+    AccountEmail1796760000000,
   ],
 };

@@ -35,6 +35,7 @@ export const authServerApp: AppDefinition<typeof authConfigSpec> = {
       retentionSeconds: hoursToSeconds(config.oauthRetentionHours),
     },
     { table: 'account_sessions', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
+    { table: 'account_tokens', key: ['id'], after: 'expires_at', retentionSeconds: hoursToSeconds(config.accountSessionsRetentionHours) },
   ],
   serve: serving('auth', (app) => app.get(AuthHandlers).handlers()),
 };

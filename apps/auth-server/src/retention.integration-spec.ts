@@ -8,6 +8,9 @@ const seedOAuth = (kind: string, expiry: string) =>
 const seedSessions = (kind: string, expiry: string) =>
   `INSERT INTO "auth"."account_sessions" ("id", "user_id", "expires_at")
    SELECT '${kind}-' || n, 'usr_retention', ${expiry} FROM generate_series(1, ${SEEDED}) AS n`;
+const seedTokens = (kind: string, expiry: string) =>
+  `INSERT INTO "auth"."account_tokens" ("id", "user_id", "purpose", "expires_at")
+   SELECT '${kind}-' || n, 'usr_retention', 'reset_password', ${expiry} FROM generate_series(1, ${SEEDED}) AS n`;
 const kinds = (table: string) =>
   `SELECT split_part("id", '-', 1) AS "kind", count(*)::int AS "count" FROM "auth"."${table}" GROUP BY 1 ORDER BY 1`;
 const old = `now() - interval '61 minutes'`;
@@ -58,6 +61,21 @@ describeRetention(
         seedSessions('live', live),
       ],
       left: kinds('account_sessions'),
+      expected: [
+        { kind: 'expired', count: SEEDED },
+        { kind: 'live', count: SEEDED },
+      ],
+      deleted: SEEDED,
+    },
+    {
+      table: 'account_tokens',
+      seed: [
+        `INSERT INTO "auth"."users" ("id", "email", "password_hash") VALUES ('usr_retention', 'retention@example.com', 'x') ON CONFLICT DO NOTHING`,
+        seedTokens('old', old),
+        seedTokens('expired', expired),
+        seedTokens('live', live),
+      ],
+      left: kinds('account_tokens'),
       expected: [
         { kind: 'expired', count: SEEDED },
         { kind: 'live', count: SEEDED },

@@ -21,6 +21,8 @@ export const remindersSpec = {
   smtpUrl: env.optionalUrl('SMTP_URL'),
   /** The sender address of every email (required with SMTP_URL); the display name is the organization's. */
   mailFrom: env.optionalString('MAIL_FROM'),
+  /** The platform's name: the sender's name of account mail (email verification, password reset), and how it names itself there. */
+  platformName: env.string('PLATFORM_NAME', 'Signups'),
   /** DKIM signing, all three or none: the signing domain, the selector of its DNS record, the PEM private key. */
   dkimDomain: env.optionalString('DKIM_DOMAIN'),
   dkimSelector: env.optionalString('DKIM_SELECTOR'),

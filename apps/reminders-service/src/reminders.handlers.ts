@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type HandlersOf, requireUuid } from '#libs/contracts';
+import { AccountEmailInput, type HandlersOf, requireUuid, validateInput } from '#libs/contracts';
+import { AccountEmailsUseCase } from './email/account-emails.usecase.js';
 import { ListEmailsUseCase } from './email/list-emails.usecase.js';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
 import { ListOutboxUseCase } from './passes/list-outbox.usecase.js';
 import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
 
-/** The reminders.* subjects: passes, the sandbox outbox and emails for the edges, the mailbox, unsubscribes, inbound replies from the SMS webhook. */
+/** The reminders.* subjects: passes, the sandbox outbox and emails for the edges, the mailbox, unsubscribes, inbound replies from the SMS webhook, the auth-server's account emails. */
 @Injectable()
 export class RemindersHandlers {
   constructor(
@@ -13,6 +14,7 @@ export class RemindersHandlers {
     private readonly listOutbox: ListOutboxUseCase,
     private readonly inbound: InboundSmsUseCase,
     private readonly emails: ListEmailsUseCase,
+    private readonly accountEmails: AccountEmailsUseCase,
   ) {}
 
   handlers(): HandlersOf<'reminders'> {
@@ -28,6 +30,7 @@ export class RemindersHandlers {
       'reminders.mailbox.list': async ({ limit }) => ({ data: await this.emails.mailbox(limit) }),
       'reminders.mailbox.get': ({ id }) => this.emails.mailboxMessage(requireUuid(id)),
       'reminders.unsubscribe': ({ token }) => this.emails.unsubscribe(token),
+      'reminders.emails.account': async (input) => this.accountEmails.execute(await validateInput(AccountEmailInput, input, 'input')),
     };
   }
 }

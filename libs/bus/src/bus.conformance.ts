@@ -22,6 +22,7 @@ function remindersHandlers(run: HandlersOf<'reminders'>['reminders.passes.run'])
     'reminders.mailbox.list': notFound,
     'reminders.mailbox.get': notFound,
     'reminders.unsubscribe': notFound,
+    'reminders.emails.account': notFound,
   };
 }
 

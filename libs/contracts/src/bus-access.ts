@@ -80,7 +80,7 @@ export const BUS_ACCESS = {
       'auth.me',
       'auth.orgs.get',
       ...subjectsOf('signups').filter((s) => s !== 'signups.reminders.target' && s !== 'signups.participants.messages'),
-      ...subjectsOf('reminders'),
+      ...subjectsOf('reminders').filter((s) => s !== 'reminders.emails.account'),
       ...subjectsOf('webhooks'),
     ],
     emits: [],
@@ -118,7 +118,7 @@ export const BUS_ACCESS = {
     consumes: [],
     follows: AUTH_EVENTS,
   },
-  'auth-server': { serves: 'auth', calls: [], emits: AUTH_EVENTS, consumes: [], follows: [] },
+  'auth-server': { serves: 'auth', calls: ['reminders.emails.account'], emits: AUTH_EVENTS, consumes: [], follows: [] },
   'signups-service': {
     serves: 'signups',
     // The organization's time zone, for a signup or a draft given none.

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTimeField, EMAIL_MAX_LENGTH, EnumField, StringField, UuidField } from './validation.js';
 
 /**
  * What the platform mails (docs/decisions.md, "Email"): the participant messages, each answering
@@ -16,6 +17,26 @@ export const EMAIL_KINDS = [
   'password_reset',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/** The messages the auth-server has the reminders-service send about an account (reminders.emails.account). */
+export const ACCOUNT_EMAIL_KINDS = ['account_verification', 'password_reset'] as const satisfies readonly EmailKind[];
+export type AccountEmailKind = (typeof ACCOUNT_EMAIL_KINDS)[number];
+
+/** The longest link an account message carries (the auth-server's are about 90 characters). */
+export const ACCOUNT_LINK_MAX_LENGTH = 2000;
+
+/**
+ * An account message to send (reminders.emails.account): a verification or reset link of the
+ * auth-server for one address, and when it expires. requestId is the auth-server's id of the
+ * link: the message is recorded once per requestId and kind, so asking again sends nothing more.
+ */
+export class AccountEmailInput {
+  @UuidField({ required: true }) requestId!: string;
+  @StringField({ required: true, format: 'email', max: EMAIL_MAX_LENGTH }) to!: string;
+  @EnumField(ACCOUNT_EMAIL_KINDS, { required: true }) kind!: AccountEmailKind;
+  @StringField({ required: true, format: 'uri', max: ACCOUNT_LINK_MAX_LENGTH }) link!: string;
+  @DateTimeField({ required: true }) expiresAt!: string;
+}
 
 /**
  * Where a message stands: `stored` is kept and never sent (sandbox records, or no SMTP_URL);

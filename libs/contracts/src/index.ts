@@ -241,12 +241,16 @@ export {
   type ReminderTrigger,
 } from './reminders.js';
 export {
+  ACCOUNT_EMAIL_KINDS,
+  ACCOUNT_LINK_MAX_LENGTH,
+  AccountEmailInput,
   EMAIL_KINDS,
   EMAIL_STATUSES,
   EmailCalendarView,
   EmailListView,
   EmailSenderView,
   EmailView,
+  type AccountEmailKind,
   type EmailKind,
   type EmailStatus,
 } from './emails.js';

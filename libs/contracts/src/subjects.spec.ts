@@ -29,13 +29,14 @@ describe('the subject catalog', () => {
     expect(new Set(SUBJECTS).size).toBe(SUBJECTS.length);
   });
 
-  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS, message contexts, the mailbox, unsubscribes), which no route or tool offers', () => {
+  it('marks as internal the subjects the apps ask among themselves (credential checks, inbound SMS, message contexts, the mailbox, unsubscribes, account emails), which no route or tool offers', () => {
     expect(SUBJECTS.filter((s) => SUBJECT_CATALOG[s].access === 'internal').sort()).toEqual([
       'auth.apikeys.verify',
       'auth.members.role',
       'auth.oauth.jwks',
       'auth.oauth.revocations',
       'auth.orgs.tier',
+      'reminders.emails.account',
       'reminders.inbound',
       'reminders.mailbox.get',
       'reminders.mailbox.list',
@@ -112,6 +113,7 @@ describe('authorized', () => {
       throw new Error('not used');
     },
     'reminders.unsubscribe': async () => ({ unsubscribed: true }),
+    'reminders.emails.account': async () => ({ id: 'e' }),
   });
 
   it("runs a handler only for a caller its subject's entry lets through", async () => {

@@ -5,7 +5,7 @@ import type { AnalyticsView } from './analytics.js';
 import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, UpdateAttendanceInput } from './attendance.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { ZonedSignupDraft } from './drafts.js';
-import type { EmailListView, EmailView } from './emails.js';
+import type { AccountEmailInput, EmailListView, EmailView } from './emails.js';
 import type { ParticipantMessageContext } from './messages.js';
 import type { Page } from './pagination.js';
 import type {
@@ -150,6 +150,8 @@ export interface RequestMap {
   'reminders.mailbox.get': { req: { id: string }; res: EmailView };
   /** A one-click unsubscribe (RFC 8058) from an organization's reminders, by the token of its link. */
   'reminders.unsubscribe': { req: { token: string }; res: { unsubscribed: true } };
+  /** An account message of the auth-server (a verification or password reset link), recorded once per requestId and kind: the email's id. */
+  'reminders.emails.account': { req: AccountEmailInput; res: { id: string } };
 
   /** Webhook endpoints of the principal's organization and mode (API keys only, checked at the edge). */
   'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
@@ -258,6 +260,7 @@ const CATALOG = {
   'reminders.mailbox.list': { access: 'internal' },
   'reminders.mailbox.get': { access: 'internal' },
   'reminders.unsubscribe': { access: 'internal' },
+  'reminders.emails.account': { access: 'internal' },
   'webhooks.create': { access: 'credential', credentials: 'api_key', scope: null },
   'webhooks.list': { access: 'credential', credentials: 'api_key', scope: null },
   'webhooks.get': { access: 'credential', credentials: 'api_key', scope: null },

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { constantTimeEqual, sha256Hex } from '#libs/contracts';
 import { affectedBy, rowsOf } from '#libs/persistence';
 
@@ -70,6 +70,11 @@ export class AccountSessions {
   /** Ends a session: its cookie is refused from now on, wherever it was copied. */
   async end(value: string): Promise<void> {
     await affectedBy(this.dataSource, `DELETE FROM "auth"."account_sessions" WHERE "id" = $1`, [sha256Hex(value)]);
+  }
+
+  /** Ends every session of the user, in `db`'s transaction (a password reset). */
+  async endAllOf(db: EntityManager, userId: string): Promise<void> {
+    await affectedBy(db, `DELETE FROM "auth"."account_sessions" WHERE "user_id" = $1`, [userId]);
   }
 
   sessionCookie(value: string): string {

@@ -3,7 +3,16 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { CloudEvent, EventType, OrganizationView, UserView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { authorizeUrl, bootAuthServer, type Field, type FormResult, PASSWORD, pkce, REDIRECT_URI } from '../testing/oauth-flow.js';
+import {
+  type AlongsideApp,
+  authorizeUrl,
+  bootAuthServer,
+  type Field,
+  type FormResult,
+  PASSWORD,
+  pkce,
+  REDIRECT_URI,
+} from '../testing/oauth-flow.js';
 
 export { REDIRECT_URI };
 
@@ -105,11 +114,15 @@ export interface AccountServer {
 let ips = 0;
 let emails = 0;
 
-/** Boots the auth server behind a trusted proxy, its login limiter on this machine's Redis under a prefix of its own. */
-export function bootAccountServer(label: string): AccountServer {
+/**
+ * Boots the auth server behind a trusted proxy, its login limiter on this machine's Redis under a
+ * prefix of its own, with the apps it talks to in the spec (`alongside`).
+ */
+export function bootAccountServer(label: string, alongside?: () => AlongsideApp[]): AccountServer {
   const server = bootAuthServer(label, `${label}-admin-token`, {
     redis: true,
     env: { TRUST_PROXY: 'true', LOGIN_RATE_LIMIT_PREFIX: `auth-login-test-${randomBytes(6).toString('hex')}` },
+    alongside,
   });
   return {
     get running(): RunningApp {

@@ -1,20 +1,39 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isPlainText, KEY_MODES, type KeyMode } from '#libs/contracts';
+import { isEmailAddress, isPlainText, KEY_MODES, type KeyMode } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
 import { field, fields, type Form } from '../interactions/form.js';
 import { WRONG_CREDENTIALS } from '../interactions/interactions.controller.js';
 import { ACCOUNT_PAGE_HEADERS } from '../shared/page-headers.js';
 import { busy, PasswordHashingBusy, passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { accountLoginPage, accountProblemPage, apiKeysPage, connectedAppsPage, overviewPage, signupPage } from './account.pages.js';
+import {
+  accountLoginPage,
+  accountProblemPage,
+  apiKeysPage,
+  connectedAppsPage,
+  emailVerifiedPage,
+  forgotPasswordPage,
+  linkInvalidPage,
+  overviewPage,
+  resetPasswordPage,
+  signupPage,
+  verificationSentPage,
+  verifyEmailPage,
+} from './account.pages.js';
 import { AccountError, type AccountErrorCode, AccountService } from './account.service.js';
+import { AccountEmails, LINK_PATHS } from './account-emails.js';
 import { AccountSessions, FORM_COOKIE, parseCookies, SESSION_COOKIE } from './account-session.js';
+import { isAccountToken } from './account-tokens.repository.js';
 import { LoginLimiter, tooManyAttemptsMessage } from './login-limiter.js';
-import { readSignup, readTimeZone, safeReturnPath, TIME_ZONE_FORM_ERROR } from './signup-form.js';
+import { passwordProblem, readSignup, readTimeZone, safeReturnPath, TIME_ZONE_FORM_ERROR } from './signup-form.js';
 
 const INVALID_FORM = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
 const KEY_NAME_MAX_LENGTH = 100;
+/** `?password=changed` on /account, where a password reset lands. */
+const PASSWORD_CHANGED = 'changed';
+const NEW_VERIFICATION_LINK = { href: '/account', label: 'Sign in to your account to get a new link' };
+const NEW_RESET_LINK = { href: '/account/forgot-password', label: 'Ask for a new link' };
 
 interface Session {
   userId: string;
@@ -27,6 +46,7 @@ function statusOf(code: AccountErrorCode): number {
     case 'not_found':
       return 404;
     case 'forbidden':
+    case 'email_unverified':
       return 403;
     case 'email_taken':
       return 409;
@@ -43,8 +63,9 @@ function isKeyMode(value: string): value is KeyMode {
 
 /**
  * The pages a person uses to manage their account at /account: signup, sign-in, their
- * organizations and members, API keys and connected apps. Server-rendered, no script.
- * Every POST carries a csrf field (see AccountSessions); a bad one changes nothing.
+ * organizations and members, API keys and connected apps, email verification and password
+ * reset. Server-rendered, no script. Every POST carries a csrf field (see AccountSessions); a
+ * bad one changes nothing.
  */
 @Controller('account')
 @Auth.public()
@@ -54,6 +75,7 @@ export class AccountController {
     private readonly sessions: AccountSessions,
     private readonly limiter: LoginLimiter,
     private readonly users: UsersRepository,
+    private readonly emails: AccountEmails,
   ) {}
 
   @Get('signup')
@@ -90,6 +112,8 @@ export class AccountController {
       if (err instanceof PasswordHashingBusy) return again(429, busy(reply, err));
       throw err;
     }
+    // Not sent (the mailer is down): the account page offers to send it again.
+    await this.emails.sendVerification({ id: userId, email: input.command.email });
     await this.signInAs(reply, userId, returnTo ?? '/account');
   }
 
@@ -133,12 +157,110 @@ export class AccountController {
   }
 
   @Get()
-  async overview(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async overview(@Query('password') password: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const session = await this.signedIn(req, reply);
     if (!session) return;
-    const email = (await this.account.email(session.userId)) ?? '';
+    const { email, verified } = (await this.account.emailOf(session.userId)) ?? { email: '', verified: false };
     const organizations = await this.account.overview(session.userId);
-    this.html(reply, 200, overviewPage({ csrf: this.sessions.csrfForSession(session.value), email, organizations }));
+    const notice = password === PASSWORD_CHANGED ? 'Your password was changed, and every other session was signed out.' : undefined;
+    this.html(reply, 200, overviewPage({ csrf: this.sessions.csrfForSession(session.value), email, verified, organizations, notice }));
+  }
+
+  @Post('verification/resend')
+  async resendVerification(@Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const session = await this.signedIn(req, reply, form);
+    if (!session) return;
+    const user = await this.account.emailOf(session.userId);
+    if (!user || user.verified) return this.redirect(reply, '/account');
+    const allowance = await this.limiter.verificationResend(user.email, req.ip);
+    if (!allowance.allowed) {
+      reply.header('retry-after', String(allowance.retryAfterSeconds));
+      return this.problem(reply, 429, tooManyAttemptsMessage(allowance.retryAfterSeconds, 'verification emails asked for'));
+    }
+    if (!(await this.emails.sendVerification({ id: session.userId, email: user.email }))) {
+      return this.problem(reply, 503, 'The email could not be sent just now. Try again in a few minutes.');
+    }
+    this.html(reply, 200, verificationSentPage({ csrf: this.sessions.csrfForSession(session.value), email: user.email }));
+  }
+
+  /** A verification link: the page with the button that verifies (a mail scanner that follows the link verifies nothing). */
+  @Get('verify/:token')
+  async showVerify(@Param('token') token: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.emails.verificationTokenValid(token))) return this.html(reply, 404, linkInvalidPage(NEW_VERIFICATION_LINK));
+    this.html(reply, 200, verifyEmailPage({ csrf: this.formCsrf(req, reply), action: `${LINK_PATHS.verify_email}${token}` }));
+  }
+
+  @Post('verify/:token')
+  async verify(
+    @Param('token') token: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (!this.formCsrfValid(req, form)) return this.problem(reply, 400, INVALID_FORM);
+    if (!(await this.emails.verify(token))) return this.html(reply, 404, linkInvalidPage(NEW_VERIFICATION_LINK));
+    this.html(reply, 200, emailVerifiedPage());
+  }
+
+  @Get('forgot-password')
+  showForgotPassword(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.html(reply, 200, forgotPasswordPage({ csrf: this.formCsrf(req, reply) }));
+  }
+
+  /**
+   * Always the same answer, whether an account has the address or not, and as soon: the account
+   * is looked up, and its link made and mailed, after the page is sent.
+   */
+  @Post('forgot-password')
+  async forgotPassword(@Body() form: Form | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!this.formCsrfValid(req, form)) return this.problem(reply, 400, INVALID_FORM);
+    const email = field(form, 'email').trim();
+    const again = (status: number, extra: { error?: string; sentTo?: string }) =>
+      this.html(reply, status, forgotPasswordPage({ csrf: this.formCsrf(req, reply), email, ...extra }));
+    if (!isEmailAddress(email)) return again(400, { error: 'Enter a valid email address.' });
+    const allowance = await this.limiter.passwordReset(email, req.ip);
+    if (!allowance.allowed) {
+      reply.header('retry-after', String(allowance.retryAfterSeconds));
+      return again(429, { error: tooManyAttemptsMessage(allowance.retryAfterSeconds, 'password resets asked for') });
+    }
+    again(200, { sentTo: email });
+    this.emails.requestPasswordReset(email);
+  }
+
+  @Get('reset-password/:token')
+  async showResetPassword(@Param('token') token: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.emails.resetTokenValid(token))) return this.html(reply, 404, linkInvalidPage(NEW_RESET_LINK));
+    this.html(reply, 200, resetPasswordPage({ csrf: this.formCsrf(req, reply), action: `${LINK_PATHS.reset_password}${token}` }));
+  }
+
+  @Post('reset-password/:token')
+  async resetPassword(
+    @Param('token') token: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (!this.formCsrfValid(req, form)) return this.problem(reply, 400, INVALID_FORM);
+    // A path of another shape is no link of ours: never echoed as the form's action.
+    if (!isAccountToken(token)) return this.html(reply, 404, linkInvalidPage(NEW_RESET_LINK));
+    const again = (status: number, error: string) =>
+      this.html(
+        reply,
+        status,
+        resetPasswordPage({ csrf: this.formCsrf(req, reply), action: `${LINK_PATHS.reset_password}${token}`, error }),
+      );
+    const password = field(form, 'password');
+    const weak = passwordProblem(password);
+    if (weak) return again(400, weak);
+    let userId: string | undefined;
+    try {
+      userId = await this.emails.resetPassword(token, password);
+    } catch (err) {
+      if (err instanceof PasswordHashingBusy) return again(429, busy(reply, err));
+      throw err;
+    }
+    if (!userId) return this.html(reply, 404, linkInvalidPage(NEW_RESET_LINK));
+    await this.signInAs(reply, userId, `/account?password=${PASSWORD_CHANGED}`);
   }
 
   @Post('time-zone')
@@ -154,10 +276,11 @@ export class AccountController {
       const { chosen } = await this.account.chooseOrganization(session.userId, typeof org === 'string' ? org : undefined);
       const organizationId = chosen.organization.id;
       if (await this.account.setTimeZone(session.userId, organizationId, field(form, 'timeZone'))) return this.redirect(reply, '/account');
-      const email = (await this.account.email(session.userId)) ?? '';
+      const { email, verified } = (await this.account.emailOf(session.userId)) ?? { email: '', verified: false };
       const organizations = await this.account.overview(session.userId);
       const csrf = this.sessions.csrfForSession(session.value);
-      this.html(reply, 400, overviewPage({ csrf, email, organizations, timeZoneError: { organizationId, message: TIME_ZONE_FORM_ERROR } }));
+      const timeZoneError = { organizationId, message: TIME_ZONE_FORM_ERROR };
+      this.html(reply, 400, overviewPage({ csrf, email, verified, organizations, timeZoneError }));
     });
   }
 
@@ -168,7 +291,8 @@ export class AccountController {
     await this.run(reply, async () => {
       const { chosen, all } = await this.account.chooseOrganization(session.userId, typeof org === 'string' ? org : undefined);
       const keys = await this.account.keysOf(chosen.organization.id);
-      this.html(reply, 200, apiKeysPage({ csrf: this.sessions.csrfForSession(session.value), chosen, all, keys }));
+      const unverifiedEmail = await this.unverifiedEmailOf(session.userId);
+      this.html(reply, 200, apiKeysPage({ csrf: this.sessions.csrfForSession(session.value), chosen, all, keys, unverifiedEmail }));
     });
   }
 
@@ -184,8 +308,11 @@ export class AccountController {
     await this.run(reply, async () => {
       const { chosen, all } = await this.account.chooseOrganization(session.userId, typeof org === 'string' ? org : undefined);
       const csrf = this.sessions.csrfForSession(session.value);
-      const show = async (status: number, extra: Pick<Parameters<typeof apiKeysPage>[0], 'created' | 'error'>) =>
-        this.html(reply, status, apiKeysPage({ csrf, chosen, all, keys: await this.account.keysOf(chosen.organization.id), ...extra }));
+      const show = async (status: number, extra: Pick<Parameters<typeof apiKeysPage>[0], 'created' | 'error'>) => {
+        const keys = await this.account.keysOf(chosen.organization.id);
+        const unverifiedEmail = await this.unverifiedEmailOf(session.userId);
+        this.html(reply, status, apiKeysPage({ csrf, chosen, all, keys, unverifiedEmail, ...extra }));
+      };
       const name = field(form, 'name').trim();
       const mode = field(form, 'mode');
       const scopes = [...new Set(fields(form, 'scope'))].filter((s): s is Scope => isScope(s));
@@ -193,8 +320,13 @@ export class AccountController {
       if (name.length > KEY_NAME_MAX_LENGTH) return show(400, { error: `Keep the name to ${KEY_NAME_MAX_LENGTH} characters.` });
       if (!isPlainText(name)) return show(400, { error: 'Write the name without control characters.' });
       if (scopes.length === 0) return show(400, { error: 'Choose at least one scope.' });
-      const created = await this.account.createKey(session.userId, chosen.organization.id, { name: name || undefined, mode, scopes });
-      return show(201, { created });
+      try {
+        const created = await this.account.createKey(session.userId, chosen.organization.id, { name: name || undefined, mode, scopes });
+        return await show(201, { created });
+      } catch (err) {
+        if (err instanceof AccountError && err.code === 'email_unverified') return show(statusOf(err.code), { error: err.message });
+        throw err;
+      }
     });
   }
 
@@ -252,6 +384,12 @@ export class AccountController {
       return undefined;
     }
     return { userId, value };
+  }
+
+  /** The user's email while it is not verified; undefined once it is. */
+  private async unverifiedEmailOf(userId: string): Promise<string | undefined> {
+    const user = await this.account.emailOf(userId);
+    return user && !user.verified ? user.email : undefined;
   }
 
   /** The csrf token of the login and signup forms, setting their double-submit cookie when new. */

@@ -217,7 +217,7 @@ describe('create account page', () => {
     expect(await res.text()).toContain('An account with this email already exists.');
   });
 
-  it('returns to the OAuth login page it was started from, where the new account signs in', async () => {
+  it('returns to the OAuth login page it was started from, where the new account signs in and is asked to verify its email before consent', async () => {
     const browser = server.browser();
     const flow = await startCodeFlow(server, browser);
     const link = /<a href="([^"]+)">Create an account<\/a>/.exec(flow.login.html)?.[1];
@@ -241,7 +241,9 @@ describe('create account page', () => {
         ['password', NEW_PASSWORD],
       ]),
     );
-    expect(consent.page?.html).toContain('>Approve</button>');
+    expect(consent.page?.status).toBe(403);
+    expect(consent.page?.html).toContain('Verify your email address');
+    expect(consent.page?.html).not.toContain('>Approve</button>');
   });
 
   it.each([

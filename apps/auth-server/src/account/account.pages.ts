@@ -31,6 +31,10 @@ function timeZoneSelect(id: string, selected: string, describedBy: string): stri
   return `<select id="${id}" name="timeZone" aria-describedby="${describedBy}">${options}</select>`;
 }
 
+function status(message: string | undefined): string {
+  return message ? `<p role="status">${escapeHtml(message)}</p>\n` : '';
+}
+
 /** The signed-in pages' navigation, with the sign-out button. */
 function nav(csrf: string): string {
   return `<nav aria-label="Account">
@@ -77,6 +81,7 @@ ${hidden('csrf', input.csrf)}
 <p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
 <p><button type="submit">Sign in</button></p>
 </form>
+<p><a href="/account/forgot-password">Forgot your password?</a></p>
 <p>No account yet? <a href="/account/signup">Create an account</a></p>`,
   );
 }
@@ -97,11 +102,22 @@ ${hidden('csrf', csrf)}
 </form>`;
 }
 
+/** What an unverified user sees where a verified address is needed, with the button that mails the link again. */
+export function verificationNotice(csrf: string, email: string): string {
+  return `<section aria-labelledby="verify-heading">
+<h2 id="verify-heading">Verify your email address</h2>
+<p>We emailed a link to ${escapeHtml(email)}. Open it to verify your address: until then you cannot create API keys or give apps access to your account.</p>
+<form method="post" action="/account/verification/resend">${hidden('csrf', csrf)}<button type="submit">Resend the verification email</button></form>
+</section>`;
+}
+
 export function overviewPage(input: {
   csrf: string;
   email: string;
+  verified: boolean;
   organizations: OrganizationDetails[];
   timeZoneError?: TimeZoneError;
+  notice?: string;
 }): string {
   const organizations = input.organizations
     .map(({ organization, role, members }, index) => {
@@ -127,8 +143,8 @@ ${members.map((m) => `<tr><td>${escapeHtml(m.email)}</td><td>${escapeHtml(m.role
   return page(
     'Your account',
     `${nav(input.csrf)}
-<p>Signed in as ${escapeHtml(input.email)}.</p>
-${organizations}
+${status(input.notice)}<p>Signed in as ${escapeHtml(input.email)}.</p>
+${input.verified ? '' : `${verificationNotice(input.csrf, input.email)}\n`}${organizations}
 <p><a href="/account/apps">Connected apps</a></p>`,
   );
 }
@@ -184,6 +200,8 @@ export function apiKeysPage(input: {
   chosen: MyOrganization;
   all: MyOrganization[];
   keys: ApiKeyView[];
+  /** The user's email when it is not verified yet: creating a key waits for it. */
+  unverifiedEmail?: string;
   created?: CreatedApiKey;
   error?: string;
 }): string {
@@ -204,9 +222,11 @@ ${rows}
 </tbody>
 </table>`
     : '<p>No API keys yet.</p>';
-  const manage = canManage
-    ? createKeyForm(input.chosen.organization.id, input.csrf)
-    : '<p>Only owners and admins of the organization can create or revoke API keys.</p>';
+  const create =
+    input.unverifiedEmail === undefined
+      ? createKeyForm(input.chosen.organization.id, input.csrf)
+      : verificationNotice(input.csrf, input.unverifiedEmail);
+  const manage = canManage ? create : '<p>Only owners and admins of the organization can create or revoke API keys.</p>';
   return page(
     'API keys',
     `${nav(input.csrf)}
@@ -240,4 +260,71 @@ ${resources}
 
 export function accountProblemPage(message: string, link = '<p><a href="/account">Back to your account</a></p>'): string {
   return page('Something went wrong', `<p>${escapeHtml(message)}</p>\n${link}`);
+}
+
+export function verificationSentPage(input: { csrf: string; email: string }): string {
+  return page(
+    'Check your email',
+    `${nav(input.csrf)}
+<p role="status">We sent a new verification link to ${escapeHtml(input.email)}. It works once, for 24 hours; earlier links no longer work.</p>
+<p><a href="/account">Back to your account</a></p>`,
+  );
+}
+
+/** The page a verification link opens: a GET verifies nothing (mail scanners follow links), the button does. */
+export function verifyEmailPage(input: { csrf: string; action: string }): string {
+  return page(
+    'Verify your email address',
+    `<p>Confirm that this email address is yours.</p>
+<form method="post" action="${escapeHtml(input.action)}">
+${hidden('csrf', input.csrf)}
+<p><button type="submit">Verify my email address</button></p>
+</form>`,
+  );
+}
+
+export function emailVerifiedPage(): string {
+  return page(
+    'Email address verified',
+    `<p role="status">Thank you: your email address is verified. You can now create API keys and give apps access to your account.</p>
+<p>If you were giving an app access, go back to its page and continue.</p>
+<p><a href="/account">Go to your account</a></p>`,
+  );
+}
+
+/** A link of an account email that no longer works, with the way to get a new one. */
+export function linkInvalidPage(next: { href: string; label: string }): string {
+  return accountProblemPage(
+    'This link is no longer valid: it was used already, it expired, or a newer link replaced it.',
+    `<p><a href="${escapeHtml(next.href)}">${escapeHtml(next.label)}</a></p>`,
+  );
+}
+
+export function forgotPasswordPage(input: { csrf: string; email?: string; error?: string; sentTo?: string }): string {
+  const sent =
+    input.sentTo === undefined
+      ? ''
+      : status(`If an account exists for ${input.sentTo}, we sent it a link to choose a new password. The link works once, for one hour.`);
+  return page(
+    'Reset your password',
+    `${sent}${alert(input.error)}<p>Enter the email address of your account: we will email you a link to choose a new password.</p>
+<form method="post" action="/account/forgot-password">
+${hidden('csrf', input.csrf)}
+<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
+<p><button type="submit">Send reset link</button></p>
+</form>
+<p><a href="/account/login">Back to sign in</a></p>`,
+  );
+}
+
+export function resetPasswordPage(input: { csrf: string; action: string; error?: string }): string {
+  return page(
+    'Choose a new password',
+    `${alert(input.error)}<form method="post" action="${escapeHtml(input.action)}">
+${hidden('csrf', input.csrf)}
+<p><label for="password">New password</label> <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint"> <span id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</span></p>
+<p>Setting a new password signs you out everywhere else.</p>
+<p><button type="submit">Set new password</button></p>
+</form>`,
+  );
 }

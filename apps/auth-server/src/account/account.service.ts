@@ -25,7 +25,7 @@ import { hashPassword } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import type { SignupCommand } from './signup-form.js';
 
-export type AccountErrorCode = 'not_found' | 'forbidden' | 'email_taken';
+export type AccountErrorCode = 'not_found' | 'forbidden' | 'email_taken' | 'email_unverified';
 
 /** A refusal of an account page's action, mapped to a page by the controller. */
 export class AccountError extends Error {
@@ -84,7 +84,7 @@ export class AccountService {
     return this.outbox.transaction(async (tx) => {
       const now = new Date();
       const org = await this.insertOrganization(tx.manager, command.organizationName, command.timeZone, now);
-      const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, createdAt: now };
+      const user = { id: newPrefixedId('usr'), email: command.email, passwordHash, emailVerifiedAt: null, createdAt: now };
       if (!(await this.users.insert(tx.manager, user, { userId: user.id, organizationId: org.id, role: 'owner', createdAt: now })))
         throw emailTaken();
       return user.id;
@@ -122,9 +122,16 @@ export class AccountService {
     return (await this.keys.listByOrganization(organizationId)).map(toApiKeyView);
   }
 
-  /** Creates a key owned by the user; only owners and admins may. */
+  /** The user's email and whether it is verified. */
+  async emailOf(userId: string): Promise<{ email: string; verified: boolean } | undefined> {
+    const user = await this.users.findById(userId);
+    return user && { email: user.email, verified: user.emailVerifiedAt !== null };
+  }
+
+  /** Creates a key owned by the user; only owners and admins may, once their email is verified. */
   async createKey(userId: string, organizationId: string, key: NewKey): Promise<CreatedApiKey> {
     await this.requireManager(userId, organizationId, 'create or revoke API keys');
+    if (!(await this.users.findById(userId))?.emailVerifiedAt) throw emailUnverified();
     return this.apiKeys.create({ organizationId, userId, mode: key.mode, scopes: key.scopes.join(' '), name: key.name });
   }
 
@@ -181,6 +188,13 @@ export class AccountService {
       throw new AccountError('forbidden', `Only owners and admins of the organization can ${act}.`);
     }
   }
+}
+
+/** What waits for a verified address: creating API keys (here) and approving an app's access (the consent page). */
+export const VERIFY_FIRST = 'Verify your email address first: open the link we emailed you, or send a new one.';
+
+function emailUnverified(): AccountError {
+  return new AccountError('email_unverified', VERIFY_FIRST);
 }
 
 function emailTaken(): AccountError {

@@ -1,4 +1,4 @@
-import { LOGIN_LIMITS, LoginLimiter, SIGNUP_LIMITS, tooManyAttemptsMessage } from './login-limiter.js';
+import { ACCOUNT_EMAIL_LIMITS, LOGIN_LIMITS, LoginLimiter, SIGNUP_LIMITS, tooManyAttemptsMessage } from './login-limiter.js';
 
 async function fail(limiter: LoginLimiter, times: number, email: string, ip: string): Promise<void> {
   for (let i = 0; i < times; i++) expect(await limiter.attempt(email, ip)).toEqual({ allowed: true });
@@ -129,6 +129,32 @@ describe('registration limiter in memory', () => {
     for (let i = 0; i < 3; i++) expect(await limiter.registration('192.0.2.90')).toEqual({ allowed: true });
     expect(await limiter.registration('192.0.2.90')).toMatchObject({ allowed: false });
     expect(await limiter.registration('192.0.2.91')).toEqual({ allowed: true });
+  });
+});
+
+describe('account email limiter in memory', () => {
+  it.each(['verificationResend', 'passwordReset'] as const)('%s: 3 an hour per address, whatever its case and IP', async (kind) => {
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
+    for (const ip of ips(ACCOUNT_EMAIL_LIMITS.perEmail, '198.51.102'))
+      expect(await limiter[kind]('Mia@Example.test', ip)).toEqual({ allowed: true });
+    const refused = await limiter[kind]('mia@example.test ', '198.51.102.99');
+    expect(refused).toMatchObject({ allowed: false });
+    expect(refused.allowed === false && refused.retryAfterSeconds).toBeGreaterThan(ACCOUNT_EMAIL_LIMITS.windowSeconds - 5);
+    expect(await limiter[kind]('other@example.test', '198.51.102.99')).toEqual({ allowed: true });
+  });
+
+  it.each(['verificationResend', 'passwordReset'] as const)('%s: 10 an hour per client IP, whichever addresses', async (kind) => {
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
+    for (let i = 0; i < ACCOUNT_EMAIL_LIMITS.perIp; i++)
+      expect(await limiter[kind](`a${i}@example.test`, '192.0.2.100')).toEqual({ allowed: true });
+    expect(await limiter[kind]('b@example.test', '192.0.2.100')).toMatchObject({ allowed: false });
+    expect(await limiter[kind]('b@example.test', '192.0.2.101')).toEqual({ allowed: true });
+  });
+
+  it('counts resends and resets apart', async () => {
+    const limiter = LoginLimiter.create(undefined, 'spec', 3);
+    for (let i = 0; i < ACCOUNT_EMAIL_LIMITS.perEmail; i++) await limiter.verificationResend('nia@example.test', '192.0.2.110');
+    expect(await limiter.passwordReset('nia@example.test', '192.0.2.110')).toEqual({ allowed: true });
   });
 });
 

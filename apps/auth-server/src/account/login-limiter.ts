@@ -20,6 +20,12 @@ export const LOGIN_LIMITS = {
 /** Account creations tried per client IP and per email within the window, whether they succeed or not. */
 export const SIGNUP_LIMITS = { perIp: 5, perEmail: 3, windowSeconds: 3600 } as const;
 
+/**
+ * Account emails asked for within the window, per address and per client IP, whether an account
+ * exists or not: verification links sent again, and password reset links.
+ */
+export const ACCOUNT_EMAIL_LIMITS = { perEmail: 3, perIp: 10, windowSeconds: 3600 } as const;
+
 /** The window of OAuth client registrations per client IP (their number is OAUTH_REGISTRATIONS_PER_HOUR). */
 export const REGISTRATION_WINDOW_SECONDS = 3600;
 
@@ -74,7 +80,17 @@ async function take(limiter: RateLimiterAbstract, key: string): Promise<LoginAll
 export class LoginLimiter implements OnModuleDestroy {
   private constructor(
     private readonly limiters: Record<
-      'byPair' | 'byIp' | 'byAccount' | 'slowedAccount' | 'signupByIp' | 'signupByEmail' | 'registrations',
+      | 'byPair'
+      | 'byIp'
+      | 'byAccount'
+      | 'slowedAccount'
+      | 'signupByIp'
+      | 'signupByEmail'
+      | 'registrations'
+      | 'resendByIp'
+      | 'resendByEmail'
+      | 'resetByIp'
+      | 'resetByEmail',
       RateLimiterAbstract
     >,
     private readonly redis?: Redis,
@@ -99,6 +115,10 @@ export class LoginLimiter implements OnModuleDestroy {
         signupByIp: limiter('signup-ip', SIGNUP_LIMITS.perIp, SIGNUP_LIMITS.windowSeconds),
         signupByEmail: limiter('signup-email', SIGNUP_LIMITS.perEmail, SIGNUP_LIMITS.windowSeconds),
         registrations: limiter('registration', registrationsPerHour, REGISTRATION_WINDOW_SECONDS),
+        resendByIp: limiter('resend-ip', ACCOUNT_EMAIL_LIMITS.perIp, ACCOUNT_EMAIL_LIMITS.windowSeconds),
+        resendByEmail: limiter('resend-email', ACCOUNT_EMAIL_LIMITS.perEmail, ACCOUNT_EMAIL_LIMITS.windowSeconds),
+        resetByIp: limiter('reset-ip', ACCOUNT_EMAIL_LIMITS.perIp, ACCOUNT_EMAIL_LIMITS.windowSeconds),
+        resetByEmail: limiter('reset-email', ACCOUNT_EMAIL_LIMITS.perEmail, ACCOUNT_EMAIL_LIMITS.windowSeconds),
       },
       redis,
     );
@@ -138,6 +158,22 @@ export class LoginLimiter implements OnModuleDestroy {
     return consumeAll([
       [this.limiters.signupByIp, addressKey(address)],
       [this.limiters.signupByEmail, accountKey(email)],
+    ]);
+  }
+
+  /** Counts a verification email sent again, for the client IP and the address. */
+  verificationResend(email: string, address: string): Promise<LoginAllowance> {
+    return consumeAll([
+      [this.limiters.resendByIp, addressKey(address)],
+      [this.limiters.resendByEmail, accountKey(email)],
+    ]);
+  }
+
+  /** Counts a password reset asked for, for the client IP and the address typed (an account or not). */
+  passwordReset(email: string, address: string): Promise<LoginAllowance> {
+    return consumeAll([
+      [this.limiters.resetByIp, addressKey(address)],
+      [this.limiters.resetByEmail, accountKey(email)],
     ]);
   }
 

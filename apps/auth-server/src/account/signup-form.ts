@@ -26,6 +26,13 @@ export function readTimeZone(value: string): string | undefined {
 
 export type SignupInput = { ok: true; command: SignupCommand } | { ok: false; error: string };
 
+/** Why a new password (at signup or reset) is refused, or undefined when it will do: at least 10 characters, at most 200. */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < PASSWORD_MIN_LENGTH) return `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Choose a password of at most ${PASSWORD_MAX_LENGTH} characters.`;
+  return undefined;
+}
+
 /**
  * Validates the signup form: an e-mail address, a long enough password, an organization name and
  * its time zone (optional: UTC). The e-mail and zone checks are the API's (isEmailAddress,
@@ -35,9 +42,8 @@ export function readSignup(email: string, password: string, organizationName: st
   const trimmedEmail = email.trim();
   const trimmedName = organizationName.trim();
   if (!isEmailAddress(trimmedEmail)) return { ok: false, error: 'Enter a valid email address.' };
-  if (password.length < PASSWORD_MIN_LENGTH)
-    return { ok: false, error: `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.` };
-  if (password.length > PASSWORD_MAX_LENGTH) return { ok: false, error: `Choose a password of at most ${PASSWORD_MAX_LENGTH} characters.` };
+  const weak = passwordProblem(password);
+  if (weak) return { ok: false, error: weak };
   if (!trimmedName) return { ok: false, error: 'Enter a name for your organization.' };
   if (trimmedName.length > ORGANIZATION_NAME_MAX_LENGTH) {
     return { ok: false, error: `Keep the organization name to ${ORGANIZATION_NAME_MAX_LENGTH} characters.` };

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InteractionDetails } from 'oidc-provider';
 import { type MemberRole, ROLE_SCOPES } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
+import { VERIFY_FIRST } from '../account/account.service.js';
+import { AccountEmails } from '../account/account-emails.js';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
 import { consentDecisions } from '../oauth/middleware/found-redirects.js';
 import { answerByProvider } from '../oauth/oauth.controller.js';
@@ -14,7 +16,7 @@ import { PAGE_HEADERS } from '../shared/page-headers.js';
 import { busy, PasswordHashingBusy, passwordMatches } from '../users/password.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { field, fields, type Form } from './form.js';
-import { consentPage, loginPage, type OrganizationChoice, problemPage } from './pages.js';
+import { consentPage, loginPage, type OrganizationChoice, problemPage, verifyFirstPage } from './pages.js';
 
 export const WRONG_CREDENTIALS = 'The email or password is incorrect.';
 
@@ -42,6 +44,7 @@ export class InteractionsController {
     private readonly users: UsersRepository,
     private readonly organizations: OrganizationsRepository,
     private readonly limiter: LoginLimiter,
+    private readonly emails: AccountEmails,
   ) {}
 
   @Get(pages())
@@ -124,6 +127,10 @@ export class InteractionsController {
       this.html(reply, 400, problemPage('Sign in before approving access.'));
       return;
     }
+    if (!(await this.emails.verified(accountId))) {
+      await this.showVerifyFirst(details, reply, 403, { error: VERIFY_FIRST });
+      return;
+    }
     const organizations = await this.organizationsOf(accountId);
     const chosen = organizations.length > 1 ? organizations.find((o) => o.id === field(form, 'organization')) : organizations[0];
     if (!chosen) {
@@ -164,6 +171,40 @@ export class InteractionsController {
     await this.finish(req, reply, { consent: { grantId } }, true);
   }
 
+  /** Sends the verification link again from the page that stands instead of consent (same limits as the account page's button). */
+  @Post(pages('/resend'))
+  async resend(
+    @Param('uid') uid: string,
+    @Body() form: Form | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const details = await this.details(uid, req, reply, form);
+    if (!details) return;
+    const user = details.session?.accountId ? await this.users.findById(details.session.accountId) : undefined;
+    if (details.prompt.name !== 'consent' || !user) {
+      this.html(reply, 400, problemPage('Sign in before approving access.'));
+      return;
+    }
+    if (user.emailVerifiedAt) {
+      await this.showConsent(details, reply, 200);
+      return;
+    }
+    const allowance = await this.limiter.verificationResend(user.email, req.ip);
+    if (!allowance.allowed) {
+      reply.header('retry-after', String(allowance.retryAfterSeconds));
+      await this.showVerifyFirst(details, reply, 429, {
+        error: tooManyAttemptsMessage(allowance.retryAfterSeconds, 'verification emails asked for'),
+      });
+      return;
+    }
+    if (!(await this.emails.sendVerification(user))) {
+      await this.showVerifyFirst(details, reply, 503, { error: 'The email could not be sent just now. Try again in a few minutes.' });
+      return;
+    }
+    await this.showVerifyFirst(details, reply, 200, { sent: true });
+  }
+
   @Post(pages('/abort'))
   async abort(
     @Param('uid') uid: string,
@@ -193,8 +234,34 @@ export class InteractionsController {
     return details;
   }
 
-  /** The consent page offers the requested scopes some role of the user allows; the chosen organization's role bounds what is granted. */
+  /** The page that stands instead of consent while the user's email is not verified. */
+  private async showVerifyFirst(
+    details: InteractionDetails,
+    reply: FastifyReply,
+    status: number,
+    notice: { sent?: boolean; error?: string },
+  ): Promise<void> {
+    const email = (await this.users.findById(details.session?.accountId ?? ''))?.email ?? '';
+    const page = verifyFirstPage({
+      path: interactionPath(details.returnTo),
+      csrf: this.oauth.csrf.token(details.uid),
+      clientName: await this.clientName(details),
+      email,
+      ...notice,
+    });
+    this.html(reply, status, page);
+  }
+
+  /**
+   * The consent page offers the requested scopes some role of the user allows; the chosen
+   * organization's role bounds what is granted. A user whose email is not verified gets the page
+   * asking to verify it instead (403): nothing can be approved until then.
+   */
   private async showConsent(details: InteractionDetails, reply: FastifyReply, status: number, error?: string): Promise<void> {
+    if (!(await this.emails.verified(details.session?.accountId ?? ''))) {
+      await this.showVerifyFirst(details, reply, 403, {});
+      return;
+    }
     const organizations = await this.organizationsOf(details.session?.accountId ?? '');
     const requested = requestedScopes(details);
     const offered = requested.filter((scope) => organizations.some((o) => ROLE_SCOPES[o.role].includes(scope)));

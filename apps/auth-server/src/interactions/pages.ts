@@ -37,6 +37,7 @@ ${hidden(input.csrf)}
 <p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
 <p><button type="submit">Sign in</button></p>
 </form>
+<p><a href="/account/forgot-password">Forgot your password?</a></p>
 <p>No account yet? <a href="${escapeHtml(`/account/signup?return=${input.path}`)}">Create an account</a></p>`,
   );
 }
@@ -94,6 +95,31 @@ ${scopes}
 </fieldset>
 ${picker}
 <p><button type="submit">Approve</button> <button type="submit" formaction="${escapeHtml(`${input.path}/abort`)}" formnovalidate>Deny</button></p>
+</form>`,
+  );
+}
+
+/**
+ * Instead of consent while the user's email is not verified: nothing can be approved until it is.
+ * The user may have the link sent again, continue once verified, or deny the app.
+ */
+export function verifyFirstPage(input: {
+  path: string;
+  csrf: string;
+  clientName: string;
+  email: string;
+  sent?: boolean;
+  error?: string;
+}): string {
+  const sent = input.sent ? `<p role="status">We sent a new link to ${escapeHtml(input.email)}. It works once, for 24 hours.</p>\n` : '';
+  const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
+  return page(
+    'Verify your email address',
+    `<p>Before you give ${escapeHtml(input.clientName)} access, verify your email address: open the link we emailed to ${escapeHtml(input.email)}.</p>
+${sent}${error}<p><a href="${escapeHtml(input.path)}">I have verified my address: continue</a></p>
+<form method="post" action="${escapeHtml(`${input.path}/resend`)}">
+${hidden(input.csrf)}
+<p><button type="submit">Resend the verification email</button> <button type="submit" formaction="${escapeHtml(`${input.path}/abort`)}" formnovalidate>Deny</button></p>
 </form>`,
   );
 }

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Bus } from '#libs/bus';
 import type { CloudEvent, EventType, OrganizationView, UserView } from '#libs/contracts';
-import { DATA_SOURCE, type RunningApp } from '#libs/runtime';
+import { type AppDefinition, DATA_SOURCE, type RunningApp } from '#libs/runtime';
 import { createTestStack, freePorts, type TestStack } from '#libs/testing';
 import { authServerApp } from '../index.js';
 
@@ -164,10 +164,18 @@ export interface AuthServer {
   browser(redirectUri?: string): Browser;
 }
 
+/** Another app booted on the auth server's stack (its bus and database), with AUTH_URL and these settings. */
+export interface AlongsideApp {
+  definition: AppDefinition;
+  env: Record<string, string>;
+}
+
 export interface BootOptions {
   env?: Record<string, string>;
   /** Gives the app this machine's Redis (the login limiter's store) instead of memory. */
   redis?: boolean;
+  /** The apps the auth server talks to in this spec, asked for when the stack boots (after the spec's earlier beforeAll hooks). */
+  alongside?: () => AlongsideApp[];
 }
 
 /** Boots the auth server on a free port (with AUTH_URL) in a fresh test stack for the enclosing spec file. */
@@ -179,6 +187,9 @@ export function bootAuthServer(label: string, adminToken: string, options: BootO
     const [port] = await freePorts(1);
     stack = await createTestStack(label);
     if (options.redis) stack.infrastructure.redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    for (const other of options.alongside?.() ?? []) {
+      await stack.boot(other.definition, { AUTH_URL: `http://127.0.0.1:${port}`, PUBLIC_BASE_URL, ...other.env });
+    }
     running = await stack.boot(authServerApp, {
       ADMIN_TOKEN: adminToken,
       AUTH_SERVER_PORT: String(port),

@@ -7,6 +7,8 @@ export interface User {
   email: string;
   /** argon2id PHC string. */
   passwordHash: string;
+  /** When the person proved they read mail at `email` (a link we sent); null until then. Users the admin API makes are verified. */
+  emailVerifiedAt: Date | null;
   createdAt: Date;
 }
 

@@ -40,7 +40,7 @@ function newUser(email: string): { user: User; membership: Membership } {
   const now = new Date();
   const id = `usr_${++sequence}`;
   return {
-    user: { id, email, passwordHash: 'hash', createdAt: now },
+    user: { id, email, passwordHash: 'hash', emailVerifiedAt: null, createdAt: now },
     membership: { userId: id, organizationId, role: 'member', createdAt: now },
   };
 }

@@ -8,13 +8,14 @@ import type { Member, Membership, User } from './user.js';
 
 const USERS = `"${AUTH_SCHEMA}"."users"`;
 const MEMBERSHIPS = `"${AUTH_SCHEMA}"."memberships"`;
-const USER_COLUMNS = 'id, email, password_hash, created_at';
+const USER_COLUMNS = 'id, email, password_hash, email_verified_at, created_at';
 const MEMBERSHIP_COLUMNS = 'user_id, organization_id, role, created_at';
 
 interface UserRow {
   id: string;
   email: string;
   password_hash: string;
+  email_verified_at: Date | null;
   created_at: Date;
 }
 
@@ -26,7 +27,13 @@ interface MembershipRow {
 }
 
 function userFromRow(row: UserRow): User {
-  return { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    emailVerifiedAt: row.email_verified_at,
+    createdAt: row.created_at,
+  };
 }
 
 function membershipFromRow(row: MembershipRow): Membership {
@@ -68,8 +75,8 @@ export class UsersRepository {
   async insert(db: EntityManager, user: User, membership: Membership): Promise<boolean> {
     const inserted = await rowsOf(
       db,
-      `INSERT INTO ${USERS} (${USER_COLUMNS}) VALUES ($1, $2, $3, $4) ON CONFLICT (lower(email)) DO NOTHING RETURNING id`,
-      [user.id, user.email, user.passwordHash, user.createdAt],
+      `INSERT INTO ${USERS} (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (lower(email)) DO NOTHING RETURNING id`,
+      [user.id, user.email, user.passwordHash, user.emailVerifiedAt, user.createdAt],
     );
     if (inserted.length === 0) return false;
     await rowsOf(db, `INSERT INTO ${MEMBERSHIPS} (${MEMBERSHIP_COLUMNS}) VALUES ($1, $2, $3, $4)`, [
@@ -79,6 +86,16 @@ export class UsersRepository {
       membership.createdAt,
     ]);
     return true;
+  }
+
+  /** Marks the user's email verified (once: a later call keeps the first time). */
+  async markEmailVerified(db: EntityManager, userId: string): Promise<void> {
+    await rowsOf(db, `UPDATE ${USERS} SET email_verified_at = now() WHERE id = $1 AND email_verified_at IS NULL`, [userId]);
+  }
+
+  /** Replaces the user's password hash (argon2id PHC string). */
+  async setPasswordHash(db: EntityManager, userId: string, passwordHash: string): Promise<void> {
+    await rowsOf(db, `UPDATE ${USERS} SET password_hash = $2 WHERE id = $1`, [userId, passwordHash]);
   }
 
   async countMembers(db: EntityManager, organizationId: string): Promise<number> {

@@ -86,6 +86,13 @@ export class EmailsRepository {
     return row;
   }
 
+  /** The id of the email recorded under a dedup key, in `db`'s transaction (after record, it exists). */
+  async idOf(db: EntityManager, dedupKey: string): Promise<string> {
+    const [row] = await rowsOf<{ id: string }>(db, `SELECT id FROM ${EMAILS} WHERE dedup_key = $1`, [dedupKey]);
+    if (!row) throw new Error('No email was recorded under this dedup key.');
+    return row.id;
+  }
+
   /**
    * Claims up to `limit` emails due: queued ones whose time came, and ones a replica that died
    * left sending past their lease. Each claim counts an attempt and holds the row for `leaseSeconds`.
