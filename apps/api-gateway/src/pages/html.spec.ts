@@ -70,6 +70,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
   spotsRemaining: 5,
   publicUrl: 'http://x/s/party-abc123',
   livemode: true,
+  updatedAt: '2027-05-01T09:00:00Z',
   questions: [],
   slots: [
     {
@@ -81,6 +82,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
       capacity: 3,
       taken: 3,
       remaining: 0,
+      updatedAt: '2027-05-01T09:00:00Z',
       livemode: true,
     },
   ],
