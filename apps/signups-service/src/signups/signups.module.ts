@@ -57,6 +57,7 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
     SlotsItemsHandlers,
   ],
   exports: [
+    PUBLIC_ORIGIN,
     SignupsRepository,
     SlotsItemsRepository,
     ParticipantsRepository,
