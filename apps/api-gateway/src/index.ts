@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import { type AppDefinition, hoursToSeconds } from '#libs/runtime';
+import { CALENDAR_ROUTES } from './calendars/calendar-routes.js';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
@@ -44,7 +45,9 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
   ],
   configure(app, context) {
     const { config } = context;
-    app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', TWILIO_INBOUND_ROUTE, ...PAGE_ROUTES] });
+    app.setGlobalPrefix(API_PREFIX, {
+      exclude: ['healthz', 'readyz', 'metrics', 'problems/:slug', TWILIO_INBOUND_ROUTE, ...PAGE_ROUTES, ...CALENDAR_ROUTES],
+    });
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
     app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));
     const fastify = app.getHttpAdapter().getInstance();
