@@ -16,7 +16,8 @@ const PUBLIC_FEED_CACHE = 'public, max-age=300';
 /** An organization's feed's name, by mode. */
 const FEED_NAME = { live: 'Signups', sandbox: 'Signups (sandbox)' };
 
-function sendCalendar(reply: FastifyReply, text: string, file: string): string {
+/** The calendar text as the answer, with its type and file name. */
+function asCalendarFile(reply: FastifyReply, text: string, file: string): string {
   reply.header('content-type', 'text/calendar; charset=utf-8');
   reply.header('content-disposition', `attachment; filename="${file}.ics"`);
   reply.header('x-content-type-options', 'nosniff');
@@ -47,7 +48,7 @@ export class CalendarsController {
     const signup = await this.bus.request('signups.public.get', { slugOrId: slug });
     const text = buildCalendar({ method: 'PUBLISH', name: signup.title, events: signupEvents(calendarSignup(signup), this.host) });
     reply.header('cache-control', PUBLIC_FEED_CACHE);
-    return sendCalendar(reply, text, signup.slug);
+    return asCalendarFile(reply, text, signup.slug);
   }
 
   /** The participant's own events (cancelled ones marked so): the URL is the confirmation token, the answer personal. */
@@ -62,7 +63,7 @@ export class CalendarsController {
       name: signup.title,
       events: participantEvents(calendarSignup(signup), participant, this.host),
     });
-    return sendCalendar(reply, text, signup.slug);
+    return asCalendarFile(reply, text, signup.slug);
   }
 
   /** An organization's feed by its secret address (`calendars/cal_….ics`); a revoked or unknown one is not found. */
@@ -79,6 +80,6 @@ export class CalendarsController {
       name: livemode ? FEED_NAME.live : FEED_NAME.sandbox,
       events: signups.flatMap((signup) => signupEvents(calendarSignup(signup), this.host)),
     });
-    return sendCalendar(reply, text, 'signups');
+    return asCalendarFile(reply, text, 'signups');
   }
 }
