@@ -5,6 +5,8 @@ import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
 import { AttendanceController } from './attendance/attendance.controller.js';
+import { CalendarFeedController } from './calendars/calendar-feed.controller.js';
+import { CalendarsController } from './calendars/calendars.controller.js';
 import { ReportsController } from './attendance/reports.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -46,6 +48,8 @@ export class GatewayModule {
         PublicSignupsController,
         RegistrationsController,
         PagesController,
+        CalendarsController,
+        CalendarFeedController,
         ProblemPagesController,
         WebhooksController,
         RemindersController,

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import { type AppDefinition, hoursToSeconds } from '#libs/runtime';
+import { CALENDAR_ROUTES } from './calendars/calendar-routes.js';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
@@ -56,6 +57,7 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
         ...PAGE_ROUTES,
         ...MAILBOX_ROUTES,
         ...UNSUBSCRIBE_ROUTES,
+        ...CALENDAR_ROUTES,
       ],
     });
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.

@@ -2,6 +2,7 @@ import type { DataSourceSpec } from '#libs/persistence';
 import { type AppDefinition, serving } from '#libs/runtime';
 import { AnalyticsHandlers } from './analytics/analytics.handlers.js';
 import { AttendanceHandlers } from './attendance/attendance.handlers.js';
+import { CalendarFeedsHandlers } from './calendars/calendar-feeds.handlers.js';
 import { DraftsHandlers } from './drafts/drafts.handlers.js';
 import { CreateSignups1795314296671 } from './migrations/1795314296671-CreateSignups.js';
 import { AddSlotsItemsParticipants1795316562081 } from './migrations/1795316562081-AddSlotsItemsParticipants.js';
@@ -12,6 +13,7 @@ import { Retention1796450000000 } from './migrations/1796450000000-Retention.js'
 import { Waitlist1796600000000 } from './migrations/1796600000000-Waitlist.js';
 import { AddQuestions1796610000000 } from './migrations/1796610000000-AddQuestions.js';
 import { Attendance1796620000000 } from './migrations/1796620000000-Attendance.js';
+import { CalendarFeeds1796635000000 } from './migrations/1796635000000-CalendarFeeds.js';
 import { SealedConfirmationTokens1796650000000 } from './migrations/1796650000000-SealedConfirmationTokens.js';
 import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
@@ -38,6 +40,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     Waitlist1796600000000,
     AddQuestions1796610000000,
     Attendance1796620000000,
+    CalendarFeeds1796635000000,
     SealedConfirmationTokens1796650000000,
     SignupTimeZone1796700000010,
   ],
@@ -59,6 +62,7 @@ export const signupsServiceApp: AppDefinition<typeof signupsServiceSpec> = {
     ...app.get(RegistrationsHandlers).handlers(),
     ...app.get(WaitlistHandlers).handlers(),
     ...app.get(AttendanceHandlers).handlers(),
+    ...app.get(CalendarFeedsHandlers).handlers(),
     ...app.get(AnalyticsHandlers).handlers(),
     ...app.get(DraftsHandlers).handlers(),
   })),

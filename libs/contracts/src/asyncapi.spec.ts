@@ -97,6 +97,7 @@ const slotData: SlotEventData = {
   capacity: 2,
   taken: 2,
   remaining: 0,
+  updatedAt: '2026-11-22T10:00:00.000Z',
   signupId: signup.id,
   organizationId: signup.organizationId,
   livemode: false,

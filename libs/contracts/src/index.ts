@@ -190,6 +190,16 @@ export {
   type ParticipantMessageContext,
 } from './messages.js';
 export { AnalyticsView } from './analytics.js';
+export {
+  CALENDAR_FEED_MAX_EVENTS,
+  CALENDAR_FEED_PAST_DAYS,
+  CALENDAR_FEED_TOKEN_PATTERN,
+  CalendarFeedCreatedView,
+  CalendarFeedView,
+  type CalendarFeedContents,
+  type CalendarFeedSignup,
+  type CalendarFeedSlot,
+} from './calendars.js';
 export { jsonSchemaOf, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';

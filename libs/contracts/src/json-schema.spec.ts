@@ -100,6 +100,7 @@ describe('jsonSchemaOf', () => {
           capacity: 2,
           taken: 0,
           remaining: 2,
+          updatedAt: '2026-12-01T10:00:00.000Z',
           livemode: false,
         },
       ],

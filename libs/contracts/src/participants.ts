@@ -178,6 +178,7 @@ export class PublicSignupView {
   spotsRemaining!: number | null;
   @ApiProperty({ format: 'uri' }) publicUrl!: string;
   @ApiProperty({ description: 'false for a sandbox signup.' }) livemode!: boolean;
+  @ApiProperty({ format: 'date-time', description: 'When the signup itself last changed (not its participants).' }) updatedAt!: string;
   @ApiProperty({ type: WaitlistSettingsView }) waitlist!: WaitlistSettingsView;
   @ApiProperty({ type: SlotView, isArray: true }) slots!: SlotView[];
   @ApiProperty({ type: ItemView, isArray: true }) items!: ItemView[];

@@ -55,6 +55,7 @@ export class SlotView {
   @ApiProperty({ type: 'integer' }) capacity!: number;
   @ApiProperty({ type: 'integer' }) taken!: number;
   @ApiProperty({ type: 'integer' }) remaining!: number;
+  @ApiProperty({ format: 'date-time', description: 'When the slot last changed: its fields, or what is taken of it.' }) updatedAt!: string;
   @ApiProperty({ description: "The signup's mode: false for sandbox data." }) livemode!: boolean;
 }
 

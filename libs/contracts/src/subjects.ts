@@ -2,6 +2,7 @@ import type { JWK } from 'jose';
 import type { Tier } from '#libs/config';
 import type { Scope } from '#libs/scopes';
 import type { AnalyticsView } from './analytics.js';
+import type { CalendarFeedContents, CalendarFeedCreatedView, CalendarFeedView } from './calendars.js';
 import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, UpdateAttendanceInput } from './attendance.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { ZonedSignupDraft } from './drafts.js';
@@ -129,6 +130,15 @@ export interface RequestMap {
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
 
+  /** Whether the organization has a calendar feed in the principal's mode; never its address. */
+  'signups.calendar_feed.get': { req: { principal: Principal }; res: CalendarFeedView };
+  /** A new secret address for the feed of the principal's organization and mode; the previous one stops working. */
+  'signups.calendar_feed.create': { req: { principal: Principal }; res: CalendarFeedCreatedView };
+  /** Revokes the feed's address (the feed is gone until a new one is made); answers that no feed exists. */
+  'signups.calendar_feed.revoke': { req: { principal: Principal }; res: CalendarFeedView };
+  /** By the feed's token, no credential: the signups the feed shows. */
+  'signups.calendar_feed.events': { req: { token: string }; res: CalendarFeedContents };
+
   /** A draft from a free-text description (creates nothing), its times read in the zone given or the organization's; uses one of the month's AI drafts on success. */
   'signups.drafts.create': {
     req: { principal: Principal; input: { description: string; timeZone?: string } };
@@ -251,6 +261,10 @@ const CATALOG = {
   'signups.registrations.accept': { access: 'public' },
   'signups.registrations.leave': { access: 'public' },
   'signups.public.get': { access: 'public' },
+  'signups.calendar_feed.get': { access: 'credential', credentials: 'any', scope: 'signups:read' },
+  'signups.calendar_feed.create': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.calendar_feed.revoke': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.calendar_feed.events': { access: 'public' },
   'signups.drafts.create': { access: 'credential', credentials: 'any', scope: 'ai:draft', deadlineMs: 125_000 },
   'signups.reminders.target': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
   'reminders.passes.run': { access: 'credential', credentials: 'any', scope: 'reminders:send', deadlineMs: 300_000 },

@@ -6,8 +6,8 @@ import { contextFromHeaders, failSpan, runInContext, type Span, SpanKind, startS
 
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** Secrets that travel in paths (confirmation tokens, keys, device codes) never reach a log line. */
-const SECRET_IN_PATH = /\b(cnf|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
+/** Secrets that travel in paths (confirmation tokens, calendar feed tokens, keys, device codes) never reach a log line. */
+const SECRET_IN_PATH = /\b(cnf|cal|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
 
 /** The path without its query, decoded (so %63nf_… is recognised too), with secrets redacted. */
 export function loggablePath(url: string): string {

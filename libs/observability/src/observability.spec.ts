@@ -144,6 +144,8 @@ describe('loggablePath', () => {
       '/api/v1/signups/0190a0b2-7a3c-7def-8a12-1234567890ab',
     );
     expect(loggablePath('/r/cnf%5FAbC123')).toBe('/r/cnf_[redacted]');
+    expect(loggablePath('/calendars/cal_AbC123xyz.ics')).toBe('/calendars/cal_[redacted].ics');
+    expect(loggablePath('/r/cnf_AbC123xyz/calendar.ics')).toBe('/r/cnf_[redacted]/calendar.ics');
     expect(loggablePath('/api/v1/registrations/%63nf_AbC123')).toBe('/api/v1/registrations/cnf_[redacted]');
     expect(loggablePath('/r/%E0%A4%A')).toBe('[undecodable path]');
   });

@@ -1,6 +1,7 @@
 import { Body, Param, type PipeTransform, Query } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { requireUuid, validateInput } from '#libs/contracts';
+import { ProblemError } from '#libs/problem';
 
 class DtoPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
   constructor(
@@ -54,6 +55,27 @@ export function ValidBody<T extends object>(dto: new () => T): ParameterDecorato
 /** A JSON body that may be left out (read as an empty object), validated against a DTO. */
 export function ValidOptionalBody<T extends object>(dto: new () => T): ParameterDecorator {
   return Body(new DtoPipe(dto, 'body', {}));
+}
+
+/** An operation without fields: no body, or an empty object; any field of one is unknown. */
+class NoBodyPipe implements PipeTransform<unknown, Record<string, never>> {
+  transform(value: unknown): Record<string, never> {
+    if (value === undefined) return {};
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw ProblemError.validation([{ path: 'body', message: 'Expected a JSON object' }]);
+    }
+    const fields = Object.keys(value);
+    if (fields.length > 0) throw ProblemError.validation(fields.map((path) => ({ path, message: 'Unknown field' })));
+    return {};
+  }
+}
+
+/**
+ * A write that takes no field (documented as an empty object): a body with fields is refused
+ * like any unknown field, rather than ignored, so a stray body never runs the write.
+ */
+export function NoBody(): ParameterDecorator {
+  return Body(new NoBodyPipe());
 }
 
 /** The query string validated against a DTO. */

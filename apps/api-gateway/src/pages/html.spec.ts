@@ -1,3 +1,4 @@
+import { participantEvents } from '#libs/calendar';
 import type { ParticipantView, PublicSignupView, WaitlistEntryView } from '#libs/contracts';
 import { escapeHtml, html, SafeHtml } from './html.js';
 import { CONTENT_SECURITY_POLICY, layout } from './layout.js';
@@ -71,6 +72,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
   spotsRemaining: 5,
   publicUrl: 'http://x/s/party-abc123',
   livemode: true,
+  updatedAt: '2027-05-01T09:00:00Z',
   questions: [],
   slots: [
     {
@@ -82,6 +84,7 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
       capacity: 3,
       taken: 3,
       remaining: 0,
+      updatedAt: '2027-05-01T09:00:00Z',
       livemode: true,
     },
   ],
@@ -227,6 +230,40 @@ describe('registrationPage with lines', () => {
     const waiting = registrationPage(view({ status: 'waitlisted', selections: [] }), TOKEN, emptyForm(), { registered }).value;
     expect(waiting).toContain('You&#39;re on the waitlist — keep this link');
     expect(waiting).not.toContain('You are signed up without a slot or item.');
+  });
+});
+
+describe('registrationPage calendar links', () => {
+  const calendarOf = (p: Partial<ParticipantView>) => {
+    const view = { participant: participant(p), signup: signup() };
+    const calendar = participantEvents({ ...view.signup, timeZone: 'UTC' }, view.participant, 'x');
+    return registrationPage(view, TOKEN, emptyForm(), { calendar }).value;
+  };
+
+  it('links each held event to Google Calendar and Outlook in a new tab, escaped, and the participant’s own .ics file', () => {
+    const page = calendarOf({ selections: [{ type: 'slot', id: 's1', quantity: 1 }] });
+    expect(page).toContain('<h2 id="calendar-heading">Add to your calendar</h2>');
+    expect(page).not.toMatch(/<script/i);
+    const links = [...page.matchAll(/<a href="([^"]+)" target="_blank" rel="noopener" aria-describedby="([^"]+)">([^<]+)<\/a>/g)];
+    expect(links.map((l) => [l[3], l[2]])).toEqual([
+      ['Google Calendar', 'calendar-event-0 calendar-new-tab'],
+      ['Outlook', 'calendar-event-0 calendar-new-tab'],
+    ]);
+    expect(page).toContain('<span id="calendar-event-0">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;: &lt;script&gt;');
+    expect(page).toContain('<p class="hint" id="calendar-new-tab">Google Calendar and Outlook open in a new tab.</p>');
+    const google = new URL(links[0]![1]!.replaceAll('&amp;', '&'));
+    expect(google.hostname).toBe('calendar.google.com');
+    expect(google.searchParams.get('text')).toBe(`${EVIL}: ${EVIL}`);
+    expect(google.searchParams.get('dates')).toBe('20270601T090000Z/20270601T110000Z');
+    expect(new URL(links[1]![1]!.replaceAll('&amp;', '&')).hostname).toBe('outlook.live.com');
+    expect(page).toContain(`<a href="/r/${TOKEN}/calendar.ics" download>Calendar file (.ics)</a>`);
+  });
+
+  it('offers no service link for a place only waited for, only the calendar file', () => {
+    const page = calendarOf({ status: 'waitlisted', selections: [] });
+    expect(page).toContain('Add to your calendar');
+    expect(page).not.toContain('Google Calendar');
+    expect(page).toContain(`/r/${TOKEN}/calendar.ics`);
   });
 });
 

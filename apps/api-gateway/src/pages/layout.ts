@@ -22,6 +22,7 @@ input[aria-invalid=true],textarea[aria-invalid=true]{border-color:#a4000f;border
 .success{border-left:.3rem solid #1a7f37;background:#f1fbf3;padding:.5rem 1rem;margin:1rem 0}
 .keep{border:2px solid #1b1b1b;padding:.75rem 1rem;margin:1rem 0}
 .keep a{word-break:break-all}
+.calendar li a{margin-left:.5rem}
 button{font:inherit;padding:.45rem 1.2rem;border-radius:.3rem;border:1px solid #1b1b1b;background:#1b1b1b;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#a4000f;border-color:#a4000f}
 table{border-collapse:collapse;width:100%}

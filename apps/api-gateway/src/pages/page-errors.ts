@@ -1,13 +1,14 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { Logger } from '#libs/observability';
 import { ProblemError, toProblem } from '#libs/problem';
+import { isCalendarPath } from '../calendars/calendar-routes.js';
 import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
 import { errorPage, notFoundPage } from './views.js';
 
-/** /s/…, /r/…, /unsubscribe/… and /mailbox: the people's pages, which answer HTML whatever happens, never JSON. */
+/** /s/…, /r/…, /unsubscribe/… and /mailbox: the people's pages, which answer HTML whatever happens, never JSON (but their calendar files). */
 export function isPagePath(url: string | undefined): boolean {
-  return /^\/(?:[sr]|unsubscribe|mailbox)(?:[/?#]|$)/.test(url ?? '');
+  return /^\/(?:[sr]|unsubscribe|mailbox)(?:[/?#]|$)/.test(url ?? '') && !isCalendarPath(url);
 }
 
 export interface ProblemPage {

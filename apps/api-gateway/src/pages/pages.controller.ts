@@ -2,6 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Res } from '@nestjs/
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
+import { participantEvents, uidHost } from '#libs/calendar';
 import {
   isUuid,
   missingRequiredPhone,
@@ -39,8 +40,18 @@ import {
   type WaitlistMove,
   waitsForSignup,
 } from './page-form.js';
+import type { SafeHtml } from './html.js';
 import { type Rendered, respondWithPage } from './page-response.js';
-import { canceledPage, changeClosure, type Notice, registrationForm, registrationPage, seeOtherPage, signupPage } from './views.js';
+import {
+  canceledPage,
+  changeClosure,
+  type Notice,
+  registrationForm,
+  registrationPage,
+  type RegistrationPageOptions,
+  seeOtherPage,
+  signupPage,
+} from './views.js';
 
 /** The page routes, outside the REST prefix. */
 export const PAGE_ROUTES = [
@@ -81,6 +92,7 @@ const MOVE_REFUSED: Record<WaitlistMove, string> = {
 @Controller()
 export class PagesController {
   private readonly origin: string;
+  private readonly calendarHost: string;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -88,6 +100,7 @@ export class PagesController {
     @Inject(APP_CONFIG) config: GatewayConfig,
   ) {
     this.origin = new URL(config.publicBaseUrl).origin;
+    this.calendarHost = uidHost(config.publicBaseUrl);
   }
 
   @Get('s/:slug')
@@ -153,7 +166,7 @@ export class PagesController {
       const outcome = readOutcome(query);
       const move = readMove(query);
       if (view.participant.status === 'cancelled') return { status: 200, page: canceledPage(view, move && MOVED[move]) };
-      const page = registrationPage(view, token, registrationForm(view), {
+      const page = this.manage(view, token, registrationForm(view), {
         ...(outcome.registered && { registered: { manageUrl: `${this.origin}/r/${token}`, failed: outcome.failed } }),
         ...(outcome.saved && { notice: { kind: 'success', text: 'Your changes are saved.' } }),
         ...(move && { notice: MOVED[move] }),
@@ -170,7 +183,7 @@ export class PagesController {
       // A registration that can no longer change says so before anything entered is looked at.
       if (view.participant.status === 'cancelled') return { status: 409, page: canceledPage(view, NOT_SAVED_CANCELED) };
       if (changeClosure(view.signup) !== undefined) {
-        return { status: 400, page: registrationPage(view, token, registrationForm(view), { notice: NOT_SAVED }) };
+        return { status: 400, page: this.manage(view, token, registrationForm(view), { notice: NOT_SAVED }) };
       }
       const values = readForm(body, maxLengthOf);
       const checked = readChecked(body, view.signup.questions);
@@ -190,13 +203,13 @@ export class PagesController {
       const names = fieldsOf(UPDATE_FIELDS, view.signup);
       await this.check(form, UpdateRegistrationDto, input, fields, names);
       if (missingRequiredPhone(view.signup, Boolean(phone)) && !form.errors.phone) form.errors.phone = ['Required'];
-      if (hasErrors(form)) return { status: 422, page: registrationPage(view, token, form) };
+      if (hasErrors(form)) return { status: 422, page: this.manage(view, token, form) };
       try {
         await this.bus.request('signups.registrations.update', { token, input });
       } catch (err) {
         return this.refusal(err, form, fields, names, async (status, notice) => ({
           status,
-          page: registrationPage(await this.registrationOf(token), token, form, { notice }),
+          page: this.manage(await this.registrationOf(token), token, form, { notice }),
         }));
       }
       return seeOther(savedLocation(token));
@@ -214,7 +227,7 @@ export class PagesController {
         if (isProblemError(err) && err.code === 'bad_request') {
           const view = await this.registrationOf(token);
           const notice = { kind: 'error', text: err.detail ?? 'The registration cannot be canceled now.' } as const;
-          return { status: 400, page: registrationPage(view, token, registrationForm(view), { notice }) };
+          return { status: 400, page: this.manage(view, token, registrationForm(view), { notice }) };
         }
         throw err;
       }
@@ -255,12 +268,21 @@ export class PagesController {
       const view = await this.registrationOf(token);
       const notice: Notice = { kind: 'error', text: `${MOVE_REFUSED[move]} ${err.detail ?? 'This cannot be done right now.'}` };
       const page =
-        view.participant.status === 'cancelled'
-          ? canceledPage(view, notice)
-          : registrationPage(view, token, registrationForm(view), { notice });
+        view.participant.status === 'cancelled' ? canceledPage(view, notice) : this.manage(view, token, registrationForm(view), { notice });
       return { status: err.status, page };
     }
     return seeOther(movedLocation(token, move));
+  }
+
+  /** The manage page of a registration, with its add-to-calendar links. */
+  private manage(
+    view: RegistrationView,
+    token: string,
+    form: FormState,
+    options: Omit<RegistrationPageOptions, 'calendar'> = {},
+  ): SafeHtml {
+    const calendar = participantEvents(view.signup, view.participant, this.calendarHost);
+    return registrationPage(view, token, form, { ...options, calendar });
   }
 
   private publicSignup(slug: string): Promise<PublicSignupView> {

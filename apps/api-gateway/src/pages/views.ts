@@ -1,3 +1,4 @@
+import { type CalendarEvent, googleCalendarLink, outlookCalendarLink } from '#libs/calendar';
 import {
   formatDateTime,
   formatTimeRange,
@@ -395,6 +396,38 @@ ${
 export interface RegistrationPageOptions {
   notice?: Notice;
   registered?: Registered;
+  /** The participant's own events (libs/calendar participantEvents): the add-to-calendar links. */
+  calendar?: CalendarEvent[];
+}
+
+/** A link to a calendar service, in a new tab; described by the event it adds and by the new-tab hint. */
+function calendarLink(href: string, service: string, eventId: string): SafeHtml {
+  return html`<a href="${href}" target="_blank" rel="noopener" aria-describedby="${eventId} calendar-new-tab">${service}</a>`;
+}
+
+/**
+ * Add-to-calendar links: Google Calendar and Outlook for each event held (not for a place only
+ * waited for), and the participant's own calendar file, which follows later changes when subscribed to.
+ */
+function calendarSection(events: CalendarEvent[], token: string): SafeHtml {
+  const confirmed = events.filter((event) => event.status === 'CONFIRMED');
+  return html`<section class="calendar" aria-labelledby="calendar-heading">
+<h2 id="calendar-heading">Add to your calendar</h2>
+${
+  confirmed.length
+    ? html`<ul>${confirmed.map(
+        (
+          event,
+          i,
+        ) => html`<li><span id="calendar-event-${i}">${event.summary}, ${when(new Date(event.start).toISOString(), event.timeZone)}</span>:
+${calendarLink(googleCalendarLink(event), 'Google Calendar', `calendar-event-${i}`)}
+${calendarLink(outlookCalendarLink(event), 'Outlook', `calendar-event-${i}`)}</li>`,
+      )}</ul>
+<p class="hint" id="calendar-new-tab">Google Calendar and Outlook open in a new tab.</p>`
+    : ''
+}
+<p><a href="/r/${token}/calendar.ics" download>Calendar file (.ics)</a> for Apple Calendar and other apps. A calendar that subscribes to its address follows your changes and a cancellation.</p>
+</section>`;
 }
 
 /** GET /r/{token}: the registration, a form to change it and a form to cancel it. */
@@ -422,6 +455,7 @@ ${signup.questions.map((q) => html`<dt>${q.label}</dt><dd>${q.id in participant.
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
 ${waitlistSection(participant, choices, token, Date.parse(signup.eventDate) > Date.now(), signup.timeZone)}
+${options.calendar ? calendarSection(options.calendar, token) : ''}
 ${
   closure === undefined
     ? html`<h2>Change your registration</h2>

@@ -1,10 +1,11 @@
+import { calendarUid, sequenceOf } from '#libs/calendar';
 import type { ParticipantMessageContext } from '#libs/contracts';
 import { oneLine } from './safe-text.js';
 import { zoneOf } from './when.js';
 
 /** One event of an invite, as plain data (libs/calendar turns it into iCalendar text). */
 export interface CalendarEvent {
-  /** Stable across every message to this participant about this slot (participantEventUid). */
+  /** Stable across every message to this participant about this slot (libs/calendar's calendarUid). */
   uid: string;
   /** Grows with every change of what the event shows (sequenceOf). */
   sequence: number;
@@ -23,26 +24,6 @@ export interface CalendarEvent {
 export interface CalendarPart {
   method: 'REQUEST' | 'CANCEL';
   events: CalendarEvent[];
-}
-
-/**
- * The UID of a participant's event: `participant-<participantId>-slot-<slotId>@<host>` for a slot
- * it holds, `participant-<participantId>@<host>` for the signup's date when it holds no timed slot.
- */
-export function participantEventUid(participantId: string, slotId: string | null, host: string): string {
-  return slotId === null ? `participant-${participantId}@${host}` : `participant-${participantId}-slot-${slotId}@${host}`;
-}
-
-/** SEQUENCE counts seconds since this instant: it fits a 32-bit integer (as calendars read it) until 2092. */
-const SEQUENCE_EPOCH_MS = Date.UTC(2024, 0, 1);
-
-/**
- * An event's SEQUENCE from the updatedAt of everything it shows (the signup, the slot, the
- * participant): it grows with each change, so a calendar takes the latest invite for the newer
- * one. Two changes within one second share a number.
- */
-export function sequenceOf(updatedAt: string[]): number {
-  return Math.max(0, Math.floor((Math.max(...updatedAt.map(Date.parse)) - SEQUENCE_EPOCH_MS) / 1000));
 }
 
 /** Whether the participant has a place at the event to put in a calendar: it holds something, or it asked for nothing and waits for nothing. */
@@ -74,8 +55,8 @@ export function participantEvents(context: ParticipantMessageContext): CalendarE
   if (slots.length === 0) {
     return [
       {
-        uid: participantEventUid(participant.id, null, host),
-        sequence: sequenceOf([signup.updatedAt, participant.updatedAt]),
+        uid: calendarUid.participant(host, participant.id),
+        sequence: sequenceOf(signup.updatedAt, participant.updatedAt),
         start: signup.eventDate,
         end: null,
         summary: title,
@@ -84,8 +65,8 @@ export function participantEvents(context: ParticipantMessageContext): CalendarE
     ];
   }
   return slots.map((slot) => ({
-    uid: participantEventUid(participant.id, slot.id, host),
-    sequence: sequenceOf([signup.updatedAt, slot.updatedAt, participant.updatedAt]),
+    uid: calendarUid.participantSlot(host, participant.id, slot.id),
+    sequence: sequenceOf(signup.updatedAt, slot.updatedAt, participant.updatedAt),
     start: slot.startsAt!,
     end: slot.endsAt,
     summary: `${title}: ${oneLine(slot.title)}`,

@@ -1,6 +1,6 @@
 import type { ParticipantMessageContext } from '#libs/contracts';
 import { entry, IDS, messageContext, ORIGIN, TOKEN } from '../testing/message-context.js';
-import { participantEventUid, sequenceOf } from './calendar-part.js';
+import { calendarUid, sequenceOf } from '#libs/calendar';
 import { composeParticipantMessage } from './compose.js';
 import { MESSAGE_KINDS, type MessageKind } from './message-kind.js';
 
@@ -238,7 +238,7 @@ describe('the invite', () => {
       events: [
         {
           uid: `participant-${IDS.participant}-slot-${IDS.setup}@${host}`,
-          sequence: sequenceOf(['2026-11-20T09:00:00.000Z', '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00.000Z']),
+          sequence: sequenceOf('2026-11-20T09:00:00.000Z', '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00.000Z'),
           start: '2026-12-05T16:00:00.000Z',
           end: '2026-12-05T18:00:00.000Z',
           timeZone: 'America/New_York',
@@ -249,7 +249,7 @@ describe('the invite', () => {
         },
       ],
     });
-    expect(calendar!.events[0]!.uid).toBe(participantEventUid(IDS.participant, IDS.setup, host));
+    expect(calendar!.events[0]!.uid).toBe(calendarUid.participantSlot(host, IDS.participant, IDS.setup));
   });
 
   it("requests the signup's date when no timed slot is held", () => {

@@ -364,6 +364,7 @@ describe('registration events', () => {
       ...setupSlot,
       taken: 2,
       remaining: 0,
+      updatedAt: expect.any(String),
       signupId: signup.id,
       organizationId: owner.organizationId,
       livemode: false,

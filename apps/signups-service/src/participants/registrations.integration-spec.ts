@@ -59,8 +59,9 @@ describe('reading a registration by its confirmation token', () => {
         spotsRemaining: null,
         publicUrl: signup.publicUrl,
         livemode: false,
+        updatedAt: signup.updatedAt,
         questions: [],
-        slots: [slots[0], { ...slots[1], taken: 1, remaining: 2 }],
+        slots: [slots[0], { ...slots[1], taken: 1, remaining: 2, updatedAt: expect.any(String) }],
         items,
       },
     });

@@ -41,6 +41,7 @@ export class SignupPresenter {
     return {
       ...this.shared(signup),
       status: signup.status,
+      updatedAt: signup.updatedAt.toISOString(),
       acceptingRegistrations: acceptsRegistrations(signup, now),
       spotsRemaining: spotsRemaining(signup),
       ...this.contentsView(signup, contents),

@@ -14,6 +14,7 @@ export function slotView(slot: Slot, livemode: boolean): SlotView {
     capacity: slot.capacity,
     taken: slot.taken,
     remaining: slot.capacity - slot.taken,
+    updatedAt: slot.updatedAt.toISOString(),
     livemode,
   };
 }

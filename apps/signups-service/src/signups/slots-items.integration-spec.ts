@@ -42,6 +42,7 @@ describe('adding slots and items', () => {
         capacity: 4,
         taken: 0,
         remaining: 4,
+        updatedAt: expect.any(String),
         livemode: false,
       },
       {
@@ -53,6 +54,7 @@ describe('adding slots and items', () => {
         capacity: 2,
         taken: 0,
         remaining: 2,
+        updatedAt: expect.any(String),
         livemode: false,
       },
     ]);
@@ -146,7 +148,15 @@ describe('editing slots and items', () => {
       id: slots[0]!.id,
       input: { title: 'Set-up crew', description: null, capacity: 5 },
     });
-    expect(slot).toEqual({ ...slots[0], title: 'Set-up crew', description: null, capacity: 5, remaining: 5 });
+    expect(slot).toEqual({
+      ...slots[0],
+      title: 'Set-up crew',
+      description: null,
+      capacity: 5,
+      remaining: 5,
+      updatedAt: expect.any(String),
+    });
+    expect(Date.parse(slot.updatedAt)).toBeGreaterThan(Date.parse(slots[0]!.updatedAt));
   });
 
   it('edits an item', async () => {
