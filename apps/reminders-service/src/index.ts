@@ -2,6 +2,7 @@ import type { DataSourceSpec } from '#libs/persistence';
 import { type AppDefinition, hoursToSeconds, serving } from '#libs/runtime';
 import { ContactsProjection } from './contacts/contacts-projection.js';
 import { EmailSender } from './email/email-sender.js';
+import { ParticipantMail } from './email/participant-mail.js';
 import { InitReminders1795314237764 } from './migrations/1795314237764-InitReminders.js';
 import { AddContactsProjection1795800000000 } from './migrations/1795800000000-AddContactsProjection.js';
 import { AddReminderPasses1795900000000 } from './migrations/1795900000000-AddReminderPasses.js';
@@ -12,6 +13,7 @@ import { ContactStatus1796600000000 } from './migrations/1796600000000-ContactSt
 import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
 import { Emails1796710000000 } from './migrations/1796710000000-Emails.js';
 import { ContactEmail1796720000000 } from './migrations/1796720000000-ContactEmail.js';
+import { MailState1796730000000 } from './migrations/1796730000000-MailState.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -32,6 +34,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     SignupTimeZone1796700000010,
     Emails1796710000000,
     ContactEmail1796720000000,
+    MailState1796730000000,
   ],
 };
 
@@ -60,6 +63,7 @@ export const remindersServiceApp: AppDefinition<typeof remindersSpec> = {
   serve: serving('reminders', (app) => app.get(RemindersHandlers).handlers()),
   async start(app) {
     await app.get(ContactsProjection).start();
+    await app.get(ParticipantMail).start();
     app.get(AutomaticPasses).start();
     app.get(EmailSender).start();
   },

@@ -67,6 +67,11 @@ const DELIVERABLE_EVENTS: readonly EventType[] = EVENT_TYPES.filter((type) => (W
 export const DURABLES = {
   'signups-reminded': { durable: 'signups-reminded', types: ['reminder.sent'] },
   'reminders-contacts': { durable: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] },
+  /** The participant events an email may answer (check-ins and no-shows mail nobody). */
+  'reminders-mail': {
+    durable: 'reminders-mail',
+    types: PARTICIPANT_EVENTS.filter((type) => type !== 'participant.checked_in' && type !== 'participant.no_show'),
+  },
   'webhooks-fan-out': { durable: 'webhooks-fan-out', types: DELIVERABLE_EVENTS },
 } as const satisfies Record<string, DurableAccess>;
 
@@ -130,9 +135,9 @@ export const BUS_ACCESS = {
   'webhooks-dispatcher': { serves: 'webhooks', calls: [], emits: [], consumes: [DURABLES['webhooks-fan-out']], follows: [] },
   'reminders-service': {
     serves: 'reminders',
-    calls: ['auth.orgs.tier', 'signups.reminders.target', 'signups.participants.messages'],
+    calls: ['auth.orgs.tier', 'auth.orgs.name', 'signups.reminders.target', 'signups.participants.messages'],
     emits: ['reminder.sent'],
-    consumes: [DURABLES['reminders-contacts']],
+    consumes: [DURABLES['reminders-contacts'], DURABLES['reminders-mail']],
     follows: [],
   },
 } as const satisfies Record<AppName, BusAccess>;

@@ -35,6 +35,7 @@ describe('the subject catalog', () => {
       'auth.members.role',
       'auth.oauth.jwks',
       'auth.oauth.revocations',
+      'auth.orgs.name',
       'auth.orgs.tier',
       'reminders.emails.account',
       'reminders.inbound',

@@ -51,6 +51,13 @@ export class OrganizationsService {
     return { tier: org.tier };
   }
 
+  /** An organization's name (the sender name of its emails); not_found when there is none. */
+  async nameOf(id: unknown): Promise<{ name: string }> {
+    const org = typeof id === 'string' ? await this.organizations.findById(id) : null;
+    if (!org) throw new ProblemError('not_found', 'No organization with this id.');
+    return { name: org.name };
+  }
+
   /** The user's role in the organization, for a resource server bounding a token's scopes; invalid_credentials once they are no member. */
   async roleForToken(organizationId: unknown, userId: unknown): Promise<{ role: MemberRole }> {
     const membership =

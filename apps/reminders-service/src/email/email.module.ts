@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '#libs/runtime';
+import { ContactsModule } from '../contacts/contacts.module.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { AccountEmailsUseCase } from './account-emails.usecase.js';
 import { EmailSender } from './email-sender.js';
@@ -8,9 +9,13 @@ import { EMAIL_TRANSPORT } from './email-transport.js';
 import { Emails } from './emails.js';
 import { EmailsRepository } from './emails.repository.js';
 import { ListEmailsUseCase } from './list-emails.usecase.js';
+import { MailStateRepository } from './mail-state.repository.js';
+import { OrganizationNames } from './organization-names.js';
+import { ParticipantMail } from './participant-mail.js';
 
-/** The email outbox: recording, sending over SMTP, suppressions, the listings of stored mail, and the auth-server's account messages. */
+/** The email outbox: recording, sending over SMTP, suppressions, the listings of stored mail, the auth-server's account messages, and the participant emails of each event. */
 @Module({
+  imports: [ContactsModule],
   providers: [
     { provide: EMAIL_TRANSPORT, useFactory: (config: RemindersConfig) => emailTransportFor(config), inject: [APP_CONFIG] },
     EmailsRepository,
@@ -18,7 +23,10 @@ import { ListEmailsUseCase } from './list-emails.usecase.js';
     EmailSender,
     ListEmailsUseCase,
     AccountEmailsUseCase,
+    MailStateRepository,
+    OrganizationNames,
+    ParticipantMail,
   ],
-  exports: [Emails, EmailSender, ListEmailsUseCase, AccountEmailsUseCase],
+  exports: [Emails, EmailSender, ListEmailsUseCase, AccountEmailsUseCase, ParticipantMail],
 })
 export class EmailModule {}

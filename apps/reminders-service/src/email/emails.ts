@@ -80,6 +80,11 @@ export class Emails {
     );
   }
 
+  /** The sender address of every email (MAIL_FROM). */
+  get fromAddress(): string {
+    return this.from;
+  }
+
   /** Whether live messages go out (SMTP_URL is set). */
   get sending(): boolean {
     return this.config.smtpUrl !== undefined;

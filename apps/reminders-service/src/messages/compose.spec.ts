@@ -1,6 +1,6 @@
+import { calendarUid, sequenceOf } from '#libs/calendar';
 import type { ParticipantMessageContext } from '#libs/contracts';
 import { entry, IDS, messageContext, ORIGIN, TOKEN } from '../testing/message-context.js';
-import { calendarUid, sequenceOf } from '#libs/calendar';
 import { composeParticipantMessage } from './compose.js';
 import { MESSAGE_KINDS, type MessageKind } from './message-kind.js';
 

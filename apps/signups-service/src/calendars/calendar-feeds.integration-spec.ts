@@ -120,6 +120,7 @@ describe('what a feed shows', () => {
       description: null,
       location: null,
       eventDate: sooner.signup.eventDate,
+      timeZone: sooner.signup.timeZone,
       updatedAt: sooner.signup.updatedAt,
       publicUrl: `https://api.example.test/s/${sooner.signup.slug}`,
       slots: [],

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { type CloudEvent, type DurableEventType,DURABLES } from '#libs/contracts';
+import { APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
+import { MessageContexts } from '../contacts/message-contexts.js';
+import { composeParticipantMessage, isNews, messageFingerprint, messageKindFor } from '../messages/index.js';
+import { Emails } from './emails.js';
+import { inviteOf } from './invite.js';
+import { MailStateRepository } from './mail-state.repository.js';
+import { OrganizationNames } from './organization-names.js';
+
+type MailEvent = CloudEvent<DurableEventType<'reminders-mail'>>;
+
+/**
+ * Mails participants about their registrations (docs/decisions.md, "Participant email"): a durable
+ * consumer of participant events, shared by the replicas, each event applied once in the
+ * transaction of its batch. For each event it locks the participant's mail state, reads the
+ * participant as it is now (signups.participants.messages), picks the kind the event calls for,
+ * and records the message in the outbox only when it tells something new (its fingerprint differs
+ * from the last one sent). The outbox's dedup key (the event and the kind) makes a redelivered
+ * event record nothing.
+ */
+@Injectable()
+export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-mail'>> {
+  constructor(
+    private readonly contexts: MessageContexts,
+    private readonly emails: Emails,
+    private readonly state: MailStateRepository,
+    private readonly organizations: OrganizationNames,
+    @Inject(APP_CONTEXT) context: AppContext,
+  ) {
+    super(context, {
+      consumer: DURABLES['reminders-mail'].durable,
+      types: DURABLES['reminders-mail'].types,
+      afterCommit: () => emails.queued(),
+    });
+  }
+
+  protected async apply(manager: EntityManager, event: MailEvent): Promise<void> {
+    const participantId = event.data.id;
+    const lastSent = await this.state.lock(manager, participantId);
+    const context = (await this.contexts.of([participantId])).get(participantId);
+    // A participant whose signup was deleted since is mailed nothing.
+    if (!context) return;
+    const kind = messageKindFor(event.type, context.participant);
+    if (!kind) return;
+    const fingerprint = messageFingerprint(context);
+    if (!isNews(kind, fingerprint, lastSent)) return;
+    const organizationName = await this.organizations.of(context.signup.organizationId);
+    const message = composeParticipantMessage(context, organizationName, kind);
+    await this.emails.record(manager, {
+      dedupKey: `${event.id}:${kind}`,
+      kind,
+      organizationId: context.signup.organizationId,
+      senderName: organizationName,
+      livemode: context.signup.livemode,
+      signupId: context.signup.id,
+      participantId,
+      to: context.participant.email,
+      content: {
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        calendar: message.calendar ? inviteOf(message.calendar, context, { name: organizationName, email: this.emails.fromAddress }) : null,
+      },
+    });
+    await this.state.remember(manager, participantId, fingerprint);
+  }
+}
