@@ -2,9 +2,9 @@ import type { JWK } from 'jose';
 import type { Tier } from '#libs/config';
 import type { Scope } from '#libs/scopes';
 import type { AnalyticsView } from './analytics.js';
-import type { CalendarFeedContents, CalendarFeedCreatedView, CalendarFeedView } from './calendars.js';
 import type { AttendanceView, CheckInInput, HoursReportQuery, HoursReportView, UpdateAttendanceInput } from './attendance.js';
 import type { MemberRole, MeView, OrganizationView } from './auth.js';
+import type { CalendarFeedContents, CalendarFeedCreatedView, CalendarFeedView } from './calendars.js';
 import type { SignupDraft } from './drafts.js';
 import type { Page } from './pagination.js';
 import type {
