@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer and a check-in, and mails a new account its verification link to the mailbox', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in and their calendar files, and mails a new account its verification link to the mailbox', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -153,6 +153,26 @@ describe('npm start (all-in-one)', () => {
       expect((await request<ParticipantView>(checkIn, { key, method: 'POST' })).body.status).toBe('attended');
       const attendance = await request<{ attended: number }>(`${base}/signups/${shift.body.id}/attendance`, { key });
       expect(attendance.body.attended).toBe(1);
+
+      // Calendar files: the signup's slot, the participant's own, and the organization's feed.
+      const host = new URL(base).hostname;
+      const ics = async (url: string) => {
+        const res = await fetch(url);
+        expect({ url, status: res.status, type: res.headers.get('content-type') }).toEqual({
+          url,
+          status: 200,
+          type: 'text/calendar; charset=utf-8',
+        });
+        // Unfolded: long lines are folded at 75 octets.
+        return (await res.text()).replace(/\r\n[ \t]/g, '');
+      };
+      expect(await ics(`${gatewayOrigin}/s/${shift.body.slug}/calendar.ics`)).toContain(`UID:slot-${slot.body.id}@${host}`);
+      expect(await ics(`${gatewayOrigin}/r/${waiting.body.confirmationToken}/calendar.ics`)).toContain(
+        `UID:participant-${participantId}-slot-${slot.body.id}@${host}`,
+      );
+      const feed = await request<{ url: string }>(`${base}/calendar-feed`, { key, method: 'POST' });
+      expect(feed.status).toBe(201);
+      expect(await ics(feed.body.url)).toContain(`UID:slot-${slot.body.id}@${host}`);
 
       // A new account's verification email lands in the mailbox (the in-process bus carries it to the reminders-service).
       const form = await fetch(`${stack.env.AUTH_URL!}/account/signup`);

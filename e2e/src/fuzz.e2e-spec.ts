@@ -6,6 +6,7 @@ import {
   type BodyContext,
   type FieldSchema,
   HOSTILE_BODIES,
+  HOSTILE_HEADERS,
   HOSTILE_PATH_VALUES,
   HOSTILE_QUERY_VALUES,
   HOSTILE_VALUES,
@@ -134,6 +135,8 @@ describe('hostile inputs', () => {
    * changed: the signup's waitlist is on and its slot full, so the registration waits in its line (entryId).
    */
   let pages: { slug: string; token: string; entryId: string; questions: string[] };
+  /** The tenant's calendar feed, made before the hostile requests: none of them may rotate or revoke it. */
+  let calendarFeedUrl: string;
   let before: unknown;
 
   /** A valid value for a field, from its name and schema (ids are the tenant's own). */
@@ -422,6 +425,7 @@ describe('hostile inputs', () => {
         (await call(`/registrations/${ids.waitlist.token}`)).body,
       ],
       waitlist: (await call(`/signups/${ids.waitlist.signupId}/waitlist`, { key })).body,
+      calendarFeed: (await call('/calendar-feed', { key })).body,
     };
   }
 
@@ -478,6 +482,7 @@ describe('hostile inputs', () => {
       entryId: pageEntry.id,
       questions: forPages.signup.questions.map((q) => `q-${q.id}`),
     };
+    calendarFeedUrl = (await call<{ url: string }>('/calendar-feed', { key: tenant.key, method: 'POST' })).body.url;
     doc = (await call<OpenApi>('/openapi.json')).body;
     const listed = await fetch(info.mcpUrl, {
       method: 'POST',
@@ -490,7 +495,13 @@ describe('hostile inputs', () => {
 
   it('finds the body endpoints in the OpenAPI document and the tools in tools/list', () => {
     expect(restTargets().map((t) => t.label)).toEqual(
-      expect.arrayContaining(['POST /signups', 'POST /signups/{id}/participants', 'PATCH /webhooks/{id}']),
+      expect.arrayContaining([
+        'POST /signups',
+        'POST /signups/{id}/participants',
+        'PATCH /webhooks/{id}',
+        'POST /calendar-feed',
+        'DELETE /calendar-feed',
+      ]),
     );
     expect(Object.keys(doc.paths).map((p) => p.slice(apiPrefix.length))).toEqual(
       expect.arrayContaining([
@@ -644,6 +655,40 @@ describe('hostile inputs', () => {
       return failures.map((f) => `POST ${page} ${name}: ${f}`);
     });
     expect(failures.flat()).toEqual([]);
+  });
+
+  it('refuses hostile slugs, confirmation tokens and feed tokens in the calendar paths with a problem, never a 5xx', async () => {
+    const paths = (raw: string) => [`/s/${raw}/calendar.ics`, `/r/${raw}/calendar.ics`, `/calendars/${raw}`, `/calendars/${raw}.ics`];
+    const cases = HOSTILE_PATH_VALUES.flatMap((value) => paths(value.raw).map((path) => ({ path, name: value.name })));
+    const failures = await inPool(cases, CONCURRENCY, async ({ path, name }) => {
+      const res = await answer(await fetch(`${info.gatewayUrl}${path}`));
+      const found: string[] = [];
+      if (res.status < 400 || res.status >= 500) found.push(`answered ${res.status}`);
+      if (INTERNALS.test(res.text)) found.push(`shows internals: ${res.text.slice(0, 3000)}`);
+      if (!res.type.startsWith('application/problem+json')) found.push(`content type ${res.type}`);
+      found.push(...problemFailures(res.json, res.status));
+      return found.map((f) => `GET ${path} (${name}): ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+    // The feed the tenant made still answers.
+    expect((await fetch(calendarFeedUrl)).status).toBe(200);
+  });
+
+  it('refuses hostile headers and bodies on the calendar feed writes (which take no body) with a 4xx problem, running neither', async () => {
+    const cases = ['POST', 'DELETE'].flatMap((method) => HOSTILE_HEADERS.map((hostile) => ({ method, ...hostile })));
+    const failures = await inPool(cases, CONCURRENCY, async ({ method, name, headers, body }) => {
+      const res = await answer(
+        await fetch(`${info.baseUrl}/calendar-feed`, { method, headers: { authorization: `Bearer ${tenant.key}`, ...headers }, body }),
+      );
+      const found: string[] = [];
+      if (res.status < 400 || res.status >= 500) found.push(`answered ${res.status}`);
+      if (INTERNALS.test(res.text)) found.push(`shows internals: ${res.text.slice(0, 3000)}`);
+      if (!res.type.startsWith('application/problem+json')) found.push(`content type ${res.type}`);
+      found.push(...problemFailures(res.json, res.status));
+      return found.map((f) => `${method} /calendar-feed ${name}: ${f}`);
+    });
+    expect(failures.flat()).toEqual([]);
+    expect((await fetch(calendarFeedUrl)).status).toBe(200);
   });
 
   it("refuses hostile entry ids in a registration's waitlist moves with a page, never a 5xx", async () => {

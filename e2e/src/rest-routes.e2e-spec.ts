@@ -1,4 +1,13 @@
-import type { ItemView, ParticipantView, PublicSignupView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
+import type {
+  CalendarFeedCreatedView,
+  CalendarFeedView,
+  ItemView,
+  ParticipantView,
+  PublicSignupView,
+  RegistrationResultView,
+  RegistrationView,
+  SlotView,
+} from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
 
@@ -148,6 +157,38 @@ describe('REST routes: bodies, credentials, paging and path parameters', () => {
       expect(res.body.participant).toMatchObject({ phone: null, selections: [] });
       const slot = (await call<{ data: SlotView[] }>(`/signups/${signup.id}/slots`, { key: tenant.key })).body.data[0]!;
       expect(slot).toMatchObject({ id: slots[0]!.id, taken: 0, remaining: 2 });
+    });
+  });
+
+  describe('/calendar-feed', () => {
+    it('makes a feed with 201 and no-store, and replays an Idempotency-Key with the same address instead of rotating', async () => {
+      const owner = await newTenant('pro');
+      const headers = { 'idempotency-key': crypto.randomUUID() };
+      const first = await call<CalendarFeedCreatedView>('/calendar-feed', { key: owner.key, method: 'POST', headers });
+      expect(first.status).toBe(201);
+      expect(first.headers.get('cache-control')).toBe('no-store');
+      const replay = await call<CalendarFeedCreatedView>('/calendar-feed', { key: owner.key, method: 'POST', headers });
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.url).toBe(first.body.url);
+      expect((await fetch(first.body.url)).status).toBe(200);
+    });
+
+    it('takes no body: an empty object is fine, a field is refused as unknown, and the feed stays as it was', async () => {
+      const owner = await newTenant('pro');
+      const made = await call<CalendarFeedCreatedView>('/calendar-feed', { key: owner.key, body: {} });
+      expect(made.status).toBe(201);
+      for (const method of ['POST', 'DELETE']) {
+        const res = await call('/calendar-feed', { key: owner.key, method, body: { rotate: true } });
+        expect({ method, status: res.status, errors: res.body.errors }).toEqual({
+          method,
+          status: 422,
+          errors: [{ path: 'rotate', message: 'Unknown field' }],
+        });
+      }
+      expect((await call<CalendarFeedView>('/calendar-feed', { key: owner.key })).body.createdAt).toBe(made.body.createdAt);
+      expect((await fetch(made.body.url)).status).toBe(200);
+      expect((await call('/calendar-feed', { key: owner.key, method: 'DELETE', body: {} })).status).toBe(204);
     });
   });
 

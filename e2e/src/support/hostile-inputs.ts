@@ -2,8 +2,8 @@
  * Hostile inputs, in one place. fuzz.e2e-spec.ts sends each of them to every field of every REST
  * body and MCP tool's arguments, to every body as a whole, and to every query and path parameter
  * (the routes and tools come from the OpenAPI document and tools/list), and to the auth-server's
- * client registration, sign-up and sign-in forms and authorization parameters. A feature that
- * takes a new kind of input adds its hostile values here.
+ * client registration, sign-up and sign-in forms and authorization parameters, and to the headers
+ * of writes without a body. A feature that takes a new kind of input adds its hostile values here.
  */
 
 /** The request body limit of every app (libs/runtime). */
@@ -208,6 +208,25 @@ export const HOSTILE_PATH_VALUES: readonly HostileParam[] = [
   { name: 'dot segments', raw: '..%2F..%2Fadmin' },
   { name: 'SQL', raw: encodeURIComponent("1' OR '1'='1") },
   { name: '__proto__', raw: '__proto__' },
+];
+
+/** Headers of a write that takes no body (POST and DELETE /calendar-feed): each must be refused, never run the write. */
+export interface HostileHeaders {
+  name: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export const HOSTILE_HEADERS: readonly HostileHeaders[] = [
+  { name: 'an Idempotency-Key of 600 characters', headers: { 'idempotency-key': 'k'.repeat(600) } },
+  { name: 'an empty Idempotency-Key', headers: { 'idempotency-key': '' } },
+  { name: 'an Idempotency-Key that is not ASCII', headers: { 'idempotency-key': 'clé-\u00ff' } },
+  { name: 'an Idempotency-Key with a space', headers: { 'idempotency-key': 'a b' } },
+  { name: 'an empty quoted Idempotency-Key', headers: { 'idempotency-key': '""' } },
+  { name: 'a text body', headers: { 'content-type': 'text/plain' }, body: 'x' },
+  { name: 'a form body', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'rotate=1' },
+  { name: 'a JSON body with a field', headers: { 'content-type': 'application/json' }, body: '{"url": "http://127.0.0.1:9/x"}' },
+  { name: 'a JSON body in UTF-16', headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{"a": 1}' },
 ];
 
 const b64 = (json: string) => Buffer.from(json).toString('base64url');
