@@ -3,7 +3,7 @@ import { loadConfig, publicUrlsSpec, tracingSpec } from '#libs/config';
 import { startTracing, type Tracing } from '#libs/observability';
 import { allInOneInfrastructure, bootApp, type RunningApp } from '#libs/runtime';
 import { APPS } from './apps.js';
-import { banner } from './banner.js';
+import { banner, mailboxUrl } from './banner.js';
 import { portOf, withLocalUrls } from './local-env.js';
 import { withLocalSecrets } from './local-secrets.js';
 import { ensureDemoAccount } from './seed.js';
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     tracing = startTracing('signup-platform', loadConfig(tracingSpec, env));
     for (const app of APPS) running.push(await bootApp(app, infrastructure));
     const demo = await ensureDemoAccount(`http://127.0.0.1:${portOf('auth-server', env)}`, env.ADMIN_TOKEN, dataDir);
-    process.stdout.write(banner('all-in-one', loadConfig(publicUrlsSpec, env), env.ADMIN_TOKEN, demo));
+    const surfaces = loadConfig(publicUrlsSpec, env);
+    process.stdout.write(banner('all-in-one', surfaces, env.ADMIN_TOKEN, demo, mailboxUrl(env, surfaces.publicBaseUrl)));
   } catch (err) {
     process.stderr.write(`npm start failed: ${err instanceof Error ? err.message : String(err)}\n`);
     await stop(1);

@@ -6,7 +6,13 @@ export interface Surfaces {
   mcpUrl: string;
 }
 
-export function banner(mode: string, surfaces: Surfaces, adminToken: string, demo?: DemoAccount): string {
+/** Where the stack's emails can be read: the mailbox page when it is on and nothing is sent (MAILBOX_PAGE, no SMTP_URL). */
+export function mailboxUrl(env: Record<string, string | undefined>, publicBaseUrl: string): string | undefined {
+  if (env.MAILBOX_PAGE !== 'true' || env.SMTP_URL) return undefined;
+  return `${new URL(publicBaseUrl).origin}/mailbox`;
+}
+
+export function banner(mode: string, surfaces: Surfaces, adminToken: string, demo?: DemoAccount, mailbox?: string): string {
   const lines = [
     '',
     `Signup platform is running (${mode}).`,
@@ -14,6 +20,7 @@ export function banner(mode: string, surfaces: Surfaces, adminToken: string, dem
     `  REST API      ${surfaces.publicBaseUrl}   (docs: ${surfaces.publicBaseUrl}/docs)`,
     `  Auth server   ${surfaces.authUrl}`,
     `  MCP           ${surfaces.mcpUrl}`,
+    ...(mailbox ? [`  Mailbox       ${mailbox}   (every email lands here: nothing is sent without SMTP_URL)`] : []),
     `  Admin token   ${adminToken}`,
   ];
   if (demo) {

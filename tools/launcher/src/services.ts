@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type AppName, DEFAULT_PORTS, loadConfig, publicUrlsSpec } from '#libs/config';
 import { LOCAL_SERVICES } from '#libs/runtime';
-import { banner } from './banner.js';
+import { banner, mailboxUrl } from './banner.js';
 import { portOf, withLocalUrls } from './local-env.js';
 import { withLocalSecrets } from './local-secrets.js';
 import { waitForOk } from './wait.js';
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
     stopAll(1);
     throw err;
   }
-  process.stdout.write(banner('services mode', loadConfig(publicUrlsSpec, env), env.ADMIN_TOKEN));
+  const surfaces = loadConfig(publicUrlsSpec, env);
+  process.stdout.write(banner('services mode', surfaces, env.ADMIN_TOKEN, undefined, mailboxUrl(env, surfaces.publicBaseUrl)));
 }
 
 main().catch((err: unknown) => {
