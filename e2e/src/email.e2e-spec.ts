@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import type { EmailListView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
 import {
@@ -98,6 +99,7 @@ describe('participant email (stored: the stack has no SMTP server)', () => {
     expect(confirmation!.text).toContain('5:00');
     expect(confirmation!.text).toMatch(/EDT/);
     expect(linkIn(confirmation!.text, `${gatewayUrl}/r/`)).toBe(`${gatewayUrl}/r/${ada.token}`);
+    expect(confirmation!.calendar!.ics).not.toContain(ada.token);
     const invite = parseInvite(confirmation!.calendar!.ics);
     expect(invite.method).toBe('REQUEST');
     expect(invite.zones).toContain(ZONE);
@@ -198,7 +200,11 @@ describe('participant email over SMTP (a stack of its own)', () => {
 
   beforeAll(async () => {
     smtp = await startFakeSmtp();
-    stack = await startServicesStack({ label: 'email', env: { SMTP_URL: smtp.url, MAIL_FROM: 'no-reply@signups.example.test' } });
+    stack = await startServicesStack({
+      label: 'email',
+      // One live email per organization and day: the second registration's confirmation is over the ceiling.
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'no-reply@signups.example.test', TIER_LIMITS: JSON.stringify({ pro: { emailsPerDay: 1 } }) },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -220,7 +226,10 @@ describe('participant email over SMTP (a stack of its own)', () => {
   };
 
   it('sends the confirmation of a live registration: both parts, the organization as sender, the invitation, a working edit link', async () => {
-    const organization = await admin<{ id: string; name: string }>('organizations', { name: 'Maple Street "School"', tier: 'pro' });
+    const organization = await admin<{ id: string; name: string }>('organizations', {
+      name: 'PayPal <service@paypal.example>',
+      tier: 'pro',
+    });
     await admin('users', {
       email: `owner-${organization.id.toLowerCase()}@example.com`,
       password: 'correct horse battery',
@@ -245,7 +254,8 @@ describe('participant email over SMTP (a stack of its own)', () => {
       return found;
     }, 20_000);
     const parsed = mail!.parsed;
-    expect(parsed.from?.value).toEqual([{ name: 'Maple Street "School"', address: 'no-reply@signups.example.test' }]);
+    // An organization's name never passes for an address before ours.
+    expect(parsed.from?.value).toEqual([{ name: 'PayPal service paypal.example', address: 'no-reply@signups.example.test' }]);
     expect(parsed.messageId).toMatch(/^<[0-9a-f-]{36}@signups\.example\.test>$/);
     expect(parsed.subject).toContain('Winter potluck');
     expect(parsed.text).toContain(`/r/${registered.body.confirmationToken}`);
@@ -254,5 +264,20 @@ describe('participant email over SMTP (a stack of its own)', () => {
     expect(parseInvite(invite!.content.toString()).method).toBe('REQUEST');
     const edit = await fetch(linkIn(parsed.text!, `${stack.info.gatewayUrl}/r/`));
     expect(edit.status).toBe(200);
+
+    // Past the organization's ceiling of the day, a confirmation is kept suppressed and never sent.
+    const second = person();
+    expect((await request(`${base}/signups/${signupId}/participants`, { body: second })).status).toBe(201);
+    const db = new pg.Client({ connectionString: stack.info.databaseUrl });
+    await db.connect();
+    try {
+      await eventually(async () => {
+        const { rows } = await db.query(`SELECT status FROM reminders.emails WHERE to_address = $1`, [second.email]);
+        expect(rows).toEqual([{ status: 'suppressed' }]);
+      }, 20_000);
+    } finally {
+      await db.end();
+    }
+    expect(smtp.messages.filter((m) => m.to.includes(second.email))).toEqual([]);
   });
 });

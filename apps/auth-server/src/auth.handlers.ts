@@ -23,7 +23,7 @@ export class AuthHandlers {
       'auth.me': ({ principal }) => this.meService.me(principal),
       'auth.orgs.get': ({ principal, id }) => this.organizations.getForPrincipal(principal, id),
       'auth.orgs.tier': ({ organizationId }) => this.organizations.tierForToken(organizationId),
-      'auth.orgs.name': ({ organizationId }) => this.organizations.nameOf(organizationId),
+      'auth.orgs.profile': ({ organizationId }) => this.organizations.profileOf(organizationId),
       'auth.members.role': ({ organizationId, userId }) => this.organizations.roleForToken(organizationId, userId),
       'auth.oauth.jwks': async () => this.oauth.jwks,
       'auth.oauth.revocations': async () => ({ grantIds: await this.grants.revokedGrantIds() }),

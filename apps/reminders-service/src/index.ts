@@ -14,6 +14,7 @@ import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTi
 import { Emails1796710000000 } from './migrations/1796710000000-Emails.js';
 import { ContactEmail1796720000000 } from './migrations/1796720000000-ContactEmail.js';
 import { MailState1796730000000 } from './migrations/1796730000000-MailState.js';
+import { DailyEmail1796740000000 } from './migrations/1796740000000-DailyEmail.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -35,6 +36,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     Emails1796710000000,
     ContactEmail1796720000000,
     MailState1796730000000,
+    DailyEmail1796740000000,
   ],
 };
 

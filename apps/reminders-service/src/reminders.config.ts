@@ -35,6 +35,8 @@ export const remindersSpec = {
   emailRetrySchedule: env.durations('EMAIL_RETRY_SCHEDULE', '1m,5m,30m,2h,6h'),
   /** How often an idle replica looks for emails due. */
   emailPollMs: env.int('EMAIL_POLL_MS', 1000, { min: 10, max: 60_000 }),
+  /** The mailbox subjects answer (a local run's /mailbox page); off, they are not_found: stored mail of every organization stays unread. */
+  mailboxPage: env.bool('MAILBOX_PAGE', false),
   /** Emails (their bodies, sealed) are deleted this long after they were created, whatever became of them. */
   emailsRetentionHours: retentionHours('RETENTION_EMAILS_HOURS', 720),
   ...publicUrlsSpec,

@@ -108,7 +108,7 @@ export function authHandlers(verify: HandlersOf<'auth'>['auth.apikeys.verify']):
     'auth.me': notFound,
     'auth.orgs.get': notFound,
     'auth.orgs.tier': notFound,
-    'auth.orgs.name': notFound,
+    'auth.orgs.profile': notFound,
     'auth.members.role': notFound,
     'auth.oauth.jwks': notFound,
     'auth.oauth.revocations': notFound,

@@ -12,7 +12,7 @@ export interface TierLimits {
   webhookEndpoints: number;
   aiDraftsPerMonth: number;
   smsPerDay: number;
-  emailRemindersPerDay: number;
+  emailsPerDay: number;
 }
 
 export interface AnonLimits {
@@ -22,9 +22,9 @@ export interface AnonLimits {
 }
 
 export const DEFAULT_TIER_LIMITS: Readonly<Record<Tier, TierLimits>> = {
-  free: { requestsPerMinute: 120, webhookEndpoints: 1, aiDraftsPerMonth: 3, smsPerDay: 0, emailRemindersPerDay: 100 },
-  pro: { requestsPerMinute: 600, webhookEndpoints: 10, aiDraftsPerMonth: 100, smsPerDay: 200, emailRemindersPerDay: 2000 },
-  org: { requestsPerMinute: 3000, webhookEndpoints: 100, aiDraftsPerMonth: 1000, smsPerDay: 5000, emailRemindersPerDay: 20000 },
+  free: { requestsPerMinute: 120, webhookEndpoints: 1, aiDraftsPerMonth: 3, smsPerDay: 0, emailsPerDay: 200 },
+  pro: { requestsPerMinute: 600, webhookEndpoints: 10, aiDraftsPerMonth: 100, smsPerDay: 200, emailsPerDay: 5000 },
+  org: { requestsPerMinute: 3000, webhookEndpoints: 100, aiDraftsPerMonth: 1000, smsPerDay: 5000, emailsPerDay: 50000 },
 };
 
 export const DEFAULT_ANON_LIMITS: Readonly<AnonLimits> = { readsPerMinute: 60, writesPerMinute: 6, perDay: 200 };

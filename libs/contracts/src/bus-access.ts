@@ -135,7 +135,7 @@ export const BUS_ACCESS = {
   'webhooks-dispatcher': { serves: 'webhooks', calls: [], emits: [], consumes: [DURABLES['webhooks-fan-out']], follows: [] },
   'reminders-service': {
     serves: 'reminders',
-    calls: ['auth.orgs.tier', 'auth.orgs.name', 'signups.reminders.target', 'signups.participants.messages'],
+    calls: ['auth.orgs.tier', 'auth.orgs.profile', 'signups.reminders.target', 'signups.participants.messages'],
     emits: ['reminder.sent'],
     consumes: [DURABLES['reminders-contacts'], DURABLES['reminders-mail']],
     follows: [],

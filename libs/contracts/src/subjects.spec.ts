@@ -35,7 +35,7 @@ describe('the subject catalog', () => {
       'auth.members.role',
       'auth.oauth.jwks',
       'auth.oauth.revocations',
-      'auth.orgs.name',
+      'auth.orgs.profile',
       'auth.orgs.tier',
       'reminders.emails.account',
       'reminders.inbound',

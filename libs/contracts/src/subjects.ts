@@ -59,8 +59,8 @@ export interface RequestMap {
   'auth.orgs.get': { req: ById; res: OrganizationView };
   /** What a resource server needs beside a verified token: the organization's tier (cached at the edge). */
   'auth.orgs.tier': { req: { organizationId: string }; res: { tier: Tier } };
-  /** An organization's name, the sender name of its emails. */
-  'auth.orgs.name': { req: { organizationId: string }; res: { name: string } };
+  /** An organization's name and tier: the sender name of its emails, and their daily ceiling. */
+  'auth.orgs.profile': { req: { organizationId: string }; res: { name: string; tier: Tier } };
   /** The user's role in the organization, which bounds an access token's scopes (cached briefly at the edge); invalid_credentials when not a member. */
   'auth.members.role': { req: { organizationId: string; userId: string }; res: { role: MemberRole } };
   /** The public keys that sign access tokens (a JWK Set), for local verification at the edges. */
@@ -223,7 +223,7 @@ const CATALOG = {
   'auth.me': { access: 'credential', credentials: 'any', scope: null },
   'auth.orgs.get': { access: 'credential', credentials: 'any', scope: null },
   'auth.orgs.tier': { access: 'internal' },
-  'auth.orgs.name': { access: 'internal' },
+  'auth.orgs.profile': { access: 'internal' },
   'auth.members.role': { access: 'internal' },
   'auth.oauth.jwks': { access: 'internal' },
   'auth.oauth.revocations': { access: 'internal' },

@@ -41,7 +41,7 @@ class AuthDouble {
       'auth.apikeys.verify': unused,
       'auth.me': unused,
       'auth.orgs.get': unused,
-      'auth.orgs.name': unused,
+      'auth.orgs.profile': unused,
       'auth.orgs.tier': async ({ organizationId }) => {
         this.calls.tier++;
         const tier = this.tiers.get(organizationId);

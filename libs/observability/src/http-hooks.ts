@@ -8,6 +8,8 @@ const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** Secrets that travel in paths (confirmation tokens, calendar feed tokens, keys, device codes) never reach a log line. */
 const SECRET_IN_PATH = /\b(cnf|cal|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
+/** Routes whose last segment is a secret without a prefix: account links (verification, password reset) and unsubscribe tokens. */
+const SECRET_SEGMENT = /\/(account\/verify|account\/reset-password|unsubscribe)\/[^/]+/g;
 
 /** The path without its query, decoded (so %63nf_… is recognised too), with secrets redacted. */
 export function loggablePath(url: string): string {
@@ -18,7 +20,7 @@ export function loggablePath(url: string): string {
   } catch {
     return '[undecodable path]';
   }
-  return decoded.replace(SECRET_IN_PATH, '$1_[redacted]');
+  return decoded.replace(SECRET_IN_PATH, '$1_[redacted]').replace(SECRET_SEGMENT, '/$1/[redacted]');
 }
 
 /** Fastify options that take the request id from X-Request-Id (or make one). */

@@ -148,5 +148,8 @@ describe('loggablePath', () => {
     expect(loggablePath('/r/cnf_AbC123xyz/calendar.ics')).toBe('/r/cnf_[redacted]/calendar.ics');
     expect(loggablePath('/api/v1/registrations/%63nf_AbC123')).toBe('/api/v1/registrations/cnf_[redacted]');
     expect(loggablePath('/r/%E0%A4%A')).toBe('[undecodable path]');
+    expect(loggablePath(`/account/reset-password/${'x'.repeat(43)}`)).toBe('/account/reset-password/[redacted]');
+    expect(loggablePath(`/account/verify/${'A_-'.repeat(14)}?next=1`)).toBe('/account/verify/[redacted]');
+    expect(loggablePath('/unsubscribe/v1.abc.def.ghi')).toBe('/unsubscribe/[redacted]');
   });
 });

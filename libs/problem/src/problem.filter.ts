@@ -1,4 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { loggablePath } from '#libs/observability';
 import { PROBLEM_CONTENT_TYPE, toProblemBody } from './problem-body.js';
 import { asProblem, ProblemError } from './problem-error.js';
 
@@ -69,7 +70,10 @@ export class ProblemFilter implements ExceptionFilter {
     const request = http.getRequest<RequestLike>();
     const problem = toProblem(exception);
     if (problem.status >= 500 && this.logger) {
-      this.logger.error({ err: exception, code: problem.code, method: request.method, url: request.url }, 'request failed');
+      this.logger.error(
+        { err: exception, code: problem.code, method: request.method, url: loggablePath(request.url ?? '') },
+        'request failed',
+      );
     }
     sendProblem(reply, problem, this.problemBase, request.id);
   }

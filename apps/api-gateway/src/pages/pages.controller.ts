@@ -21,6 +21,7 @@ import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
+import type { SafeHtml } from './html.js';
 import { ANSWER_FORM_MAX_LENGTH, questionField, readAnswers, readChecked } from './page-answers.js';
 import {
   choicesOf,
@@ -40,7 +41,6 @@ import {
   type WaitlistMove,
   waitsForSignup,
 } from './page-form.js';
-import type { SafeHtml } from './html.js';
 import { type Rendered, respondWithPage } from './page-response.js';
 import {
   canceledPage,

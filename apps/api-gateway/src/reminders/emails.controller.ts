@@ -4,6 +4,7 @@ import type { Bus } from '#libs/bus';
 import { EmailListView, type Principal } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { NoStore } from '../http/personal-data.js';
 import { UuidParam } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
@@ -13,6 +14,7 @@ export class EmailsController {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
   @Get()
+  @NoStore()
   @Operation('reminders.emails.list')
   @ApiOperation({
     summary: 'The emails of a sandbox signup, newest first (stored, never sent)',

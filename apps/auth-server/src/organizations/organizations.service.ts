@@ -51,11 +51,11 @@ export class OrganizationsService {
     return { tier: org.tier };
   }
 
-  /** An organization's name (the sender name of its emails); not_found when there is none. */
-  async nameOf(id: unknown): Promise<{ name: string }> {
+  /** An organization's name and tier (the sender name of its emails, and their ceiling); not_found when there is none. */
+  async profileOf(id: unknown): Promise<{ name: string; tier: Tier }> {
     const org = typeof id === 'string' ? await this.organizations.findById(id) : null;
     if (!org) throw new ProblemError('not_found', 'No organization with this id.');
-    return { name: org.name };
+    return { name: org.name, tier: org.tier };
   }
 
   /** The user's role in the organization, for a resource server bounding a token's scopes; invalid_credentials once they are no member. */

@@ -146,6 +146,11 @@ describe('the email outbox', () => {
     expect(row.attempts).toBe(3);
   });
 
+  it('answers the mailbox subjects only with MAILBOX_PAGE (a local run): stored mail of every organization is not for the gateway to list', async () => {
+    await expect(stack.bus.request('reminders.mailbox.list', { limit: 10 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(stack.bus.request('reminders.mailbox.get', { id: randomUUID() })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('stores sandbox messages and never sends them', async () => {
     const message = email({ livemode: false });
     expect(await record(app, message)).toEqual(['stored']);
@@ -181,7 +186,7 @@ describe('the email outbox', () => {
     ]);
   });
 
-  it('keeps CR/LF in titles and names out of the headers', async () => {
+  it('keeps CR/LF in titles and names out of the headers, and anything that reads as an address out of the sender name', async () => {
     const message = email({
       senderName: 'Evil"\r\nBcc: victim@example.com',
       content: { subject: 'Potluck\r\nBcc: victim@example.com\u2028X-Hidden: 1', text: 't', html: '<p>h</p>', calendar: null },
@@ -193,7 +198,7 @@ describe('the email outbox', () => {
     });
     expect(mail!.to).toEqual([message.to]);
     expect(mail!.parsed.subject).toBe('Potluck Bcc: victim@example.com X-Hidden: 1');
-    expect(mail!.parsed.from?.value[0]?.name).toBe('Evil" Bcc: victim@example.com');
+    expect(mail!.parsed.from?.value[0]?.name).toBe('Evil Bcc: victim example.com');
     expect(mail!.parsed.headers.has('bcc')).toBe(false);
     expect(mail!.parsed.headers.has('x-hidden')).toBe(false);
   });

@@ -43,6 +43,10 @@ describe('failureKindOf', () => {
     [{ command: 'CONN', message: 'connect ECONNREFUSED' }, 'temporary'],
     [{ responseCode: 550, command: 'RCPT TO' }, 'bounced'],
     [{ responseCode: 553, command: 'RCPT TO' }, 'bounced'],
+    [{ responseCode: 550, command: 'RCPT TO', response: '550 5.1.1 <a@b.example>: Recipient address rejected' }, 'bounced'],
+    [{ responseCode: 554, command: 'RCPT TO', response: '554 5.1.2 Bad destination system address' }, 'bounced'],
+    [{ responseCode: 550, command: 'RCPT TO', response: '550 5.7.1 Message rejected as spam' }, 'permanent'],
+    [{ responseCode: 554, command: 'RCPT TO' }, 'permanent'],
     [{ responseCode: 554, command: 'DATA' }, 'permanent'],
     [{ responseCode: 535, command: 'AUTH PLAIN' }, 'permanent'],
   ])('classifies %j as %s', (err, kind) => {

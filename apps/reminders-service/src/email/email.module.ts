@@ -10,7 +10,7 @@ import { Emails } from './emails.js';
 import { EmailsRepository } from './emails.repository.js';
 import { ListEmailsUseCase } from './list-emails.usecase.js';
 import { MailStateRepository } from './mail-state.repository.js';
-import { OrganizationNames } from './organization-names.js';
+import { OrganizationProfiles } from './organization-profiles.js';
 import { ParticipantMail } from './participant-mail.js';
 
 /** The email outbox: recording, sending over SMTP, suppressions, the listings of stored mail, the auth-server's account messages, and the participant emails of each event. */
@@ -24,7 +24,7 @@ import { ParticipantMail } from './participant-mail.js';
     ListEmailsUseCase,
     AccountEmailsUseCase,
     MailStateRepository,
-    OrganizationNames,
+    OrganizationProfiles,
     ParticipantMail,
   ],
   exports: [Emails, EmailSender, ListEmailsUseCase, AccountEmailsUseCase, ParticipantMail],

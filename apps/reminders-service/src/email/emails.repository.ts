@@ -42,6 +42,8 @@ export interface NewEmailRow {
   sealed: string;
   /** Queued to send now, or stored (sandbox, no SMTP_URL). */
   send: boolean;
+  /** Suppressed whatever the address (a ceiling was reached). */
+  suppress: boolean;
 }
 
 const COLUMNS = `id, kind, status, organization_id AS "organizationId", livemode, signup_id AS "signupId",
@@ -56,6 +58,7 @@ const RECORD = prepared(
    SELECT $1::uuid, $2::text, $3::text, $4::text, $5::boolean, $6::uuid, $7::uuid, $8::text, $9::text, s.status,
           CASE WHEN s.status = 'queued' THEN now() END
    FROM (SELECT CASE
+     WHEN $12::boolean THEN 'suppressed'
      WHEN EXISTS (SELECT 1 FROM ${SUPPRESSIONS} x WHERE x.address = lower($8)
                   AND (x.organization_id = '' OR (x.organization_id = $4 AND $3 = ANY($11::text[])))) THEN 'suppressed'
      WHEN $10::boolean THEN 'queued' ELSE 'stored' END AS status) s
@@ -82,6 +85,7 @@ export class EmailsRepository {
       email.sealed,
       email.send,
       UNSUBSCRIBABLE,
+      email.suppress,
     ]);
     return row;
   }

@@ -4,6 +4,7 @@ import { type EmailCalendarView, type EmailKind, type EmailStatus, type EmailVie
 import { SecretBox } from '#libs/crypto';
 import type { Counter, Metrics } from '#libs/observability';
 import { APP_CONFIG, METRICS } from '#libs/runtime';
+import { displayName } from '../messages/index.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { type EmailRow, EmailsRepository } from './emails.repository.js';
 import { headerText } from './header-text.js';
@@ -28,6 +29,8 @@ export interface NewEmail {
   participantId: string | null;
   to: string;
   content: EmailContent;
+  /** Recorded suppressed, never sent (the organization's daily ceiling was reached). */
+  suppress?: boolean;
 }
 
 /** What is sealed in a row: the message as it goes out. */
@@ -48,7 +51,6 @@ export type EmailOutcome = 'stored' | 'sent' | 'failed' | 'suppressed';
 
 /** The sender address of stored mail when MAIL_FROM is unset (nothing is sent then). */
 const STORED_FROM = 'no-reply@localhost';
-const SENDER_NAME_MAX = 80;
 const SUBJECT_MAX = 200;
 
 /**
@@ -96,7 +98,7 @@ export class Emails {
    */
   async record(db: EntityManager, email: NewEmail): Promise<EmailStatus | undefined> {
     const message: SealedMessage = {
-      from: { name: headerText(email.senderName, SENDER_NAME_MAX) || 'Signups', address: this.from },
+      from: { name: displayName(email.senderName) || 'Signups', address: this.from },
       subject: headerText(email.content.subject, SUBJECT_MAX),
       text: email.content.text,
       html: email.content.html,
@@ -114,6 +116,7 @@ export class Emails {
       to: email.to,
       sealed: this.box.seal(JSON.stringify(message)),
       send: email.livemode && this.sending,
+      suppress: email.suppress ?? false,
     });
     if (!recorded) return undefined;
     if (recorded.status !== 'queued') this.count(email.kind, recorded.status as EmailOutcome);

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Bus } from '#libs/bus';
 import type { EmailView, Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import { BUS } from '#libs/runtime';
+import { APP_CONFIG, BUS } from '#libs/runtime';
+import type { RemindersConfig } from '../reminders.config.js';
 import { Emails } from './emails.js';
 import { EmailsRepository } from './emails.repository.js';
 
@@ -16,6 +17,7 @@ export class ListEmailsUseCase {
     @Inject(BUS) private readonly bus: Bus,
     private readonly repository: EmailsRepository,
     private readonly emails: Emails,
+    @Inject(APP_CONFIG) private readonly config: RemindersConfig,
   ) {}
 
   /** The emails of a signup the principal owns, newest first; none for a live signup (like the SMS outbox). */
@@ -25,15 +27,22 @@ export class ListEmailsUseCase {
     return (await this.repository.list({ signupId: signup.id }, EMAIL_LIST_MAX)).map((row) => this.emails.view(row));
   }
 
+  /** The newest stored emails of every organization: only for a local run's mailbox (MAILBOX_PAGE), not_found otherwise. */
   async mailbox(limit: number): Promise<EmailView[]> {
+    this.assertMailbox();
     return (await this.repository.list({ stored: true }, Math.min(Math.max(1, limit), EMAIL_LIST_MAX))).map((row) => this.emails.view(row));
   }
 
   /** One stored email; 404 for any other (sent, failed…) or unknown one. */
   async mailboxMessage(id: string): Promise<EmailView> {
+    this.assertMailbox();
     const row = await this.repository.get(id);
     if (!row || row.status !== 'stored') throw new ProblemError('not_found', 'No stored email with this id.');
     return this.emails.view(row);
+  }
+
+  private assertMailbox(): void {
+    if (!this.config.mailboxPage) throw new ProblemError('not_found', 'There is no mailbox here: MAILBOX_PAGE is off.');
   }
 
   /** 404 for a token the platform did not make. */

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type CloudEvent, type DurableEventType,DURABLES } from '#libs/contracts';
-import { APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
+import { type CloudEvent, type DurableEventType, DURABLES, utcDay } from '#libs/contracts';
+import { APP_CONFIG, APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
-import { composeParticipantMessage, isNews, messageFingerprint, messageKindFor } from '../messages/index.js';
+import { composeParticipantMessage, displayName, isNews, messageFingerprint, messageKindFor } from '../messages/index.js';
+import type { RemindersConfig } from '../reminders.config.js';
 import { Emails } from './emails.js';
 import { inviteOf } from './invite.js';
 import { MailStateRepository } from './mail-state.repository.js';
-import { OrganizationNames } from './organization-names.js';
+import { OrganizationProfiles } from './organization-profiles.js';
 
 type MailEvent = CloudEvent<DurableEventType<'reminders-mail'>>;
 
@@ -17,7 +18,8 @@ type MailEvent = CloudEvent<DurableEventType<'reminders-mail'>>;
  * transaction of its batch. For each event it locks the participant's mail state, reads the
  * participant as it is now (signups.participants.messages), picks the kind the event calls for,
  * and records the message in the outbox only when it tells something new (its fingerprint differs
- * from the last one sent). The outbox's dedup key (the event and the kind) makes a redelivered
+ * from the last one sent). Live mail counts against the organization's ceiling of the day
+ * (emailsPerDay by tier): past it, the message is recorded suppressed and not sent. The outbox's dedup key (the event and the kind) makes a redelivered
  * event record nothing.
  */
 @Injectable()
@@ -26,7 +28,8 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
     private readonly contexts: MessageContexts,
     private readonly emails: Emails,
     private readonly state: MailStateRepository,
-    private readonly organizations: OrganizationNames,
+    private readonly organizations: OrganizationProfiles,
+    @Inject(APP_CONFIG) private readonly config: RemindersConfig,
     @Inject(APP_CONTEXT) context: AppContext,
   ) {
     super(context, {
@@ -46,8 +49,12 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
     if (!kind) return;
     const fingerprint = messageFingerprint(context);
     if (!isNews(kind, fingerprint, lastSent)) return;
-    const organizationName = await this.organizations.of(context.signup.organizationId);
+    const { name: organizationName, tier } = await this.organizations.of(context.signup.organizationId);
     const message = composeParticipantMessage(context, organizationName, kind);
+    // Live mail counts against the organization's ceiling of the day; past it, the message is kept, suppressed.
+    const withinCeiling =
+      !context.signup.livemode ||
+      (await this.state.countEmail(manager, context.signup.organizationId, utcDay().day, this.config.tierLimits[tier].emailsPerDay));
     await this.emails.record(manager, {
       dedupKey: `${event.id}:${kind}`,
       kind,
@@ -57,11 +64,14 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
       signupId: context.signup.id,
       participantId,
       to: context.participant.email,
+      suppress: !withinCeiling,
       content: {
         subject: message.subject,
         text: message.text,
         html: message.html,
-        calendar: message.calendar ? inviteOf(message.calendar, context, { name: organizationName, email: this.emails.fromAddress }) : null,
+        calendar: message.calendar
+          ? inviteOf(message.calendar, context, { name: displayName(organizationName), email: this.emails.fromAddress })
+          : null,
       },
     });
     await this.state.remember(manager, participantId, fingerprint);

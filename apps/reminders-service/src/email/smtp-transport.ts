@@ -19,14 +19,30 @@ export interface SmtpSettings {
 interface SmtpError {
   responseCode?: number;
   command?: string;
+  response?: string;
   message?: string;
 }
 
-/** A 5xx to RCPT TO is a hard bounce; any other 5xx a permanent failure; a 4xx or no answer, temporary. */
+/** An enhanced status code (RFC 3463) that says the address is wrong: 5.1.x (no such mailbox, bad domain…). */
+const BAD_ADDRESS = /\b5\.1\.\d{1,3}\b/;
+/** Any enhanced status code. */
+const ENHANCED = /\b[245]\.\d{1,3}\.\d{1,3}\b/;
+/** Without an enhanced code: the basic codes of an unknown or refused mailbox. */
+const MAILBOX_CODES = new Set([550, 551, 553]);
+
+/**
+ * A 4xx or no answer is temporary. A 5xx is permanent; it is a hard bounce (the address is
+ * suppressed) only when it refuses the recipient (RCPT TO) for its address: an enhanced 5.1.x
+ * code, or 550/551/553 without an enhanced code. A policy refusal (5.7.x: spam, relaying) is
+ * permanent for this message and suppresses nobody.
+ */
 export function failureKindOf(err: SmtpError): EmailFailureKind {
   const code = err.responseCode;
   if (code === undefined || code < 500 || code >= 600) return 'temporary';
-  return err.command === 'RCPT TO' ? 'bounced' : 'permanent';
+  if (err.command !== 'RCPT TO') return 'permanent';
+  const response = err.response ?? '';
+  if (ENHANCED.test(response)) return BAD_ADDRESS.test(response) ? 'bounced' : 'permanent';
+  return MAILBOX_CODES.has(code) ? 'bounced' : 'permanent';
 }
 
 /**

@@ -44,11 +44,9 @@ export function participantEvents(context: ParticipantMessageContext): CalendarE
   const shared = {
     timeZone: zoneOf(signup.timeZone),
     location: signup.location === null ? null : oneLine(signup.location) || null,
-    description: [
-      ...(context.manageUrl ? [`Change or cancel your registration: ${context.manageUrl}`] : []),
-      `Event page: ${signup.publicUrl}`,
-    ].join('\n'),
-    url: context.manageUrl ?? signup.publicUrl,
+    // Calendars are shared and synced to others' servers: the edit link (a secret) stays in the email.
+    description: `Event page: ${signup.publicUrl}`,
+    url: signup.publicUrl,
   };
   const held = new Set(participant.selections.filter((s) => s.type === 'slot').map((s) => s.id));
   const slots = context.slots.filter((slot) => held.has(slot.id) && slot.startsAt !== null);

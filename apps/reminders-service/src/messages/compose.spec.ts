@@ -244,12 +244,19 @@ describe('the invite', () => {
           timeZone: 'America/New_York',
           summary: 'Winter potluck: Setup',
           location: 'Town hall, 1 Main St',
-          description: `Change or cancel your registration: ${MANAGE_URL}\nEvent page: ${PUBLIC_URL}`,
-          url: MANAGE_URL,
+          description: `Event page: ${PUBLIC_URL}`,
+          url: PUBLIC_URL,
         },
       ],
     });
     expect(calendar!.events[0]!.uid).toBe(calendarUid.participantSlot(host, IDS.participant, IDS.setup));
+  });
+
+  it('keeps the edit link, a secret, out of every invitation (calendars are shared and synced)', () => {
+    for (const kind of MESSAGE_KINDS) {
+      const { calendar } = compose(kind, CONTEXTS[kind]);
+      expect(JSON.stringify(calendar ?? {})).not.toContain(MANAGE_URL);
+    }
   });
 
   it("requests the signup's date when no timed slot is held", () => {

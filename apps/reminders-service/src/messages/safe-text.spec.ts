@@ -45,9 +45,9 @@ describe('titles', () => {
 });
 
 describe('display names', () => {
-  it('are one line without quotes, angle brackets or backslashes, at most 64 characters', () => {
+  it('are one line without quotes, angle brackets, backslashes or @, at most 64 characters', () => {
     expect(displayName('Ana "The Boss" <boss@example.test>\r\nBcc: x@example.test')).toBe(
-      'Ana The Boss boss@example.test Bcc: x@example.test',
+      'Ana The Boss boss example.test Bcc: x example.test',
     );
     expect(displayName('a\\b')).toBe('a b');
     expect(Array.from(displayName('Ä'.repeat(500)))).toHaveLength(64);

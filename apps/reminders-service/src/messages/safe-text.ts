@@ -15,7 +15,7 @@ const BREAKS_BUT_NEWLINE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u2029
  */
 const INVISIBLE = /[\u202A-\u202E\u2066-\u2069\u200B\uFEFF\u00AD]/g;
 /** Characters of an address in a display name: a name never looks like `"x" <y@z>`. */
-const ADDRESS_SYNTAX = /["<>\\]/g;
+const ADDRESS_SYNTAX = /["<>\\@]/g;
 /** Half of a surrogate pair on its own: no character, and no encoding can carry it. */
 const LONE_SURROGATE = /\p{Cs}/gu;
 
@@ -48,8 +48,10 @@ export function titleOf(title: string, fallback = 'your signup'): string {
 }
 
 /**
- * A name fit for an address header's display part (the lead's To and From): one line, without
- * quotes, angle brackets or backslashes, at most DISPLAY_NAME_MAX characters; empty when nothing is left.
+ * A name fit for an address header's display part (the From of every email, an invitation's
+ * organizer): one line, without quotes, angle brackets, backslashes or @, so no name can pass for
+ * an address (`PayPal <service@paypal.example>` before ours), at most DISPLAY_NAME_MAX characters;
+ * empty when nothing is left.
  */
 export function displayName(name: string): string {
   return cut(oneLine(name.replace(ADDRESS_SYNTAX, ' ')), DISPLAY_NAME_MAX);
