@@ -711,7 +711,7 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it('refuses hostile unsubscribe tokens (shown and posted, with hostile bodies) and mailbox ids with a page, never a 5xx', async () => {
+  it('refuses hostile unsubscribe tokens (shown and posted) and mailbox ids with a page, never a 5xx', async () => {
     // A token of the right shape that the platform did not seal: its page shows a button, and posting it is refused.
     const forged = { name: 'a forged token', raw: `v1.${'A'.repeat(16)}.${'A'.repeat(22)}.${'A'.repeat(120)}` };
     const cases = [
@@ -719,7 +719,6 @@ describe('hostile inputs', () => {
       ...HOSTILE_PATH_VALUES.flatMap((value) => [
         { method: 'GET', path: `/unsubscribe/${value.raw}`, value, body: undefined },
         { method: 'POST', path: `/unsubscribe/${value.raw}`, value, body: 'List-Unsubscribe=One-Click' },
-        { method: 'POST', path: `/unsubscribe/v1.${value.raw}`, value, body: `List-Unsubscribe=${'x'.repeat(BODY_LIMIT_BYTES)}` },
         { method: 'GET', path: `/mailbox/${value.raw}`, value, body: undefined },
         { method: 'GET', path: `/mailbox/${value.raw}/html`, value, body: undefined },
         { method: 'GET', path: `/mailbox/${value.raw}/invite.ics`, value, body: undefined },

@@ -33,7 +33,9 @@ describe('natsPermissionsFor', () => {
     const { publish } = natsPermissionsFor('reminders-service', scope);
     const api = publish.allow.filter(isJetStream);
     expect(api.every((s) => s === '$JS.API.INFO' || s.includes('.EVENTS_p'))).toBe(true);
-    expect(api.filter((s) => s.includes('CONSUMER') || s.startsWith('$JS.ACK')).every((s) => s.includes('.reminders-contacts'))).toBe(true);
+    const durables = api.filter((s) => s.includes('CONSUMER') || s.startsWith('$JS.ACK'));
+    expect(durables.every((s) => s.includes('.reminders-contacts') || s.includes('.reminders-mail'))).toBe(true);
+    expect(durables.some((s) => s.includes('.reminders-mail'))).toBe(true);
     expect(natsPermissionsFor('api-gateway', scope).publish.allow.filter((s) => s.includes('CONSUMER'))).toEqual([]);
   });
 
