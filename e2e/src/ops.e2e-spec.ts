@@ -49,6 +49,7 @@ describe('operations surface of every app', () => {
     ['signups-service', 'signups-reminded'],
     ['webhooks-dispatcher', 'webhooks-fan-out'],
     ['reminders-service', 'reminders-contacts'],
+    ['reminders-service', 'reminders-mail'],
   ])('%s reports the lag of its durable consumer %s', async (app, consumer) => {
     const text = await (await fetch(`${stackInfo().internalUrls[app]}/metrics`)).text();
     for (const name of ['event_consumer_pending_messages', 'event_consumer_unacknowledged_messages']) {

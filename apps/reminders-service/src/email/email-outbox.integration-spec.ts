@@ -218,6 +218,23 @@ describe('the email outbox', () => {
     app.app.get(EmailSender).start();
   });
 
+  it('counts each email once where it ended, by kind, in emails_total', async () => {
+    const counts = async (): Promise<Record<string, number>> => {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      const lines = text.matchAll(/^emails_total\{kind="(\w+)",outcome="(\w+)",app="reminders-service"\} (\d+)$/gm);
+      return Object.fromEntries([...lines].map(([, kind, outcome, count]) => [`${kind}/${outcome}`, Number(count)]));
+    };
+    const before = await counts();
+    const [sent, bounced, stored] = [email({ kind: 'offer' }), email({ kind: 'offer' }), email({ kind: 'offer', livemode: false })];
+    smtp.reject(bounced.to, 550);
+    await record(app, sent, bounced, stored);
+    await eventually(async () => {
+      const after = await counts();
+      const delta = (key: string) => (after[key] ?? 0) - (before[key] ?? 0);
+      expect([delta('offer/sent'), delta('offer/failed'), delta('offer/stored')]).toEqual([1, 1, 1]);
+    });
+  });
+
   it('takes over a message a dead replica left sending once its lease ended', async () => {
     const message = email();
     await app.app.get(EmailSender).stop();
