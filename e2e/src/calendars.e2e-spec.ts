@@ -292,7 +292,7 @@ describe('calendars', () => {
         const google = section.getByRole('link', { name: 'Google Calendar' });
         await expect(google.getAttribute('aria-describedby')).resolves.toBe('calendar-event-0 calendar-new-tab');
         await expect(section.locator('#calendar-event-0').textContent()).resolves.toMatch(
-          /^Beach <b>cleanup<\/b> & picnic: Morning, Tuesday,? 1 June 2027 at 08:00 UTC$/,
+          /^Beach <b>cleanup<\/b> & picnic: Morning, Tue, Jun 1, 2027, 8:00 AM UTC$/,
         );
         expect([await google.getAttribute('target'), await google.getAttribute('rel')]).toEqual(['_blank', 'noopener']);
         const googleUrl = new URL((await google.getAttribute('href'))!);

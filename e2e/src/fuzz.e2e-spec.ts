@@ -95,6 +95,22 @@ async function inPool<T, R>(items: readonly T[], size: number, run: (item: T) =>
   return results;
 }
 
+/** Whether fetch failed because the connection broke under the request (reset, or closed while the body was still going out): nothing was answered. */
+function connectionBroke(err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } }).cause?.code;
+  return err instanceof TypeError && (code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET');
+}
+
+/** fetch, once more when the connection broke before an answer came, as an HTTP client does on a loaded machine. */
+async function fetchAnswered(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (connectionBroke(err)) return fetch(url, init);
+    throw err;
+  }
+}
+
 async function answer(res: Response): Promise<Answer> {
   const text = await res.text();
   let json: unknown;
@@ -276,7 +292,7 @@ describe('hostile inputs', () => {
       mcp: false,
       send: async (value) =>
         answer(
-          await fetch(`${info.baseUrl}${route}`, {
+          await fetchAnswered(`${info.baseUrl}${route}`, {
             method: method.toUpperCase(),
             headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
             body: value,
@@ -297,7 +313,7 @@ describe('hostile inputs', () => {
       mcp: true,
       send: async (value) =>
         answer(
-          await fetch(info.mcpUrl, {
+          await fetchAnswered(info.mcpUrl, {
             method: 'POST',
             headers: {
               authorization: `Bearer ${tenant.key}`,

@@ -46,6 +46,7 @@ describe('slots, items, participants and registrations over REST', () => {
         taken: 0,
         remaining: 3,
         livemode: false,
+        updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
     });
 
