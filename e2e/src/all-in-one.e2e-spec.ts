@@ -66,7 +66,7 @@ describe('npm start (all-in-one)', () => {
       expect(key).toBeDefined();
       expect(first.stderr).toBe('');
       expect(first.output).toContain('tier pro');
-      expect(first.output).toMatch(new RegExp(`Mailbox\s+${gatewayOrigin}/mailbox`));
+      expect(first.output).toMatch(/Mailbox\s+http:\/\/\S+\/mailbox\s/);
       expect((await request(`${gatewayOrigin}/healthz`)).status).toBe(200);
       // Every listener of the process has the HTTP timeouts, and announces its keep-alive one.
       for (const origin of Object.values(stack.origins))

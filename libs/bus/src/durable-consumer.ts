@@ -30,12 +30,17 @@ const BATCH = 64;
  * after the commit. When a batch fails, each of its events is applied again in a transaction of
  * its own, so only the failing one is redelivered. A redelivery or a duplicate publish is
  * skipped. A handler may so run again after a rollback: it writes only through the manager, and
- * leaves effects outside the database to afterCommit.
+ * leaves effects outside the database to afterCommit. `prepare` runs before the transaction, for
+ * reads a handler needs from other apps: a request made inside the transaction would hold a
+ * connection meanwhile (and, on the all-in-one mode's single embedded database, wait for itself).
  */
-export function consumeOnce<T extends EventType>(
+export function consumeOnce<T extends EventType, P = undefined>(
   options: ConsumeOnceOptions<T>,
-  handler: (manager: EntityManager, event: CloudEvent<T>) => Promise<void>,
+  handler: (manager: EntityManager, event: CloudEvent<T>, prepared: P) => Promise<void>,
+  prepare?: (event: CloudEvent<T>) => Promise<P>,
 ): Promise<Subscription> {
+  /** What `prepare` read for each event before its transaction (requests to other apps hold no connection of ours). */
+  const preparedFor = new WeakMap<CloudEvent<T>, P>();
   const { bus, dataSource, schema, consumer, types, logger, maxDeliver, afterCommit } = options;
   const claim = prepared(`INSERT INTO ${qualified(schema, 'processed_events')} ("consumer", "event_id")
     SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING "event_id"`);
@@ -50,7 +55,7 @@ export function consumeOnce<T extends EventType>(
       return inTurn(async (event) => {
         const first = fresh.has(event.id.toLowerCase()) && !applied.has(event.id);
         if (first) {
-          await handler(manager, event);
+          await handler(manager, event, preparedFor.get(event) as P);
           applied.add(event.id);
         }
         return first;
@@ -64,6 +69,7 @@ export function consumeOnce<T extends EventType>(
   });
 
   return bus.consume({ durable: consumer, types, maxDeliver, concurrency: BATCH }, async (event) => {
+    if (prepare) preparedFor.set(event, await prepare(event));
     const applied = await batches.submit(consumer, event);
     if (applied) afterCommit?.(event);
     else logger.debug?.({ consumer, eventId: event.id, type: event.type }, 'event already applied; skipped');

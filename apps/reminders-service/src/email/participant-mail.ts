@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type CloudEvent, type DurableEventType, DURABLES, utcDay } from '#libs/contracts';
+import { type CloudEvent, type DurableEventType, DURABLES, type ParticipantMessageContext, utcDay } from '#libs/contracts';
 import { APP_CONFIG, APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
 import { composeParticipantMessage, displayName, isNews, messageFingerprint, messageKindFor } from '../messages/index.js';
@@ -8,22 +8,29 @@ import type { RemindersConfig } from '../reminders.config.js';
 import { Emails } from './emails.js';
 import { inviteOf } from './invite.js';
 import { MailStateRepository } from './mail-state.repository.js';
-import { OrganizationProfiles } from './organization-profiles.js';
+import { type OrganizationProfile, OrganizationProfiles } from './organization-profiles.js';
 
 type MailEvent = CloudEvent<DurableEventType<'reminders-mail'>>;
+
+/** What a message is made from: the participant as it is now, and its organization. */
+interface Prepared {
+  context: ParticipantMessageContext;
+  organization: OrganizationProfile;
+}
 
 /**
  * Mails participants about their registrations (docs/decisions.md, "Participant email"): a durable
  * consumer of participant events, shared by the replicas, each event applied once in the
- * transaction of its batch. For each event it locks the participant's mail state, reads the
- * participant as it is now (signups.participants.messages), picks the kind the event calls for,
+ * transaction of its batch. For each event it reads the participant as it is now
+ * (signups.participants.messages) before the transaction, then locks the participant's mail
+ * state, picks the kind the event calls for,
  * and records the message in the outbox only when it tells something new (its fingerprint differs
  * from the last one sent). Live mail counts against the organization's ceiling of the day
  * (emailsPerDay by tier): past it, the message is recorded suppressed and not sent. The outbox's dedup key (the event and the kind) makes a redelivered
  * event record nothing.
  */
 @Injectable()
-export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-mail'>> {
+export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-mail'>, Prepared | undefined> {
   constructor(
     private readonly contexts: MessageContexts,
     private readonly emails: Emails,
@@ -39,17 +46,27 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
     });
   }
 
-  protected async apply(manager: EntityManager, event: MailEvent): Promise<void> {
+  /**
+   * Reads the participant as it is now and its organization, before the transaction: requests to
+   * other apps never run while this app holds a connection.
+   */
+  protected override async prepare(event: MailEvent): Promise<Prepared | undefined> {
+    const context = (await this.contexts.of([event.data.id])).get(event.data.id);
+    // A participant whose signup was deleted since is mailed nothing.
+    if (!context) return undefined;
+    return { context, organization: await this.organizations.of(context.signup.organizationId) };
+  }
+
+  protected async apply(manager: EntityManager, event: MailEvent, prepared: Prepared | undefined): Promise<void> {
     const participantId = event.data.id;
     const lastSent = await this.state.lock(manager, participantId);
-    const context = (await this.contexts.of([participantId])).get(participantId);
-    // A participant whose signup was deleted since is mailed nothing.
-    if (!context) return;
+    if (!prepared) return;
+    const { context, organization } = prepared;
     const kind = messageKindFor(event.type, context.participant);
     if (!kind) return;
     const fingerprint = messageFingerprint(context);
     if (!isNews(kind, fingerprint, lastSent)) return;
-    const { name: organizationName, tier } = await this.organizations.of(context.signup.organizationId);
+    const { name: organizationName, tier } = organization;
     const message = composeParticipantMessage(context, organizationName, kind);
     // Live mail counts against the organization's ceiling of the day; past it, the message is kept, suppressed.
     const withinCeiling =
