@@ -35,16 +35,19 @@ describe('limits shared by two gateway replicas', () => {
   describe('per credential, by tier', () => {
     it('counts every call of a key on either replica and reports what remains', async () => {
       const { key } = await newTenant('free');
-      const started = Math.floor(Date.now() / 1000);
-      const answers: ApiResponse[] = [];
-      for (let i = 0; i < 3; i++) answers.push(await replica(i).call('/signups', { key }));
+      const before = Math.floor(Date.now() / 1000);
+      const answers: ApiResponse[] = [await replica(0).call('/signups', { key })];
+      const firstAnswered = Math.ceil(Date.now() / 1000);
+      for (let i = 1; i < 3; i++) answers.push(await replica(i).call('/signups', { key }));
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(answers.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['119', '118', '117']);
       const last = answers[2]!.headers;
       expect(last.get('ratelimit-policy')).toBe('"credential";q=120;w=60');
-      expect(last.get('ratelimit')).toMatch(/^"credential";r=117;t=(5[7-9]|60)$/);
+      expect(last.get('ratelimit')).toMatch(/^"credential";r=117;t=(5\d|60)$/);
       expect(last.get('x-ratelimit-limit')).toBe('120');
-      expectSecondsNear(last.get('x-ratelimit-reset'), started + 60 + 1, 4);
+      const reset = Number(last.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThanOrEqual(before + 60);
+      expect(reset).toBeLessThanOrEqual(firstAnswered + 60);
     });
 
     it('refuses the call past the budget with 429 rate_limited and Retry-After, whichever replica takes it', async () => {
