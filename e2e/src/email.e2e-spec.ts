@@ -1,7 +1,8 @@
 import ICAL from 'ical.js';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
-import type { EmailListView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
+import type { EmailListView, RegistrationResultView, RegistrationView, ReminderPassView, SlotView } from '#libs/contracts';
+import type { ProblemBody } from '#libs/problem';
 import {
   accessibilityViolations,
   eventually,
@@ -202,8 +203,12 @@ describe('participant email over SMTP (a stack of its own)', () => {
     smtp = await startFakeSmtp();
     stack = await startServicesStack({
       label: 'email',
-      // One live email per organization and day: the second registration's confirmation is over the ceiling.
-      env: { SMTP_URL: smtp.url, MAIL_FROM: 'no-reply@signups.example.test', TIER_LIMITS: JSON.stringify({ pro: { emailsPerDay: 1 } }) },
+      // One live email per pro organization and day (the second registration's confirmation is over the ceiling); three on org.
+      env: {
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'no-reply@signups.example.test',
+        TIER_LIMITS: JSON.stringify({ pro: { emailsPerDay: 1 }, org: { emailsPerDay: 3 } }),
+      },
     });
   }, 120_000);
 
@@ -279,5 +284,53 @@ describe('participant email over SMTP (a stack of its own)', () => {
       await db.end();
     }
     expect(smtp.messages.filter((m) => m.to.includes(second.email))).toEqual([]);
+  });
+
+  it('sends live email reminders up to what remains of the day, with one-click unsubscribe, then answers 429 for email alone', async () => {
+    const organization = await admin<{ id: string }>('organizations', { name: 'Harbor Club', tier: 'org' });
+    await admin('users', {
+      email: `owner-${organization.id.toLowerCase()}@example.com`,
+      password: 'correct horse battery',
+      organizationId: organization.id,
+    });
+    const { key } = await admin<{ key: string }>('api-keys', { organizationId: organization.id, mode: 'live' });
+    const base = stack.info.baseUrl;
+    const created = await request<{ id: string }>(`${base}/signups`, {
+      key,
+      body: { title: 'Harbor cleanup', eventDate: '2027-06-01T18:00:00.000Z', timeZone: ZONE },
+    });
+    const signupId = created.body.id;
+    await request(`${base}/signups/${signupId}/publish`, { key, method: 'POST' });
+    const people = [person(), person()];
+    for (const who of people) expect((await request(`${base}/signups/${signupId}/participants`, { body: who })).status).toBe(201);
+    // Their two confirmations leave one email of the day's three.
+    await eventually(() => expect(smtp.messages.filter((m) => people.some((who) => m.to.includes(who.email)))).toHaveLength(2), 20_000);
+
+    const send = (channel: string) =>
+      request<ReminderPassView & ProblemBody>(`${base}/signups/${signupId}/reminders/send`, { key, body: { channel } });
+    expect((await send('email')).body).toMatchObject({ eligible: 2, sent: 1, failed: 0 });
+    const [reminder] = await eventually(() => {
+      const found = smtp.messages.filter((m) => m.parsed.subject?.startsWith('Reminder: '));
+      expect(found).toHaveLength(1);
+      return found;
+    }, 20_000);
+    const headers = reminder!.raw
+      .toString()
+      .split('\r\n\r\n')[0]!
+      .replace(/\r\n[ \t]+/g, ' ');
+    expect(headers).toMatch(new RegExp(`^List-Unsubscribe: <${stack.info.gatewayUrl}/unsubscribe/[^>]+>$`, 'm'));
+    expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+
+    const refused = await send('email');
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('daily_ceiling_exceeded');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Asked for both, the channel with room still runs; the full one reports who stays eligible.
+    const both = await send('both');
+    expect(both.status).toBe(200);
+    expect(both.body.channels).toEqual({
+      email: { eligible: 1, sent: 0, failed: 0, notEligible: [] },
+      sms: { eligible: 0, sent: 0, failed: 0, notEligible: [] },
+    });
   });
 });

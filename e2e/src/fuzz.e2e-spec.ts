@@ -533,6 +533,7 @@ describe('hostile inputs', () => {
         'PATCH /webhooks/{id}',
         'POST /calendar-feed',
         'DELETE /calendar-feed',
+        'POST /signups/{id}/reminders/send',
       ]),
     );
     expect(Object.keys(doc.paths).map((p) => p.slice(apiPrefix.length))).toEqual(
@@ -543,7 +544,14 @@ describe('hostile inputs', () => {
       ]),
     );
     expect(tools.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['create_signup', 'register_participant', 'list_participants', 'list_waitlist', 'promote_from_waitlist']),
+      expect.arrayContaining([
+        'create_signup',
+        'register_participant',
+        'list_participants',
+        'list_waitlist',
+        'promote_from_waitlist',
+        'send_reminder',
+      ]),
     );
     expect(ids.waitlist.entryId).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -3,6 +3,7 @@ import { twilioSignature } from '#libs/edge';
 import type { ProblemBody } from '#libs/problem';
 import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
 import { call, newTenant, request, type Tenant } from './support/api.js';
+import { smsPass } from './support/reminders.js';
 import { newSignup, person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
 
@@ -49,7 +50,7 @@ describe('SMS reminders', () => {
       for (const phone of [...phones, undefined]) await register(signup.id, phone);
       const res = await send(signup.id);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ eligible: 2, sent: 2, failed: 0, notEligible: [] });
+      expect(res.body).toEqual(smsPass({ eligible: 2, sent: 2, failed: 0, notEligible: [] }));
 
       const box = await outbox(signup.id);
       expect(box.status).toBe(200);
@@ -65,7 +66,7 @@ describe('SMS reminders', () => {
         expect(message.body).toContain(signup.publicUrl);
         expect(message.body).toMatch(/Reply STOP to opt out\.$/);
       }
-      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [] });
+      expect((await send(signup.id)).body).toEqual(smsPass({ eligible: 0, sent: 0, failed: 0, notEligible: [] }));
       await eventually(async () => {
         const list = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
         expect(
@@ -81,7 +82,7 @@ describe('SMS reminders', () => {
       const live = await tenant.newKey({ mode: 'live' });
       const { signup } = await newSignup(live.key);
       await register(signup.id, newPhone());
-      expect((await send(signup.id, live.key)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
+      expect((await send(signup.id, live.key)).body).toEqual(smsPass({ eligible: 1, sent: 1, failed: 0, notEligible: [] }));
       expect((await outbox(signup.id, live.key)).body).toEqual({ data: [] });
     });
 
@@ -90,11 +91,15 @@ describe('SMS reminders', () => {
       const mobile = newPhone();
       await register(signup.id, PREMIUM_RATE);
       await register(signup.id, mobile);
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] });
+      expect((await send(signup.id)).body).toEqual(
+        smsPass({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] }),
+      );
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).toEqual([mobile]);
       const list = await call<{ data: ParticipantView[] }>(`/signups/${signup.id}/participants`, { key: tenant.key });
       expect(list.body.data.map((p) => p.phone).sort()).toEqual([PREMIUM_RATE, mobile].sort());
-      expect((await send(signup.id)).body).toEqual({ eligible: 0, sent: 0, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] });
+      expect((await send(signup.id)).body).toEqual(
+        smsPass({ eligible: 0, sent: 0, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] }),
+      );
     });
 
     it('greets by a first name without the links, email addresses and phone numbers a participant wrote', async () => {
@@ -176,7 +181,7 @@ describe('SMS reminders', () => {
       const { signup } = await newSignup(tenant.key);
       await register(signup.id, phone);
       await register(signup.id, newPhone());
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
+      expect((await send(signup.id)).body).toEqual(smsPass({ eligible: 1, sent: 1, failed: 0, notEligible: [] }));
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).not.toContain(phone);
 
       const help = await inbound({ From: phone, Body: 'help' });
@@ -184,7 +189,7 @@ describe('SMS reminders', () => {
         /<Response><Message>Signup reminders: .*Reply STOP to opt out, START to opt back in\..*<\/Message><\/Response>$/,
       );
       await inbound({ From: phone, Body: 'START' });
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
+      expect((await send(signup.id)).body).toEqual(smsPass({ eligible: 1, sent: 1, failed: 0, notEligible: [] }));
       expect((await outbox(signup.id)).body.data.map((m) => m.to)).toContain(phone);
     });
 
@@ -202,7 +207,7 @@ describe('SMS reminders', () => {
 
       const { signup } = await newSignup(tenant.key);
       await register(signup.id, phone);
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [] });
+      expect((await send(signup.id)).body).toEqual(smsPass({ eligible: 1, sent: 1, failed: 0, notEligible: [] }));
     });
   });
 
@@ -236,7 +241,9 @@ describe('SMS reminders', () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect((await outbox(signup.id)).body.data).toHaveLength(2);
       expect((await outbox(later.id)).body.data).toEqual([]);
-      expect((await send(signup.id)).body).toEqual({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] });
+      expect((await send(signup.id)).body).toEqual(
+        smsPass({ eligible: 1, sent: 1, failed: 0, notEligible: [{ reason: 'not_mobile', count: 1 }] }),
+      );
     });
   });
 

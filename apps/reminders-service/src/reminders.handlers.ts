@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountEmailInput, type HandlersOf, requireUuid, validateInput } from '#libs/contracts';
+import { AccountEmailInput, type HandlersOf, requireUuid, SendRemindersDto, validateInput } from '#libs/contracts';
 import { AccountEmailsUseCase } from './email/account-emails.usecase.js';
 import { ListEmailsUseCase } from './email/list-emails.usecase.js';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
@@ -19,7 +19,8 @@ export class RemindersHandlers {
 
   handlers(): HandlersOf<'reminders'> {
     return {
-      'reminders.passes.run': ({ principal, signupId }) => this.manualPass.execute(principal, requireUuid(signupId)),
+      'reminders.passes.run': async ({ principal, signupId, channel }) =>
+        this.manualPass.execute(principal, requireUuid(signupId), (await validateInput(SendRemindersDto, { channel }, 'input')).channel),
       'reminders.outbox.list': async ({ principal, signupId }) => ({
         data: await this.listOutbox.execute(principal, requireUuid(signupId)),
       }),

@@ -5,10 +5,12 @@ import { EmailModule } from './email/email.module.js';
 import { InboundSmsUseCase } from './inbound/inbound-sms.usecase.js';
 import { OptOutsRepository } from './inbound/opt-outs.repository.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
+import { EmailReminderPass } from './passes/email-reminder-pass.js';
 import { ListOutboxUseCase } from './passes/list-outbox.usecase.js';
 import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
 import { PassesRepository } from './passes/passes.repository.js';
 import { ReminderPass } from './passes/reminder-pass.js';
+import { ReminderPasses } from './passes/reminder-passes.js';
 import type { RemindersConfig } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
 import { smsProviderFor } from './sms/sms-provider.factory.js';
@@ -26,6 +28,8 @@ import { SMS_PROVIDER } from './sms/sms-provider.js';
     PassesRepository,
     OptOutsRepository,
     ReminderPass,
+    EmailReminderPass,
+    ReminderPasses,
     ManualPassUseCase,
     ListOutboxUseCase,
     InboundSmsUseCase,

@@ -7,7 +7,7 @@ import { authHandlers, eventually, otherEvent, principal, recordingLogger, Seen,
 
 type AuthHandlers = HandlersOf<'auth'>;
 
-const PASS: ReminderPassView = { eligible: 1, sent: 1, failed: 0, notEligible: [] };
+const PASS: ReminderPassView = { eligible: 1, sent: 1, failed: 0, notEligible: [], channels: {} };
 
 /** The reminders owner's handlers: passes.run as given, the rest answering not_found. */
 function remindersHandlers(run: HandlersOf<'reminders'>['reminders.passes.run']): HandlersOf<'reminders'> {

@@ -169,7 +169,7 @@ describe('outbox, relay and consumeOnce', () => {
     );
     const event = testEvent();
     await bus.publish(event);
-    await eventually(async () => expect([attempts.count(event.id), await appliedRows(consumer, event.id)]).toEqual([2, 1]));
+    await eventually(async () => expect([attempts.count(event.id), await appliedRows(consumer, event.id)]).toEqual([2, 1]), 15_000);
   });
 });
 

@@ -123,6 +123,7 @@ const reminderSent: EventMap['reminder.sent'] = {
   sentAt: '2026-01-03T00:00:00.000Z',
   organizationId: signup.organizationId,
   livemode: true,
+  channel: 'sms',
 } satisfies Required<EventMap['reminder.sent']>;
 
 /** The optional members of SignupView: on the single read only, never required in an event. */

@@ -1,11 +1,32 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EnumField } from './validation.js';
 
 /** What started a reminder pass: the organizer's call, or the scheduler about 24 h before the event. */
 export const REMINDER_TRIGGERS = ['manual', 'automatic'] as const;
 export type ReminderTrigger = (typeof REMINDER_TRIGGERS)[number];
 
-/** Why a participant with a phone is left out of every pass (SMS number policy, docs/decisions.md "Reminders"). */
-export const NOT_ELIGIBLE_REASONS = ['not_mobile', 'country_not_allowed'] as const;
+/** How a pass reminds: by text, by email, or both (docs/decisions.md "Email reminders"). */
+export const REMINDER_CHANNELS = ['sms', 'email', 'both'] as const;
+export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
+
+/** The channels a pass may run, each reported on its own. */
+export type PassChannel = Exclude<ReminderChannel, 'both'>;
+
+/** POST /signups/{id}/reminders/send (the body is optional). */
+export class SendRemindersDto {
+  @EnumField(REMINDER_CHANNELS, {
+    description:
+      'sms (the default): a text to each participant with a mobile number; email: an email to each participant (every tier); ' +
+      'both: each channel in one pass, counted apart under channels.',
+  })
+  channel?: ReminderChannel;
+}
+
+/**
+ * Why a participant is left out of every pass: for texts, the SMS number policy; for email, an
+ * address that bounced or unsubscribed from the organization's reminders (docs/decisions.md "Reminders").
+ */
+export const NOT_ELIGIBLE_REASONS = ['not_mobile', 'country_not_allowed', 'bounced', 'unsubscribed'] as const;
 export type NotEligibleReason = (typeof NOT_ELIGIBLE_REASONS)[number];
 
 export class NotEligibleView {
@@ -13,12 +34,47 @@ export class NotEligibleView {
     enum: NOT_ELIGIBLE_REASONS,
     description:
       'not_mobile: the number is not a mobile (premium rate, shared cost, toll free, VoIP, personal number, fixed line…); ' +
-      'country_not_allowed: its country is not among those the platform texts',
+      'country_not_allowed: its country is not among those the platform texts; ' +
+      'bounced: mail to the address bounced; unsubscribed: the address unsubscribed from this organization’s reminders',
   })
   reason!: NotEligibleReason;
 
-  @ApiProperty({ type: 'integer', description: 'Phone numbers left out for this reason (one per number, like eligible)' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Phone numbers or addresses left out for this reason (one per number or address, like eligible)',
+  })
   count!: number;
+}
+
+/** One channel's part of a pass. */
+export class ReminderChannelView {
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'sms: participants with a phone the platform texts, not opted out, one per phone number; email: participants with an address ' +
+      'that neither bounced nor unsubscribed, one per address. Either way not reminded of this signup by this channel yet',
+  })
+  eligible!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'sms: texts accepted by the SMS provider; email: emails queued for sending (the outbox sends each once, retrying a mail server ' +
+      'that fails for a while). Sandbox: stored, never sent',
+  })
+  sent!: number;
+
+  @ApiProperty({ type: 'integer', description: 'sms: texts the provider refused or did not answer (they stay eligible); email: always 0' })
+  failed!: number;
+
+  @ApiProperty({ type: () => NotEligibleView, isArray: true, description: 'Those this channel never reminds, by reason' })
+  notEligible!: NotEligibleView[];
+}
+
+/** The channels a pass ran: only those asked for. */
+export class ReminderChannelsView {
+  @ApiPropertyOptional({ type: () => ReminderChannelView }) sms?: ReminderChannelView;
+  @ApiPropertyOptional({ type: () => ReminderChannelView }) email?: ReminderChannelView;
 }
 
 /** The outcome of one reminder pass (contract: "Reminder pass result"). */
@@ -26,11 +82,15 @@ export class ReminderPassView {
   @ApiProperty({
     type: 'integer',
     description:
-      'Participants with a phone the platform texts (see notEligible), not opted out and not reminded yet for this signup, one per phone number',
+      'The sum over the channels that ran (see channels). sms: participants with a phone the platform texts (see notEligible), ' +
+      'not opted out and not reminded yet for this signup, one per phone number',
   })
   eligible!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Texts accepted by the SMS provider (sandbox: stored in the outbox)' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'The sum over the channels: texts accepted by the SMS provider, emails queued (sandbox: stored in the outbox)',
+  })
   sent!: number;
 
   @ApiProperty({
@@ -44,9 +104,12 @@ export class ReminderPassView {
     type: () => NotEligibleView,
     isArray: true,
     description:
-      'Participants with a phone that no pass texts, by reason (not counted in eligible; empty when none). Their registration stands',
+      'Participants no pass reminds by a channel that ran, by reason (not counted in eligible; empty when none). Their registration stands',
   })
   notEligible!: NotEligibleView[];
+
+  @ApiProperty({ type: () => ReminderChannelsView, description: 'Each channel that ran, counted on its own' })
+  channels!: ReminderChannelsView;
 }
 
 /** A text of a sandbox pass: stored, never sent. */
@@ -64,9 +127,9 @@ export class OutboxListView {
   @ApiProperty({ type: () => OutboxMessageView, isArray: true }) data!: OutboxMessageView[];
 }
 
-/** What reminder.sent carries: one text that went out (sandbox: stored in the outbox). */
+/** What reminder.sent carries: one text that went out, or one reminder email queued (sandbox: stored). */
 export interface ReminderSentData {
-  /** The reminder's id; in sandbox also the outbox message's. */
+  /** The reminder's id: the text's (in sandbox also the outbox message's), or the email's. */
   id: string;
   signupId: string;
   participantId: string;
@@ -74,6 +137,7 @@ export interface ReminderSentData {
   sentAt: string;
   organizationId: string;
   livemode: boolean;
+  channel: PassChannel;
 }
 
 /** An SMS that arrived on the inbound webhook, its signature already checked at the edge. */

@@ -99,7 +99,7 @@ describe('authorize', () => {
 });
 
 describe('authorized', () => {
-  const pass: ReminderPassView = { eligible: 0, sent: 0, failed: 0, notEligible: [] };
+  const pass: ReminderPassView = { eligible: 0, sent: 0, failed: 0, notEligible: [], channels: {} };
   const ran: string[] = [];
   const handlers = authorized<'reminders'>({
     'reminders.passes.run': async ({ principal }) => {

@@ -20,7 +20,7 @@ import type {
   UpdateRegistrationInput,
 } from './participants.js';
 import type { Principal } from './principal.js';
-import type { InboundSms, OutboxMessageView, ReminderPassView } from './reminders.js';
+import type { InboundSms, OutboxMessageView, ReminderChannel, ReminderPassView } from './reminders.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
 import type { WaitlistedParticipantView, WaitlistQuery } from './waitlist.js';
@@ -150,7 +150,7 @@ export interface RequestMap {
   'signups.reminders.target': { req: OfSignup; res: SignupView };
 
   /** A reminder pass over a published signup of the principal's organization. */
-  'reminders.passes.run': { req: OfSignup; res: ReminderPassView };
+  'reminders.passes.run': { req: OfSignup & { channel?: ReminderChannel }; res: ReminderPassView };
   /** The texts sandbox passes stored for a signup, oldest first. */
   'reminders.outbox.list': { req: OfSignup; res: { data: OutboxMessageView[] } };
   /** A verified inbound SMS (STOP, START, HELP): the reply to text back, if any. */

@@ -7,7 +7,7 @@ export const SCOPES = {
   'register:write': 'Sign up for signup sheets on your behalf',
   'analytics:read': 'See fill rates and other statistics of your signup sheets',
   'ai:draft': 'Draft signup sheets from a description with AI (uses your monthly quota)',
-  'reminders:send': 'Send SMS reminders to participants (uses your daily SMS allowance)',
+  'reminders:send': 'Send SMS and email reminders to participants (uses your daily SMS and email allowances)',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { OutboxListView, type OutboxMessageView, type Principal, ReminderPassView } from '#libs/contracts';
+import { OutboxListView, type OutboxMessageView, type Principal, ReminderPassView, SendRemindersDto } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
-import { UuidParam } from '../http/validation.pipes.js';
+import { UuidParam, ValidOptionalBody } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
 @ApiTags('reminders')
@@ -16,14 +16,19 @@ export class RemindersController {
   @HttpCode(200)
   @Operation('reminders.passes.run')
   @ApiOperation({
-    summary: 'Text a reminder to the participants of a published signup who gave a phone',
+    summary: 'Remind the participants of a published signup, by text, email or both',
     description:
-      'Texts each participant with a phone who has not opted out (STOP) and was not reminded of this signup yet, up to what remains of the ' +
-      "organization's daily SMS ceiling. sent + failed ≤ eligible; participants not texted stay eligible for the next pass. " +
-      'A number that is not a mobile (premium rate, shared cost, toll free, VoIP, fixed line…) or whose country the platform does not text ' +
-      'is never texted: notEligible counts those by reason, and their registrations stand. ' +
-      'Sandbox keys never reach the SMS provider: their texts count as sent, use no ceiling, and are listed at GET /signups/{id}/reminders/outbox. ' +
-      'When the provider fails every text of the pass: 502 upstream_unavailable, or 504 when every text timed out; everyone stays eligible.',
+      'channel sms (the default): texts each participant with a phone who has not opted out (STOP) and was not reminded of this signup yet, ' +
+      "up to what remains of the organization's daily SMS ceiling (pro and org tiers). sent + failed ≤ eligible; participants not texted " +
+      'stay eligible for the next pass. A number that is not a mobile (premium rate, shared cost, toll free, VoIP, fixed line…) or whose ' +
+      'country the platform does not text is never texted: notEligible counts those by reason, and their registrations stand. ' +
+      'channel email (every tier): emails each address of a confirmed participant not reminded of this signup yet, one per address, up to ' +
+      "what remains of the organization's daily email ceiling; addresses that bounced or unsubscribed are counted in notEligible. " +
+      'channel both: each channel in turn. The totals are the sums; channels holds each channel’s own counts. ' +
+      'Sandbox keys never reach the SMS provider or a mail server: their reminders count as sent, use no ceiling, and are listed at ' +
+      'GET /signups/{id}/reminders/outbox and GET /signups/{id}/emails. 429 daily_ceiling_exceeded when nothing remains of the ceiling of ' +
+      'every channel asked for. When nothing was sent and the SMS provider failed every text: 502 upstream_unavailable, or 504 when every ' +
+      'text timed out; everyone stays eligible.',
   })
   @ApiOkResponse({ type: ReminderPassView })
   @ApiProblems([
@@ -36,8 +41,12 @@ export class RemindersController {
     'daily_ceiling_exceeded',
     'upstream_unavailable',
   ])
-  send(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderPassView> {
-    return this.bus.request('reminders.passes.run', { principal, signupId });
+  send(
+    @UuidParam('id') signupId: string,
+    @ValidOptionalBody(SendRemindersDto) input: SendRemindersDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ReminderPassView> {
+    return this.bus.request('reminders.passes.run', { principal, signupId, ...(input.channel && { channel: input.channel }) });
   }
 
   @Get('outbox')

@@ -5,6 +5,7 @@ import {
   CreateSlotsDto,
   ListParticipantsQueryDto,
   RegistrationDto,
+  SendRemindersDto,
   StringField,
   UpdateItemDto,
   UpdateSignupDto,
@@ -49,6 +50,7 @@ export class ListParticipantsArgs extends IntersectionType(SignupRef, ListPartic
 export class ListWaitlistArgs extends IntersectionType(SignupRef, WaitlistQueryDto) {}
 export class RegisterParticipantArgs extends IntersectionType(SignupRef, RegistrationDto) {}
 export class CheckInArgs extends IntersectionType(ParticipantRef, CheckInDto) {}
+export class SendReminderArgs extends IntersectionType(SignupRef, SendRemindersDto) {}
 
 /** Registers the caller: the email is their account's; accounts have no display name, so one may be given. */
 export class RegisterSelfArgs extends IntersectionType(SignupRef, OmitType(RegistrationDto, ['name', 'email'] as const)) {

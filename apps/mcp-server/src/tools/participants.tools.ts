@@ -1,5 +1,5 @@
 import { ParticipantPageView, ParticipantView, RegistrationResultView, ReminderPassView, toRegistrationInput } from '#libs/contracts';
-import { ListParticipantsArgs, ParticipantRef, RegisterParticipantArgs, RegisterSelfArgs, SignupRef } from './args.js';
+import { ListParticipantsArgs, ParticipantRef, RegisterParticipantArgs, RegisterSelfArgs, SendReminderArgs } from './args.js';
 import { ADD, CHANGE, defineTool, READ, type ToolContext } from './tool.js';
 
 /** The register tools' lead: the confirmation token before anything else, and what it is for. */
@@ -88,18 +88,20 @@ export const PARTICIPANT_TOOLS = [
   }),
   defineTool({
     name: 'send_reminder',
-    title: 'Send SMS reminders',
+    title: 'Send reminders',
     description:
-      'Texts a reminder of a published signup to each participant with a phone who has not opted out and was not reminded of it yet, within ' +
-      "the organization's daily SMS allowance (pro and org tiers). Answers eligible, sent and failed; those not texted stay eligible, so calling " +
-      'again later reaches them and texts nobody twice. notEligible counts, by reason, the numbers that are never texted (not a mobile, or a ' +
-      'country the platform does not text): tell the organizer to ask those participants for a mobile number. ' +
-      'Sandbox connections store the texts instead of sending them. A large pass may take ' +
-      'a few minutes.',
+      'Reminds the participants of a published signup who were not reminded of it yet. channel sms (the default) texts each participant with ' +
+      "a phone who has not opted out, within the organization's daily SMS allowance (pro and org tiers); email (every tier) emails each " +
+      "participant's address once, within the daily email allowance; both does each. Answers eligible, sent and failed (the sums) and " +
+      'channels, each channel counted apart; those not reminded stay eligible, so calling again later reaches them and reminds nobody twice. ' +
+      'notEligible counts, by reason, those never reminded: a number that is not a mobile or in a country the platform does not text ' +
+      '(tell the organizer to ask for a mobile number), an address that bounced or unsubscribed. ' +
+      'Sandbox connections store the texts and emails instead of sending them. A large pass may take a few minutes.',
     subject: 'reminders.passes.run',
-    input: SignupRef,
+    input: SendReminderArgs,
     output: ReminderPassView,
     hints: { ...ADD, idempotentHint: true, openWorldHint: true },
-    run: ({ signupId }, { request, principal }) => request({ principal, signupId: signupId.toLowerCase() }),
+    run: ({ signupId, channel }, { request, principal }) =>
+      request({ principal, signupId: signupId.toLowerCase(), ...(channel && { channel }) }),
   }),
 ];

@@ -56,9 +56,9 @@ describe('the email outbox', () => {
   /** Records emails in one transaction, as a consumer does, then wakes the sender. */
   async function record(running: RunningApp, ...emails: NewEmail[]): Promise<(EmailStatus | undefined)[]> {
     const outbox = running.app.get(Emails);
-    const statuses = await running.context.dataSource!.transaction((manager) => Promise.all(emails.map((e) => outbox.record(manager, e))));
+    const recorded = await running.context.dataSource!.transaction((manager) => Promise.all(emails.map((e) => outbox.record(manager, e))));
     outbox.queued();
-    return statuses;
+    return recorded.map((email) => email?.status);
   }
 
   const received = (to: string) => smtp.messages.filter((m) => m.to.includes(to));

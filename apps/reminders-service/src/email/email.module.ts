@@ -3,6 +3,7 @@ import { APP_CONFIG } from '#libs/runtime';
 import { ContactsModule } from '../contacts/contacts.module.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { AccountEmailsUseCase } from './account-emails.usecase.js';
+import { EmailRemindersRepository } from './email-reminders.repository.js';
 import { EmailSender } from './email-sender.js';
 import { emailTransportFor } from './email-transport.factory.js';
 import { EMAIL_TRANSPORT } from './email-transport.js';
@@ -19,6 +20,7 @@ import { ParticipantMail } from './participant-mail.js';
   providers: [
     { provide: EMAIL_TRANSPORT, useFactory: (config: RemindersConfig) => emailTransportFor(config), inject: [APP_CONFIG] },
     EmailsRepository,
+    EmailRemindersRepository,
     Emails,
     EmailSender,
     ListEmailsUseCase,
@@ -27,6 +29,15 @@ import { ParticipantMail } from './participant-mail.js';
     OrganizationProfiles,
     ParticipantMail,
   ],
-  exports: [Emails, EmailSender, ListEmailsUseCase, AccountEmailsUseCase, ParticipantMail],
+  exports: [
+    Emails,
+    EmailSender,
+    ListEmailsUseCase,
+    AccountEmailsUseCase,
+    ParticipantMail,
+    EmailRemindersRepository,
+    MailStateRepository,
+    OrganizationProfiles,
+  ],
 })
 export class EmailModule {}

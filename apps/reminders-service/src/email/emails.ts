@@ -93,10 +93,10 @@ export class Emails {
   }
 
   /**
-   * Records a message in `db`'s transaction; answers its status, or undefined when its dedup key
-   * was recorded before (a redelivered event). Sandbox messages are stored, never sent.
+   * Records a message in `db`'s transaction; answers its id and status, or undefined when its dedup
+   * key was recorded before (a redelivered event). Sandbox messages are stored, never sent.
    */
-  async record(db: EntityManager, email: NewEmail): Promise<EmailStatus | undefined> {
+  async record(db: EntityManager, email: NewEmail): Promise<{ id: string; status: EmailStatus } | undefined> {
     const message: SealedMessage = {
       from: { name: displayName(email.senderName) || 'Signups', address: this.from },
       subject: headerText(email.content.subject, SUBJECT_MAX),
@@ -120,7 +120,7 @@ export class Emails {
     });
     if (!recorded) return undefined;
     if (recorded.status !== 'queued') this.count(email.kind, recorded.status as EmailOutcome);
-    return recorded.status;
+    return recorded;
   }
 
   /** After a transaction that recorded queued emails committed: the sender looks at once instead of at its next poll. */

@@ -2,11 +2,11 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Bus } from '#libs/bus';
 import type { Tier } from '#libs/config';
 import type { Logger } from '#libs/observability';
-import { isProblemError } from '#libs/problem';
 import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import type { RemindersConfig } from '../reminders.config.js';
+import type { PassTarget } from './channel-outcome.js';
 import { type DueSignup, PassesRepository } from './passes.repository.js';
-import { type PassTarget, ReminderPass } from './reminder-pass.js';
+import { ReminderPasses } from './reminder-passes.js';
 
 /** The automatic pass runs once the event is this close. */
 export const AUTOMATIC_LEAD_HOURS = 24;
@@ -30,9 +30,10 @@ export function passTargetOf(signup: DueSignup, tier: Tier): PassTarget {
 /**
  * The automatic pass, about 24 h before each published signup's event: every REMINDER_POLL_MS a
  * replica leases the signups that became due, one at a time (by row, so replicas share them),
- * and runs their passes. A pass that did not reach everyone (provider down, daily ceiling
- * reached) is tried again when its lease ends; the claims of ReminderPass keep any retry from
- * texting someone twice. An organization whose tier has no SMS reminders gets none.
+ * and runs their passes by every channel the organization's tier offers (email on every tier,
+ * texts from pro). A pass that did not reach everyone (provider down, daily ceiling reached) is
+ * tried again when its lease ends; the claims of each channel keep any retry from reminding
+ * someone twice.
  */
 @Injectable()
 export class AutomaticPasses implements OnApplicationShutdown {
@@ -42,7 +43,7 @@ export class AutomaticPasses implements OnApplicationShutdown {
 
   constructor(
     private readonly passes: PassesRepository,
-    private readonly pass: ReminderPass,
+    private readonly pass: ReminderPasses,
     @Inject(BUS) private readonly bus: Bus,
     @Inject(APP_CONFIG) private readonly config: RemindersConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -80,12 +81,9 @@ export class AutomaticPasses implements OnApplicationShutdown {
   private async runOne(signup: DueSignup): Promise<void> {
     try {
       const { tier } = await this.bus.request('auth.orgs.tier', { organizationId: signup.organizationId });
-      const outcome = await this.pass.run(passTargetOf(signup, tier), 'automatic').catch((err: unknown) => {
-        if (isProblemError(err) && err.code === 'upgrade_required') return undefined;
-        throw err;
-      });
+      const outcome = await this.pass.run(passTargetOf(signup, tier), 'automatic', this.pass.channelsOf(tier));
       this.logger.info({ signupId: signup.id, ...outcome }, 'automatic reminder pass');
-      if (!outcome || outcome.complete) await this.passes.finishAutomaticPass(signup);
+      if (outcome.complete) await this.passes.finishAutomaticPass(signup);
     } catch (err) {
       this.logger.warn({ err, signupId: signup.id }, 'automatic reminder pass not done; tried again when its lease ends');
     }

@@ -1,32 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Tier } from '#libs/config';
-import {
-  newId,
-  NOT_ELIGIBLE_REASONS,
-  type NotEligibleReason,
-  type NotEligibleView,
-  type ReminderPassView,
-  type ReminderTrigger,
-  utcDay,
-} from '#libs/contracts';
+import { newId, NOT_ELIGIBLE_REASONS, type NotEligibleReason, type NotEligibleView, type ReminderTrigger, utcDay } from '#libs/contracts';
 import type { Counter, Logger, Metrics } from '#libs/observability';
-import { ProblemError, upgradeRequired } from '#libs/problem';
+import { upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
 import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { SmsNumberPolicy } from '../sms/sms-number-policy.js';
 import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
+import type { ChannelOutcome, PassChannelRunner, PassTarget } from './channel-outcome.js';
 import { type Candidate, type ClaimedMessage, PassesRepository } from './passes.repository.js';
-import { type ReminderSubject, reminderText } from './reminder-text.js';
-
-/** The signup a pass is for, and whose organization pays for it. */
-export interface PassTarget extends ReminderSubject {
-  signupId: string;
-  organizationId: string;
-  livemode: boolean;
-  tier: Tier;
-}
+import { reminderText } from './reminder-text.js';
 
 /** Texts in flight at once in one pass. */
 const CONCURRENCY = 8;
@@ -66,16 +51,12 @@ function screenNumbers(candidates: Candidate[], numbers: SmsNumberPolicy): { tex
   };
 }
 
-/** A pass's result, and whether it reached everyone eligible (the automatic pass runs again when not). */
-export interface PassOutcome extends ReminderPassView {
-  complete: boolean;
-}
-
 /**
- * One reminder pass over a signup (API decisions, "Reminders"):
+ * The SMS channel of a reminder pass over a signup (API decisions, "Reminders"):
  * 1. in one transaction, under a lock on the organization's count of the day (live only),
  *    count the eligible participants (those whose number the SMS number policy accepts; the
- *    others are counted by reason) and claim up to the ceiling's remainder of them;
+ *    others are counted by reason) and claim up to the ceiling's remainder of them (none when
+ *    nothing remains: the outcome says the ceiling is full);
  * 2. text the claims, a few at once: each claim goes to 'sending' just before the provider is
  *    called (unless the number opted out meanwhile); each text sent is marked and emits
  *    reminder.sent in one transaction; failed ones are given back (still eligible). After
@@ -86,7 +67,7 @@ export interface PassOutcome extends ReminderPassView {
  * never text them twice. The claims of a pass that died free up after CLAIM_LEASE_SECONDS.
  */
 @Injectable()
-export class ReminderPass {
+export class ReminderPass implements PassChannelRunner {
   private readonly smsMessages: Counter<'outcome'>;
   private readonly numbers: SmsNumberPolicy;
 
@@ -104,17 +85,22 @@ export class ReminderPass {
     this.numbers = new SmsNumberPolicy(config.smsAllowedCountries);
   }
 
+  offered(tier: Tier): boolean {
+    return this.ceiling(tier) > 0;
+  }
+
   /** 402 when the organization's tier has no SMS reminders. */
   assertFeature(tier: Tier): void {
-    if (this.ceiling(tier) === 0) {
+    if (!this.offered(tier)) {
       throw upgradeRequired({ kind: 'feature', featureLabel: 'SMS reminders', currentTier: tier, allowance: (t) => this.ceiling(t) });
     }
   }
 
-  async run(target: PassTarget, trigger: ReminderTrigger): Promise<PassOutcome> {
+  async run(target: PassTarget, trigger: ReminderTrigger): Promise<ChannelOutcome> {
     this.assertFeature(target.tier);
     const day = utcDay();
-    const { eligible, notEligible, claimed } = await this.claim(target, trigger, day);
+    const { eligible, notEligible, claimed, full } = await this.claim(target, trigger, day);
+    if (full) return { eligible, sent: 0, failed: 0, notEligible, complete: false, full };
     if (notEligible.length > 0)
       this.logger.info({ signupId: target.signupId, trigger, notEligible }, 'phone numbers not texted (SMS number policy)');
     const outcome = await this.send(claimed, target, trigger);
@@ -122,41 +108,26 @@ export class ReminderPass {
       await this.passes.countSent(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
     await this.passes.release(outcome.unattempted);
     const failed = outcome.failures.length;
-    if (outcome.sent === 0 && failed > 0 && outcome.failures.every(isUpstream)) {
-      const timedOut = outcome.failures.every((kind) => kind === 'timeout');
-      throw new ProblemError(
-        'upstream_unavailable',
-        timedOut
-          ? `The SMS provider did not answer within ${this.config.smsTimeoutMs} ms; nobody was texted.`
-          : 'The SMS provider is unavailable; nobody was texted.',
-        { status: timedOut ? 504 : 502 },
-      );
-    }
     const complete = claimed.length === eligible && outcome.unattempted.length === 0 && !outcome.failures.some(isUpstream);
-    return { eligible, sent: outcome.sent, failed, notEligible, complete };
+    const result: ChannelOutcome = { eligible, sent: outcome.sent, failed, notEligible, complete };
+    if (outcome.sent === 0 && failed > 0 && outcome.failures.every(isUpstream)) {
+      result.upstream = outcome.failures.every((kind) => kind === 'timeout')
+        ? { status: 504, detail: `The SMS provider did not answer within ${this.config.smsTimeoutMs} ms; nobody was texted.` }
+        : { status: 502, detail: 'The SMS provider is unavailable; nobody was texted.' };
+    }
+    return result;
   }
 
   private ceiling(tier: Tier): number {
     return this.config.tierLimits[tier].smsPerDay;
   }
 
-  private claim(target: PassTarget, trigger: ReminderTrigger, day: { day: string; secondsLeft: number }) {
+  private claim(target: PassTarget, trigger: ReminderTrigger, day: { day: string }) {
     return this.dataSource.transaction(async (manager) => {
-      let room = Number.POSITIVE_INFINITY;
-      if (target.livemode) {
-        const ceiling = this.ceiling(target.tier);
-        room = ceiling - (await this.passes.lockDailyCount(manager, target.organizationId, day.day));
-        if (room <= 0) {
-          throw new ProblemError(
-            'daily_ceiling_exceeded',
-            `This organization sent its ${ceiling} SMS reminders for today (UTC). Retry the next UTC day.`,
-            {
-              headers: { 'retry-after': String(day.secondsLeft) },
-            },
-          );
-        }
-      }
+      const ceiling = this.ceiling(target.tier);
+      const room = target.livemode ? ceiling - (await this.passes.lockDailyCount(manager, target.organizationId, day.day)) : Infinity;
       const { textable, notEligible } = screenNumbers(await this.passes.candidates(manager, target.signupId), this.numbers);
+      if (room <= 0) return { eligible: textable.length, notEligible, claimed: [], full: { ceiling, what: 'SMS reminders' } };
       const claimed = await this.passes.claim(
         manager,
         textable.slice(0, room).map((c) => ({
@@ -171,7 +142,7 @@ export class ReminderPass {
         })),
       );
       if (target.livemode) await this.passes.countSent(manager, target.organizationId, day.day, claimed.length);
-      return { eligible: textable.length, notEligible, claimed };
+      return { eligible: textable.length, notEligible, claimed, full: undefined };
     });
   }
 
@@ -261,6 +232,7 @@ export class ReminderPass {
             sentAt: sentAt.toISOString(),
             organizationId: target.organizationId,
             livemode: target.livemode,
+            channel: 'sms',
           },
           { orgid: target.organizationId, livemode: target.livemode, subject: target.signupId },
         );

@@ -51,6 +51,7 @@ describe('what the signups-service does for reminders', () => {
           sentAt,
           organizationId: owner.organizationId,
           livemode: false,
+          channel: 'sms',
         },
         { orgid: owner.organizationId, livemode: false, subject: signup.id },
       );

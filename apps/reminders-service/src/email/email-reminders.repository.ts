@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
+import { REMINDERS_SCHEMA } from '../schema.js';
+
+const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
+const REMINDED = `"${REMINDERS_SCHEMA}"."reminded_addresses"`;
+const SUPPRESSIONS = `"${REMINDERS_SCHEMA}"."email_suppressions"`;
+
+/** An address of a signup's participants not reminded by email yet, and why it may not be mailed, if it may not. */
+export interface EmailCandidate {
+  participantId: string;
+  /** Lower-cased: one reminder per address. */
+  address: string;
+  suppression: 'bounced' | 'unsubscribed' | null;
+}
+
+/** Who an email pass may remind, and the claims that keep anyone from a second reminder of a signup. */
+@Injectable()
+export class EmailRemindersRepository {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  /**
+   * The addresses of a signup's active, confirmed participants (one participant per address) not
+   * reminded of it yet, each with its suppression: bounced for everyone, or unsubscribed from this
+   * organization's reminders.
+   */
+  async candidates(signupId: string, organizationId: string): Promise<EmailCandidate[]> {
+    return rowsOf<EmailCandidate>(
+      this.dataSource,
+      `SELECT DISTINCT ON (lower(c.email)) c.participant_id AS "participantId", lower(c.email) AS address,
+         CASE WHEN EXISTS (SELECT 1 FROM ${SUPPRESSIONS} x WHERE x.address = lower(c.email) AND x.organization_id = '') THEN 'bounced'
+              WHEN EXISTS (SELECT 1 FROM ${SUPPRESSIONS} x WHERE x.address = lower(c.email) AND x.organization_id = $2) THEN 'unsubscribed'
+         END AS suppression
+       FROM ${CONTACTS} c
+       WHERE c.signup_id = $1 AND c.active AND c.status = 'confirmed' AND c.email IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM ${REMINDED} r WHERE r.signup_id = c.signup_id AND r.address = lower(c.email))
+       ORDER BY lower(c.email), c.participant_id`,
+      [signupId, organizationId],
+    );
+  }
+
+  /** Claims the reminder of an address for a signup, in `db`'s transaction; false when another pass claimed it first. */
+  async claim(db: EntityManager, signupId: string, address: string, participantId: string): Promise<boolean> {
+    const rows = await rowsOf(
+      db,
+      `INSERT INTO ${REMINDED} (signup_id, address, participant_id) VALUES ($1, lower($2), $3) ON CONFLICT DO NOTHING RETURNING address`,
+      [signupId, address, participantId],
+    );
+    return rows.length === 1;
+  }
+}
