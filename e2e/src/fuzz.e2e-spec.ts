@@ -559,7 +559,14 @@ describe('hostile inputs', () => {
   it('refuses every hostile value in every field of every REST body with a 422 on that field', async () => {
     const create = restTargets().find((t) => t.label === 'POST /signups')!;
     expect(fieldsOf(create.schema, create.resolve).map((f) => f.path.join('.'))).toEqual(
-      expect.arrayContaining(['timeZone', 'waitlist.enabled', 'waitlist.mode', 'waitlist.offerMinutes', 'questions.0.options']),
+      expect.arrayContaining([
+        'timeZone',
+        'reminderHoursBefore',
+        'waitlist.enabled',
+        'waitlist.mode',
+        'waitlist.offerMinutes',
+        'questions.0.options',
+      ]),
     );
     expect(await fuzzFields(restTargets())).toEqual([]);
   });

@@ -95,6 +95,7 @@ describe('webhook delivery durability', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      reminderHoursBefore: 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId: owner.organizationId,
       participantCount: 0,

@@ -71,6 +71,19 @@ describe('api-gateway on its own', () => {
     });
   });
 
+  it("documents a signup's reminder lead on its create and update bodies, as whole hours from 0 to 336, and always on the signup", async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    const lead = { type: 'integer', minimum: 0, maximum: 336 };
+    for (const name of ['CreateSignupDto', 'UpdateSignupDto']) {
+      expect(doc.components?.schemas?.[name]).toMatchObject({ properties: { reminderHoursBefore: lead } });
+      expect(doc.components?.schemas?.[name]).not.toMatchObject({ required: expect.arrayContaining(['reminderHoursBefore']) });
+    }
+    expect(doc.components?.schemas?.SignupView).toMatchObject({
+      required: expect.arrayContaining(['reminderHoursBefore']),
+      properties: { reminderHoursBefore: lead },
+    });
+  });
+
   it('resolves every schema reference, the arrays of nested DTOs (registration selections, bulk slots) included', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]*)"/g)].map((match) => match[1]!);

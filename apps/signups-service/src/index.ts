@@ -16,6 +16,7 @@ import { Attendance1796620000000 } from './migrations/1796620000000-Attendance.j
 import { CalendarFeeds1796635000000 } from './migrations/1796635000000-CalendarFeeds.js';
 import { SealedConfirmationTokens1796650000000 } from './migrations/1796650000000-SealedConfirmationTokens.js';
 import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
+import { ReminderHoursBefore1796760000000 } from './migrations/1796760000000-ReminderHoursBefore.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
@@ -43,6 +44,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     CalendarFeeds1796635000000,
     SealedConfirmationTokens1796650000000,
     SignupTimeZone1796700000010,
+    ReminderHoursBefore1796760000000,
   ],
 };
 

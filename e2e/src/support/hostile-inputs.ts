@@ -67,6 +67,19 @@ export const TIME_ZONE_VALUES: readonly { name: string; value: string }[] = [
   { name: 'a zone of 65 characters', value: `America/${'A'.repeat(57)}` },
 ];
 
+/** A signup's reminder lead (`reminderHoursBefore`): whole hours from 0 to 336, nothing else. */
+const isReminderLead = (_schema: FieldSchema, name: string): boolean => name === 'reminderHoursBefore';
+
+/** Leads that are no whole number of hours from 0 to 336, however close: for the fields of HOSTILE_VALUES (isReminderLead). */
+const REMINDER_LEAD_VALUES: readonly { name: string; json: string }[] = [
+  { name: 'one hour past two weeks', json: '337' },
+  { name: 'past a 32-bit integer', json: '2147483648' },
+  { name: 'an hour and a half', json: '24.5' },
+  { name: 'hours in a string', json: '"24"' },
+  { name: 'hours with a unit', json: '"24h"' },
+  { name: 'an ISO 8601 duration', json: '"PT24H"' },
+];
+
 export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: 'a lone high surrogate', json: '"\\ud800"' },
   { name: 'a lone low surrogate inside text', json: '"Potluck \\udc00 2027"' },
@@ -105,6 +118,7 @@ export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: 'a map with a lone surrogate in an answer', json: `{"${QUESTION_ID}": ["\\udc00"]}`, appliesTo: isMap },
   { name: 'a map with a key of 10 001 characters', json: `{"${'k'.repeat(10_001)}": true}`, appliesTo: isMap },
   ...TIME_ZONE_VALUES.map(({ name, value }) => ({ name: `time zone: ${name}`, json: JSON.stringify(value), appliesTo: isTimeZone })),
+  ...REMINDER_LEAD_VALUES.map(({ name, json }) => ({ name: `reminder lead: ${name}`, json, appliesTo: isReminderLead })),
 ];
 
 /** What a whole-body case is made from: a valid value of the body's shape, and how much room the body has. */

@@ -41,6 +41,7 @@ function signupCreated(): CloudEvent {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      reminderHoursBefore: 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId: 'org_test',
       participantCount: 0,

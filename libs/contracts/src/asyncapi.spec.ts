@@ -21,6 +21,7 @@ const signup: SignupView = {
   maxParticipants: null,
   requiresPhone: false,
   signupCloseDate: null,
+  reminderHoursBefore: 24,
   waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
   organizationId: 'org_0123456789abcdefghijklmn',
   participantCount: 0,

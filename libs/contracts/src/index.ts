@@ -64,6 +64,7 @@ export {
 export {
   CreateSignupDto,
   ListSignupsQueryDto,
+  REMINDER_HOURS_BEFORE,
   SIGNUP_STATUSES,
   SignupPageView,
   SignupView,

@@ -78,6 +78,7 @@ describe('jsonSchemaOf', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      reminderHoursBefore: 24,
       waitlist: { enabled: true, mode: 'offer', offerMinutes: 60 },
       organizationId: 'org_1',
       participantCount: 0,

@@ -8,6 +8,9 @@ import { WaitlistSettingsDto, type WaitlistSettingsInput, WaitlistSettingsView }
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
 export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
 
+/** How many hours before its event a signup's participants get the automatic reminder: 0 (none) to 336 (two weeks). */
+export const REMINDER_HOURS_BEFORE = { min: 0, max: 336, default: 24 } as const;
+
 export class CreateSignupDto {
   @StringField({ required: true, min: 1, max: 200, example: 'Neighbourhood potluck' })
   title!: string;
@@ -32,6 +35,13 @@ export class CreateSignupDto {
 
   @DateTimeField({ description: 'Registrations stop at this instant.' })
   signupCloseDate?: string;
+
+  @IntField({
+    min: REMINDER_HOURS_BEFORE.min,
+    max: REMINDER_HOURS_BEFORE.max,
+    description: 'How many hours before the event participants get the automatic reminder (SMS and email); 0: none. Default 24.',
+  })
+  reminderHoursBefore?: number;
 
   @NestedField(() => WaitlistSettingsDto, { description: 'Off unless enabled.' })
   waitlist?: WaitlistSettingsDto;
@@ -65,6 +75,15 @@ export class UpdateSignupDto {
 
   @DateTimeField({ nullable: true })
   signupCloseDate?: string | null;
+
+  @IntField({
+    min: REMINDER_HOURS_BEFORE.min,
+    max: REMINDER_HOURS_BEFORE.max,
+    description:
+      'How many hours before the event participants get the automatic reminder (SMS and email); 0: none. ' +
+      'A reminder already sent for the event date is not sent again.',
+  })
+  reminderHoursBefore?: number;
 
   @NestedField(() => WaitlistSettingsDto, { description: 'The fields given change; the others stay.' })
   waitlist?: WaitlistSettingsDto;
@@ -105,6 +124,13 @@ export class SignupView {
   @ApiProperty({ type: 'integer', nullable: true }) maxParticipants!: number | null;
   @ApiProperty() requiresPhone!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) signupCloseDate!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    minimum: REMINDER_HOURS_BEFORE.min,
+    maximum: REMINDER_HOURS_BEFORE.max,
+    description: 'How many hours before the event participants get the automatic reminder (SMS and email); 0: none.',
+  })
+  reminderHoursBefore!: number;
   @ApiProperty({ type: WaitlistSettingsView }) waitlist!: WaitlistSettingsView;
   @ApiProperty() organizationId!: string;
   @ApiProperty({ type: 'integer' }) participantCount!: number;

@@ -68,7 +68,9 @@ export const SIGNUP_TOOLS = [
     description:
       'Creates a signup sheet as a draft: a title and the event date and time (ISO 8601 with a time zone, e.g. 2026-12-24T18:00:00Z) ' +
       'are required. timeZone (an IANA name such as America/New_York; offsets are refused) is the zone people see its dates and times in, ' +
-      "by default the organization's. Then add time slots (add_slots) and items to bring (add_items), and publish it (publish_signup) so people can register " +
+      "by default the organization's. reminderHoursBefore (0 to 336, default 24) is how many hours before the event participants get " +
+      'the automatic reminder (SMS and email); 0 sends none. Then add time slots (add_slots) and items to bring (add_items), and publish ' +
+      'it (publish_signup) so people can register ' +
       'at its publicUrl. questions (at most 50) are asked on registration: type short_text, long_text, single_choice or multiple_choice ' +
       '(with options), yes_no or number (with optional min and max), a label, and required. ' +
       'At most 50 signups per organization per UTC day (daily_ceiling_exceeded past it). With waitlist.enabled, ' +
@@ -88,7 +90,8 @@ export const SIGNUP_TOOLS = [
       'maxParticipants may not drop below the participants already registered (conflict). questions, when given, replace the list: ' +
       'give an existing question with its id to keep it and its answers; one left out is no longer asked (its answers are kept). ' +
       'waitlist changes the settings given (enabled, mode, offerMinutes) and keeps the others. timeZone (an IANA name) changes the zone ' +
-      'people see its dates and times in; the instants stay as they are.',
+      'people see its dates and times in; the instants stay as they are. reminderHoursBefore (0 to 336; 0: none) changes when the ' +
+      'automatic reminder goes out; one already sent for the event date is not sent again.',
     subject: 'signups.update',
     input: UpdateSignupArgs,
     output: SignupView,

@@ -118,6 +118,14 @@ describe('the MCP tool catalog', () => {
     }
   });
 
+  it('takes the reminder lead on create_signup and update_signup: whole hours from 0 to 336, optional', () => {
+    for (const name of ['create_signup', 'update_signup']) {
+      const schema = tool(name).inputSchema as { properties: Record<string, unknown>; required?: string[] };
+      expect(schema.properties['reminderHoursBefore']).toMatchObject({ type: 'integer', minimum: 0, maximum: 336 });
+      expect(schema.required).not.toContain('reminderHoursBefore');
+    }
+  });
+
   it('answers a missing scope as a tool error naming the scope, before reading the arguments', async () => {
     const result = await catalog.call('create_signup', { title: '' }, contextFor(['signups:read']), 'req-2');
     expect(result.isError).toBe(true);

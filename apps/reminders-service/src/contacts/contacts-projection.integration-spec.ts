@@ -20,6 +20,7 @@ function signup(overrides: Partial<SignupView> = {}): SignupView {
     maxParticipants: null,
     requiresPhone: true,
     signupCloseDate: null,
+    reminderHoursBefore: 24,
     waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
     organizationId: ORG,
     participantCount: 0,
@@ -65,8 +66,8 @@ describe('contacts projection', () => {
     )[0];
   const signupRow = async (id: string) =>
     (
-      await db.query<{ title: string; status: string; time_zone: string; deleted: boolean }[]>(
-        `SELECT title, status, time_zone, deleted FROM reminders.signups WHERE id = $1`,
+      await db.query<{ title: string; status: string; time_zone: string; reminder_hours_before: number; deleted: boolean }[]>(
+        `SELECT title, status, time_zone, reminder_hours_before, deleted FROM reminders.signups WHERE id = $1`,
         [id],
       )
     )[0];
@@ -80,7 +81,13 @@ describe('contacts projection', () => {
       expect(await contact(p.id)).toEqual({ name: 'Ana', phone: '+14155550123', email: 'ana@example.com', active: true }),
     );
     await eventually(async () =>
-      expect(await signupRow(s.id)).toEqual({ title: 'Potluck', status: 'published', time_zone: 'UTC', deleted: false }),
+      expect(await signupRow(s.id)).toEqual({
+        title: 'Potluck',
+        status: 'published',
+        time_zone: 'UTC',
+        reminder_hours_before: 24,
+        deleted: false,
+      }),
     );
 
     await stack.bus.publish(
@@ -130,6 +137,27 @@ describe('contacts projection', () => {
     await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ time_zone: 'Europe/Berlin' }));
     await stack.bus.publish(event('signup.updated', { ...s, timeZone: 'Asia/Tokyo' }, '2026-11-22T10:06:00.000Z'));
     await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ time_zone: 'Asia/Tokyo' }));
+  });
+
+  it("keeps each signup's reminderHoursBefore from its latest event", async () => {
+    const s = signup({ reminderHoursBefore: 48 });
+    await stack.bus.publish(event('signup.updated', { ...s, reminderHoursBefore: 0 }, '2026-11-22T10:05:00.000Z'));
+    await stack.bus.publish(event('signup.published', s, '2026-11-22T10:00:00.000Z'));
+    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ reminder_hours_before: 0 }));
+    await stack.bus.publish(event('signup.updated', { ...s, reminderHoursBefore: 336 }, '2026-11-22T10:06:00.000Z'));
+    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ reminder_hours_before: 336 }));
+  });
+
+  it('takes an event from before reminderHoursBefore (none in it): 24 for a new signup, and a known one keeps its own', async () => {
+    const { reminderHoursBefore: _none, ...before } = signup();
+    await stack.bus.publish(event('signup.published', before as SignupView, '2026-11-22T10:00:00.000Z'));
+    await eventually(async () => expect(await signupRow(before.id)).toMatchObject({ status: 'published', reminder_hours_before: 24 }));
+    const known = signup({ reminderHoursBefore: 72 });
+    await stack.bus.publish(event('signup.published', known, '2026-11-22T10:00:00.000Z'));
+    await eventually(async () => expect(await signupRow(known.id)).toMatchObject({ reminder_hours_before: 72 }));
+    const { reminderHoursBefore: _dropped, ...older } = { ...known, title: 'Renamed' };
+    await stack.bus.publish(event('signup.updated', older as SignupView, '2026-11-22T10:01:00.000Z'));
+    await eventually(async () => expect(await signupRow(known.id)).toMatchObject({ title: 'Renamed', reminder_hours_before: 72 }));
   });
 
   it('marks a deleted signup and deactivates its contacts', async () => {

@@ -9,10 +9,12 @@ const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
 
 /** The projection's statements, one per event, prepared: every registration runs one. */
 const APPLY_SIGNUP = prepared(
-  `INSERT INTO ${SIGNUPS} AS s (id, organization_id, livemode, title, event_date, time_zone, status, public_url, deleted, as_of)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  `INSERT INTO ${SIGNUPS} AS s (id, organization_id, livemode, title, event_date, time_zone, reminder_hours_before, status, public_url,
+     deleted, as_of)
+   VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::integer, 24), $8, $9, $10, $11)
    ON CONFLICT (id) DO UPDATE
-     SET title = EXCLUDED.title, event_date = EXCLUDED.event_date, time_zone = EXCLUDED.time_zone, status = EXCLUDED.status,
+     SET title = EXCLUDED.title, event_date = EXCLUDED.event_date, time_zone = EXCLUDED.time_zone,
+         reminder_hours_before = COALESCE($7::integer, s.reminder_hours_before), status = EXCLUDED.status,
          public_url = EXCLUDED.public_url, deleted = s.deleted OR EXCLUDED.deleted, as_of = EXCLUDED.as_of
      WHERE s.as_of <= EXCLUDED.as_of`,
 );
@@ -28,7 +30,10 @@ const APPLY_PARTICIPANT = prepared(
 /** The projection's writes, each applied only when its event is newer than what the row reflects. */
 @Injectable()
 export class ContactsRepository {
-  /** A signup as of a signup.* event; signup.deleted marks it deleted and deactivates its contacts. */
+  /**
+   * A signup as of a signup.* event; signup.deleted marks it deleted and deactivates its contacts.
+   * An event from before reminderHoursBefore (none in it) keeps the row's, or 24 for a new row.
+   */
   async applySignup(manager: EntityManager, event: CloudEvent, signup: EventMap['signup.created']): Promise<void> {
     const deleted = event.type === 'signup.deleted';
     await rowsOf(manager, APPLY_SIGNUP, [
@@ -38,6 +43,7 @@ export class ContactsRepository {
       signup.title,
       signup.eventDate,
       signup.timeZone,
+      signup.reminderHoursBefore,
       signup.status,
       signup.publicUrl,
       deleted,

@@ -8,8 +8,6 @@ import type { PassTarget } from './channel-outcome.js';
 import { type DueSignup, PassesRepository } from './passes.repository.js';
 import { ReminderPasses } from './reminder-passes.js';
 
-/** The automatic pass runs once the event is this close. */
-export const AUTOMATIC_LEAD_HOURS = 24;
 /** How long a replica holds a signup's automatic pass before another may run it again (longer than a pass runs). */
 const LEASE_SECONDS = 600;
 
@@ -28,7 +26,7 @@ export function passTargetOf(signup: DueSignup, tier: Tier): PassTarget {
 }
 
 /**
- * The automatic pass, about 24 h before each published signup's event: every REMINDER_POLL_MS a
+ * The automatic pass, reminderHoursBefore (24 by default) before each published signup's event: every REMINDER_POLL_MS a
  * replica leases the signups that became due, one at a time (by row, so replicas share them),
  * and runs their passes by every channel the organization's tier offers (email on every tier,
  * texts from pro). A pass that did not reach everyone (provider down, daily ceiling reached) is
@@ -68,7 +66,7 @@ export class AutomaticPasses implements OnApplicationShutdown {
     while (!this.stopping) {
       let due: DueSignup | undefined;
       try {
-        due = await this.passes.leaseDue(AUTOMATIC_LEAD_HOURS, LEASE_SECONDS);
+        due = await this.passes.leaseDue(LEASE_SECONDS);
       } catch (err) {
         this.logger.error({ err }, 'cannot look for automatic reminder passes');
         return;

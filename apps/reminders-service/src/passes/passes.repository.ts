@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { newId, type ReminderTrigger } from '#libs/contracts';
+import { newId, REMINDER_HOURS_BEFORE, type ReminderTrigger } from '#libs/contracts';
 import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { REMINDERS_SCHEMA } from '../schema.js';
@@ -184,22 +184,25 @@ export class PassesRepository {
   }
 
   /**
-   * Leases one published signup whose event is within `leadHours` and whose automatic pass has
-   * not run for its current event date. The lease keeps other replicas off it until the pass is
-   * done or `leaseSeconds` pass (then one of them runs it again: claims make that safe).
+   * Leases one published signup whose event is within its own reminder_hours_before (never one at
+   * 0) and whose automatic pass has not run for its current event date. The lease keeps other
+   * replicas off it until the pass is done or `leaseSeconds` pass (then one of them runs it again:
+   * claims make that safe). The bound at the largest lead keeps the scan of the upcoming index to
+   * the events that may be due.
    */
-  async leaseDue(leadHours: number, leaseSeconds: number): Promise<DueSignup | undefined> {
+  async leaseDue(leaseSeconds: number): Promise<DueSignup | undefined> {
     const [due] = await rowsOf<DueSignup>(
       this.dataSource,
-      `UPDATE ${SIGNUPS} SET auto_pass_lease = now() + make_interval(secs => $2), auto_pass_lease_id = $3
+      `UPDATE ${SIGNUPS} SET auto_pass_lease = now() + make_interval(secs => $1), auto_pass_lease_id = $2
        WHERE id = (
          SELECT id FROM ${SIGNUPS}
-         WHERE status = 'published' AND NOT deleted AND event_date > now() AND event_date <= now() + make_interval(hours => $1)
+         WHERE status = 'published' AND NOT deleted AND event_date > now() AND event_date <= now() + make_interval(hours => $3)
+           AND reminder_hours_before > 0 AND event_date <= now() + make_interval(hours => reminder_hours_before)
            AND auto_pass_for IS DISTINCT FROM event_date AND (auto_pass_lease IS NULL OR auto_pass_lease < now())
          ORDER BY event_date LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING id, auto_pass_lease_id AS "leaseId", organization_id AS "organizationId", livemode, title, event_date AS "eventDate",
                  time_zone AS "timeZone", public_url AS "publicUrl"`,
-      [leadHours, leaseSeconds, newId()],
+      [leaseSeconds, newId(), REMINDER_HOURS_BEFORE.max],
     );
     return due;
   }

@@ -21,7 +21,7 @@ import {
   type TestStack,
 } from '#libs/testing';
 import { remindersServiceApp } from '../index.js';
-import { AUTOMATIC_LEAD_HOURS, passTargetOf } from './automatic-passes.js';
+import { passTargetOf } from './automatic-passes.js';
 import type { PassTarget } from './channel-outcome.js';
 import { PassesRepository } from './passes.repository.js';
 import { type PassOutcome, ReminderPasses } from './reminder-passes.js';
@@ -114,6 +114,7 @@ describe('reminder passes', () => {
       organizationId?: string;
       eventDate?: string;
       timeZone?: string;
+      reminderHoursBefore?: number;
     } = {},
   ): Promise<Seeded> {
     const organizationId = options.organizationId ?? newPrefixedId('org');
@@ -132,6 +133,7 @@ describe('reminder passes', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      reminderHoursBefore: options.reminderHoursBefore ?? 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId,
       participantCount: 0,
@@ -215,12 +217,73 @@ describe('reminder passes', () => {
         { time_zone: 'Asia/Calcutta' },
       ]),
     );
-    const due = await app.app.get(PassesRepository).leaseDue(AUTOMATIC_LEAD_HOURS, 600);
+    const due = await app.app.get(PassesRepository).leaseDue(600);
     expect(due).toMatchObject({ id: target.signupId, timeZone: 'Asia/Calcutta' });
     expect(await pass.run(passTargetOf(due!, 'pro'), 'automatic')).toMatchObject({ sent: 1, complete: true });
     expect(textsTo(phones)[0]!.body).toMatch(
       /^Hi Guest, a reminder: Winter potluck is on [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:30 [AP]M GMT\+5:30\. Details: /,
     );
+  });
+
+  describe("the automatic pass's lead: each signup's reminderHoursBefore", () => {
+    const HOUR = 3_600_000;
+    const hoursAway = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
+    const projectedHours = async (signupId: string) =>
+      (
+        (await db.query(`SELECT reminder_hours_before FROM reminders.signups WHERE id = $1`, [signupId])) as {
+          reminder_hours_before: number;
+        }[]
+      )[0]?.reminder_hours_before;
+    /** A published signup as the projection has it, with the lead given. */
+    const projected = async (eventDate: string, reminderHoursBefore: number) => {
+      const seeded = await seed({ phones: [], eventDate, reminderHoursBefore });
+      await eventually(async () => expect(await projectedHours(seeded.signup.id)).toBe(reminderHoursBefore));
+      return seeded;
+    };
+    /** The ids of every signup due now, each leased as a replica's poll leases them, one at a time. */
+    const leaseEveryDue = async () => {
+      const leased: string[] = [];
+      for (let due = await app.app.get(PassesRepository).leaseDue(600); due; due = await app.app.get(PassesRepository).leaseDue(600)) {
+        leased.push(due.id);
+      }
+      return leased;
+    };
+    const update = (signup: SignupView, changes: Partial<SignupView>) =>
+      stack.bus.publish(
+        cloudEvent('signups-service', 'signup.updated', { ...signup, ...changes }, { orgid: signup.organizationId, livemode: true }),
+      );
+
+    it('is due 30 h before the event for a signup at 48, when one at the default 24 is not yet', async () => {
+      const early = await projected(hoursAway(30), 48);
+      const usual = await projected(hoursAway(30), 24);
+      const leased = await leaseEveryDue();
+      expect(leased).toContain(early.signup.id);
+      expect(leased).not.toContain(usual.signup.id);
+    });
+
+    it('is due within 24 h of the event at the default 24', async () => {
+      const { signup } = await projected(hoursAway(23), 24);
+      expect(await leaseEveryDue()).toContain(signup.id);
+    });
+
+    it('is never due for a signup at 0, however close its event', async () => {
+      const { signup } = await projected(hoursAway(1), 0);
+      expect(await leaseEveryDue()).not.toContain(signup.id);
+    });
+
+    it('is due at the next poll once a change of the setting brings it within reach, and never again once done for that event date', async () => {
+      const { signup } = await projected(hoursAway(30), 24);
+      expect(await leaseEveryDue()).not.toContain(signup.id);
+      await update(signup, { reminderHoursBefore: 48 });
+      await eventually(async () => expect(await projectedHours(signup.id)).toBe(48));
+      const passes = app.app.get(PassesRepository);
+      const due = await passes.leaseDue(600);
+      expect(due).toMatchObject({ id: signup.id });
+      await passes.finishAutomaticPass(due!);
+      await update(signup, { reminderHoursBefore: 72 });
+      await eventually(async () => expect(await projectedHours(signup.id)).toBe(72));
+      expect(await leaseEveryDue()).not.toContain(signup.id);
+    });
   });
 
   it('emits reminder.sent for each text, once', async () => {

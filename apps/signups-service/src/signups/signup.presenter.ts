@@ -22,6 +22,7 @@ export class SignupPresenter {
       ...this.shared(signup),
       status: signup.status,
       maxParticipants: signup.maxParticipants,
+      reminderHoursBefore: signup.reminderHoursBefore,
       organizationId: signup.organizationId,
       participantCount: signup.participantCount,
       createdAt: signup.createdAt.toISOString(),

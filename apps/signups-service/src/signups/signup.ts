@@ -24,6 +24,8 @@ export interface Signup {
   maxParticipants: number | null;
   requiresPhone: boolean;
   signupCloseDate: Date | null;
+  /** How many hours before the event its participants get their automatic reminder; 0: none. */
+  reminderHoursBefore: number;
   waitlist: WaitlistSettings;
   /** Everyone admitted and not cancelled: confirmed, offered a place under maxParticipants, or waiting for a slot or item. */
   participantCount: number;
@@ -65,5 +67,6 @@ export interface SignupChanges {
   maxParticipants?: number | null;
   requiresPhone?: boolean;
   signupCloseDate?: Date | null;
+  reminderHoursBefore?: number;
   waitlist?: Partial<WaitlistSettings>;
 }

@@ -25,7 +25,14 @@ afterAll(async () => {
 let dayOffset = 0;
 function create(
   principal: Principal,
-  input: Partial<{ title: string; eventDate: string; description: string; location: string; timeZone: string }> = {},
+  input: Partial<{
+    title: string;
+    eventDate: string;
+    description: string;
+    location: string;
+    timeZone: string;
+    reminderHoursBefore: number;
+  }> = {},
 ) {
   dayOffset += 1;
   return stack.bus.request('signups.create', {
@@ -70,6 +77,7 @@ describe('creating and reading a signup', () => {
       maxParticipants: null,
       requiresPhone: false,
       signupCloseDate: null,
+      reminderHoursBefore: 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
       organizationId: principal.organizationId,
       participantCount: 0,
@@ -134,6 +142,32 @@ describe('creating and reading a signup', () => {
     expect((await stack.bus.request('signups.list', { principal, query: {} })).data).toEqual([]);
   });
 
+  it('creates a signup with the reminder lead given, from 0 (no automatic reminder) to 336, and carries it on its event', async () => {
+    const principal = caller();
+    const none = await create(principal, { reminderHoursBefore: 0 });
+    const longest = await create(principal, { reminderHoursBefore: 336 });
+    expect([none.reminderHoursBefore, longest.reminderHoursBefore]).toEqual([0, 336]);
+    expect(await stack.bus.request('signups.get', { principal, id: none.id })).toMatchObject({ reminderHoursBefore: 0 });
+    await eventually(() => expect(eventsFor(longest.id, 'signup.created')[0]?.data).toMatchObject({ reminderHoursBefore: 336 }));
+  });
+
+  it('refuses a reminder lead that is no whole number of hours from 0 to 336 with validation_failed on reminderHoursBefore, creating nothing', async () => {
+    const principal = caller();
+    const cases: [unknown, string][] = [
+      [-1, 'Must be at least 0'],
+      [337, 'Must be at most 336'],
+      [1.5, 'Expected integer'],
+      ['24', 'Expected integer'],
+      [null, 'Expected integer'],
+      [true, 'Expected integer'],
+    ];
+    for (const [reminderHoursBefore, message] of cases) {
+      const problem = await problemOf(create(principal, { reminderHoursBefore: reminderHoursBefore as never }));
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'reminderHoursBefore', message }] });
+    }
+    expect((await stack.bus.request('signups.list', { principal, query: {} })).data).toEqual([]);
+  });
+
   it('refuses a malformed id with validation_failed on path id', async () => {
     const problem = await problemOf(stack.bus.request('signups.get', { principal: caller(), id: 'not-a-uuid' }));
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'id', message: 'Invalid uuid' }] });
@@ -172,6 +206,25 @@ describe('editing a signup', () => {
     await eventually(() => expect(eventsFor(signup.id, 'signup.updated')[0]?.data).toMatchObject({ timeZone: 'Asia/Tokyo' }));
     const refused = await problemOf(stack.bus.request('signups.update', { principal, id: signup.id, input: { timeZone: null as never } }));
     expect(refused.errors).toEqual([{ path: 'timeZone', message: 'Expected string' }]);
+  });
+
+  it('changes the reminder lead alone, which signup.updated carries; a lead out of range or null is refused and changes nothing', async () => {
+    const principal = caller();
+    const signup = await published(principal);
+    const updated = await stack.bus.request('signups.update', { principal, id: signup.id, input: { reminderHoursBefore: 48 } });
+    expect(updated).toEqual({ ...signup, reminderHoursBefore: 48, updatedAt: expect.any(String) });
+    await eventually(() => expect(eventsFor(signup.id, 'signup.updated')[0]?.data).toMatchObject({ reminderHoursBefore: 48 }));
+    for (const [reminderHoursBefore, message] of [
+      [null, 'Expected integer'],
+      [400, 'Must be at most 336'],
+      [2.5, 'Expected integer'],
+    ] as const) {
+      const refused = await problemOf(
+        stack.bus.request('signups.update', { principal, id: signup.id, input: { reminderHoursBefore: reminderHoursBefore as never } }),
+      );
+      expect(refused).toMatchObject({ code: 'validation_failed', errors: [{ path: 'reminderHoursBefore', message }] });
+    }
+    expect(await stack.bus.request('signups.get', { principal, id: signup.id })).toMatchObject({ reminderHoursBefore: 48 });
   });
 
   it('edits a published signup', async () => {

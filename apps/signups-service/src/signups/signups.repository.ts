@@ -15,8 +15,8 @@ const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
 const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 /** The columns of a signup row, with its questions; every statement names the signups table `s`. */
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, time_zone, location, max_participants,
-  requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, participant_count, created_at, updated_at,
-  published_at, closed_at, ${questionsJsonSql('s.id')} AS questions`;
+  requires_phone, signup_close_date, reminder_hours_before, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, participant_count,
+  created_at, updated_at, published_at, closed_at, ${questionsJsonSql('s.id')} AS questions`;
 
 /** The hot statements, prepared (parsed and planned once per connection). */
 const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1`);
@@ -48,6 +48,7 @@ interface SignupRow {
   max_participants: number | null;
   requires_phone: boolean;
   signup_close_date: Date | null;
+  reminder_hours_before: number;
   waitlist_enabled: boolean;
   waitlist_mode: WaitlistSettings['mode'];
   waitlist_offer_minutes: number;
@@ -74,6 +75,7 @@ function signupFromRow(row: SignupRow): Signup {
     maxParticipants: row.max_participants,
     requiresPhone: row.requires_phone,
     signupCloseDate: row.signup_close_date,
+    reminderHoursBefore: row.reminder_hours_before,
     waitlist: { enabled: row.waitlist_enabled, mode: row.waitlist_mode, offerMinutes: row.waitlist_offer_minutes },
     participantCount: row.participant_count,
     createdAt: row.created_at,
@@ -97,6 +99,7 @@ export type NewSignup = Owner &
     | 'maxParticipants'
     | 'requiresPhone'
     | 'signupCloseDate'
+    | 'reminderHoursBefore'
     | 'waitlist'
   >;
 
@@ -123,6 +126,7 @@ const CHANGE_COLUMNS: Readonly<Record<Exclude<keyof SignupChanges, 'waitlist'>, 
   maxParticipants: 'max_participants',
   requiresPhone: 'requires_phone',
   signupCloseDate: 'signup_close_date',
+  reminderHoursBefore: 'reminder_hours_before',
 };
 
 const WAITLIST_COLUMNS: Readonly<Record<keyof WaitlistSettings, string>> = {
@@ -144,8 +148,8 @@ export class SignupsRepository {
     const [row] = await rowsOf<SignupRow>(
       db,
       `INSERT INTO ${TABLE} AS s (id, organization_id, livemode, slug, title, description, event_date, time_zone, location, max_participants,
-         requires_phone, signup_close_date, waitlist_enabled, waitlist_mode, waitlist_offer_minutes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         requires_phone, signup_close_date, reminder_hours_before, waitlist_enabled, waitlist_mode, waitlist_offer_minutes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        ON CONFLICT (slug) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -161,6 +165,7 @@ export class SignupsRepository {
         signup.maxParticipants,
         signup.requiresPhone,
         signup.signupCloseDate,
+        signup.reminderHoursBefore,
         signup.waitlist.enabled,
         signup.waitlist.mode,
         signup.waitlist.offerMinutes,

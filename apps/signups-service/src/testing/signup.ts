@@ -17,6 +17,7 @@ export function aSignup(overrides: Partial<Signup> = {}): Signup {
     maxParticipants: null,
     requiresPhone: false,
     signupCloseDate: null,
+    reminderHoursBefore: 24,
     waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
     participantCount: 0,
     createdAt: now,

@@ -39,6 +39,7 @@ function signup(principal: Principal, title = 'Potluck'): SignupView {
     maxParticipants: null,
     requiresPhone: false,
     signupCloseDate: null,
+    reminderHoursBefore: 24,
     waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
     organizationId: principal.organizationId,
     participantCount: 0,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateSignupDto, newId, newSlug, OFFER_MINUTES, type Principal, utcDay } from '#libs/contracts';
+import { type CreateSignupDto, newId, newSlug, OFFER_MINUTES, type Principal, REMINDER_HOURS_BEFORE, utcDay } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import { OrganizationTimeZone } from '../../common/organization-time-zone.js';
@@ -51,6 +51,7 @@ export class CreateSignupUseCase {
       maxParticipants: input.maxParticipants ?? null,
       requiresPhone: input.requiresPhone ?? false,
       signupCloseDate: input.signupCloseDate === undefined ? null : new Date(input.signupCloseDate),
+      reminderHoursBefore: input.reminderHoursBefore ?? REMINDER_HOURS_BEFORE.default,
       waitlist: {
         enabled: input.waitlist?.enabled ?? false,
         mode: input.waitlist?.mode ?? 'auto',

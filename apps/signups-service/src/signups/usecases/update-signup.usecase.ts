@@ -32,6 +32,7 @@ export function changesOf(input: UpdateSignupDto): SignupChanges {
     maxParticipants: input.maxParticipants,
     requiresPhone: input.requiresPhone,
     signupCloseDate: asDate(input.signupCloseDate),
+    reminderHoursBefore: input.reminderHoursBefore,
     waitlist: input.waitlist && Object.values(input.waitlist).some((value) => value !== undefined) ? { ...input.waitlist } : undefined,
   };
 }

@@ -5,7 +5,7 @@ import { sqlMigration } from '#libs/persistence';
  * address reminded of a signup by email (the emails themselves go after the retention period), so
  * nobody gets a second reminder of a signup; the index finds a signup's addresses to remind.
  */
-export const EmailReminders1796760000000 = sqlMigration('EmailReminders1796760000000', {
+export const EmailReminders1796770000000 = sqlMigration('EmailReminders1796770000000', {
   up: [
     `CREATE TABLE "reminders"."reminded_addresses" (
       "signup_id" uuid NOT NULL,
