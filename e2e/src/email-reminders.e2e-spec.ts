@@ -97,6 +97,18 @@ describe('email reminders (stored: the stack has no SMTP server)', () => {
     expect((await send(signup.id, tenant.key, { channel: 'both' })).body).toEqual({ ...NONE, channels: { email: NONE, sms: NONE } });
   });
 
+  it('emails nobody twice when passes run at once', async () => {
+    const tenant = await newTenant('free');
+    const { signup } = await newSignup(tenant.key);
+    for (let i = 0; i < 6; i++) await register(signup.id);
+    const passes = await Promise.all(Array.from({ length: 5 }, () => send(signup.id, tenant.key, { channel: 'email' })));
+    expect(passes.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(passes.reduce((sum, res) => sum + res.body.sent, 0)).toBe(6);
+    const reminders = await remindersOf(signup.id, tenant.key);
+    expect(new Set(reminders.map((email) => email.to)).size).toBe(6);
+    expect(reminders).toHaveLength(6);
+  });
+
   it('refuses an unknown channel with 422 on channel, and a draft signup with 400, by email too', async () => {
     const tenant = await newTenant('free');
     const { signup } = await newSignup(tenant.key);

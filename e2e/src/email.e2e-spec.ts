@@ -230,26 +230,29 @@ describe('participant email over SMTP (a stack of its own)', () => {
     return res.body;
   };
 
-  it('sends the confirmation of a live registration: both parts, the organization as sender, the invitation, a working edit link', async () => {
-    const organization = await admin<{ id: string; name: string }>('organizations', {
-      name: 'PayPal <service@paypal.example>',
-      tier: 'pro',
-    });
-    await admin('users', {
-      email: `owner-${organization.id.toLowerCase()}@example.com`,
-      password: 'correct horse battery',
-      organizationId: organization.id,
-    });
-    const { key } = await admin<{ key: string }>('api-keys', { organizationId: organization.id, mode: 'live' });
+  /** A published signup of a new organization (with its owner), and the organization's live key. */
+  const liveSignup = async (organization: { name: string; tier: string }, title: string, slots: (typeof SLOT)[] = []) => {
+    const { id } = await admin<{ id: string }>('organizations', organization);
+    await admin('users', { email: `owner-${id.toLowerCase()}@example.com`, password: 'correct horse battery', organizationId: id });
+    const { key } = await admin<{ key: string }>('api-keys', { organizationId: id, mode: 'live' });
     const base = stack.info.baseUrl;
     const created = await request<{ id: string }>(`${base}/signups`, {
       key,
-      body: { title: 'Winter potluck', eventDate: '2027-06-01T18:00:00.000Z', timeZone: ZONE },
+      body: { title, eventDate: '2027-06-01T18:00:00.000Z', timeZone: ZONE },
     });
     const signupId = created.body.id;
-    const slots = await request<{ data: SlotView[] }>(`${base}/signups/${signupId}/slots`, { key, body: { slots: [SLOT] } });
+    const added =
+      slots.length > 0
+        ? (await request<{ data: SlotView[] }>(`${base}/signups/${signupId}/slots`, { key, body: { slots } })).body.data
+        : [];
     await request(`${base}/signups/${signupId}/publish`, { key, method: 'POST' });
-    const who = person([{ type: 'slot', id: slots.body.data[0]!.id }]);
+    return { key, signupId, slots: added };
+  };
+
+  it('sends the confirmation of a live registration: both parts, the organization as sender, the invitation, a working edit link', async () => {
+    const { signupId, slots } = await liveSignup({ name: 'PayPal <service@paypal.example>', tier: 'pro' }, 'Winter potluck', [SLOT]);
+    const base = stack.info.baseUrl;
+    const who = person([{ type: 'slot', id: slots[0]!.id }]);
     const registered = await request<RegistrationResultView>(`${base}/signups/${signupId}/participants`, { body: who });
     expect(registered.status).toBe(201);
 
@@ -287,20 +290,8 @@ describe('participant email over SMTP (a stack of its own)', () => {
   });
 
   it('sends live email reminders up to what remains of the day, with one-click unsubscribe, then answers 429 for email alone', async () => {
-    const organization = await admin<{ id: string }>('organizations', { name: 'Harbor Club', tier: 'org' });
-    await admin('users', {
-      email: `owner-${organization.id.toLowerCase()}@example.com`,
-      password: 'correct horse battery',
-      organizationId: organization.id,
-    });
-    const { key } = await admin<{ key: string }>('api-keys', { organizationId: organization.id, mode: 'live' });
+    const { key, signupId } = await liveSignup({ name: 'Harbor Club', tier: 'org' }, 'Harbor cleanup');
     const base = stack.info.baseUrl;
-    const created = await request<{ id: string }>(`${base}/signups`, {
-      key,
-      body: { title: 'Harbor cleanup', eventDate: '2027-06-01T18:00:00.000Z', timeZone: ZONE },
-    });
-    const signupId = created.body.id;
-    await request(`${base}/signups/${signupId}/publish`, { key, method: 'POST' });
     const people = [person(), person()];
     for (const who of people) expect((await request(`${base}/signups/${signupId}/participants`, { body: who })).status).toBe(201);
     // Their two confirmations leave one email of the day's three.

@@ -29,15 +29,6 @@ import { ParticipantMail } from './participant-mail.js';
     OrganizationProfiles,
     ParticipantMail,
   ],
-  exports: [
-    Emails,
-    EmailSender,
-    ListEmailsUseCase,
-    AccountEmailsUseCase,
-    ParticipantMail,
-    EmailRemindersRepository,
-    MailStateRepository,
-    OrganizationProfiles,
-  ],
+  exports: [Emails, EmailSender, ListEmailsUseCase, AccountEmailsUseCase, ParticipantMail, EmailRemindersRepository, OrganizationProfiles],
 })
 export class EmailModule {}

@@ -36,22 +36,6 @@ export class MailStateRepository {
     return rows.length === 1;
   }
 
-  /** Locks the organization's count of emails of the day (so its email passes record one after another) and answers it. */
-  async lockDailyEmails(db: EntityManager, organizationId: string, day: string): Promise<number> {
-    await rowsOf(db, `INSERT INTO ${DAILY_EMAIL} (organization_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, day]);
-    const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${DAILY_EMAIL} WHERE organization_id = $1 AND day = $2 FOR UPDATE`, [
-      organizationId,
-      day,
-    ]);
-    return row!.sent;
-  }
-
-  /** Counts `count` more emails of the day, under the lock of lockDailyEmails. */
-  async addEmails(db: EntityManager, organizationId: string, day: string, count: number): Promise<void> {
-    if (count === 0) return;
-    await rowsOf(db, `UPDATE ${DAILY_EMAIL} SET sent = sent + $3 WHERE organization_id = $1 AND day = $2`, [organizationId, day, count]);
-  }
-
   async remember(db: EntityManager, participantId: string, fingerprint: string): Promise<void> {
     await rowsOf(db, `UPDATE ${MAIL_STATE} SET fingerprint = $2, mailed_at = now() WHERE participant_id = $1`, [
       participantId,

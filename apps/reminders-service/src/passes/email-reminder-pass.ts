@@ -4,9 +4,9 @@ import { NOT_ELIGIBLE_REASONS, type NotEligibleView, type ReminderTrigger, utcDa
 import { upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, Outbox } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
+import { DAILY_EMAIL } from '../daily-counts.js';
 import { type EmailCandidate, EmailRemindersRepository } from '../email/email-reminders.repository.js';
 import { Emails } from '../email/emails.js';
-import { MailStateRepository } from '../email/mail-state.repository.js';
 import { OrganizationProfiles } from '../email/organization-profiles.js';
 import { participantEmail } from '../email/participant-email.js';
 import type { RemindersConfig } from '../reminders.config.js';
@@ -35,7 +35,6 @@ export class EmailReminderPass implements PassChannelRunner {
   constructor(
     private readonly outbox: Outbox,
     private readonly reminders: EmailRemindersRepository,
-    private readonly state: MailStateRepository,
     private readonly contexts: MessageContexts,
     private readonly organizations: OrganizationProfiles,
     private readonly emails: Emails,
@@ -63,7 +62,7 @@ export class EmailReminderPass implements PassChannelRunner {
     const ceiling = this.ceiling(target.tier);
     const day = utcDay().day;
     const outcome = await this.outbox.transaction(async ({ manager, emit }): Promise<ChannelOutcome> => {
-      const room = target.livemode ? ceiling - (await this.state.lockDailyEmails(manager, target.organizationId, day)) : Infinity;
+      const room = target.livemode ? ceiling - (await DAILY_EMAIL.lock(manager, target.organizationId, day)) : Infinity;
       if (room <= 0) {
         return { eligible: reachable.length, sent: 0, failed: 0, notEligible, complete: false, full: { ceiling, what: 'reminder emails' } };
       }
@@ -106,7 +105,7 @@ export class EmailReminderPass implements PassChannelRunner {
           { orgid: target.organizationId, livemode: target.livemode, subject: target.signupId },
         );
       }
-      if (target.livemode) await this.state.addEmails(manager, target.organizationId, day, sent);
+      if (target.livemode) await DAILY_EMAIL.add(manager, target.organizationId, day, sent);
       return { eligible: reachable.length, sent, failed: 0, notEligible, complete };
     });
     this.emails.queued();

@@ -7,7 +7,6 @@ import { REMINDERS_SCHEMA } from '../schema.js';
 
 const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
 const MESSAGES = `"${REMINDERS_SCHEMA}"."messages"`;
-const DAILY_SMS = `"${REMINDERS_SCHEMA}"."daily_sms"`;
 const OPT_OUTS = `"${REMINDERS_SCHEMA}"."opt_outs"`;
 const SIGNUPS = `"${REMINDERS_SCHEMA}"."signups"`;
 
@@ -57,7 +56,7 @@ export interface StoredMessage extends ClaimedMessage {
   sentAt: Date;
 }
 
-/** The reminders' own records: claims and sends, the daily SMS counts, and what the projection holds of a signup. */
+/** The reminders' own records: claims and sends, and what the projection holds of a signup. */
 @Injectable()
 export class PassesRepository {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
@@ -138,29 +137,6 @@ export class PassesRepository {
   /** Gives claims back (failed or never attempted): their participants stay eligible. */
   async release(ids: string[]): Promise<void> {
     if (ids.length > 0) await rowsOf(this.dataSource, `DELETE FROM ${MESSAGES} WHERE id = ANY($1::uuid[]) AND status <> 'sent'`, [ids]);
-  }
-
-  /**
-   * Locks the organization's count of the day (so its passes claim one after another) and
-   * answers it.
-   */
-  async lockDailyCount(db: EntityManager, organizationId: string, day: string): Promise<number> {
-    await rowsOf(db, `INSERT INTO ${DAILY_SMS} (organization_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, day]);
-    const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${DAILY_SMS} WHERE organization_id = $1 AND day = $2 FOR UPDATE`, [
-      organizationId,
-      day,
-    ]);
-    return row!.sent;
-  }
-
-  /** Moves the day's count by `delta` texts (claims count up front, and what was not sent is given back). */
-  async countSent(db: EntityManager, organizationId: string, day: string, delta: number): Promise<void> {
-    if (delta === 0) return;
-    await rowsOf(db, `UPDATE ${DAILY_SMS} SET sent = GREATEST(0, sent + $3) WHERE organization_id = $1 AND day = $2`, [
-      organizationId,
-      day,
-      delta,
-    ]);
   }
 
   /** How many participants of a signup the projection holds as active (registered, not cancelled). */

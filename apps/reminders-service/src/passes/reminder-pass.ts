@@ -5,6 +5,7 @@ import { newId, NOT_ELIGIBLE_REASONS, type NotEligibleReason, type NotEligibleVi
 import type { Counter, Logger, Metrics } from '#libs/observability';
 import { upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
+import { DAILY_SMS } from '../daily-counts.js';
 import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { SmsNumberPolicy } from '../sms/sms-number-policy.js';
@@ -104,8 +105,7 @@ export class ReminderPass implements PassChannelRunner {
     if (notEligible.length > 0)
       this.logger.info({ signupId: target.signupId, trigger, notEligible }, 'phone numbers not texted (SMS number policy)');
     const outcome = await this.send(claimed, target, trigger);
-    if (target.livemode)
-      await this.passes.countSent(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
+    if (target.livemode) await DAILY_SMS.add(this.dataSource.manager, target.organizationId, day.day, outcome.sent - claimed.length);
     await this.passes.release(outcome.unattempted);
     const failed = outcome.failures.length;
     const complete = claimed.length === eligible && outcome.unattempted.length === 0 && !outcome.failures.some(isUpstream);
@@ -125,7 +125,7 @@ export class ReminderPass implements PassChannelRunner {
   private claim(target: PassTarget, trigger: ReminderTrigger, day: { day: string }) {
     return this.dataSource.transaction(async (manager) => {
       const ceiling = this.ceiling(target.tier);
-      const room = target.livemode ? ceiling - (await this.passes.lockDailyCount(manager, target.organizationId, day.day)) : Infinity;
+      const room = target.livemode ? ceiling - (await DAILY_SMS.lock(manager, target.organizationId, day.day)) : Infinity;
       const { textable, notEligible } = screenNumbers(await this.passes.candidates(manager, target.signupId), this.numbers);
       if (room <= 0) return { eligible: textable.length, notEligible, claimed: [], full: { ceiling, what: 'SMS reminders' } };
       const claimed = await this.passes.claim(
@@ -141,7 +141,7 @@ export class ReminderPass implements PassChannelRunner {
           trigger,
         })),
       );
-      if (target.livemode) await this.passes.countSent(manager, target.organizationId, day.day, claimed.length);
+      if (target.livemode) await DAILY_SMS.add(manager, target.organizationId, day.day, claimed.length);
       return { eligible: textable.length, notEligible, claimed, full: undefined };
     });
   }
