@@ -44,7 +44,13 @@ const PARTICIPANT_EVENTS = [
   'participant.checked_in',
   'participant.no_show',
 ] as const satisfies readonly EventType[];
-const CAPACITY_EVENTS = ['slot.filled', 'slot.opened', 'item.filled', 'item.opened'] as const satisfies readonly EventType[];
+const SLOT_ITEM_EVENTS = [
+  'slot.updated',
+  'slot.filled',
+  'slot.opened',
+  'item.filled',
+  'item.opened',
+] as const satisfies readonly EventType[];
 const AUTH_EVENTS = [
   'auth.apikey.revoked',
   'auth.organization.tier_changed',
@@ -128,7 +134,7 @@ export const BUS_ACCESS = {
     serves: 'signups',
     // The organization's time zone, for a signup or a draft given none.
     calls: ['auth.orgs.get'],
-    emits: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS, ...CAPACITY_EVENTS],
+    emits: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS, ...SLOT_ITEM_EVENTS],
     consumes: [DURABLES['signups-reminded']],
     follows: [],
   },
