@@ -15,6 +15,7 @@ import { Emails1796710000000 } from './migrations/1796710000000-Emails.js';
 import { ContactEmail1796720000000 } from './migrations/1796720000000-ContactEmail.js';
 import { MailState1796730000000 } from './migrations/1796730000000-MailState.js';
 import { DailyEmail1796740000000 } from './migrations/1796740000000-DailyEmail.js';
+import { MailStateSignup1796760000000 } from './migrations/1796760000000-MailStateSignup.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -37,6 +38,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     ContactEmail1796720000000,
     MailState1796730000000,
     DailyEmail1796740000000,
+    MailStateSignup1796760000000,
   ],
 };
 

@@ -73,10 +73,17 @@ const DELIVERABLE_EVENTS: readonly EventType[] = EVENT_TYPES.filter((type) => (W
 export const DURABLES = {
   'signups-reminded': { durable: 'signups-reminded', types: ['reminder.sent'] },
   'reminders-contacts': { durable: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] },
-  /** The participant events an email may answer (check-ins and no-shows mail nobody). */
+  /**
+   * The events an email may answer: the participant events (check-ins and no-shows mail nobody),
+   * and the edits of a signup or a slot that move what the participants were told.
+   */
   'reminders-mail': {
     durable: 'reminders-mail',
-    types: PARTICIPANT_EVENTS.filter((type) => type !== 'participant.checked_in' && type !== 'participant.no_show'),
+    types: [
+      ...PARTICIPANT_EVENTS.filter((type) => type !== 'participant.checked_in' && type !== 'participant.no_show'),
+      'signup.updated',
+      'slot.updated',
+    ],
   },
   'webhooks-fan-out': { durable: 'webhooks-fan-out', types: DELIVERABLE_EVENTS },
 } as const satisfies Record<string, DurableAccess>;
