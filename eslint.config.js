@@ -41,4 +41,10 @@ export default [
     files: ['apps/auth-server/src/**/*.integration-spec.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['#apps/reminders-service']) },
   },
+  {
+    // The reminders-service's spec of participant email boots the apps its messages come from: the
+    // signups-service (events, message contexts) and the auth-server (the organization's name).
+    files: ['apps/reminders-service/src/**/*.integration-spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(['#apps/signups-service', '#apps/auth-server']) },
+  },
 ];

@@ -160,6 +160,26 @@ describe('participant email (stored: the stack has no SMTP server)', () => {
     expect(await mailTo(signup.id, ada.participantId, 2)).toHaveLength(2);
   });
 
+  it('mails a change with an updated invitation when the organizer moves the signup', async () => {
+    const { signup } = await newSignup(tenant.key, { fields: { eventDate: '2027-06-01T18:00:00.000Z', timeZone: ZONE } });
+    const registered = await call<RegistrationResultView>(`/signups/${signup.id}/participants`, { body: person() });
+    expect(registered.status).toBe(201);
+    const participantId = (await call<RegistrationView>(`/registrations/${registered.body.confirmationToken!}`)).body.participant.id;
+    const [confirmation] = await mailTo(signup.id, participantId, 1);
+    // SEQUENCE counts whole seconds: a move within the confirmation's second would share its number.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+
+    const moved = '2027-06-08T18:00:00.000Z';
+    expect((await call(`/signups/${signup.id}`, { key: tenant.key, method: 'PATCH', body: { eventDate: moved } })).status).toBe(200);
+    const [, change] = await mailTo(signup.id, participantId, 2);
+    expect(change).toMatchObject({ kind: 'change', status: 'stored' });
+    const [before] = parseInvite(confirmation!.calendar!.ics).events;
+    const after = parseInvite(change!.calendar!.ics);
+    expect(after.method).toBe('REQUEST');
+    expect(after.events).toEqual([expect.objectContaining({ uid: before!.uid, start: moved })]);
+    expect(after.events[0]!.sequence).toBeGreaterThan(before!.sequence);
+  });
+
   it('shows stored mail in the mailbox, accessibly, with the edit link working', async () => {
     const { signup, slot } = await shift();
     const ada = await join(signup.id, slot);

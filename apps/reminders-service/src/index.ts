@@ -17,6 +17,7 @@ import { MailState1796730000000 } from './migrations/1796730000000-MailState.js'
 import { DailyEmail1796740000000 } from './migrations/1796740000000-DailyEmail.js';
 import { ReminderHoursBefore1796760000000 } from './migrations/1796760000000-ReminderHoursBefore.js';
 import { EmailReminders1796770000000 } from './migrations/1796770000000-EmailReminders.js';
+import { MailStateSignup1796780000000 } from './migrations/1796780000000-MailStateSignup.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -41,6 +42,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     DailyEmail1796740000000,
     ReminderHoursBefore1796760000000,
     EmailReminders1796770000000,
+    MailStateSignup1796780000000,
   ],
 };
 

@@ -256,7 +256,7 @@ describe('docs/asyncapi.yaml', () => {
   });
 
   it('documents the slot.* data as exactly SlotEventData and the item.* data as exactly ItemEventData', () => {
-    for (const type of ['slot.filled', 'slot.opened'] as const) expectExactly(property(payloadOf(type), 'data'), slotData);
+    for (const type of ['slot.updated', 'slot.filled', 'slot.opened'] as const) expectExactly(property(payloadOf(type), 'data'), slotData);
     for (const type of ['item.filled', 'item.opened'] as const) expectExactly(property(payloadOf(type), 'data'), itemData);
   });
 

@@ -44,7 +44,13 @@ const PARTICIPANT_EVENTS = [
   'participant.checked_in',
   'participant.no_show',
 ] as const satisfies readonly EventType[];
-const CAPACITY_EVENTS = ['slot.filled', 'slot.opened', 'item.filled', 'item.opened'] as const satisfies readonly EventType[];
+const SLOT_ITEM_EVENTS = [
+  'slot.updated',
+  'slot.filled',
+  'slot.opened',
+  'item.filled',
+  'item.opened',
+] as const satisfies readonly EventType[];
 const AUTH_EVENTS = [
   'auth.apikey.revoked',
   'auth.organization.tier_changed',
@@ -67,10 +73,17 @@ const DELIVERABLE_EVENTS: readonly EventType[] = EVENT_TYPES.filter((type) => (W
 export const DURABLES = {
   'signups-reminded': { durable: 'signups-reminded', types: ['reminder.sent'] },
   'reminders-contacts': { durable: 'reminders-contacts', types: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS] },
-  /** The participant events an email may answer (check-ins and no-shows mail nobody). */
+  /**
+   * The events an email may answer: the participant events (check-ins and no-shows mail nobody),
+   * and the edits of a signup or a slot that move what the participants were told.
+   */
   'reminders-mail': {
     durable: 'reminders-mail',
-    types: PARTICIPANT_EVENTS.filter((type) => type !== 'participant.checked_in' && type !== 'participant.no_show'),
+    types: [
+      ...PARTICIPANT_EVENTS.filter((type) => type !== 'participant.checked_in' && type !== 'participant.no_show'),
+      'signup.updated',
+      'slot.updated',
+    ],
   },
   'webhooks-fan-out': { durable: 'webhooks-fan-out', types: DELIVERABLE_EVENTS },
 } as const satisfies Record<string, DurableAccess>;
@@ -128,7 +141,7 @@ export const BUS_ACCESS = {
     serves: 'signups',
     // The organization's time zone, for a signup or a draft given none.
     calls: ['auth.orgs.get'],
-    emits: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS, ...CAPACITY_EVENTS],
+    emits: [...SIGNUP_EVENTS, ...PARTICIPANT_EVENTS, ...SLOT_ITEM_EVENTS],
     consumes: [DURABLES['signups-reminded']],
     follows: [],
   },

@@ -35,6 +35,8 @@ export interface EventMap {
   'participant.checked_in': ParticipantEventData;
   /** The organizer marked it a no-show. */
   'participant.no_show': ParticipantEventData;
+  /** The organizer edited it (its title, description, times or capacity): the slot as it is after the edit. */
+  'slot.updated': SlotEventData;
   /** It became full (a registration took the last place, or its capacity was lowered to what is taken). */
   'slot.filled': SlotEventData;
   /** A full slot has a place again. */
@@ -67,6 +69,7 @@ const EVENT_TYPE_LIST = {
   'participant.offer_expired': true,
   'participant.checked_in': true,
   'participant.no_show': true,
+  'slot.updated': true,
   'slot.filled': true,
   'slot.opened': true,
   'item.filled': true,

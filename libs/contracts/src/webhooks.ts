@@ -18,6 +18,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'participant.offer_expired',
   'participant.checked_in',
   'participant.no_show',
+  'slot.updated',
   'slot.filled',
   'slot.opened',
   'item.filled',

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '#libs/persistence';
+import { DATA_SOURCE } from '#libs/runtime';
 import { REMINDERS_SCHEMA } from '../schema.js';
 
 const MAIL_STATE = `"${REMINDERS_SCHEMA}"."mail_state"`;
@@ -9,19 +10,51 @@ const DAILY_EMAIL = `"${REMINDERS_SCHEMA}"."daily_email"`;
 /** What each participant was last told by email (the fingerprint of that message), and each organization's emails of the day. */
 @Injectable()
 export class MailStateRepository {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
   /**
-   * Locks the participant's row for the transaction (made if new) and answers the fingerprint of
-   * the last message it was sent: a second event about the same participant waits here, then
-   * sees what the first one sent.
+   * Locks the participant's row for the transaction (made if new, with its signup) and answers the
+   * fingerprint of the last message it was sent: a second event about the same participant waits
+   * here, then sees what the first one sent.
    */
-  async lock(db: EntityManager, participantId: string): Promise<string | undefined> {
-    await rowsOf(db, `INSERT INTO ${MAIL_STATE} (participant_id) VALUES ($1) ON CONFLICT DO NOTHING`, [participantId]);
+  async lock(db: EntityManager, participantId: string, signupId: string): Promise<string | undefined> {
+    await rowsOf(
+      db,
+      `INSERT INTO ${MAIL_STATE} AS m (participant_id, signup_id) VALUES ($1, $2)
+       ON CONFLICT (participant_id) DO UPDATE SET signup_id = EXCLUDED.signup_id WHERE m.signup_id IS NULL`,
+      [participantId, signupId],
+    );
     const [row] = await rowsOf<{ fingerprint: string | null }>(
       db,
       `SELECT fingerprint FROM ${MAIL_STATE} WHERE participant_id = $1 FOR UPDATE`,
       [participantId],
     );
     return row?.fingerprint ?? undefined;
+  }
+
+  /** The participants of a signup that were sent a message (they have a fingerprint), by id; read outside any transaction. */
+  async mailedOf(signupId: string): Promise<string[]> {
+    const rows = await rowsOf<{ participant_id: string }>(
+      this.dataSource,
+      `SELECT participant_id FROM ${MAIL_STATE} WHERE signup_id = $1 AND fingerprint IS NOT NULL ORDER BY participant_id`,
+      [signupId],
+    );
+    return rows.map((row) => row.participant_id);
+  }
+
+  /**
+   * Locks the rows of these participants, one after the other in the order of their ids (every
+   * transaction that locks several takes them in that order, so two never wait for each other),
+   * and answers the fingerprint of the last message each was sent.
+   */
+  async lockMailed(db: EntityManager, participantIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await rowsOf<{ participant_id: string; fingerprint: string }>(
+      db,
+      `SELECT participant_id, fingerprint FROM ${MAIL_STATE}
+       WHERE participant_id = ANY($1::uuid[]) AND fingerprint IS NOT NULL ORDER BY participant_id FOR UPDATE`,
+      [participantIds],
+    );
+    return new Map(rows.map((row) => [row.participant_id, row.fingerprint]));
   }
 
   /** Counts one email against the organization's ceiling of the day; false (nothing counted) once the ceiling is reached. */

@@ -3,7 +3,15 @@ import type { EntityManager } from 'typeorm';
 import { type CloudEvent, type DurableEventType, DURABLES, type ParticipantMessageContext, utcDay } from '#libs/contracts';
 import { APP_CONFIG, APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
-import { composeParticipantMessage, displayName, isNews, messageFingerprint, messageKindFor } from '../messages/index.js';
+import {
+  composeParticipantMessage,
+  displayName,
+  isNews,
+  messageFingerprint,
+  type MessageKind,
+  messageKindFor,
+  type SignupChangeEventType,
+} from '../messages/index.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { Emails } from './emails.js';
 import { inviteOf } from './invite.js';
@@ -11,23 +19,41 @@ import { MailStateRepository } from './mail-state.repository.js';
 import { type OrganizationProfile, OrganizationProfiles } from './organization-profiles.js';
 
 type MailEvent = CloudEvent<DurableEventType<'reminders-mail'>>;
+type SignupChangeEvent = CloudEvent<SignupChangeEventType>;
 
-/** What a message is made from: the participant as it is now, and its organization. */
+/** What the messages of one event are made from: the participants it may mail as they are now (by id), and their organization. */
 interface Prepared {
-  context: ParticipantMessageContext;
+  contexts: ParticipantMessageContext[];
   organization: OrganizationProfile;
 }
 
+/** One message to consider: whom, about which event, what it was last told, and the outbox key of its message of each kind. */
+interface Candidate {
+  event: MailEvent;
+  context: ParticipantMessageContext;
+  organization: OrganizationProfile;
+  lastSent: string | undefined;
+  dedupKey: (kind: MessageKind) => string;
+}
+
+const isSignupChange = (event: MailEvent): event is SignupChangeEvent => event.type === 'signup.updated' || event.type === 'slot.updated';
+
+const signupIdOf = (event: SignupChangeEvent): string => (event.type === 'signup.updated' ? event.data.id : event.data.signupId);
+
+const byParticipantId = (a: ParticipantMessageContext, b: ParticipantMessageContext): number =>
+  a.participant.id < b.participant.id ? -1 : a.participant.id > b.participant.id ? 1 : 0;
+
 /**
  * Mails participants about their registrations (docs/decisions.md, "Participant email"): a durable
- * consumer of participant events, shared by the replicas, each event applied once in the
- * transaction of its batch. For each event it reads the participant as it is now
- * (signups.participants.messages) before the transaction, then locks the participant's mail
- * state, picks the kind the event calls for,
- * and records the message in the outbox only when it tells something new (its fingerprint differs
- * from the last one sent). Live mail counts against the organization's ceiling of the day
- * (emailsPerDay by tier): past it, the message is recorded suppressed and not sent. The outbox's dedup key (the event and the kind) makes a redelivered
- * event record nothing.
+ * consumer of participant events and of the edits of a signup or a slot, shared by the replicas,
+ * each event applied once in the transaction of its batch. For each event it reads the
+ * participants as they are now (signups.participants.messages) before the transaction: the
+ * event's participant, or, for an edit, every participant of the signup it has mailed before.
+ * Then it locks their mail states, picks the kind the event calls for, and records a message in
+ * the outbox only when it tells something new (its fingerprint differs from the last one sent).
+ * Live mail counts against the organization's ceiling of the day (emailsPerDay by tier): past
+ * it, the message is recorded suppressed and not sent. The outbox's dedup key (the event, the
+ * participant of an edit, and the kind) makes a redelivered event record nothing.
  */
 @Injectable()
 export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-mail'>, Prepared | undefined> {
@@ -47,21 +73,58 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
   }
 
   /**
-   * Reads the participant as it is now and its organization, before the transaction: requests to
-   * other apps never run while this app holds a connection.
+   * Reads the participants as they are now and their organization, before the transaction:
+   * requests to other apps never run while this app holds a connection. An edit of a signup or
+   * a slot concerns the participants of the signup that were told something (MailStateRepository.mailedOf),
+   * read MAX_MESSAGE_CONTEXTS at a time.
    */
   protected override async prepare(event: MailEvent): Promise<Prepared | undefined> {
-    const context = (await this.contexts.of([event.data.id])).get(event.data.id);
-    // A participant whose signup was deleted since is mailed nothing.
-    if (!context) return undefined;
-    return { context, organization: await this.organizations.of(context.signup.organizationId) };
+    const participantIds = isSignupChange(event) ? await this.state.mailedOf(signupIdOf(event)) : [event.data.id];
+    if (participantIds.length === 0) return undefined;
+    // A participant whose signup was deleted since is mailed nothing: its context is gone.
+    const contexts = [...(await this.contexts.of(participantIds)).values()].sort(byParticipantId);
+    const [first] = contexts;
+    if (!first) return undefined;
+    return { contexts, organization: await this.organizations.of(first.signup.organizationId) };
   }
 
   protected async apply(manager: EntityManager, event: MailEvent, prepared: Prepared | undefined): Promise<void> {
-    const participantId = event.data.id;
-    const lastSent = await this.state.lock(manager, participantId);
+    if (!isSignupChange(event)) {
+      const lastSent = await this.state.lock(manager, event.data.id, event.data.signupId);
+      const context = prepared?.contexts[0];
+      if (!prepared || !context) return;
+      await this.mail(manager, {
+        event,
+        context,
+        organization: prepared.organization,
+        lastSent,
+        dedupKey: (kind) => `${event.id}:${kind}`,
+      });
+      return;
+    }
     if (!prepared) return;
-    const { context, organization } = prepared;
+    // The rows in the order of their ids, as every edit locks them: two replicas never wait for each other.
+    const lastSent = await this.state.lockMailed(
+      manager,
+      prepared.contexts.map((context) => context.participant.id),
+    );
+    for (const context of prepared.contexts) {
+      const participantId = context.participant.id;
+      const told = lastSent.get(participantId);
+      // Told nothing yet: its first message, still to come, is made from the signup as it is then.
+      if (told === undefined) continue;
+      await this.mail(manager, {
+        event,
+        context,
+        organization: prepared.organization,
+        lastSent: told,
+        dedupKey: (kind) => `${event.id}:${participantId}:${kind}`,
+      });
+    }
+  }
+
+  /** Records the message the event calls for, if any and if it tells the participant something new, and remembers what it told. */
+  private async mail(manager: EntityManager, { event, context, organization, lastSent, dedupKey }: Candidate): Promise<void> {
     const kind = messageKindFor(event.type, context.participant);
     if (!kind) return;
     const fingerprint = messageFingerprint(context);
@@ -73,13 +136,13 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
       !context.signup.livemode ||
       (await this.state.countEmail(manager, context.signup.organizationId, utcDay().day, this.config.tierLimits[tier].emailsPerDay));
     await this.emails.record(manager, {
-      dedupKey: `${event.id}:${kind}`,
+      dedupKey: dedupKey(kind),
       kind,
       organizationId: context.signup.organizationId,
       senderName: organizationName,
       livemode: context.signup.livemode,
       signupId: context.signup.id,
-      participantId,
+      participantId: context.participant.id,
       to: context.participant.email,
       suppress: !withinCeiling,
       content: {
@@ -91,6 +154,6 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
           : null,
       },
     });
-    await this.state.remember(manager, participantId, fingerprint);
+    await this.state.remember(manager, context.participant.id, fingerprint);
   }
 }

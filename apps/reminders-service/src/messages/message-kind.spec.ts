@@ -1,6 +1,6 @@
 import type { ParticipantStatus, WaitlistEntryView } from '#libs/contracts';
 import { entry } from '../testing/message-context.js';
-import { MESSAGE_KINDS, type MessageKind, messageKindFor, type ParticipantEventType, type ParticipantState } from './message-kind.js';
+import { type MailEventType, MESSAGE_KINDS, type MessageKind, messageKindFor, type ParticipantState } from './message-kind.js';
 
 const state = (status: ParticipantStatus, waitlist: WaitlistEntryView[] = []): ParticipantState => ({ status, waitlist });
 const waiting = entry();
@@ -11,8 +11,8 @@ const offered = entry({
   offerExpiresAt: '2026-12-01T10:00:00.000Z',
 });
 
-describe('the message each participant event calls for', () => {
-  it.each<[ParticipantEventType, ParticipantState, MessageKind | null, string]>([
+describe('the message each event calls for', () => {
+  it.each<[MailEventType, ParticipantState, MessageKind | null, string]>([
     ['participant.registered', state('confirmed'), 'confirmation', 'a registration that got what it asked'],
     ['participant.registered', state('confirmed', [waiting]), 'confirmation', 'some selections taken, others in line: one message'],
     [
@@ -42,6 +42,13 @@ describe('the message each participant event calls for', () => {
     ['participant.offer_expired', state('cancelled'), null, 'an expiry that cancelled it: participant.canceled follows'],
     ['participant.checked_in', state('attended'), null, "the organizer's record of the day"],
     ['participant.no_show', state('no_show'), null, "the organizer's record of the day"],
+    ['signup.updated', state('confirmed'), 'change', 'a new date or place of the signup'],
+    ['signup.updated', state('waitlisted', [waiting]), 'change', 'a new date while waiting in line'],
+    ['signup.updated', state('cancelled'), null, 'a cancelled registration is not told of the signup any more'],
+    ['signup.updated', state('attended'), null, 'the day is recorded'],
+    ['slot.updated', state('confirmed'), 'change', "a slot's new times"],
+    ['slot.updated', state('offered', [offered]), 'change', 'new times of a slot it is offered'],
+    ['slot.updated', state('no_show'), null, 'the day is recorded'],
   ])('%s (%j) gives %s: %s', (type, participant, kind) => {
     expect(messageKindFor(type, participant)).toBe(kind);
   });

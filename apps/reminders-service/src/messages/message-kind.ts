@@ -6,6 +6,12 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export type ParticipantEventType = Extract<EventType, `participant.${string}`>;
 
+/** The edits of a signup or a slot that may move what its participants were told (the date, the place, a slot's times). */
+export type SignupChangeEventType = Extract<EventType, 'signup.updated' | 'slot.updated'>;
+
+/** The events a participant's email may answer. */
+export type MailEventType = ParticipantEventType | SignupChangeEventType;
+
 /** What the choice of a kind reads of a participant: the event's data, or better the context read when the message is made. */
 export type ParticipantState = Pick<ParticipantView, 'status' | 'waitlist'>;
 
@@ -39,14 +45,20 @@ function stateKind(participant: ParticipantState): MessageKind {
  * - participant.offer_expired: a change (the line it left), unless the expiry cancelled it:
  *   participant.canceled follows then.
  * - participant.checked_in, participant.no_show: none; the organizer's record of the day.
+ * - signup.updated, slot.updated: a change, to a participant that is in (confirmed, waiting or
+ *   offered), as for participant.updated; none once the day is recorded or the registration
+ *   cancelled. Whether it tells the participant anything (a slot it does not hold, a description)
+ *   is the fingerprint's to say.
  */
-export function messageKindFor(type: ParticipantEventType, participant: ParticipantState): MessageKind | null {
+export function messageKindFor(type: MailEventType, participant: ParticipantState): MessageKind | null {
   switch (type) {
     case 'participant.registered':
       return stateKind(participant);
     case 'participant.canceled':
       return 'cancellation';
     case 'participant.updated':
+    case 'signup.updated':
+    case 'slot.updated':
       return participant.status === 'confirmed' || participant.status === 'waitlisted' || participant.status === 'offered'
         ? 'change'
         : null;

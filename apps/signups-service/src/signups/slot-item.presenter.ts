@@ -31,10 +31,19 @@ export function itemView(item: Item, livemode: boolean): ItemView {
   };
 }
 
+const ownerOf = (signup: SignupRef) => ({ signupId: signup.id, organizationId: signup.organizationId, livemode: signup.livemode });
+const metaOf = (signup: SignupRef, targetId: string) => ({ orgid: signup.organizationId, livemode: signup.livemode, subject: targetId });
+
+/** slot.updated: the organizer edited the slot; it carries the slot as it is after the edit. */
+export function slotUpdatedEvent(slot: Slot, signup: SignupRef): PendingEvent {
+  const data: SlotEventData = { ...slotView(slot, signup.livemode), ...ownerOf(signup) };
+  return { type: 'slot.updated', data, meta: metaOf(signup, slot.id) };
+}
+
 /** slot.filled / slot.opened / item.filled / item.opened for a target that just crossed its limit. */
 export function transitionEvent(target: Target, transition: Transition, signup: SignupRef): PendingEvent {
-  const owner = { signupId: signup.id, organizationId: signup.organizationId, livemode: signup.livemode };
-  const meta = { orgid: signup.organizationId, livemode: signup.livemode, subject: target.id };
+  const owner = ownerOf(signup);
+  const meta = metaOf(signup, target.id);
   if (target.kind === 'slot') {
     const data: SlotEventData = { ...slotView(target, signup.livemode), ...owner };
     return { type: transition === 'filled' ? 'slot.filled' : 'slot.opened', data, meta };

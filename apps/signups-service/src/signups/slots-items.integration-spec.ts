@@ -159,6 +159,21 @@ describe('editing slots and items', () => {
     expect(Date.parse(slot.updatedAt)).toBeGreaterThan(Date.parse(slots[0]!.updatedAt));
   });
 
+  it('emits slot.updated with the slot as edited, once per edit, and nothing for an empty edit', async () => {
+    const principal = caller();
+    const { signup, slots } = await h.signup(principal, { slots: [{ title: 'Setup', startTime: '2027-06-01T09:00:00Z', capacity: 2 }] });
+    const slotId = slots[0]!.id;
+    const input = { startTime: '2027-06-01T10:00:00.000Z', endTime: '2027-06-01T12:00:00.000Z' };
+    const moved = await h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slotId, input });
+    await h.stack.bus.request('signups.slots.update', { principal, signupId: signup.id, id: slotId, input: {} });
+    const [updated, ...more] = await eventually(() => {
+      expect(h.eventsFor(slotId, 'slot.updated')).toHaveLength(1);
+      return h.eventsFor(slotId, 'slot.updated');
+    });
+    expect(more).toEqual([]);
+    expect(updated!.data).toEqual({ ...moved, ...input, signupId: signup.id, organizationId: principal.organizationId, livemode: false });
+  });
+
   it('edits an item', async () => {
     const principal = caller();
     const { signup, items } = await h.signup(principal, setup);

@@ -10,7 +10,7 @@ import { requireActionable, requireOwned } from '../signup.policy.js';
 import { appliesFrom } from '../signup-state.js';
 import { SignupsRepository } from '../signups.repository.js';
 import { type Item, type Kind, notFoundMessage, type Slot, stockOf, type Target, targetName, type TargetOf } from '../slot-item.js';
-import { transitionEvent } from '../slot-item.presenter.js';
+import { slotUpdatedEvent, transitionEvent } from '../slot-item.presenter.js';
 import { type ChangesOf, type OwnedSignup, SlotsItemsRepository } from '../slots-items.repository.js';
 
 export interface OfSignupCommand {
@@ -60,8 +60,10 @@ export function timeOrderErrors(startTime: Date | null, endTime: Date | null, pr
  * refused on a closed signup (409, like editing it). A limit may not drop below what is taken,
  * and a slot or item with registrations or anyone in its line cannot be deleted (both 409):
  * nothing is lost silently.
- * An edit that fills or opens a slot or item emits slot/item.filled or .opened; places a raised
- * limit frees go to the first in its line who fits (Waitlists.fill), in the same transaction.
+ * An edit of a slot emits slot.updated (the slot as edited: the reminders-service mails its
+ * participants what moved); an edit that fills or opens a slot or item emits slot/item.filled or
+ * .opened; places a raised limit frees go to the first in its line who fits (Waitlists.fill), in
+ * the same transaction.
  */
 @Injectable()
 export class ManageSlotsItemsUseCase {
@@ -108,8 +110,11 @@ export class ManageSlotsItemsUseCase {
         ledger.record(result.target, { total: result.previousTotal, used: stockOf(result.target).used });
         const promotions = await this.waitlists.fill(tx.manager, signup, [{ kind, targetId: id }], ledger);
         const transitions = ledger.transitions().map(({ target, transition }) => transitionEvent(target, transition, signup));
-        await tx.emitAll([...transitions, ...promotions]);
-        return promotions.length > 0 ? this.contents.find(kind, signupId, id, tx.manager) : result.target;
+        const current = promotions.length > 0 ? await this.contents.find(kind, signupId, id, tx.manager) : result.target;
+        const target: Target | undefined = current;
+        const updated = target?.kind === 'slot' ? [slotUpdatedEvent(target, signup)] : [];
+        await tx.emitAll([...updated, ...transitions, ...promotions]);
+        return current;
       });
       if (edited) return edited;
       this.explainRefusedEdit(await this.existing(command), changes);
