@@ -3,20 +3,12 @@ import type { EntityManager } from 'typeorm';
 import { type CloudEvent, type DurableEventType, DURABLES, type ParticipantMessageContext, utcDay } from '#libs/contracts';
 import { APP_CONFIG, APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
-import {
-  composeParticipantMessage,
-  displayName,
-  isNews,
-  messageFingerprint,
-  type MessageKind,
-  messageKindFor,
-  type SignupChangeEventType,
-} from '../messages/index.js';
+import { isNews, messageFingerprint, type MessageKind, messageKindFor, type SignupChangeEventType } from '../messages/index.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { Emails } from './emails.js';
-import { inviteOf } from './invite.js';
 import { MailStateRepository } from './mail-state.repository.js';
 import { type OrganizationProfile, OrganizationProfiles } from './organization-profiles.js';
+import { participantEmail } from './participant-email.js';
 
 type MailEvent = CloudEvent<DurableEventType<'reminders-mail'>>;
 type SignupChangeEvent = CloudEvent<SignupChangeEventType>;
@@ -130,7 +122,6 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
     const fingerprint = messageFingerprint(context);
     if (!isNews(kind, fingerprint, lastSent)) return;
     const { name: organizationName, tier } = organization;
-    const message = composeParticipantMessage(context, organizationName, kind);
     // Live mail counts against the organization's ceiling of the day; past it, the message is kept, suppressed.
     const withinCeiling =
       !context.signup.livemode ||
@@ -145,14 +136,7 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
       participantId: context.participant.id,
       to: context.participant.email,
       suppress: !withinCeiling,
-      content: {
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        calendar: message.calendar
-          ? inviteOf(message.calendar, context, { name: displayName(organizationName), email: this.emails.fromAddress })
-          : null,
-      },
+      content: participantEmail(context, organizationName, kind, this.emails.fromAddress),
     });
     await this.state.remember(manager, context.participant.id, fingerprint);
   }

@@ -1,5 +1,6 @@
-import type { Tier } from '#libs/config';
+import type { Tier, TierLimits } from '#libs/config';
 import type { ReminderChannelView, ReminderTrigger } from '#libs/contracts';
+import { upgradeRequired } from '#libs/problem';
 import type { ReminderSubject } from './reminder-text.js';
 
 /** The signup a pass is for, and whose organization pays for it. */
@@ -20,11 +21,32 @@ export interface ChannelOutcome extends ReminderChannelView {
   upstream?: { status: 502 | 504; detail: string };
 }
 
+/** A channel's allowance of the day by tier: its ceiling, whether a tier has the channel at all, and the 402 for one that does not. */
+export class DailyAllowance {
+  constructor(
+    private readonly limits: Readonly<Record<Tier, TierLimits>>,
+    private readonly limit: 'smsPerDay' | 'emailsPerDay',
+    private readonly featureLabel: string,
+  ) {}
+
+  ceiling(tier: Tier): number {
+    return this.limits[tier][this.limit];
+  }
+
+  offered(tier: Tier): boolean {
+    return this.ceiling(tier) > 0;
+  }
+
+  /** 402 upgrade_required (kind feature) when the tier has none of it. */
+  assertOffered(tier: Tier): void {
+    if (!this.offered(tier)) {
+      throw upgradeRequired({ kind: 'feature', featureLabel: this.featureLabel, currentTier: tier, allowance: (t) => this.ceiling(t) });
+    }
+  }
+}
+
 /** A channel of a reminder pass: texts or emails. */
 export interface PassChannelRunner {
-  /** 402 when the organization's tier has no reminders by this channel. */
-  assertFeature(tier: Tier): void;
-  /** Whether the tier has reminders by this channel. */
-  offered(tier: Tier): boolean;
+  readonly allowance: DailyAllowance;
   run(target: PassTarget, trigger: ReminderTrigger): Promise<ChannelOutcome>;
 }

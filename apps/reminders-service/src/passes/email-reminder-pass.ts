@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Tier } from '#libs/config';
 import { NOT_ELIGIBLE_REASONS, type NotEligibleView, type ReminderTrigger, utcDay } from '#libs/contracts';
-import { upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, Outbox } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
 import { DAILY_EMAIL } from '../daily-counts.js';
@@ -10,7 +8,7 @@ import { Emails } from '../email/emails.js';
 import { OrganizationProfiles } from '../email/organization-profiles.js';
 import { participantEmail } from '../email/participant-email.js';
 import type { RemindersConfig } from '../reminders.config.js';
-import type { ChannelOutcome, PassChannelRunner, PassTarget } from './channel-outcome.js';
+import { type ChannelOutcome, DailyAllowance, type PassChannelRunner, type PassTarget } from './channel-outcome.js';
 
 /** How many addresses the pass left out, by reason (in NOT_ELIGIBLE_REASONS' order, only those that occurred). */
 function suppressedByReason(candidates: EmailCandidate[]): NotEligibleView[] {
@@ -32,34 +30,27 @@ function suppressedByReason(candidates: EmailCandidate[]): NotEligibleView[] {
  */
 @Injectable()
 export class EmailReminderPass implements PassChannelRunner {
+  readonly allowance: DailyAllowance;
+
   constructor(
     private readonly outbox: Outbox,
     private readonly reminders: EmailRemindersRepository,
     private readonly contexts: MessageContexts,
     private readonly organizations: OrganizationProfiles,
     private readonly emails: Emails,
-    @Inject(APP_CONFIG) private readonly config: RemindersConfig,
-  ) {}
-
-  offered(tier: Tier): boolean {
-    return this.ceiling(tier) > 0;
-  }
-
-  /** 402 when the organization's tier has no email to participants. */
-  assertFeature(tier: Tier): void {
-    if (!this.offered(tier)) {
-      throw upgradeRequired({ kind: 'feature', featureLabel: 'Email reminders', currentTier: tier, allowance: (t) => this.ceiling(t) });
-    }
+    @Inject(APP_CONFIG) config: RemindersConfig,
+  ) {
+    this.allowance = new DailyAllowance(config.tierLimits, 'emailsPerDay', 'Email reminders');
   }
 
   async run(target: PassTarget, trigger: ReminderTrigger): Promise<ChannelOutcome> {
-    this.assertFeature(target.tier);
+    this.allowance.assertOffered(target.tier);
     const candidates = await this.reminders.candidates(target.signupId, target.organizationId);
     const reachable = candidates.filter((candidate) => candidate.suppression === null);
     const notEligible = suppressedByReason(candidates);
     const contexts = await this.contexts.of(reachable.map((candidate) => candidate.participantId));
     const { name: organizationName } = await this.organizations.of(target.organizationId);
-    const ceiling = this.ceiling(target.tier);
+    const ceiling = this.allowance.ceiling(target.tier);
     const day = utcDay().day;
     const outcome = await this.outbox.transaction(async ({ manager, emit }): Promise<ChannelOutcome> => {
       const room = target.livemode ? ceiling - (await DAILY_EMAIL.lock(manager, target.organizationId, day)) : Infinity;
@@ -110,9 +101,5 @@ export class EmailReminderPass implements PassChannelRunner {
     });
     this.emails.queued();
     return outcome;
-  }
-
-  private ceiling(tier: Tier): number {
-    return this.config.tierLimits[tier].emailsPerDay;
   }
 }

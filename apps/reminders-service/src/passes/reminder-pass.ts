@@ -1,16 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Tier } from '#libs/config';
 import { newId, NOT_ELIGIBLE_REASONS, type NotEligibleReason, type NotEligibleView, type ReminderTrigger, utcDay } from '#libs/contracts';
 import type { Counter, Logger, Metrics } from '#libs/observability';
-import { upgradeRequired } from '#libs/problem';
 import { APP_CONFIG, DATA_SOURCE, LOGGER, METRICS, Outbox } from '#libs/runtime';
 import { DAILY_SMS } from '../daily-counts.js';
 import { OptOutsRepository } from '../inbound/opt-outs.repository.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { SmsNumberPolicy } from '../sms/sms-number-policy.js';
 import { SMS_PROVIDER, SmsFailure, type SmsFailureKind, type SmsProvider } from '../sms/sms-provider.js';
-import type { ChannelOutcome, PassChannelRunner, PassTarget } from './channel-outcome.js';
+import { type ChannelOutcome, DailyAllowance, type PassChannelRunner, type PassTarget } from './channel-outcome.js';
 import { type Candidate, type ClaimedMessage, PassesRepository } from './passes.repository.js';
 import { reminderText } from './reminder-text.js';
 
@@ -71,6 +69,7 @@ function screenNumbers(candidates: Candidate[], numbers: SmsNumberPolicy): { tex
 export class ReminderPass implements PassChannelRunner {
   private readonly smsMessages: Counter<'outcome'>;
   private readonly numbers: SmsNumberPolicy;
+  readonly allowance: DailyAllowance;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
@@ -84,21 +83,11 @@ export class ReminderPass implements PassChannelRunner {
   ) {
     this.smsMessages = metrics.counter('sms_messages_total', 'Texts handed to the SMS provider, by outcome', ['outcome']);
     this.numbers = new SmsNumberPolicy(config.smsAllowedCountries);
-  }
-
-  offered(tier: Tier): boolean {
-    return this.ceiling(tier) > 0;
-  }
-
-  /** 402 when the organization's tier has no SMS reminders. */
-  assertFeature(tier: Tier): void {
-    if (!this.offered(tier)) {
-      throw upgradeRequired({ kind: 'feature', featureLabel: 'SMS reminders', currentTier: tier, allowance: (t) => this.ceiling(t) });
-    }
+    this.allowance = new DailyAllowance(config.tierLimits, 'smsPerDay', 'SMS reminders');
   }
 
   async run(target: PassTarget, trigger: ReminderTrigger): Promise<ChannelOutcome> {
-    this.assertFeature(target.tier);
+    this.allowance.assertOffered(target.tier);
     const day = utcDay();
     const { eligible, notEligible, claimed, full } = await this.claim(target, trigger, day);
     if (full) return { eligible, sent: 0, failed: 0, notEligible, complete: false, full };
@@ -118,13 +107,9 @@ export class ReminderPass implements PassChannelRunner {
     return result;
   }
 
-  private ceiling(tier: Tier): number {
-    return this.config.tierLimits[tier].smsPerDay;
-  }
-
   private claim(target: PassTarget, trigger: ReminderTrigger, day: { day: string }) {
     return this.dataSource.transaction(async (manager) => {
-      const ceiling = this.ceiling(target.tier);
+      const ceiling = this.allowance.ceiling(target.tier);
       const room = target.livemode ? ceiling - (await DAILY_SMS.lock(manager, target.organizationId, day.day)) : Infinity;
       const { textable, notEligible } = screenNumbers(await this.passes.candidates(manager, target.signupId), this.numbers);
       if (room <= 0) return { eligible: textable.length, notEligible, claimed: [], full: { ceiling, what: 'SMS reminders' } };

@@ -31,11 +31,11 @@ export class ReminderPasses {
 
   /** The channels a tier's automatic pass runs: those it offers. */
   channelsOf(tier: Tier): PassChannel[] {
-    return ORDER.filter((channel) => this.runners[channel].offered(tier));
+    return ORDER.filter((channel) => this.runners[channel].allowance.offered(tier));
   }
 
   assertFeatures(channels: readonly PassChannel[], tier: Tier): void {
-    for (const channel of channels) this.runners[channel].assertFeature(tier);
+    for (const channel of channels) this.runners[channel].allowance.assertOffered(tier);
   }
 
   async run(target: PassTarget, trigger: ReminderTrigger, channels: readonly PassChannel[]): Promise<PassOutcome> {
