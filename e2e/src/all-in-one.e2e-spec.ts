@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ParticipantView, RegistrationResultView, RegistrationView, SignupView, SlotView } from '#libs/contracts';
-import { localStack } from '#libs/testing';
+import type { ParticipantView, RegistrationResultView, RegistrationView, ReminderPassView, SignupView, SlotView } from '#libs/contracts';
+import { eventually, localStack } from '#libs/testing';
 import { request } from './support/api.js';
 import { DEVICE_GRANT } from './support/oauth.js';
 
@@ -174,6 +174,22 @@ describe('npm start (all-in-one)', () => {
       const feed = await request<{ url: string }>(`${base}/calendar-feed`, { key, method: 'POST' });
       expect(feed.status).toBe(201);
       expect(await ics(feed.body.url)).toContain(`UID:slot-${slot.body.id}@${host}`);
+
+      // A participant's confirmation and an email reminder pass land in the mailbox (the mail consumer and the pass run in this process).
+      const potluck = await request<SignupView>(`${base}/signups`, { key, body: { title: 'Potluck', eventDate: '2027-01-03T18:00:00Z' } });
+      expect((await request(`${base}/signups/${potluck.body.id}/publish`, { key, method: 'POST' })).status).toBe(200);
+      const cook = { name: 'Cook', email: 'cook@example.com', selections: [] };
+      expect((await request(`${base}/signups/${potluck.body.id}/participants`, { body: cook })).status).toBe(201);
+      const reminded = await request<ReminderPassView>(`${base}/signups/${potluck.body.id}/reminders/send`, {
+        key,
+        body: { channel: 'email' },
+      });
+      expect(reminded.body).toMatchObject({ eligible: 1, sent: 1, failed: 0 });
+      await eventually(async () => {
+        const box = await (await fetch(`${gatewayOrigin}/mailbox`)).text();
+        expect(box).toMatch(/<td>cook@example\.com<\/td><td><a href="\/mailbox\/[^"]+">Reminder: Potluck /);
+        expect(box).toMatch(/<td>cook@example\.com<\/td><td><a href="\/mailbox\/[^"]+">You[^ ]* signed up: Potluck</);
+      }, 15_000);
 
       // A new account's verification email lands in the mailbox (the in-process bus carries it to the reminders-service).
       const form = await fetch(`${stack.env.AUTH_URL!}/account/signup`);
