@@ -673,8 +673,14 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it('refuses hostile slugs, confirmation tokens and feed tokens in the calendar paths with a problem, never a 5xx', async () => {
-    const paths = (raw: string) => [`/s/${raw}/calendar.ics`, `/r/${raw}/calendar.ics`, `/calendars/${raw}`, `/calendars/${raw}.ics`];
+  it('refuses hostile slugs, feed tokens and participant calendar tokens in the calendar paths with a problem, never a 5xx', async () => {
+    const paths = (raw: string) => [
+      `/s/${raw}/calendar.ics`,
+      `/calendars/${raw}`,
+      `/calendars/${raw}.ics`,
+      `/calendars/cal_${raw}.ics`,
+      `/calendars/pcal_${raw}.ics`,
+    ];
     const cases = HOSTILE_PATH_VALUES.flatMap((value) => paths(value.raw).map((path) => ({ path, name: value.name })));
     const failures = await inPool(cases, CONCURRENCY, async ({ path, name }) => {
       const res = await answer(await fetchAnswered(`${info.gatewayUrl}${path}`));
