@@ -155,7 +155,7 @@ describe('npm start (all-in-one)', () => {
       const attendance = await request<{ attended: number }>(`${base}/signups/${shift.body.id}/attendance`, { key });
       expect(attendance.body.attended).toBe(1);
 
-      // Calendar files: the signup's slot, the participant's own, and the organization's feed.
+      // Calendar files: the signup's slot, the participant's own (at its read-only address), and the organization's feed.
       const host = new URL(base).hostname;
       const ics = async (url: string) => {
         const res = await fetch(url);
@@ -168,9 +168,7 @@ describe('npm start (all-in-one)', () => {
         return (await res.text()).replace(/\r\n[ \t]/g, '');
       };
       expect(await ics(`${gatewayOrigin}/s/${shift.body.slug}/calendar.ics`)).toContain(`UID:slot-${slot.body.id}@${host}`);
-      expect(await ics(`${gatewayOrigin}/r/${waiting.body.confirmationToken}/calendar.ics`)).toContain(
-        `UID:participant-${participantId}-slot-${slot.body.id}@${host}`,
-      );
+      expect(await ics(accepted.body.calendarUrl)).toContain(`UID:participant-${participantId}-slot-${slot.body.id}@${host}`);
       const feed = await request<{ url: string }>(`${base}/calendar-feed`, { key, method: 'POST' });
       expect(feed.status).toBe(201);
       expect(await ics(feed.body.url)).toContain(`UID:slot-${slot.body.id}@${host}`);

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import type { Browser } from 'playwright-core';
-import type { CalendarFeedCreatedView, CalendarFeedView, RegistrationResultView, SlotView } from '#libs/contracts';
+import type { CalendarFeedCreatedView, CalendarFeedView, RegistrationResultView, RegistrationView, SlotView } from '#libs/contracts';
 import { accessibilityViolations, launchChromium } from '#libs/testing';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, person } from './support/signups.js';
@@ -127,8 +127,11 @@ describe('calendars', () => {
     });
   });
 
-  describe('GET /r/{token}/calendar.ics', () => {
-    it("answers the participant's own slots under UIDs of their own, not stored nor sent as a referrer", async () => {
+  describe("a participant's own calendar at its read-only address", () => {
+    /** The registration's calendarUrl, read with its confirmation token. */
+    const calendarUrlOf = async (token: string) => (await call<RegistrationView>(`/registrations/${token}`)).body.calendarUrl;
+
+    it("answers the participant's own slots under UIDs of their own at /calendars/pcal_….ics, not stored nor sent as a referrer", async () => {
       const { signup, slots } = await newSignup(tenant.key, {
         slots: [
           { title: 'Setup', startTime: '2027-06-01T15:00:00Z', capacity: 3 },
@@ -140,7 +143,10 @@ describe('calendars', () => {
       });
       const participantId = registered.body.confirmed[0]!.participantId;
       const token = registered.body.confirmationToken!;
-      const calendar = await calendarAt(`${origin}/r/${token}/calendar.ics`);
+      const url = await calendarUrlOf(token);
+      expect(url).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/calendars/pcal_[0-9A-Za-z_-]{54}\\.ics$`));
+      expect(url).not.toContain(token.slice('cnf_'.length));
+      const calendar = await calendarAt(url);
       expect(calendar.status).toBe(200);
       expect(calendar.headers.get('cache-control')).toBe('no-store');
       expect(calendar.headers.get('referrer-policy')).toBe('no-referrer');
@@ -158,10 +164,11 @@ describe('calendars', () => {
       const token = (
         await call<RegistrationResultView>(`/signups/${signup.id}/participants`, { body: person([{ type: 'slot', id: slots[0]!.id }]) })
       ).body.confirmationToken!;
-      const before = (await calendarAt(`${origin}/r/${token}/calendar.ics`)).events[0]!;
+      const url = await calendarUrlOf(token);
+      const before = (await calendarAt(url)).events[0]!;
       await nextSecond();
       expect((await call(`/registrations/${token}`, { method: 'DELETE' })).status).toBe(200);
-      const after = (await calendarAt(`${origin}/r/${token}/calendar.ics`)).events;
+      const after = (await calendarAt(url)).events;
       expect(after.map((e) => [e.uid, statusOf(e)])).toEqual([[before.uid, 'CANCELLED']]);
       expect(after[0]!.sequence).toBeGreaterThan(before.sequence);
     });
@@ -171,17 +178,54 @@ describe('calendars', () => {
       const registered = await call<RegistrationResultView>(`/signups/${signup.id}/participants`, {
         body: person([{ type: 'item', id: items[0]!.id, quantity: 2 }]),
       });
-      const [only, ...rest] = (await calendarAt(`${origin}/r/${registered.body.confirmationToken}/calendar.ics`)).events;
+      const [only, ...rest] = (await calendarAt(await calendarUrlOf(registered.body.confirmationToken!))).events;
       expect(rest).toEqual([]);
       expect(only!.uid).toBe(`participant-${registered.body.confirmed[0]!.participantId}@${host}`);
       expect(startOf(only!)).toBe(new Date(signup.eventDate).toISOString());
       expect(only!.description).toContain('You bring: Lemonade (2)');
     });
 
-    it('answers an unknown or malformed token with a not_found problem, still not stored', async () => {
-      for (const token of [`cnf_${'a'.repeat(32)}`, 'cnf_short', 'not-a-token']) {
-        await expectNotFound(`${origin}/r/${token}/calendar.ics`);
-        expect((await fetch(`${origin}/r/${token}/calendar.ics`)).headers.get('cache-control')).toBe('no-store');
+    it('takes no confirmation token: the old /r/{token}/calendar.ics is gone and /calendars/{token}.ics is not found', async () => {
+      const { signup } = await newSignup(tenant.key);
+      const token = (await call<RegistrationResultView>(`/signups/${signup.id}/participants`, { body: person([]) })).body
+        .confirmationToken!;
+      const old = await fetch(`${origin}/r/${token}/calendar.ics`);
+      expect(old.status).toBe(404);
+      expect(old.headers.get('content-type')).not.toMatch(/^text\/calendar/);
+      expect(await old.text()).not.toContain('BEGIN:VCALENDAR');
+      await expectNotFound(`${origin}/calendars/${token}.ics`);
+    });
+
+    it('opens neither the registration page nor the registration API, and changes nothing', async () => {
+      const { signup, slots } = await newSignup(tenant.key, { slots: [{ title: 'Setup', capacity: 3 }] });
+      const token = (
+        await call<RegistrationResultView>(`/signups/${signup.id}/participants`, { body: person([{ type: 'slot', id: slots[0]!.id }]) })
+      ).body.confirmationToken!;
+      const before = (await call<RegistrationView>(`/registrations/${token}`)).body;
+      const calendarToken = /\/calendars\/(pcal_[0-9A-Za-z_-]{54})\.ics$/.exec(before.calendarUrl)![1]!;
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const attempts: [string, RequestInit][] = [
+        [`${origin}/r/${calendarToken}`, {}],
+        [`${origin}/r/${calendarToken}`, { method: 'POST', headers: form, body: 'name=Taken+over' }],
+        [`${origin}/r/${calendarToken}/cancel`, { method: 'POST', headers: form, body: '' }],
+        [`${stackInfo().baseUrl}/registrations/${calendarToken}`, {}],
+        [
+          `${stackInfo().baseUrl}/registrations/${calendarToken}`,
+          { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"name":"Taken over"}' },
+        ],
+        [`${stackInfo().baseUrl}/registrations/${calendarToken}`, { method: 'DELETE' }],
+      ];
+      for (const [url, init] of attempts) {
+        const res = await fetch(url, { ...init, redirect: 'manual' });
+        expect({ url, method: init.method ?? 'GET', status: res.status }).toEqual({ url, method: init.method ?? 'GET', status: 404 });
+      }
+      expect((await call<RegistrationView>(`/registrations/${token}`)).body).toEqual(before);
+    });
+
+    it('answers an unknown, forged or malformed read-only token with a not_found problem, still not stored', async () => {
+      for (const file of [`pcal_${'A'.repeat(54)}.ics`, `pcal_${'A'.repeat(54)}`, 'pcal_short.ics', `pcal_${'A'.repeat(53)}!.ics`]) {
+        await expectNotFound(`${origin}/calendars/${file}`);
+        expect((await fetch(`${origin}/calendars/${file}`)).headers.get('cache-control')).toBe('no-store');
       }
     });
   });
@@ -313,10 +357,12 @@ describe('calendars', () => {
           enddt: '2027-06-01T10:00:00.000Z',
         });
 
+        // The file's address is the read-only one, which a calendar that subscribes may keep: never the edit link's token.
         const file = section.getByRole('link', { name: 'Calendar file (.ics)' });
         const href = (await file.getAttribute('href'))!;
-        expect(href).toBe(`/r/${token}/calendar.ics`);
-        const calendar = await calendarAt(new URL(href, page.url()).href);
+        expect(href).toBe((await call<RegistrationView>(`/registrations/${token}`)).body.calendarUrl);
+        expect(href).not.toContain(token.slice('cnf_'.length));
+        const calendar = await calendarAt(href);
         expect(calendar.events.map((e) => e.summary)).toEqual(['Beach <b>cleanup</b> & picnic: Morning']);
 
         expect(await accessibilityViolations(page)).toEqual([]);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MeView, ParticipantView, RegistrationResultView, RegistrationView, SignupView } from '#libs/contracts';
 import { call, newTenant, type Tenant } from './support/api.js';
+import { connectionBroke, fetchAnswered } from './support/fetch-answered.js';
 import {
   BODY_LIMIT_BYTES,
   type BodyContext,
@@ -93,28 +94,6 @@ async function inPool<T, R>(items: readonly T[], size: number, run: (item: T) =>
     }),
   );
   return results;
-}
-
-/** Whether fetch failed because the connection broke under the request (reset, or closed while the body was still going out): nothing was answered. */
-function connectionBroke(err: unknown): boolean {
-  const code = (err as { cause?: { code?: unknown } }).cause?.code;
-  // By name: fetch's TypeError is of another realm than the test's.
-  return (err as Error | undefined)?.name === 'TypeError' && (code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET');
-}
-
-/**
- * fetch, again (a few times) when the connection broke before an answer came: a kept-alive
- * connection the server closed after refusing a body over the limit breaks the next request
- * sent on it, as any HTTP client sees and retries.
- */
-async function fetchAnswered(url: string | URL, init: RequestInit = {}): Promise<Response> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fetch(url, init);
-    } catch (err) {
-      if (!connectionBroke(err) || attempt === 5) throw err;
-    }
-  }
 }
 
 async function answer(res: Response): Promise<Answer> {
@@ -709,8 +688,14 @@ describe('hostile inputs', () => {
     expect(failures.flat()).toEqual([]);
   });
 
-  it('refuses hostile slugs, confirmation tokens and feed tokens in the calendar paths with a problem, never a 5xx', async () => {
-    const paths = (raw: string) => [`/s/${raw}/calendar.ics`, `/r/${raw}/calendar.ics`, `/calendars/${raw}`, `/calendars/${raw}.ics`];
+  it('refuses hostile slugs, feed tokens and participant calendar tokens in the calendar paths with a problem, never a 5xx', async () => {
+    const paths = (raw: string) => [
+      `/s/${raw}/calendar.ics`,
+      `/calendars/${raw}`,
+      `/calendars/${raw}.ics`,
+      `/calendars/cal_${raw}.ics`,
+      `/calendars/pcal_${raw}.ics`,
+    ];
     const cases = HOSTILE_PATH_VALUES.flatMap((value) => paths(value.raw).map((path) => ({ path, name: value.name })));
     const failures = await inPool(cases, CONCURRENCY, async ({ path, name }) => {
       const res = await answer(await fetchAnswered(`${info.gatewayUrl}${path}`));

@@ -1,5 +1,6 @@
 import type { Tier } from '#libs/config';
 import type { CreatedApiKey, OrganizationView, UserView } from '#libs/contracts';
+import { fetchAnswered } from './fetch-answered.js';
 import { stackInfo } from './stack-env.js';
 
 export interface ApiResponse<T = Record<string, unknown>> {
@@ -20,16 +21,7 @@ export async function call<T = Record<string, unknown>>(path: string, options: C
   return request<T>(`${stackInfo().baseUrl}${path}`, options);
 }
 
-/**
- * Whether fetch failed because the app closed a kept-alive connection before answering: its
- * keep-alive ran out as the request left on it (a race of the two idle timers when the machine
- * is loaded). Nothing reached the app; any HTTP client sends such a request again.
- */
-function closedWhileIdle(err: unknown): boolean {
-  const cause = (err as { cause?: { code?: unknown } }).cause;
-  return err instanceof TypeError && cause?.code === 'UND_ERR_SOCKET';
-}
-
+/** Calls a URL and reads the JSON answer, if any; sent again when the connection broke before an answer (fetchAnswered). */
 export async function request<T = Record<string, unknown>>(url: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -39,10 +31,7 @@ export async function request<T = Record<string, unknown>>(url: string, options:
     headers,
     body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
   };
-  const res = await fetch(url, init).catch((err: unknown) => {
-    if (closedWhileIdle(err)) return fetch(url, init);
-    throw err;
-  });
+  const res = await fetchAnswered(url, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
 }

@@ -5,6 +5,13 @@ import type { SlotView } from './slots-items.js';
 /** A calendar feed token: `cal_` followed by 32 base62 characters, as the signups-service issues them. */
 export const CALENDAR_FEED_TOKEN_PATTERN = /^cal_[0-9A-Za-z]{32}$/;
 
+/**
+ * A participant's read-only calendar token: `pcal_` followed by 54 base64url characters (the
+ * participant id and a MAC of it), as the signups-service derives them. It reads that
+ * participant's calendar and nothing else.
+ */
+export const PARTICIPANT_CALENDAR_TOKEN_PATTERN = /^pcal_[0-9A-Za-z_-]{54}$/;
+
 /** At most this many events in an organization's feed, the nearest first. */
 export const CALENDAR_FEED_MAX_EVENTS = 500;
 /** An organization's feed leaves out events that ended longer ago than this. */

@@ -195,6 +195,7 @@ export {
   CALENDAR_FEED_MAX_EVENTS,
   CALENDAR_FEED_PAST_DAYS,
   CALENDAR_FEED_TOKEN_PATTERN,
+  PARTICIPANT_CALENDAR_TOKEN_PATTERN,
   CalendarFeedCreatedView,
   CalendarFeedView,
   type CalendarFeedContents,

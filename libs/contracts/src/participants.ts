@@ -189,6 +189,13 @@ export class PublicSignupView {
 export class RegistrationView {
   @ApiProperty({ type: ParticipantView }) participant!: ParticipantView;
   @ApiProperty({ type: PublicSignupView }) signup!: PublicSignupView;
+  @ApiProperty({
+    format: 'uri',
+    description:
+      "The participant's own calendar (…/calendars/pcal_….ics), to download or subscribe to: a read-only address, which never opens " +
+      'or changes the registration, so a calendar service may keep it.',
+  })
+  calendarUrl!: string;
 }
 
 const selection = (s: SelectionDto): SelectionInput => ({

@@ -122,6 +122,8 @@ export interface RequestMap {
 
   /** By confirmation token, no credential. */
   'signups.registrations.get': { req: { token: string }; res: RegistrationView };
+  /** The registration behind a read-only calendar token (pcal_…), for the participant's calendar file only. */
+  'signups.registrations.calendar': { req: { token: string }; res: RegistrationView };
   'signups.registrations.update': { req: { token: string; input: UpdateRegistrationInput }; res: RegistrationView };
   'signups.registrations.cancel': { req: { token: string }; res: RegistrationView };
   /** entryId: an entry of this registration that holds an offer. */
@@ -259,6 +261,7 @@ const CATALOG = {
   'signups.attendance.get': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.reports.hours': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.registrations.get': { access: 'public' },
+  'signups.registrations.calendar': { access: 'public' },
   'signups.registrations.update': { access: 'public' },
   'signups.registrations.cancel': { access: 'public' },
   'signups.registrations.accept': { access: 'public' },

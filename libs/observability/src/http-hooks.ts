@@ -6,8 +6,8 @@ import { contextFromHeaders, failSpan, runInContext, type Span, SpanKind, startS
 
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** Secrets that travel in paths (confirmation tokens, calendar feed tokens, keys, device codes) never reach a log line. */
-const SECRET_IN_PATH = /\b(cnf|cal|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
+/** Secrets that travel in paths (confirmation tokens, calendar tokens, keys, device codes) never reach a log line. */
+const SECRET_IN_PATH = /\b(cnf|cal|pcal|sgn_test|sgn_live|whsec|oat|ort|ac|dc)_[A-Za-z0-9_-]+/g;
 /** Routes whose last segment is a secret without a prefix: account links (verification, password reset) and unsubscribe tokens. */
 const SECRET_SEGMENT = /\/(account\/verify|account\/reset-password|unsubscribe)\/[^/]+/g;
 

@@ -146,6 +146,7 @@ describe('loggablePath', () => {
     expect(loggablePath('/r/cnf%5FAbC123')).toBe('/r/cnf_[redacted]');
     expect(loggablePath('/calendars/cal_AbC123xyz.ics')).toBe('/calendars/cal_[redacted].ics');
     expect(loggablePath('/r/cnf_AbC123xyz/calendar.ics')).toBe('/r/cnf_[redacted]/calendar.ics');
+    expect(loggablePath('/calendars/pcal_AbC-123_xyz.ics')).toBe('/calendars/pcal_[redacted].ics');
     expect(loggablePath('/api/v1/registrations/%63nf_AbC123')).toBe('/api/v1/registrations/cnf_[redacted]');
     expect(loggablePath('/r/%E0%A4%A')).toBe('[undecodable path]');
     expect(loggablePath(`/account/reset-password/${'x'.repeat(43)}`)).toBe('/account/reset-password/[redacted]');

@@ -99,7 +99,10 @@ export async function startServicesStack(options: ServicesStackOptions): Promise
   };
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
+    // The wait is over: a timer left running would keep the test process alive for the rest of it.
+    clearTimeout(timer);
     await deleteStream(info.natsUrl, info.streamName);
     await deleteKeys(env.REDIS_URL!, `${env.RATE_LIMIT_PREFIX}:*`);
     await deleteKeys(env.REDIS_URL!, `${env.LOGIN_RATE_LIMIT_PREFIX}:*`);

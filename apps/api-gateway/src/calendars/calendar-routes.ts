@@ -1,7 +1,7 @@
 /** The calendar routes, outside the REST prefix beside the pages. */
-export const CALENDAR_ROUTES = ['s/:slug/calendar.ics', 'r/:token/calendar.ics', 'calendars/:feed'];
+export const CALENDAR_ROUTES = ['s/:slug/calendar.ics', 'calendars/:feed'];
 
 /** Whether a path is one of the calendar routes: files for calendar clients, whose errors are problem+json, not pages. */
 export function isCalendarPath(url: string | undefined): boolean {
-  return /^\/(?:[sr]\/[^/?#]*\/calendar\.ics|calendars\/[^/?#]*)(?:[?#]|$)/.test(url ?? '');
+  return /^\/(?:s\/[^/?#]*\/calendar\.ics|calendars\/[^/?#]*)(?:[?#]|$)/.test(url ?? '');
 }

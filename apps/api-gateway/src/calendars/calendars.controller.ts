@@ -3,12 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Bus } from '#libs/bus';
 import { buildCalendar, participantEvents, signupEvents, uidHost } from '#libs/calendar';
-import { CALENDAR_FEED_TOKEN_PATTERN } from '#libs/contracts';
+import { CALENDAR_FEED_TOKEN_PATTERN, PARTICIPANT_CALENDAR_TOKEN_PATTERN } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { APP_CONFIG, BUS } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
 import type { GatewayConfig } from '../gateway.config.js';
-import { ConfirmationTokenParam, SlugOrIdParam } from '../http/public-params.js';
+import { SlugOrIdParam } from '../http/public-params.js';
 
 /** A public feed may be kept by caches and calendar clients for 5 minutes: it holds only what the signup page shows. */
 const PUBLIC_FEED_CACHE = 'public, max-age=300';
@@ -25,8 +25,9 @@ function asCalendarFile(reply: FastifyReply, text: string, file: string): string
 
 /**
  * iCalendar files (libs/calendar) to download or subscribe to, without a credential: a published
- * signup's events, a participant's own (by confirmation token), and an organization's feed (by its
- * secret token). They ask the bus subjects the pages ask; what is not found answers a problem.
+ * signup's events, and by a secret address a participant's own (by their read-only calendar token,
+ * never the confirmation token, which a calendar service would then keep) and an organization's
+ * feed (by its feed token). They ask the bus subjects the pages ask; what is not found answers a problem.
  */
 @ApiExcludeController()
 @Controller()
@@ -50,35 +51,31 @@ export class CalendarsController {
     return asCalendarFile(reply, text, signup.slug);
   }
 
-  /** The participant's own events (cancelled ones marked so): the URL is the confirmation token, the answer personal. */
-  @Get('r/:token/calendar.ics')
-  @Auth.public()
-  @Header('Cache-Control', 'no-store')
-  @Header('Referrer-Policy', 'no-referrer')
-  async registration(@ConfirmationTokenParam('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const { signup, participant } = await this.bus.request('signups.registrations.get', { token });
-    const text = buildCalendar({
-      method: 'PUBLISH',
-      name: signup.title,
-      events: participantEvents(signup, participant, this.host),
-    });
-    return asCalendarFile(reply, text, signup.slug);
-  }
-
-  /** An organization's feed by its secret address (`calendars/cal_….ics`); a revoked or unknown one is not found. */
+  /**
+   * A calendar by its secret address (`calendars/<token>.ics`): an organization's feed (`cal_…`)
+   * or a participant's own events (`pcal_…`, the read-only calendar token, cancelled events marked
+   * so). A revoked, unknown or malformed address is not found.
+   */
   @Get('calendars/:feed')
   @Auth.public()
   @Header('Cache-Control', 'no-store')
   @Header('Referrer-Policy', 'no-referrer')
-  async organization(@Param('feed') feed: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async calendar(@Param('feed') feed: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const token = feed.endsWith('.ics') ? feed.slice(0, -'.ics'.length) : '';
-    if (!CALENDAR_FEED_TOKEN_PATTERN.test(token)) throw new ProblemError('not_found', 'No calendar feed has this address.');
+    if (CALENDAR_FEED_TOKEN_PATTERN.test(token)) return asCalendarFile(reply, await this.organization(token), 'signups');
+    if (!PARTICIPANT_CALENDAR_TOKEN_PATTERN.test(token)) throw new ProblemError('not_found', 'No calendar has this address.');
+    const { signup, participant } = await this.bus.request('signups.registrations.calendar', { token });
+    const text = buildCalendar({ method: 'PUBLISH', name: signup.title, events: participantEvents(signup, participant, this.host) });
+    return asCalendarFile(reply, text, signup.slug);
+  }
+
+  /** The organization's feed: its signups' events in the feed's mode. */
+  private async organization(token: string): Promise<string> {
     const { livemode, signups } = await this.bus.request('signups.calendar_feed.events', { token });
-    const text = buildCalendar({
+    return buildCalendar({
       method: 'PUBLISH',
       name: livemode ? FEED_NAME.live : FEED_NAME.sandbox,
       events: signups.flatMap((signup) => signupEvents(signup, this.host)),
     });
-    return asCalendarFile(reply, text, 'signups');
   }
 }

@@ -110,6 +110,7 @@ describe('signupPage', () => {
 
 const WAITLIST_ON = { enabled: true, mode: 'offer', offerMinutes: 60 } as const;
 const TOKEN = `cnf_${'a'.repeat(32)}`;
+const CALENDAR_URL = `https://api.example.test/calendars/pcal_${'b'.repeat(54)}.ics`;
 
 const entry = (overrides: Partial<WaitlistEntryView> = {}): WaitlistEntryView => ({
   id: '0190a0b2-7a3c-7def-8a12-00000000000e',
@@ -170,6 +171,7 @@ describe('registrationPage with lines', () => {
   const view = (p: Partial<ParticipantView> = {}, s: Partial<PublicSignupView> = {}) => ({
     participant: participant(p),
     signup: signup({ waitlist: WAITLIST_ON, ...s }),
+    calendarUrl: CALENDAR_URL,
   });
 
   it('says the status in words and the position in each line, with the line named escaped, and leaves a waiting entry by form', () => {
@@ -235,12 +237,12 @@ describe('registrationPage with lines', () => {
 
 describe('registrationPage calendar links', () => {
   const calendarOf = (p: Partial<ParticipantView>) => {
-    const view = { participant: participant(p), signup: signup() };
+    const view = { participant: participant(p), signup: signup(), calendarUrl: CALENDAR_URL };
     const calendar = participantEvents({ ...view.signup, timeZone: 'UTC' }, view.participant, 'x');
     return registrationPage(view, TOKEN, emptyForm(), { calendar }).value;
   };
 
-  it('links each held event to Google Calendar and Outlook in a new tab, escaped, and the participant’s own .ics file', () => {
+  it('links each held event to Google Calendar and Outlook in a new tab, escaped, and the participant’s own .ics file at its read-only address', () => {
     const page = calendarOf({ selections: [{ type: 'slot', id: 's1', quantity: 1 }] });
     expect(page).toContain('<h2 id="calendar-heading">Add to your calendar</h2>');
     expect(page).not.toMatch(/<script/i);
@@ -256,20 +258,22 @@ describe('registrationPage calendar links', () => {
     expect(google.searchParams.get('text')).toBe(`${EVIL}: ${EVIL}`);
     expect(google.searchParams.get('dates')).toBe('20270601T090000Z/20270601T110000Z');
     expect(new URL(links[1]![1]!.replaceAll('&amp;', '&')).hostname).toBe('outlook.live.com');
-    expect(page).toContain(`<a href="/r/${TOKEN}/calendar.ics" download>Calendar file (.ics)</a>`);
+    expect(page).toContain(`<a href="${CALENDAR_URL}" download>Calendar file (.ics)</a>`);
+    // The confirmation token is the edit link's secret: a calendar service that subscribes keeps the address it is given.
+    expect(page).not.toContain(`/r/${TOKEN}/calendar.ics`);
   });
 
   it('offers no service link for a place only waited for, only the calendar file', () => {
     const page = calendarOf({ status: 'waitlisted', selections: [] });
     expect(page).toContain('Add to your calendar');
     expect(page).not.toContain('Google Calendar');
-    expect(page).toContain(`/r/${TOKEN}/calendar.ics`);
+    expect(page).toContain(`<a href="${CALENDAR_URL}" download>`);
   });
 });
 
 describe('canceledPage', () => {
   it('says the registration is canceled, with what was just done above it', () => {
-    const view = { participant: participant({ status: 'cancelled', waitlist: [] }), signup: signup() };
+    const view = { participant: participant({ status: 'cancelled', waitlist: [] }), signup: signup(), calendarUrl: CALENDAR_URL };
     const page = canceledPage(view, { kind: 'success', text: 'You left the waitlist.' }).value;
     expect(page).toContain('<h1>Your registration is canceled</h1>');
     expect(page).toContain('<div class="success" role="status">\n<p>You left the waitlist.</p>');
@@ -357,6 +361,7 @@ describe("dates and times in the signup's time zone", () => {
     const registration = {
       participant: participant({ status: 'offered', selections: [], waitlist: [offered] }),
       signup: { ...zoned, waitlist: WAITLIST_ON },
+      calendarUrl: CALENDAR_URL,
     };
     const page = registrationPage(registration, TOKEN, emptyForm()).value;
     expect(page).toContain('on <time datetime="2027-06-01T18:00:00.000Z">Tue, Jun 1, 2027, 2:00 PM EDT</time>.');

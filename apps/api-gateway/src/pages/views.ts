@@ -407,9 +407,11 @@ function calendarLink(href: string, service: string, eventId: string): SafeHtml 
 
 /**
  * Add-to-calendar links: Google Calendar and Outlook for each event held (not for a place only
- * waited for), and the participant's own calendar file, which follows later changes when subscribed to.
+ * waited for), and the participant's own calendar file, which follows later changes when subscribed
+ * to: at its read-only address (calendarUrl), never the confirmation token's, which a calendar
+ * service that subscribes keeps.
  */
-function calendarSection(events: CalendarEvent[], token: string): SafeHtml {
+function calendarSection(events: CalendarEvent[], calendarUrl: string): SafeHtml {
   const confirmed = events.filter((event) => event.status === 'CONFIRMED');
   return html`<section class="calendar" aria-labelledby="calendar-heading">
 <h2 id="calendar-heading">Add to your calendar</h2>
@@ -426,7 +428,7 @@ ${calendarLink(outlookCalendarLink(event), 'Outlook', `calendar-event-${i}`)}</l
 <p class="hint" id="calendar-new-tab">Google Calendar and Outlook open in a new tab.</p>`
     : ''
 }
-<p><a href="/r/${token}/calendar.ics" download>Calendar file (.ics)</a> for Apple Calendar and other apps. A calendar that subscribes to its address follows your changes and a cancellation.</p>
+<p><a href="${calendarUrl}" download>Calendar file (.ics)</a> for Apple Calendar and other apps. A calendar that subscribes to its address follows your changes and a cancellation.</p>
 </section>`;
 }
 
@@ -455,7 +457,7 @@ ${signup.questions.map((q) => html`<dt>${q.label}</dt><dd>${q.id in participant.
 <h2>What you signed up for</h2>
 ${selections.length ? html`<ul>${selections}</ul>` : html`<p>No slots or items.</p>`}
 ${waitlistSection(participant, choices, token, Date.parse(signup.eventDate) > Date.now(), signup.timeZone)}
-${options.calendar ? calendarSection(options.calendar, token) : ''}
+${options.calendar ? calendarSection(options.calendar, view.calendarUrl) : ''}
 ${
   closure === undefined
     ? html`<h2>Change your registration</h2>

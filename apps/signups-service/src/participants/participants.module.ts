@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SignupsModule } from '../signups/signups.module.js';
 import { OfferExpiry } from '../waitlist/offer-expiry.js';
+import { ParticipantCalendarTokens } from './calendar-token.js';
 import { ConfirmationTokens } from './confirmation-token.js';
 import { MessageContextPresenter } from './message-context.presenter.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
@@ -23,6 +24,7 @@ import { WaitlistHandlers } from './waitlist.handlers.js';
   imports: [SignupsModule],
   providers: [
     ConfirmationTokens,
+    ParticipantCalendarTokens,
     SelectionAllocator,
     RegistrationReader,
     RegistrationLock,

@@ -281,6 +281,16 @@ export class ParticipantsRepository {
     await rowsOf(db, `UPDATE ${PARTICIPANTS} SET updated_at = now() WHERE id = $1`, [id]);
   }
 
+  /** A participant by id with its selections and lines; undefined when there is none. */
+  async findById(id: string): Promise<StoredParticipant | undefined> {
+    const [row] = await rowsOf<ParticipantRow>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS}, ${HOLDINGS_OF('p')} FROM ${PARTICIPANTS} p WHERE id = $1`,
+      [id],
+    );
+    return row && fromRow(row);
+  }
+
   async findByTokenHash(tokenHash: string): Promise<StoredParticipant | undefined> {
     const [row] = await rowsOf<ParticipantRow>(
       this.dataSource.manager,

@@ -6,6 +6,7 @@ import { isPublic, type PublicSignup } from '../signups/signup.js';
 import { SignupsRepository } from '../signups/signups.repository.js';
 import type { Contents } from '../signups/slot-item.js';
 import { SlotsItemsRepository } from '../signups/slots-items.repository.js';
+import { ParticipantCalendarTokens } from './calendar-token.js';
 import { hashOf } from './confirmation-token.js';
 import type { Participant } from './participant.js';
 import { ParticipantsRepository, type StoredParticipant } from './participants.repository.js';
@@ -21,13 +22,14 @@ export function registrationNotFound(): ProblemError {
   return new ProblemError('not_found', 'No registration for this confirmation token.');
 }
 
-/** Reads registrations by confirmation token. */
+/** Reads registrations by confirmation token, or by read-only calendar token. */
 @Injectable()
 export class RegistrationReader {
   constructor(
     private readonly signups: SignupsRepository,
     private readonly contents: SlotsItemsRepository,
     private readonly participants: ParticipantsRepository,
+    private readonly calendarTokens: ParticipantCalendarTokens,
   ) {}
 
   /** The hash of a presented token; a malformed token is not found, like an unknown one. */
@@ -42,6 +44,14 @@ export class RegistrationReader {
     const hash = this.tokenHash(token);
     const participant = await this.participants.findByTokenHash(hash);
     if (!participant || !constantTimeEqual(hash, participant.tokenHash)) throw registrationNotFound();
+    return participant;
+  }
+
+  /** The participant a read-only calendar token was made for; a malformed, forged or unknown one is not found. */
+  async byCalendarToken(token: unknown): Promise<StoredParticipant> {
+    const id = this.calendarTokens.participantOf(token);
+    const participant = id === undefined ? undefined : await this.participants.findById(id);
+    if (!participant) throw new ProblemError('not_found', 'No calendar has this address.');
     return participant;
   }
 

@@ -64,6 +64,7 @@ describe('reading a registration by its confirmation token', () => {
         slots: [slots[0], { ...slots[1], taken: 1, remaining: 2, updatedAt: expect.any(String) }],
         items,
       },
+      calendarUrl: expect.stringMatching(/^https:\/\/api\.example\.test\/calendars\/pcal_[0-9A-Za-z_-]{54}\.ics$/),
     });
   });
 
