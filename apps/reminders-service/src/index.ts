@@ -18,6 +18,7 @@ import { DailyEmail1796740000000 } from './migrations/1796740000000-DailyEmail.j
 import { ReminderHoursBefore1796760000000 } from './migrations/1796760000000-ReminderHoursBefore.js';
 import { EmailReminders1796770000000 } from './migrations/1796770000000-EmailReminders.js';
 import { MailStateSignup1796780000000 } from './migrations/1796780000000-MailStateSignup.js';
+import { MailStateAsOf1796790000000 } from './migrations/1796790000000-MailStateAsOf.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -43,6 +44,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     ReminderHoursBefore1796760000000,
     EmailReminders1796770000000,
     MailStateSignup1796780000000,
+    MailStateAsOf1796790000000,
   ],
 };
 

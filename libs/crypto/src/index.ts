@@ -1,1 +1,1 @@
-export { SecretBox } from './secret-box.js';
+export { deriveKey, SecretBox } from './secret-box.js';

@@ -137,4 +137,13 @@ describe('SecretBox', () => {
       expect(message).not.toContain(key);
     }
   });
+
+  it('opens with a box of the same purpose only: neither the key itself nor another purpose opens it', () => {
+    const key = SecretBox.generateKey();
+    const sealed = SecretBox.forPurpose(key, 'unsubscribe tokens v1').seal(secret);
+    expect(SecretBox.forPurpose(key, 'unsubscribe tokens v1').open(sealed)).toBe(secret);
+    expect(() => new SecretBox(key).open(sealed)).toThrow(OPEN_FAILED);
+    expect(() => SecretBox.forPurpose(key, 'stored emails').open(sealed)).toThrow(OPEN_FAILED);
+    expect(() => SecretBox.forPurpose('not a key', 'unsubscribe tokens v1')).toThrow(/32 bytes/);
+  });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const KEY_BYTES = 32;
@@ -6,6 +6,14 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const VERSION = 'v1';
 const OPEN_FAILED = 'sealed value cannot be opened';
+
+/**
+ * A 32-byte key for one purpose, derived (HKDF-SHA256) from a base64 key of the environment: one
+ * secret serves several purposes, and what is made for one is never accepted for another.
+ */
+export function deriveKey(keyBase64: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(keyBase64, 'base64'), Buffer.alloc(0), purpose, KEY_BYTES));
+}
 
 /** Decodes a base64url part of a sealed value, rejecting anything but its canonical encoding. */
 function decodePart(part: string): Buffer {
@@ -27,11 +35,20 @@ export class SecretBox {
 
   /** Creates a box from a base64-encoded 32-byte key. */
   constructor(keyBase64: string) {
+    this.key = SecretBox.checkedKey(keyBase64);
+  }
+
+  private static checkedKey(keyBase64: string): Buffer {
     const key = Buffer.from(keyBase64, 'base64');
     if (key.length !== KEY_BYTES || key.toString('base64') !== keyBase64) {
       throw new Error(`SecretBox key must be ${KEY_BYTES} bytes encoded as standard base64`);
     }
-    this.key = key;
+    return key;
+  }
+
+  /** A box under a key derived from `keyBase64` for `purpose` (deriveKey): it opens only what a box of the same purpose sealed. */
+  static forPurpose(keyBase64: string, purpose: string): SecretBox {
+    return new SecretBox(deriveKey(SecretBox.checkedKey(keyBase64).toString('base64'), purpose).toString('base64'));
   }
 
   /** Generates a random key suitable for the constructor: base64 of 32 random bytes. */

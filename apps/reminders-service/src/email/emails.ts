@@ -61,6 +61,8 @@ const SUBJECT_MAX = 200;
 @Injectable()
 export class Emails {
   private readonly box: SecretBox;
+  /** Unsubscribe tokens are sealed apart from stored emails: neither opens as the other. */
+  private readonly unsubscribeBox: SecretBox;
   private readonly from: string;
   private readonly origin: string;
   private readonly messages: Counter<'kind' | 'outcome'>;
@@ -73,6 +75,7 @@ export class Emails {
     @Inject(METRICS) metrics: Metrics,
   ) {
     this.box = new SecretBox(config.emailSecretKey);
+    this.unsubscribeBox = SecretBox.forPurpose(config.emailSecretKey, 'unsubscribe tokens v1');
     this.from = config.mailFrom ?? STORED_FROM;
     this.origin = new URL(config.publicBaseUrl).origin;
     this.messages = metrics.counter(
@@ -163,14 +166,14 @@ export class Emails {
 
   /** The one-click unsubscribe link of an address for one organization's reminders: its token is sealed, so nobody can make one. */
   unsubscribeUrl(organizationId: string, address: string): string {
-    return `${this.origin}/unsubscribe/${this.box.seal(JSON.stringify([organizationId, address.toLowerCase()]))}`;
+    return `${this.origin}/unsubscribe/${this.unsubscribeBox.seal(JSON.stringify([organizationId, address.toLowerCase()]))}`;
   }
 
   /** Stops an organization's reminders to the address a token names; false for a token we did not make. */
   async unsubscribe(token: string): Promise<boolean> {
     let named: unknown;
     try {
-      named = JSON.parse(this.box.open(token));
+      named = JSON.parse(this.unsubscribeBox.open(token));
     } catch {
       return false;
     }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import ICAL from 'ical.js';
 import type { DataSource } from 'typeorm';
@@ -209,6 +209,23 @@ describe('change emails for an edited signup or slot', () => {
     const prepared = await mail['prepare'](event as CloudEvent<'signup.updated'>);
     await db.transaction((manager) => mail['apply'](manager, event as CloudEvent<'signup.updated'>, prepared));
     expect(await kindsByParticipant(signupId)).toEqual({ [ada.id]: ['confirmation', 'change'], [grace.id]: ['confirmation', 'change'] });
+  });
+
+  it('never sends a change read before what the participant was last told (another replica handled a later edit first)', async () => {
+    const { signupId } = await newSignup();
+    const ada = await register(signupId);
+    await mailOf(signupId, ada.id, 1);
+    await stack.bus.request('signups.update', { principal: owner, id: signupId, input: { eventDate: MOVED_DATE } });
+    await mailOf(signupId, ada.id, 2);
+    const first = changes.find((e) => e.type === 'signup.updated' && e.subject === signupId)! as CloudEvent<'signup.updated'>;
+    const mail = reminders.app.get(ParticipantMail);
+    // Read as the first edit left it, then overtaken by a second edit, told to Ada first.
+    const stale = await mail['prepare'](first);
+    await stack.bus.request('signups.update', { principal: owner, id: signupId, input: { eventDate: '2027-03-01T18:00:00.000Z' } });
+    await mailOf(signupId, ada.id, 3);
+    const late = { ...first, id: randomUUID() };
+    await db.transaction((manager) => mail['apply'](manager, late, stale));
+    expect(await kindsByParticipant(signupId)).toEqual({ [ada.id]: ['confirmation', 'change', 'change'] });
   });
 
   it('mails nobody who was never mailed: their first message, still to come, tells the signup as it is then', async () => {

@@ -3,10 +3,17 @@ import type { EntityManager } from 'typeorm';
 import { type CloudEvent, type DurableEventType, DURABLES, type ParticipantMessageContext, utcDay } from '#libs/contracts';
 import { APP_CONFIG, APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
 import { MessageContexts } from '../contacts/message-contexts.js';
-import { isNews, messageFingerprint, type MessageKind, messageKindFor, type SignupChangeEventType } from '../messages/index.js';
+import {
+  contextAsOf,
+  isNews,
+  messageFingerprint,
+  type MessageKind,
+  messageKindFor,
+  type SignupChangeEventType,
+} from '../messages/index.js';
 import type { RemindersConfig } from '../reminders.config.js';
 import { Emails } from './emails.js';
-import { MailStateRepository } from './mail-state.repository.js';
+import { MailStateRepository, type Told } from './mail-state.repository.js';
 import { type OrganizationProfile, OrganizationProfiles } from './organization-profiles.js';
 import { participantEmail } from './participant-email.js';
 
@@ -24,7 +31,7 @@ interface Candidate {
   event: MailEvent;
   context: ParticipantMessageContext;
   organization: OrganizationProfile;
-  lastSent: string | undefined;
+  lastSent: Told | undefined;
   dedupKey: (kind: MessageKind) => string;
 }
 
@@ -95,7 +102,7 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
       return;
     }
     if (!prepared) return;
-    // The rows in the order of their ids, as every edit locks them: two replicas never wait for each other.
+    // The rows in the order of their ids, as every edit locks them: two edits never lock them in opposite orders.
     const lastSent = await this.state.lockMailed(
       manager,
       prepared.contexts.map((context) => context.participant.id),
@@ -119,8 +126,11 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
   private async mail(manager: EntityManager, { event, context, organization, lastSent, dedupKey }: Candidate): Promise<void> {
     const kind = messageKindFor(event.type, context.participant);
     if (!kind) return;
-    const fingerprint = messageFingerprint(context);
-    if (!isNews(kind, fingerprint, lastSent)) return;
+    const asOf = contextAsOf(context);
+    // Read before what the participant was last told (another replica handled a later change first): no longer true.
+    if (lastSent?.asOf && asOf < lastSent.asOf) return;
+    const told: Told = { fingerprint: messageFingerprint(context), asOf };
+    if (!isNews(kind, told.fingerprint, lastSent?.fingerprint)) return;
     const { name: organizationName, tier } = organization;
     // Live mail counts against the organization's ceiling of the day; past it, the message is kept, suppressed.
     const withinCeiling =
@@ -138,6 +148,7 @@ export class ParticipantMail extends EventConsumer<DurableEventType<'reminders-m
       suppress: !withinCeiling,
       content: participantEmail(context, organizationName, kind, this.emails.fromAddress),
     });
-    await this.state.remember(manager, context.participant.id, fingerprint);
+    // A message the ceiling kept back told nothing: the next event tells the participant what is true then.
+    if (withinCeiling) await this.state.remember(manager, context.participant.id, told);
   }
 }

@@ -1,6 +1,6 @@
 import type { ParticipantMessageContext } from '#libs/contracts';
 import { entry, IDS, messageContext } from '../testing/message-context.js';
-import { isNews, messageFingerprint } from './fingerprint.js';
+import { contextAsOf, isNews, messageFingerprint } from './fingerprint.js';
 
 const base = messageContext({ participant: { waitlist: [entry()] } });
 const fingerprint = messageFingerprint(base);
@@ -73,5 +73,25 @@ describe('news', () => {
 
   it('is always a reminder, which tells of nothing new', () => {
     expect(isNews('reminder', fingerprint, fingerprint)).toBe(true);
+  });
+});
+
+describe('how recent a context is', () => {
+  const at = (iso: string) => new Date(iso);
+  const stamped = (signup: string, participant: string, slot: string, item: string): ParticipantMessageContext => ({
+    ...base,
+    signup: { ...base.signup, updatedAt: signup },
+    participant: { ...base.participant, updatedAt: participant },
+    slots: base.slots.map((s) => ({ ...s, updatedAt: slot })),
+    items: base.items.map((i) => ({ ...i, updatedAt: item })),
+  });
+
+  it('is the latest updatedAt of the signup, the participant, its slots and its items', () => {
+    const old = '2026-11-01T00:00:00.000Z';
+    const late = '2026-11-20T08:30:00.000Z';
+    expect(contextAsOf(stamped(late, old, old, old))).toEqual(at(late));
+    expect(contextAsOf(stamped(old, late, old, old))).toEqual(at(late));
+    expect(contextAsOf(stamped(old, old, late, old))).toEqual(at(late));
+    expect(contextAsOf(stamped(old, old, old, late))).toEqual(at(late));
   });
 });

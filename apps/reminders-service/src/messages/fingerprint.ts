@@ -51,3 +51,15 @@ export function messageFingerprint(context: ParticipantMessageContext): string {
 export function isNews(kind: MessageKind, fingerprint: string, lastSent: string | undefined): boolean {
   return kind === 'reminder' || fingerprint !== lastSent;
 }
+
+/**
+ * How recent a context is: the latest updatedAt of its signup, participant, slots and items. A
+ * context read before another one (an edit handled on another replica first) is older: what it
+ * would tell is no longer true.
+ */
+export function contextAsOf(context: ParticipantMessageContext): Date {
+  const times = [context.signup.updatedAt, context.participant.updatedAt, ...context.slots, ...context.items].map((entry) =>
+    Date.parse(typeof entry === 'string' ? entry : entry.updatedAt),
+  );
+  return new Date(Math.max(...times));
+}

@@ -1,6 +1,6 @@
 export { type CalendarEvent, type CalendarPart } from './calendar-part.js';
 export { composeParticipantMessage, type ParticipantMessage } from './compose.js';
-export { isNews, messageFingerprint } from './fingerprint.js';
+export { contextAsOf, isNews, messageFingerprint } from './fingerprint.js';
 export {
   MESSAGE_KINDS,
   type MailEventType,

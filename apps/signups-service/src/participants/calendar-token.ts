@@ -1,6 +1,7 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PARTICIPANT_CALENDAR_TOKEN_PATTERN } from '#libs/contracts';
+import { deriveKey } from '#libs/crypto';
 import { APP_CONFIG } from '#libs/runtime';
 import type { SignupsServiceConfig } from '../signups-service.config.js';
 
@@ -24,7 +25,7 @@ export class ParticipantCalendarTokens {
   private readonly key: Buffer;
 
   constructor(@Inject(APP_CONFIG) config: Pick<SignupsServiceConfig, 'confirmationTokenKey'>) {
-    this.key = Buffer.from(hkdfSync('sha256', Buffer.from(config.confirmationTokenKey, 'base64'), Buffer.alloc(0), KEY_INFO, 32));
+    this.key = deriveKey(config.confirmationTokenKey, KEY_INFO);
   }
 
   /** The token of a participant (a uuid). */
