@@ -19,6 +19,7 @@ import { ReminderHoursBefore1796760000000 } from './migrations/1796760000000-Rem
 import { EmailReminders1796770000000 } from './migrations/1796770000000-EmailReminders.js';
 import { MailStateSignup1796780000000 } from './migrations/1796780000000-MailStateSignup.js';
 import { MailStateAsOf1796790000000 } from './migrations/1796790000000-MailStateAsOf.js';
+import { EmailsRecipientIndex1796800000000 } from './migrations/1796800000000-EmailsRecipientIndex.js';
 import { AutomaticPasses } from './passes/automatic-passes.js';
 import { remindersSpec } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
@@ -45,6 +46,7 @@ export const remindersDataSourceSpec: DataSourceSpec = {
     EmailReminders1796770000000,
     MailStateSignup1796780000000,
     MailStateAsOf1796790000000,
+    EmailsRecipientIndex1796800000000,
   ],
 };
 

@@ -6,6 +6,7 @@ import { createTestStack, eventually, type FakeSmtp, startFakeSmtp, type TestSta
 import { remindersServiceApp } from '../index.js';
 import { EmailSender } from './email-sender.js';
 import { Emails, type NewEmail } from './emails.js';
+import { EMAILS_PER_RECIPIENT_PER_DAY } from './emails.repository.js';
 
 const ICS = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'METHOD:REQUEST', 'END:VCALENDAR', ''].join('\r\n');
 
@@ -103,6 +104,19 @@ describe('the email outbox', () => {
     await eventually(async () => expect((await rowOf(message.to)).status).toBe('sent'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received(message.to)).toHaveLength(1);
+  });
+
+  it('mails one address at most its allowance a day from one organization, whatever the kinds; other organizations and account mail are apart', async () => {
+    const organizationId = newPrefixedId('org');
+    const to = address();
+    const many = Array.from({ length: EMAILS_PER_RECIPIENT_PER_DAY + 1 }, (_, i) =>
+      email({ organizationId, to: i % 2 === 0 ? to : to.toUpperCase(), kind: i % 3 === 0 ? 'change' : 'confirmation', livemode: false }),
+    );
+    const statuses = await record(app, ...many);
+    expect(statuses.slice(0, EMAILS_PER_RECIPIENT_PER_DAY).every((status) => status === 'stored')).toBe(true);
+    expect(statuses.at(-1)).toBe('suppressed');
+    expect(await record(app, email({ to, livemode: false }))).toEqual(['stored']);
+    expect(await record(app, email({ organizationId: null, to, kind: 'account_verification', livemode: false }))).toEqual(['stored']);
   });
 
   it('tries again after a temporary failure (451), and sends once', async () => {

@@ -11,6 +11,13 @@ const SUPPRESSIONS = `"${REMINDERS_SCHEMA}"."email_suppressions"`;
 /** The organization_id of a suppression that holds for every organization (a hard bounce). */
 export const EVERY_ORGANIZATION = '';
 
+/**
+ * Emails one organization sends one address in 24 hours at most (notices, changes and reminders
+ * alike); past it they are recorded suppressed. However an organization edits its signups, a
+ * participant's inbox is not its to flood.
+ */
+export const EMAILS_PER_RECIPIENT_PER_DAY = 20;
+
 /** Reminders are the only mail one unsubscribes from; everything else is about the person's own registration or account. */
 const UNSUBSCRIBABLE: readonly EmailKind[] = ['reminder'];
 
@@ -51,7 +58,8 @@ const COLUMNS = `id, kind, status, organization_id AS "organizationId", livemode
 
 /**
  * Records an email unless one with its dedup key exists; suppressed at once when its address
- * bounced, or (for a reminder) unsubscribed from its organization.
+ * bounced, or (for a reminder) unsubscribed from its organization, or when its organization already
+ * mailed the address its allowance of the last 24 hours ($13; not for the platform's own mail).
  */
 const RECORD = prepared(
   `INSERT INTO ${EMAILS} (id, dedup_key, kind, organization_id, livemode, signup_id, participant_id, to_address, sealed, status, next_attempt_at)
@@ -61,6 +69,8 @@ const RECORD = prepared(
      WHEN $12::boolean THEN 'suppressed'
      WHEN EXISTS (SELECT 1 FROM ${SUPPRESSIONS} x WHERE x.address = lower($8)
                   AND (x.organization_id = '' OR (x.organization_id = $4 AND $3 = ANY($11::text[])))) THEN 'suppressed'
+     WHEN $4::text IS NOT NULL AND (SELECT count(*) FROM ${EMAILS} e WHERE e.organization_id = $4 AND lower(e.to_address) = lower($8)
+                  AND e.created_at > now() - interval '1 day' AND e.status <> 'suppressed') >= $13::int THEN 'suppressed'
      WHEN $10::boolean THEN 'queued' ELSE 'stored' END AS status) s
    ON CONFLICT (dedup_key) DO NOTHING
    RETURNING id, status`,
@@ -86,6 +96,7 @@ export class EmailsRepository {
       email.send,
       UNSUBSCRIBABLE,
       email.suppress,
+      EMAILS_PER_RECIPIENT_PER_DAY,
     ]);
     return row;
   }
