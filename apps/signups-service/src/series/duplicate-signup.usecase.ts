@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type DuplicateSignupDto, duplicationRequestOf, MAX_SERIES_COPIES, newId, newSlug } from '#libs/contracts';
+import type { EntityManager } from 'typeorm';
+import { type DuplicateSignupDto, type DuplicationRequest, duplicationRequestOf, MAX_SERIES_COPIES, newId, newSlug } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox } from '#libs/runtime';
 import type { Question } from '../signups/question.js';
@@ -43,12 +44,13 @@ export class DuplicateSignupUseCase {
 
   async execute({ owner, id, input }: DuplicateSignupCommand): Promise<Signup[]> {
     const request = duplicationRequestOf(input);
-    const source = requireOwned(await this.signups.findById(id), owner);
-    const dates = this.datesOf(request, source, new Date());
+    requireOwned(await this.signups.findById(id), owner);
     return this.outbox.transaction(async (tx) => {
       const db = tx.manager;
       const seriesId = newId();
       const joined = requireOwned(await this.signups.joinSeries(db, owner, id, seriesId), owner);
+      // Read from the locked row: an edit of its event date or zone cannot slip between the dates and the copies.
+      const dates = this.datesOf(request, joined, new Date());
       const contents = await this.slotsItems.contentsOf(id, db);
       const copies: Signup[] = [];
       for (const date of dates) copies.push(await this.copy(db, joined, contents, date));
@@ -61,7 +63,7 @@ export class DuplicateSignupUseCase {
   }
 
   /** The event dates asked for, each in the future; a rule's, from the signup's event on, in its time zone. */
-  private datesOf(request: ReturnType<typeof duplicationRequestOf>, source: Signup, now: Date): Date[] {
+  private datesOf(request: DuplicationRequest, source: Signup, now: Date): Date[] {
     if (request.kind === 'dates') {
       const dates = request.dates.map((date) => new Date(date));
       if (dates.some((date) => date <= now)) throw ProblemError.validation([{ path: request.path, message: 'Must be in the future' }]);
@@ -86,7 +88,7 @@ export class DuplicateSignupUseCase {
   }
 
   /** One copy at `eventDate`, with new ids for itself, its questions, slots and items; counted against the daily cap. */
-  private async copy(db: Parameters<SignupsRepository['insert']>[0], source: Signup, contents: Contents, eventDate: Date): Promise<Signup> {
+  private async copy(db: EntityManager, source: Signup, contents: Contents, eventDate: Date): Promise<Signup> {
     const offset = eventDate.getTime() - source.eventDate.getTime();
     const fields = {
       organizationId: source.organizationId,
