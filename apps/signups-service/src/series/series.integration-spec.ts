@@ -178,6 +178,10 @@ describe('signups.duplicate', () => {
       status: 422,
       paths: ['recurrence.until'],
     });
+    expect(await refusal(duplicate(principal, signup.id, { recurrence: { frequency: 'daily', until: signup.eventDate } }))).toEqual({
+      status: 422,
+      paths: ['recurrence.until'],
+    });
     expect(await refusal(duplicate(principal, signup.id, { recurrence: { frequency: 'monthly', interval: 13, count: 2 } }))).toEqual({
       status: 422,
       paths: ['recurrence.interval'],
