@@ -513,6 +513,7 @@ describe('hostile inputs', () => {
         'POST /calendar-feed',
         'DELETE /calendar-feed',
         'POST /signups/{id}/reminders/send',
+        'POST /signups/{id}/duplicate',
       ]),
     );
     expect(Object.keys(doc.paths).map((p) => p.slice(apiPrefix.length))).toEqual(
@@ -520,6 +521,8 @@ describe('hostile inputs', () => {
         '/signups/{id}/waitlist',
         '/signups/{id}/waitlist/{entryId}/promote',
         '/registrations/{confirmationToken}/waitlist/{entryId}',
+        '/series/{seriesId}/publish',
+        '/series/{seriesId}/close',
       ]),
     );
     expect(tools.map((t) => t.name)).toEqual(
@@ -530,6 +533,9 @@ describe('hostile inputs', () => {
         'list_waitlist',
         'promote_from_waitlist',
         'send_reminder',
+        'duplicate_signup',
+        'publish_series',
+        'close_series',
       ]),
     );
     expect(ids.waitlist.entryId).toMatch(/^[0-9a-f-]{36}$/);

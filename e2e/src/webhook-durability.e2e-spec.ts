@@ -97,6 +97,7 @@ describe('webhook delivery durability', () => {
       signupCloseDate: null,
       reminderHoursBefore: 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+      seriesId: null,
       organizationId: owner.organizationId,
       participantCount: 0,
       publicUrl: 'https://example.test/s/durable',

@@ -22,6 +22,7 @@ import { RegistrationsController } from './registrations/registrations.controlle
 import { EmailsController } from './reminders/emails.controller.js';
 import { RemindersController } from './reminders/reminders.controller.js';
 import { TwilioInboundController } from './reminders/twilio-inbound.controller.js';
+import { SeriesController } from './series/series.controller.js';
 import { SignupsController } from './signups/signups.controller.js';
 import { ItemsController } from './slots-items/items.controller.js';
 import { SlotsController } from './slots-items/slots.controller.js';
@@ -38,6 +39,7 @@ export class GatewayModule {
       controllers: [
         MeController,
         SignupsController,
+        SeriesController,
         SlotsController,
         ItemsController,
         ParticipantsController,

@@ -17,11 +17,13 @@ import { CalendarFeeds1796635000000 } from './migrations/1796635000000-CalendarF
 import { SealedConfirmationTokens1796650000000 } from './migrations/1796650000000-SealedConfirmationTokens.js';
 import { SignupTimeZone1796700000010 } from './migrations/1796700000010-SignupTimeZone.js';
 import { ReminderHoursBefore1796760000000 } from './migrations/1796760000000-ReminderHoursBefore.js';
+import { SignupSeries1796800000000 } from './migrations/1796800000000-SignupSeries.js';
 import { ParticipantsHandlers } from './participants/participants.handlers.js';
 import { RegistrationsHandlers } from './participants/registrations.handlers.js';
 import { RemindedConsumer } from './participants/reminded.consumer.js';
 import { WaitlistHandlers } from './participants/waitlist.handlers.js';
 import { SIGNUPS_SCHEMA } from './schema.js';
+import { SeriesHandlers } from './series/series.handlers.js';
 import { SignupsHandlers } from './signups/signups.handlers.js';
 import { SlotsItemsHandlers } from './signups/slots-items.handlers.js';
 import { signupsServiceSpec } from './signups-service.config.js';
@@ -45,6 +47,7 @@ export const signupsDataSourceSpec: DataSourceSpec = {
     SealedConfirmationTokens1796650000000,
     SignupTimeZone1796700000010,
     ReminderHoursBefore1796760000000,
+    SignupSeries1796800000000,
   ],
 };
 
@@ -67,6 +70,7 @@ export const signupsServiceApp: AppDefinition<typeof signupsServiceSpec> = {
     ...app.get(CalendarFeedsHandlers).handlers(),
     ...app.get(AnalyticsHandlers).handlers(),
     ...app.get(DraftsHandlers).handlers(),
+    ...app.get(SeriesHandlers).handlers(),
   })),
   async start(app) {
     await app.get(RemindedConsumer).start();

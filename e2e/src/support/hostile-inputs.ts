@@ -80,6 +80,22 @@ const REMINDER_LEAD_VALUES: readonly { name: string; json: string }[] = [
   { name: 'an ISO 8601 duration', json: '"PT24H"' },
 ];
 
+/** A recurrence of POST /signups/{id}/duplicate: its frequency, its interval and its count of copies. */
+const isRecurrenceField =
+  (names: string[]) =>
+  (_schema: FieldSchema, name: string): boolean =>
+    names.includes(name);
+
+/** Rules that are no daily, weekly or monthly step of 1 up to a year, nor 1 to 52 copies, however close: RRULE text, other cases, zero, past the maximum. */
+const RECURRENCE_VALUES: readonly { name: string; json: string; fields: string[] }[] = [
+  { name: 'an RRULE string', json: '"FREQ=WEEKLY;COUNT=3"', fields: ['frequency'] },
+  { name: 'a frequency in capitals', json: '"WEEKLY"', fields: ['frequency'] },
+  { name: 'a yearly frequency', json: '"yearly"', fields: ['frequency'] },
+  { name: 'zero', json: '0', fields: ['interval', 'count'] },
+  { name: 'one more than a year of days', json: '367', fields: ['interval'] },
+  { name: 'one copy past the maximum', json: '53', fields: ['count'] },
+];
+
 export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: 'a lone high surrogate', json: '"\\ud800"' },
   { name: 'a lone low surrogate inside text', json: '"Potluck \\udc00 2027"' },
@@ -119,6 +135,7 @@ export const HOSTILE_VALUES: readonly HostileValue[] = [
   { name: 'a map with a key of 10 001 characters', json: `{"${'k'.repeat(10_001)}": true}`, appliesTo: isMap },
   ...TIME_ZONE_VALUES.map(({ name, value }) => ({ name: `time zone: ${name}`, json: JSON.stringify(value), appliesTo: isTimeZone })),
   ...REMINDER_LEAD_VALUES.map(({ name, json }) => ({ name: `reminder lead: ${name}`, json, appliesTo: isReminderLead })),
+  ...RECURRENCE_VALUES.map(({ name, json, fields }) => ({ name: `recurrence: ${name}`, json, appliesTo: isRecurrenceField(fields) })),
 ];
 
 /** What a whole-body case is made from: a valid value of the body's shape, and how much room the body has. */

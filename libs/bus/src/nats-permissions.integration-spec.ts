@@ -43,6 +43,7 @@ function signupCreated(): CloudEvent {
       signupCloseDate: null,
       reminderHoursBefore: 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+      seriesId: null,
       organizationId: 'org_test',
       participantCount: 0,
       publicUrl: 'https://example.test/s/s',

@@ -23,6 +23,7 @@ const signup: SignupView = {
   signupCloseDate: null,
   reminderHoursBefore: 24,
   waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+  seriesId: null,
   organizationId: 'org_0123456789abcdefghijklmn',
   participantCount: 0,
   publicUrl: 'http://localhost:3000/s/potluck-x7k2',

@@ -286,3 +286,16 @@ export {
   type HoursReportQuery,
   type UpdateAttendanceInput,
 } from './attendance.js';
+export {
+  DuplicateSignupDto,
+  MAX_RECURRENCE_INTERVAL,
+  MAX_SERIES_COPIES,
+  RECURRENCE_FREQUENCIES,
+  RecurrenceDto,
+  SignupListView,
+  duplicationRequestOf,
+  type DuplicateSignupInput,
+  type DuplicationRequest,
+  type RecurrenceFrequency,
+  type RecurrenceInput,
+} from './series.js';

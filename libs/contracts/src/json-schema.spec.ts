@@ -80,6 +80,7 @@ describe('jsonSchemaOf', () => {
       signupCloseDate: null,
       reminderHoursBefore: 24,
       waitlist: { enabled: true, mode: 'offer', offerMinutes: 60 },
+      seriesId: null,
       organizationId: 'org_1',
       participantCount: 0,
       publicUrl: 'http://localhost:3000/s/potluck-x1',

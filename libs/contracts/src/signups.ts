@@ -2,7 +2,17 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
 import { MAX_QUESTIONS, QuestionDto, QuestionView } from './questions.js';
 import { ItemView, SlotView } from './slots-items.js';
-import { ArrayField, BoolField, DateTimeField, EnumField, IntField, NestedField, StringField, TimeZoneField } from './validation.js';
+import {
+  ArrayField,
+  BoolField,
+  DateTimeField,
+  EnumField,
+  IntField,
+  NestedField,
+  StringField,
+  TimeZoneField,
+  UuidField,
+} from './validation.js';
 import { WaitlistSettingsDto, type WaitlistSettingsInput, WaitlistSettingsView } from './waitlist.js';
 
 export const SIGNUP_STATUSES = ['draft', 'published', 'closed'] as const;
@@ -100,11 +110,14 @@ export class UpdateSignupDto {
 export class ListSignupsQueryDto extends PageQueryDto {
   @EnumField(SIGNUP_STATUSES, { description: 'Only signups in this status.' })
   status?: SignupStatus;
+
+  @UuidField({ description: 'Only the signups of this series (POST /signups/{id}/duplicate).' })
+  seriesId?: string;
 }
 
 export type CreateSignupInput = Omit<CreateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
 export type UpdateSignupInput = Omit<UpdateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
-export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus };
+export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus; seriesId?: string };
 
 /** The signup as every surface returns it (slots and items only on the single read). */
 export class SignupView {
@@ -132,6 +145,13 @@ export class SignupView {
   })
   reminderHoursBefore!: number;
   @ApiProperty({ type: WaitlistSettingsView }) waitlist!: WaitlistSettingsView;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The series it belongs to: the signup a duplication copied and its copies share it (POST /signups/{id}/duplicate).',
+  })
+  seriesId!: string | null;
   @ApiProperty() organizationId!: string;
   @ApiProperty({ type: 'integer' }) participantCount!: number;
   @ApiProperty({ format: 'uri' }) publicUrl!: string;

@@ -21,6 +21,7 @@ import type {
 } from './participants.js';
 import type { Principal } from './principal.js';
 import type { InboundSms, OutboxMessageView, ReminderChannel, ReminderPassView } from './reminders.js';
+import type { DuplicateSignupInput } from './series.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
 import type { WaitlistedParticipantView, WaitlistQuery } from './waitlist.js';
@@ -76,6 +77,12 @@ export interface RequestMap {
   'signups.publish': { req: ById; res: SignupView };
   'signups.close': { req: ById; res: SignupView };
   'signups.analytics': { req: OfSignup; res: AnalyticsView };
+  /** Drafts copied from a signup at other dates, in one series with it; answers the copies by event date. */
+  'signups.duplicate': { req: ById & { input: DuplicateSignupInput }; res: { data: SignupView[] } };
+  /** Publishes every draft of a series of the principal's organization; answers the signups it published. */
+  'signups.series.publish': { req: { principal: Principal; seriesId: string }; res: { data: SignupView[] } };
+  /** Closes every published signup of a series of the principal's organization; answers the signups it closed. */
+  'signups.series.close': { req: { principal: Principal; seriesId: string }; res: { data: SignupView[] } };
 
   'signups.slots.create': { req: OfSignup & { input: CreateSlotInput[] }; res: { data: SlotView[] } };
   'signups.slots.list': { req: OfSignup; res: { data: SlotView[] } };
@@ -237,6 +244,9 @@ const CATALOG = {
   'signups.publish': { access: 'credential', credentials: 'any', scope: 'signups:write' },
   'signups.close': { access: 'credential', credentials: 'any', scope: 'signups:write' },
   'signups.analytics': { access: 'credential', credentials: 'any', scope: 'analytics:read' },
+  'signups.duplicate': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.series.publish': { access: 'credential', credentials: 'any', scope: 'signups:write' },
+  'signups.series.close': { access: 'credential', credentials: 'any', scope: 'signups:write' },
   'signups.slots.create': { access: 'credential', credentials: 'any', scope: 'signups:write' },
   'signups.slots.list': { access: 'credential', credentials: 'any', scope: 'signups:read' },
   'signups.slots.update': { access: 'credential', credentials: 'any', scope: 'signups:write' },

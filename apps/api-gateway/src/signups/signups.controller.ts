@@ -4,10 +4,13 @@ import type { Bus } from '#libs/bus';
 import {
   CreateSignupDto,
   DraftFromDescriptionDto,
+  DuplicateSignupDto,
   ListSignupsQueryDto,
+  MAX_SERIES_COPIES,
   type Page,
   type Principal,
   SignupDraftView,
+  SignupListView,
   SignupPageView,
   SignupView,
   UpdateSignupDto,
@@ -29,7 +32,10 @@ export class SignupsController {
   @ApiOkResponse({ type: SignupPageView })
   @ApiProblems(['scope_required', 'validation_failed'])
   list(@ValidQuery(ListSignupsQueryDto) query: ListSignupsQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<SignupView>> {
-    return this.bus.request('signups.list', { principal, query: { limit: query.limit, cursor: query.cursor, status: query.status } });
+    return this.bus.request('signups.list', {
+      principal,
+      query: { limit: query.limit, cursor: query.cursor, status: query.status, seriesId: query.seriesId },
+    });
   }
 
   @Post()
@@ -123,5 +129,27 @@ export class SignupsController {
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
   close(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
     return this.bus.request('signups.close', { principal, id });
+  }
+
+  @Post(':id/duplicate')
+  @Operation('signups.duplicate')
+  @ApiOperation({
+    summary: 'Duplicate a signup into a series of drafts at other dates',
+    description:
+      "Exactly one of `eventDate`, `eventDates` or `recurrence` (daily, weekly or monthly every `interval`, at the signup's wall-clock " +
+      'time in its time zone, `until` an instant or for `count` copies). Each copy is a draft with the settings, questions, slots and ' +
+      'items of the signup, its times moved by the offset between the two event dates, no participants and a new slug. The signup and ' +
+      `its copies share a \`seriesId\`. Every date must be in the future; at most ${MAX_SERIES_COPIES} copies per call, each counting ` +
+      'against SIGNUPS_PER_DAY: past it none is created (429). Answers the copies by event date.',
+  })
+  @ApiBody({ type: DuplicateSignupDto })
+  @ApiCreatedResponse({ type: SignupListView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed', 'daily_ceiling_exceeded'])
+  duplicate(
+    @UuidParam('id') id: string,
+    @ValidBody(DuplicateSignupDto) input: DuplicateSignupDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<{ data: SignupView[] }> {
+    return this.bus.request('signups.duplicate', { principal, id, input: { ...input } });
   }
 }

@@ -3,6 +3,7 @@ import {
   CheckInDto,
   CreateItemsDto,
   CreateSlotsDto,
+  DuplicateSignupDto,
   ListParticipantsQueryDto,
   RegistrationDto,
   SendRemindersDto,
@@ -41,7 +42,12 @@ export class EntryRef extends SignupRef {
   entryId!: string;
 }
 
+export class SeriesRef {
+  @UuidField({ required: true, description: 'The series id (seriesId of a signup that duplicate_signup copied).' }) seriesId!: string;
+}
+
 export class UpdateSignupArgs extends IntersectionType(SignupRef, UpdateSignupDto) {}
+export class DuplicateSignupArgs extends IntersectionType(SignupRef, DuplicateSignupDto) {}
 export class AddSlotsArgs extends IntersectionType(SignupRef, CreateSlotsDto) {}
 export class AddItemsArgs extends IntersectionType(SignupRef, CreateItemsDto) {}
 export class UpdateSlotArgs extends IntersectionType(SlotRef, UpdateSlotDto) {}

@@ -3,12 +3,14 @@ import {
   CreateSignupDto,
   DraftFromDescriptionDto,
   ListSignupsQueryDto,
+  MAX_SERIES_COPIES,
   MeView,
   SignupDraftView,
+  SignupListView,
   SignupPageView,
   SignupView,
 } from '#libs/contracts';
-import { NoArgs, SignupRef, UpdateSignupArgs } from './args.js';
+import { DuplicateSignupArgs, NoArgs, SeriesRef, SignupRef, UpdateSignupArgs } from './args.js';
 import { ADD, CHANGE, defineTool, READ } from './tool.js';
 
 export const SIGNUP_TOOLS = [
@@ -31,12 +33,14 @@ export const SIGNUP_TOOLS = [
     title: 'List signups',
     description:
       "Lists the organization's signup sheets, newest event first, 20 per page (limit up to 100). Filter with status (draft, published, " +
-      'closed). When nextCursor is not null, call again with cursor set to it for the next page. Each signup has its id for the other tools.',
+      'closed) or seriesId (the signups duplicate_signup put in one series). When nextCursor is not null, call again with cursor set to it ' +
+      'for the next page. Each signup has its id for the other tools.',
     subject: 'signups.list',
     input: ListSignupsQueryDto,
     output: SignupPageView,
     hints: READ,
-    run: ({ limit, cursor, status }, { request, principal }) => request({ principal, query: { limit, cursor, status } }),
+    run: ({ limit, cursor, status, seriesId }, { request, principal }) =>
+      request({ principal, query: { limit, cursor, status, seriesId } }),
   }),
   defineTool({
     name: 'get_signup',
@@ -135,5 +139,45 @@ export const SIGNUP_TOOLS = [
     output: SignupDraftView,
     hints: { ...ADD, openWorldHint: true },
     run: ({ description, timeZone }, { request, principal }) => request({ principal, input: { description, timeZone } }),
+  }),
+  defineTool({
+    name: 'duplicate_signup',
+    title: 'Duplicate a signup into a series',
+    description:
+      'Copies a signup to other dates, as drafts with its settings, questions, time slots and items (slot times moved with the event) and ' +
+      'no participants; the signup and its copies share a seriesId. Give exactly one of eventDate (one ISO 8601 date-time), eventDates ' +
+      '(a list) or recurrence: frequency daily, weekly or monthly, interval (every so many; default 1), and exactly one of until (an ' +
+      "instant, inclusive) or count; a recurrence keeps the signup's wall-clock time in its time zone (18:00 stays 18:00 across daylight " +
+      `saving changes). Every date must be in the future; at most ${MAX_SERIES_COPIES} copies per call, each counting against the ` +
+      'daily limit of signups (daily_ceiling_exceeded: then none is made). Publish them all with publish_series.',
+    subject: 'signups.duplicate',
+    input: DuplicateSignupArgs,
+    output: SignupListView,
+    hints: ADD,
+    run: ({ signupId, ...input }, { request, principal }) => request({ principal, id: signupId.toLowerCase(), input }),
+  }),
+  defineTool({
+    name: 'publish_series',
+    title: 'Publish a series',
+    description:
+      'Publishes every draft of a series (the seriesId that duplicate_signup gave the signup and its copies) at once, so people can ' +
+      'register on each; published and closed ones stay as they are. Answers the signups it published.',
+    subject: 'signups.series.publish',
+    input: SeriesRef,
+    output: SignupListView,
+    hints: { ...CHANGE, destructiveHint: false },
+    run: ({ seriesId }, { request, principal }) => request({ principal, seriesId: seriesId.toLowerCase() }),
+  }),
+  defineTool({
+    name: 'close_series',
+    title: 'Close a series',
+    description:
+      'Closes every published signup of a series at once: registrations stop for good on each (drafts stay drafts). Answers the ' +
+      'signups it closed. Confirm with the user first.',
+    subject: 'signups.series.close',
+    input: SeriesRef,
+    output: SignupListView,
+    hints: CHANGE,
+    run: ({ seriesId }, { request, principal }) => request({ principal, seriesId: seriesId.toLowerCase() }),
   }),
 ];

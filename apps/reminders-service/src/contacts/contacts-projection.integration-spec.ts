@@ -22,6 +22,7 @@ function signup(overrides: Partial<SignupView> = {}): SignupView {
     signupCloseDate: null,
     reminderHoursBefore: 24,
     waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+    seriesId: null,
     organizationId: ORG,
     participantCount: 0,
     publicUrl: 'https://signups.example.test/s/potluck-abc123',

@@ -135,6 +135,7 @@ describe('reminder passes', () => {
       signupCloseDate: null,
       reminderHoursBefore: options.reminderHoursBefore ?? 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+      seriesId: null,
       organizationId,
       participantCount: 0,
       publicUrl,

@@ -55,6 +55,28 @@ describe('daily cap on signup creation', () => {
     expect((await problemOf(create(principal))).code).toBe('daily_ceiling_exceeded');
   });
 
+  it('counts each copy of a duplication: past the cap none is created, the signup joins no series, and the copies that fit are made', async () => {
+    const principal = caller();
+    const source = await create(principal);
+    const dates = [daysFromNow(17), daysFromNow(24), daysFromNow(31)];
+    const refused = await problemOf(
+      harness.stack.bus.request('signups.duplicate', { principal, id: source.id, input: { eventDates: dates } }),
+    );
+    expect(refused.code).toBe('daily_ceiling_exceeded');
+    const stored = await db.query<{ id: string; series_id: string | null }[]>(
+      `SELECT id, series_id FROM "signups"."signups" WHERE organization_id = $1`,
+      [principal.organizationId],
+    );
+    expect(stored).toEqual([{ id: source.id, series_id: null }]);
+    const { data } = await harness.stack.bus.request('signups.duplicate', {
+      principal,
+      id: source.id,
+      input: { eventDates: dates.slice(1) },
+    });
+    expect(data).toHaveLength(CAP - 1);
+    expect((await problemOf(create(principal))).code).toBe('daily_ceiling_exceeded');
+  });
+
   it('counts afresh on a new UTC day and forgets earlier days', async () => {
     const principal = caller();
     await db.query(

@@ -23,6 +23,7 @@ export class SignupPresenter {
       status: signup.status,
       maxParticipants: signup.maxParticipants,
       reminderHoursBefore: signup.reminderHoursBefore,
+      seriesId: signup.seriesId,
       organizationId: signup.organizationId,
       participantCount: signup.participantCount,
       createdAt: signup.createdAt.toISOString(),

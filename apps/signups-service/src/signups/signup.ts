@@ -27,6 +27,8 @@ export interface Signup {
   /** How many hours before the event its participants get their automatic reminder; 0: none. */
   reminderHoursBefore: number;
   waitlist: WaitlistSettings;
+  /** The series it belongs to (a duplicated signup and its copies); null until it is duplicated. */
+  seriesId: string | null;
   /** Everyone admitted and not cancelled: confirmed, offered a place under maxParticipants, or waiting for a slot or item. */
   participantCount: number;
   createdAt: Date;

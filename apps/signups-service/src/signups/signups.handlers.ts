@@ -45,8 +45,14 @@ export class SignupsHandlers {
   handlers(): Pick<HandlersOf<'signups'>, SignupSubject> {
     return {
       'signups.list': async ({ principal, query }) => {
-        const { status, cursor, limit } = await validateInput(ListSignupsQueryDto, query, 'query');
-        const page = await this.listSignups.execute({ owner: ownerOf(principal), status, cursor, limit });
+        const { status, seriesId, cursor, limit } = await validateInput(ListSignupsQueryDto, query, 'query');
+        const page = await this.listSignups.execute({
+          owner: ownerOf(principal),
+          status,
+          seriesId: seriesId?.toLowerCase(),
+          cursor,
+          limit,
+        });
         return { data: page.data.map((s) => this.presenter.view(s)), nextCursor: page.nextCursor };
       },
       'signups.get': async ({ principal, id }) => {

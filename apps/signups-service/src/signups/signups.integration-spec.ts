@@ -79,6 +79,7 @@ describe('creating and reading a signup', () => {
       signupCloseDate: null,
       reminderHoursBefore: 24,
       waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+      seriesId: null,
       organizationId: principal.organizationId,
       participantCount: 0,
       publicUrl: `https://api.example.test/s/${signup.slug}`,

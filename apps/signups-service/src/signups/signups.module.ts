@@ -60,7 +60,9 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
   ],
   exports: [
     PUBLIC_ORIGIN,
+    SIGNUPS_PER_DAY,
     SignupsRepository,
+    QuestionsRepository,
     SlotsItemsRepository,
     ParticipantsRepository,
     WaitlistRepository,

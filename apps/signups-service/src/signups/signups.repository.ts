@@ -15,8 +15,8 @@ const DAILY_CREATIONS = `"${SIGNUPS_SCHEMA}"."daily_creations"`;
 const UTC_TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 /** The columns of a signup row, with its questions; every statement names the signups table `s`. */
 const COLUMNS = `id, organization_id, livemode, slug, title, description, status, event_date, time_zone, location, max_participants,
-  requires_phone, signup_close_date, reminder_hours_before, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, participant_count,
-  created_at, updated_at, published_at, closed_at, ${questionsJsonSql('s.id')} AS questions`;
+  requires_phone, signup_close_date, reminder_hours_before, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, series_id,
+  participant_count, created_at, updated_at, published_at, closed_at, ${questionsJsonSql('s.id')} AS questions`;
 
 /** The hot statements, prepared (parsed and planned once per connection). */
 const FIND_BY_ID = prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1`);
@@ -52,6 +52,7 @@ interface SignupRow {
   waitlist_enabled: boolean;
   waitlist_mode: WaitlistSettings['mode'];
   waitlist_offer_minutes: number;
+  series_id: string | null;
   participant_count: number;
   created_at: Date;
   updated_at: Date;
@@ -77,6 +78,7 @@ function signupFromRow(row: SignupRow): Signup {
     signupCloseDate: row.signup_close_date,
     reminderHoursBefore: row.reminder_hours_before,
     waitlist: { enabled: row.waitlist_enabled, mode: row.waitlist_mode, offerMinutes: row.waitlist_offer_minutes },
+    seriesId: row.series_id,
     participantCount: row.participant_count,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -101,7 +103,13 @@ export type NewSignup = Owner &
     | 'signupCloseDate'
     | 'reminderHoursBefore'
     | 'waitlist'
-  >;
+  > &
+  Partial<Pick<Signup, 'seriesId'>>;
+
+/** Earliest event first, then id. */
+export function byEventDate(a: Signup, b: Signup): number {
+  return a.eventDate.getTime() - b.eventDate.getTime() || a.id.localeCompare(b.id);
+}
 
 export type SignupEventType = Extract<EventType, `signup.${string}`>;
 
@@ -113,6 +121,7 @@ export interface ListPosition {
 
 export interface ListFilter {
   status?: SignupStatus;
+  seriesId?: string;
   after?: ListPosition;
   limit: number;
 }
@@ -148,8 +157,8 @@ export class SignupsRepository {
     const [row] = await rowsOf<SignupRow>(
       db,
       `INSERT INTO ${TABLE} AS s (id, organization_id, livemode, slug, title, description, event_date, time_zone, location, max_participants,
-         requires_phone, signup_close_date, reminder_hours_before, waitlist_enabled, waitlist_mode, waitlist_offer_minutes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         requires_phone, signup_close_date, reminder_hours_before, waitlist_enabled, waitlist_mode, waitlist_offer_minutes, series_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT (slug) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -169,6 +178,7 @@ export class SignupsRepository {
         signup.waitlist.enabled,
         signup.waitlist.mode,
         signup.waitlist.offerMinutes,
+        signup.seriesId ?? null,
       ],
     );
     return row && signupFromRow(row);
@@ -253,7 +263,7 @@ export class SignupsRepository {
 
   /**
    * One page of the owner's signups, newest event first (keyset: stable under concurrent
-   * inserts). Prepared: its text is one of four (with or without a status, with or without a
+   * inserts). Prepared: its text is one of eight (with or without a status, a series, a
    * position), whatever the values.
    */
   async list(owner: Owner, filter: ListFilter): Promise<Signup[]> {
@@ -262,6 +272,10 @@ export class SignupsRepository {
     if (filter.status) {
       params.push(filter.status);
       where += ` AND status = $${params.length}`;
+    }
+    if (filter.seriesId) {
+      params.push(filter.seriesId);
+      where += ` AND series_id = $${params.length}`;
     }
     if (filter.after) {
       params.push(filter.after.eventDate, filter.after.id);
@@ -301,6 +315,51 @@ export class SignupsRepository {
     return this.updateOwned(db, owner, id, from, ['status = $5', `${stamp} = now()`], [to]);
   }
 
+  /**
+   * Puts an owned signup in a series: its own when it has one, else `seriesId`; the row as that
+   * left it, locked until the transaction ends (its copies are read from it), or undefined when
+   * the caller owns no such signup.
+   */
+  async joinSeries(db: EntityManager, owner: Owner, id: string, seriesId: string): Promise<Signup | undefined> {
+    const joined = await this.write(
+      db,
+      `UPDATE ${TABLE} s SET series_id = $4, updated_at = now()
+       WHERE id = $1 AND organization_id = $2 AND livemode = $3 AND series_id IS NULL
+       RETURNING ${COLUMNS}`,
+      [id, owner.organizationId, owner.livemode, seriesId],
+    );
+    return joined ?? this.lockOwned(db, owner, id);
+  }
+
+  /** Moves every owned signup of a series in status `from` to `to`, stamping when; the signups it moved, by event date. */
+  async changeSeriesStatus(
+    db: EntityManager,
+    owner: Owner,
+    seriesId: string,
+    from: SignupStatus,
+    to: 'published' | 'closed',
+  ): Promise<Signup[]> {
+    const stamp = to === 'published' ? 'published_at' : 'closed_at';
+    const rows = await rowsOf<SignupRow>(
+      db,
+      `UPDATE ${TABLE} s SET status = $5, ${stamp} = now(), updated_at = now()
+       WHERE series_id = $1 AND organization_id = $2 AND livemode = $3 AND status = $4
+       RETURNING ${COLUMNS}`,
+      [seriesId, owner.organizationId, owner.livemode, from, to],
+    );
+    return rows.map(signupFromRow).sort(byEventDate);
+  }
+
+  /** Whether the owner has a signup in this series. */
+  async hasSeries(db: EntityManager, owner: Owner, seriesId: string): Promise<boolean> {
+    const rows = await rowsOf(db, `SELECT 1 FROM ${TABLE} WHERE series_id = $1 AND organization_id = $2 AND livemode = $3 LIMIT 1`, [
+      seriesId,
+      owner.organizationId,
+      owner.livemode,
+    ]);
+    return rows.length > 0;
+  }
+
   /** Deletes an owned signup; undefined when there is none. */
   delete(db: EntityManager, owner: Owner, id: string): Promise<Signup | undefined> {
     return this.write(db, `DELETE FROM ${TABLE} s WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`, [
@@ -318,6 +377,15 @@ export class SignupsRepository {
        RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode, from, ...params],
     );
+  }
+
+  /** An owned signup, locked (FOR NO KEY UPDATE) until the transaction ends; undefined when the caller owns none of this id. */
+  private lockOwned(db: EntityManager, owner: Owner, id: string): Promise<Signup | undefined> {
+    return this.write(db, `SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 AND organization_id = $2 AND livemode = $3 FOR NO KEY UPDATE`, [
+      id,
+      owner.organizationId,
+      owner.livemode,
+    ]);
   }
 
   /** Runs one statement; the signup it returned, if any. */

@@ -19,6 +19,7 @@ export function aSignup(overrides: Partial<Signup> = {}): Signup {
     signupCloseDate: null,
     reminderHoursBefore: 24,
     waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+    seriesId: null,
     participantCount: 0,
     createdAt: now,
     updatedAt: now,

@@ -41,6 +41,7 @@ function signup(principal: Principal, title = 'Potluck'): SignupView {
     signupCloseDate: null,
     reminderHoursBefore: 24,
     waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
+    seriesId: null,
     organizationId: principal.organizationId,
     participantCount: 0,
     publicUrl: 'https://example.test/s/potluck',

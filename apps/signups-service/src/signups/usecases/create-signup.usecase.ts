@@ -17,8 +17,19 @@ export interface CreateSignupCommand {
   input: CreateSignupDto;
 }
 
+/** The refusal of a creation past the organization's daily cap, with Retry-After until the next UTC day. */
+export function dailyCeilingExceeded(dailyCap: number): ProblemError {
+  return new ProblemError(
+    'daily_ceiling_exceeded',
+    `This organization created its ${dailyCap} signups for today (UTC). Retry the next UTC day.`,
+    {
+      headers: { 'retry-after': String(utcDay().secondsLeft) },
+    },
+  );
+}
+
 /** Six random base36 characters collide rarely; a few fresh draws make a failure practically impossible. */
-const SLUG_ATTEMPTS = 5;
+export const SLUG_ATTEMPTS = 5;
 
 /**
  * Creates a draft with a fresh slug and its questions, and emits signup.created, within the organization's daily
@@ -73,13 +84,7 @@ export class CreateSignupUseCase {
       await this.questions.replace(tx.manager, inserted.id, questions);
       const created = { ...inserted, questions };
       if (!(await this.signups.countCreation(tx.manager, created.organizationId, this.dailyCap))) {
-        throw new ProblemError(
-          'daily_ceiling_exceeded',
-          `This organization created its ${this.dailyCap} signups for today (UTC). Retry the next UTC day.`,
-          {
-            headers: { 'retry-after': String(utcDay().secondsLeft) },
-          },
-        );
+        throw dailyCeilingExceeded(this.dailyCap);
       }
       await tx.emitAll([this.presenter.event('signup.created', created)]);
       return created;

@@ -6,6 +6,7 @@ import { SignupsRepository } from '../signups.repository.js';
 export interface ListSignupsQuery {
   owner: Owner;
   status?: SignupStatus;
+  seriesId?: string;
   cursor?: string;
   limit?: number;
 }
@@ -19,8 +20,8 @@ export function cursorOf(signup: Signup): string {
 export class ListSignupsUseCase {
   constructor(private readonly signups: SignupsRepository) {}
 
-  async execute({ owner, status, cursor, limit = DEFAULT_PAGE_SIZE }: ListSignupsQuery): Promise<Page<Signup>> {
+  async execute({ owner, status, seriesId, cursor, limit = DEFAULT_PAGE_SIZE }: ListSignupsQuery): Promise<Page<Signup>> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor, 'eventDate');
-    return pageOf(await this.signups.list(owner, { status, after, limit: limit + 1 }), limit, cursorOf);
+    return pageOf(await this.signups.list(owner, { status, seriesId, after, limit: limit + 1 }), limit, cursorOf);
   }
 }

@@ -1,0 +1,111 @@
+import type { RecurrenceInput } from '#libs/contracts';
+
+/** A wall-clock reading: what a clock in a time zone shows at an instant. */
+interface WallClock {
+  year: number;
+  /** 1..12 */
+  month: number;
+  day: number;
+  /** Milliseconds since the day's midnight on that clock. */
+  time: number;
+}
+
+const MS_PER_DAY = 86_400_000;
+/** How many steps a rule may take to find its dates: monthly rules skip the months without their day (a 29th of February waits up to 8 years). */
+const MAX_STEPS = 1000;
+
+const readers = new Map<string, Intl.DateTimeFormat>();
+
+function readerOf(timeZone: string): Intl.DateTimeFormat {
+  let reader = readers.get(timeZone);
+  if (!reader) {
+    reader = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    readers.set(timeZone, reader);
+  }
+  return reader;
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (east positive). */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    readerOf(timeZone)
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+function wallClockOf(instant: Date, timeZone: string): WallClock {
+  const local = new Date(instant.getTime() + offsetAt(instant.getTime(), timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    time: local.getTime() - Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()),
+  };
+}
+
+/**
+ * The instant a clock in the zone shows this reading. A reading the clock skips (spring forward)
+ * is read with the offset before the change, so it lands the length of the gap later; a reading
+ * the clock shows twice (fall back) is its first.
+ */
+function instantOf(clock: WallClock, timeZone: string): Date {
+  const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day) + clock.time;
+  const before = offsetAt(asUtc - MS_PER_DAY, timeZone);
+  const after = offsetAt(asUtc + MS_PER_DAY, timeZone);
+  const candidates = [asUtc - before, asUtc - after].filter((instant) => asUtc - offsetAt(instant, timeZone) === instant);
+  return new Date(candidates.length > 0 ? Math.min(...candidates) : asUtc - before);
+}
+
+/** The reading `steps` days, weeks or months after `start`; undefined for a month without its day. */
+function stepped(start: WallClock, frequency: RecurrenceInput['frequency'], steps: number): WallClock | undefined {
+  if (frequency === 'monthly') {
+    const months = start.month - 1 + steps;
+    const year = start.year + Math.floor(months / 12);
+    const month = (months % 12) + 1;
+    const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    return start.day <= days ? { ...start, year, month } : undefined;
+  }
+  const date = new Date(Date.UTC(start.year, start.month - 1, start.day) + steps * (frequency === 'weekly' ? 7 : 1) * MS_PER_DAY);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), time: start.time };
+}
+
+/**
+ * The dates a rule gives after `start` (not included), at start's wall-clock time in the zone
+ * (18:00 there stays 18:00 across a change of daylight saving time), in order: `count` of them,
+ * or every one until `until` (inclusive); never more than `limit`, so a caller asking for at most
+ * n passes n + 1 to tell a rule that gives too many.
+ */
+export function occurrences(start: Date, timeZone: string, rule: RecurrenceInput, limit: number): Date[] {
+  const first = wallClockOf(start, timeZone);
+  const interval = rule.interval ?? 1;
+  const until = rule.until === undefined ? undefined : new Date(rule.until).getTime();
+  const wanted = Math.min(limit, rule.count ?? limit);
+  const dates: Date[] = [];
+  for (let step = 1; step <= MAX_STEPS && dates.length < wanted; step++) {
+    const clock = stepped(first, rule.frequency, step * interval);
+    if (!clock) continue;
+    const date = instantOf(clock, timeZone);
+    if (until !== undefined && date.getTime() > until) break;
+    dates.push(date);
+  }
+  return dates;
+}
