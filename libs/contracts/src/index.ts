@@ -286,3 +286,13 @@ export {
   type HoursReportQuery,
   type UpdateAttendanceInput,
 } from './attendance.js';
+export {
+  EXPORT_PAGE_BYTES,
+  EXPORT_PAGE_SIZE,
+  ExportPageQueryDto,
+  type ExportedParticipant,
+  type ExportedSelection,
+  type ExportedWaitlistEntry,
+  type ExportPageQuery,
+  type ParticipantExportPage,
+} from './exports.js';

@@ -147,6 +147,18 @@ export interface ParticipantPosition {
   id: string;
 }
 
+/** Where an export stands: the last participant read, its registration time to the microsecond (ISO text: a Date keeps milliseconds only). */
+export interface ExportPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** A participant of an export's page, and its position (the next page starts after it). */
+export interface ExportRow {
+  participant: StoredParticipant;
+  position: ExportPosition;
+}
+
 const FIELD_COLUMNS: Readonly<Record<keyof ParticipantFieldChanges, string>> = {
   name: 'name',
   email: 'email',
@@ -371,6 +383,22 @@ export class ParticipantsRepository {
       params,
     );
     return rows.map((row) => fromRow(row));
+  }
+
+  /**
+   * One page of a signup's participants for an export: every status, oldest registration first
+   * (keyset on created_at, id, after `after`), each with its selections and lines.
+   */
+  async listForExport(signupId: string, after: ExportPosition | undefined, limit: number): Promise<ExportRow[]> {
+    const rows = await rowsOf<ParticipantRow & { position: string }>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS}, ${HOLDINGS_OF('p')}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
+       FROM ${PARTICIPANTS} p
+       WHERE signup_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
+       ORDER BY created_at, id LIMIT $4`,
+      [signupId, after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+    return rows.map((row) => ({ participant: fromRow(row), position: { createdAt: row.position, id: row.id } }));
   }
 
   private async holdingsOf(db: EntityManager, participantId: string): Promise<Holdings> {
