@@ -520,6 +520,8 @@ describe('hostile inputs', () => {
         '/signups/{id}/waitlist',
         '/signups/{id}/waitlist/{entryId}/promote',
         '/registrations/{confirmationToken}/waitlist/{entryId}',
+        '/signups/{id}/participants/export.csv',
+        '/signups/{id}/participants/export.ndjson',
       ]),
     );
     expect(tools.map((t) => t.name)).toEqual(
