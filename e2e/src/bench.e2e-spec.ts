@@ -27,6 +27,7 @@ const SCENARIOS = [
   'promotions',
   'webhooks-burst',
   'webhooks-paced',
+  'export',
 ];
 
 /**

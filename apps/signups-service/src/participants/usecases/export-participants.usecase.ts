@@ -38,7 +38,7 @@ export function exportPositionOf(cursor: string): ExportPosition {
 
 /**
  * One page of an owned signup's participants export: every status, oldest registration first
- * (keyset on created_at, id to the microsecond, so a page never repeats or skips one), at most
+ * (keyset on created_at, id, the position as stored, so a page never repeats or skips one), at most
  * `limit` participants and about EXPORT_PAGE_BYTES of them, with the signup's zone and questions.
  * Each page is read on its own: a participant who registers during an export is in it when the
  * export has not yet passed it (it sorts last); one changed during it shows as the page read it.
