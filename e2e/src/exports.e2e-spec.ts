@@ -204,6 +204,18 @@ describe('participant exports over REST', () => {
     expect(csv.every((record) => record.length === 9 + 10 + 6)).toBe(true);
   });
 
+  it('describes both routes in the OpenAPI document with their content types and problems', async () => {
+    type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+    const doc = (await call<{ paths: Record<string, { get?: Operation }> }>('/openapi.json')).body;
+    const routes = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
+    for (const [format, type] of Object.entries(routes)) {
+      const path = Object.keys(doc.paths).find((p) => p.endsWith(`/signups/{id}/participants/export.${format}`))!;
+      const responses = doc.paths[path]!.get!.responses;
+      expect(Object.keys(responses['200']!.content!)).toEqual([type]);
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['401', '403', '404', '422', '429', '500']));
+    }
+  });
+
   it('answers 404 for an unknown signup, 422 for a malformed id and 403 for another organization', async () => {
     const other = await newTenant('pro');
     for (const format of ['csv', 'ndjson']) {
