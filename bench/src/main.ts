@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { RELAXED_LIMITS_ENV, startReceiver, startServicesStack } from '#libs/testing';
 import { startBaselines } from './baselines.js';
 import { CpuMeter, cpuPerOperation } from './cpu.js';
+import { measureExport, seedExport } from './exports.js';
 import { clientAddress, type Measurement, runHttp } from './load.js';
 import { Platform } from './platform.js';
 import { monotonicMicros, summarizeProfiles } from './profile.js';
@@ -23,12 +24,13 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string', default: 'bench/results' },
     profile: { type: 'string' },
+    'export-participants': { type: 'string', default: '50000' },
   },
 });
 
 /** `--smoke`: every scenario once, for one second (or a few events), to keep the harness working. */
 const settings = args.smoke
-  ? { duration: 1, rounds: 1, connections: 50, warmup: 0, webhookEvents: 200, pacedRate: 100, pacedSeconds: 1 }
+  ? { duration: 1, rounds: 1, connections: 50, warmup: 0, webhookEvents: 200, pacedRate: 100, pacedSeconds: 1, exportParticipants: 500 }
   : {
       duration: Number(args.duration),
       rounds: Number(args.rounds),
@@ -37,6 +39,7 @@ const settings = args.smoke
       webhookEvents: 10_000,
       pacedRate: 500,
       pacedSeconds: 10,
+      exportParticipants: Number(args['export-participants']),
     };
 /** Preloaded into the apps by --profile. */
 const CPU_PROFILER = join(dirname(fileURLToPath(import.meta.url)), 'cpu-profiler.js');
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
       () =>
         runHttp({ url, connections, duration: settings.duration, expectStatus, ...extra });
     let slot = 0;
+    let exportSignupId = '';
     const scenarios: Scenario[] = [
       { id: 'hello', title: 'Fastify hello (bare)', warm: true, measure: http(baselines.helloUrl, settings.connections, [200]) },
       {
@@ -206,9 +210,27 @@ async function main(): Promise<void> {
         title: `webhooks at ${settings.pacedRate} events/s (deliveries/s; commit-to-receipt ms)`,
         measure: () => webhookPaced(platform, webhooks, settings.pacedRate, settings.pacedSeconds),
       },
+      {
+        id: 'export',
+        title: `export of ${settings.exportParticipants} participants as CSV (rows/s; p50: the whole export, ms)`,
+        measure: async () => {
+          const measured = await measureExport(platform, cpu, key, exportSignupId);
+          checks.push({
+            name: `export, round ${checks.filter((c) => c.name.startsWith('export')).length + 1}`,
+            ok: measured.requests === settings.exportParticipants && measured.errors === 0,
+            detail: `${measured.requests} rows of ${settings.exportParticipants} participants`,
+          });
+          return measured;
+        },
+      },
     ];
     const only = args.only?.split(',');
     const selected = only ? scenarios.filter((s) => only.includes(s.id)) : scenarios;
+    if (selected.some((s) => s.id === 'export')) {
+      const seeded = await seedExport(platform, stack.info.databaseUrl, key, settings.exportParticipants);
+      exportSignupId = seeded.signupId;
+      process.stderr.write(`seeded ${settings.exportParticipants} participants to export in ${seeded.seconds.toFixed(1)} s\n`);
+    }
 
     if (settings.warmup > 0) {
       for (const scenario of selected.filter((s) => s.warm)) {

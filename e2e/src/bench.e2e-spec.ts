@@ -8,7 +8,7 @@ interface BenchResults {
   results: {
     id: string;
     rounds: { requests: number; errors: number }[];
-    summary: { requestsPerSecond: number; cpuMs?: Record<string, number> };
+    summary: { requestsPerSecond: number; cpuMs?: Record<string, number>; extra?: Record<string, number> };
   }[];
   targets: { name: string; measured: number }[];
   checks: { name: string; ok: boolean; detail: string }[];
@@ -27,6 +27,7 @@ const SCENARIOS = [
   'promotions',
   'webhooks-burst',
   'webhooks-paced',
+  'export',
 ];
 
 /**
@@ -64,7 +65,11 @@ describe('the benchmark harness', () => {
     expect(report.checks).toEqual([
       { name: 'contention, round 1', ok: true, detail: '10 confirmed of 10 places; slot taken 50 of 50' },
       { name: 'promotions, round 1', ok: true, detail: '200 promoted for 200 cancellations; 250 confirmed, slot taken 250 of 250' },
+      { name: 'export, round 1', ok: true, detail: '500 rows of 500 participants' },
     ]);
+    expect(Object.keys(report.results.find((r) => r.id === 'export')!.summary.extra ?? {})).toEqual(
+      expect.arrayContaining(['gateway peak RSS MiB', 'signups-service peak RSS MiB']),
+    );
     expect(report.targets.map((t) => t.name)).toHaveLength(6);
     expect(stdout).toContain('| GET /signups/{id} (API key) |');
     expect(stdout).toContain(`results: ${join(out, file!)}`);

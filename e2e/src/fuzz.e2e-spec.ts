@@ -523,6 +523,8 @@ describe('hostile inputs', () => {
         '/registrations/{confirmationToken}/waitlist/{entryId}',
         '/series/{seriesId}/publish',
         '/series/{seriesId}/close',
+        '/signups/{id}/participants/export.csv',
+        '/signups/{id}/participants/export.ndjson',
       ]),
     );
     expect(tools.map((t) => t.name)).toEqual(

@@ -15,6 +15,7 @@ import { MeController } from './me/me.controller.js';
 import { MailboxController } from './pages/mailbox.controller.js';
 import { PagesController } from './pages/pages.controller.js';
 import { UnsubscribeController } from './pages/unsubscribe.controller.js';
+import { ParticipantExportsController } from './participants/participant-exports.controller.js';
 import { ParticipantsController } from './participants/participants.controller.js';
 import { ProblemPagesController } from './problems/problem-pages.controller.js';
 import { PublicSignupsController } from './public/public-signups.controller.js';
@@ -43,6 +44,7 @@ export class GatewayModule {
         SlotsController,
         ItemsController,
         ParticipantsController,
+        ParticipantExportsController,
         WaitlistController,
         AnalyticsController,
         AttendanceController,

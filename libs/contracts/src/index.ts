@@ -299,3 +299,13 @@ export {
   type RecurrenceFrequency,
   type RecurrenceInput,
 } from './series.js';
+export {
+  EXPORT_PAGE_BYTES,
+  EXPORT_PAGE_SIZE,
+  ExportPageQueryDto,
+  type ExportedParticipant,
+  type ExportedSelection,
+  type ExportedWaitlistEntry,
+  type ExportPageQuery,
+  type ParticipantExportPage,
+} from './exports.js';

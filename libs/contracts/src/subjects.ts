@@ -7,6 +7,7 @@ import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { CalendarFeedContents, CalendarFeedCreatedView, CalendarFeedView } from './calendars.js';
 import type { ZonedSignupDraft } from './drafts.js';
 import type { AccountEmailInput, EmailListView, EmailView } from './emails.js';
+import type { ExportPageQuery, ParticipantExportPage } from './exports.js';
 import type { ParticipantMessageContext } from './messages.js';
 import type { Page } from './pagination.js';
 import type {
@@ -106,6 +107,8 @@ export interface RequestMap {
    * one context per participant found; an unknown id is left out. Only the reminders-service asks.
    */
   'signups.participants.messages': { req: { participantIds: string[] }; res: { data: ParticipantMessageContext[] } };
+  /** One page of a signup's participants export, every status, oldest registration first (keyset on created_at, id). */
+  'signups.participants.export': { req: OfSignup & { query: ExportPageQuery }; res: ParticipantExportPage };
 
   /** A signup's lines in order, with positions. */
   'signups.waitlist.list': { req: OfSignup & { query: WaitlistQuery }; res: Page<WaitlistedParticipantView> };
@@ -260,6 +263,7 @@ const CATALOG = {
   'signups.participants.update': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.participants.delete': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.participants.messages': { access: 'internal' },
+  'signups.participants.export': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.waitlist.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.waitlist.promote': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.waitlist.remove': { access: 'credential', credentials: 'any', scope: 'participants:write' },

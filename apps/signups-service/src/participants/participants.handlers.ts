@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ExportPageQueryDto,
   type HandlersOf,
   ListParticipantsQueryDto,
   MAX_MESSAGE_CONTEXTS,
@@ -14,11 +15,12 @@ import { participantView } from './participant.presenter.js';
 import { phoneOf, selectionsOf } from './registration-input.js';
 import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
 import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
+import { ExportParticipantsUseCase } from './usecases/export-participants.usecase.js';
 import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js';
 import { MessageContextsUseCase } from './usecases/message-contexts.usecase.js';
 import { RegisterParticipantUseCase } from './usecases/register-participant.usecase.js';
 
-type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'update' | 'delete' | 'messages'}`;
+type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'export' | 'update' | 'delete' | 'messages'}`;
 
 /** The ids of a message contexts request: a list of at most MAX_MESSAGE_CONTEXTS uuids (lower-cased, each once); 422 otherwise. */
 function participantIdsOf(input: { participantIds?: unknown }): string[] {
@@ -33,7 +35,7 @@ function participantIdsOf(input: { participantIds?: unknown }): string[] {
 /**
  * signups.participants.*: registration (no credential needed, none checked: a credential only
  * narrows the signup to its mode and lets its organization hear why its draft refuses), and the
- * organizer's list, edit and removal (participants:read / participants:write, owner only: the
+ * organizer's list, export (page by page), edit and removal (participants:read / participants:write, owner only: the
  * caller's mode is the signup's, the views' livemode); and, for the reminders-service alone (an
  * internal subject), what the emails to some participants need.
  */
@@ -42,6 +44,7 @@ export class ParticipantsHandlers {
   constructor(
     private readonly register: RegisterParticipantUseCase,
     private readonly listParticipants: ListParticipantsUseCase,
+    private readonly exportParticipants: ExportParticipantsUseCase,
     private readonly changeRegistration: ChangeRegistrationUseCase,
     private readonly cancelRegistration: CancelRegistrationUseCase,
     private readonly messageContexts: MessageContextsUseCase,
@@ -67,6 +70,11 @@ export class ParticipantsHandlers {
         const { cursor, limit, status } = await validateInput(ListParticipantsQueryDto, query, 'query');
         const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit, status });
         return { data: page.data.map((participant) => participantView(participant, principal.livemode)), nextCursor: page.nextCursor };
+      },
+      'signups.participants.export': async ({ principal, signupId, query }) => {
+        const id = requireUuid(signupId);
+        const { cursor, limit } = await validateInput(ExportPageQueryDto, query, 'query');
+        return this.exportParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit });
       },
       'signups.participants.update': async ({ principal, signupId, id, input }) => {
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };

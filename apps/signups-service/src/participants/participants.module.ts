@@ -12,6 +12,7 @@ import { RemindedConsumer } from './reminded.consumer.js';
 import { SelectionAllocator } from './selection-allocator.js';
 import { CancelRegistrationUseCase } from './usecases/cancel-registration.usecase.js';
 import { ChangeRegistrationUseCase } from './usecases/change-registration.usecase.js';
+import { ExportParticipantsUseCase } from './usecases/export-participants.usecase.js';
 import { GetRegistrationUseCase } from './usecases/get-registration.usecase.js';
 import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js';
 import { MessageContextsUseCase } from './usecases/message-contexts.usecase.js';
@@ -30,6 +31,7 @@ import { WaitlistHandlers } from './waitlist.handlers.js';
     RegistrationLock,
     RegisterParticipantUseCase,
     ListParticipantsUseCase,
+    ExportParticipantsUseCase,
     MessageContextPresenter,
     MessageContextsUseCase,
     ChangeRegistrationUseCase,
