@@ -94,3 +94,29 @@ export function formatTimeRange(start: Instant, end: Instant, timeZone: string, 
   const first = from.period === to.period ? from.clock : clockOf(from);
   return `${day}${first} – ${clockOf(to)} ${to.zone}`;
 }
+
+const clockReaders = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The offset of a zone from UTC at an instant (milliseconds since the epoch), in milliseconds,
+ * east positive: what its clocks show minus UTC, to the second.
+ */
+export function zoneOffsetMs(instant: number, timeZone: string): number {
+  let reader = clockReaders.get(timeZone);
+  if (!reader) {
+    reader = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    clockReaders.set(timeZone, reader);
+  }
+  const parts = Object.fromEntries(reader.formatToParts(new Date(instant)).map((part) => [part.type, Number(part.value)]));
+  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}

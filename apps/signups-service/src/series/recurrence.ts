@@ -1,4 +1,4 @@
-import type { RecurrenceInput } from '#libs/contracts';
+import { type RecurrenceInput, zoneOffsetMs } from '#libs/contracts';
 
 /** A wall-clock reading: what a clock in a time zone shows at an instant. */
 interface WallClock {
@@ -14,46 +14,8 @@ const MS_PER_DAY = 86_400_000;
 /** How many steps a rule may take to find its dates: monthly rules skip the months without their day (a 29th of February waits up to 8 years). */
 const MAX_STEPS = 1000;
 
-const readers = new Map<string, Intl.DateTimeFormat>();
-
-function readerOf(timeZone: string): Intl.DateTimeFormat {
-  let reader = readers.get(timeZone);
-  if (!reader) {
-    reader = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    readers.set(timeZone, reader);
-  }
-  return reader;
-}
-
-/** The zone's offset from UTC at an instant, in milliseconds (east positive). */
-function offsetAt(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    readerOf(timeZone)
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  const asUtc = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return asUtc - Math.floor(instant / 1000) * 1000;
-}
-
 function wallClockOf(instant: Date, timeZone: string): WallClock {
-  const local = new Date(instant.getTime() + offsetAt(instant.getTime(), timeZone));
+  const local = new Date(instant.getTime() + zoneOffsetMs(instant.getTime(), timeZone));
   return {
     year: local.getUTCFullYear(),
     month: local.getUTCMonth() + 1,
@@ -69,9 +31,9 @@ function wallClockOf(instant: Date, timeZone: string): WallClock {
  */
 function instantOf(clock: WallClock, timeZone: string): Date {
   const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day) + clock.time;
-  const before = offsetAt(asUtc - MS_PER_DAY, timeZone);
-  const after = offsetAt(asUtc + MS_PER_DAY, timeZone);
-  const candidates = [asUtc - before, asUtc - after].filter((instant) => asUtc - offsetAt(instant, timeZone) === instant);
+  const before = zoneOffsetMs(asUtc - MS_PER_DAY, timeZone);
+  const after = zoneOffsetMs(asUtc + MS_PER_DAY, timeZone);
+  const candidates = [asUtc - before, asUtc - after].filter((instant) => asUtc - zoneOffsetMs(instant, timeZone) === instant);
   return new Date(candidates.length > 0 ? Math.min(...candidates) : asUtc - before);
 }
 

@@ -5,6 +5,7 @@ import {
   type DraftSlotDto as DraftSlot,
   type SignupDraft,
   timeZoneOf,
+  zoneOffsetMs,
 } from '#libs/contracts';
 
 /** Options of {@link draftFromDescription}. */
@@ -146,19 +147,7 @@ function validTimeZone(timeZone: string | undefined): string {
 
 /** The zone's offset from UTC in minutes at an instant (east positive). */
 function zoneOffsetMinutes(timeZone: string, instant: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((part) => part.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  return Math.round(zoneOffsetMs(instant.getTime(), timeZone) / 60_000);
 }
 
 /** The UTC ISO instant of a wall-clock time (plus extra minutes) in a zone, correct across DST changes. */
