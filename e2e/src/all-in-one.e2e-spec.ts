@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in and their calendar files, and mails a new account its verification link to the mailbox', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -187,6 +187,17 @@ describe('npm start (all-in-one)', () => {
         const box = await (await fetch(`${gatewayOrigin}/mailbox`)).text();
         expect(box).toMatch(/<td>cook@example\.com<\/td><td><a href="\/mailbox\/[^"]+">Reminder: Potluck /);
         expect(box).toMatch(/<td>cook@example\.com<\/td><td><a href="\/mailbox\/[^"]+">You[^ ]* signed up: Potluck</);
+      }, 15_000);
+      // The organizer moves the date: the participant is told, with an updated invitation.
+      const moved = await request(`${base}/signups/${potluck.body.id}`, {
+        key,
+        method: 'PATCH',
+        body: { eventDate: '2027-01-04T18:00:00Z' },
+      });
+      expect(moved.status).toBe(200);
+      await eventually(async () => {
+        const box = await (await fetch(`${gatewayOrigin}/mailbox`)).text();
+        expect(box).toMatch(/<td>cook@example\.com<\/td><td><a href="\/mailbox\/[^"]+">Your registration was updated: Potluck</);
       }, 15_000);
 
       // A new account's verification email lands in the mailbox (the in-process bus carries it to the reminders-service).
