@@ -52,9 +52,9 @@ export const remindersDataSourceSpec: DataSourceSpec = {
 
 /**
  * The reminders-service: keeps the contacts projection from signup and participant events, runs
- * reminder passes (reminders.* on the bus, and automatically about 24 h before each event)
- * through the SMS provider, records opt-outs, and emits reminder.sent; records emails in its
- * outbox and sends them over SMTP.
+ * reminder passes by text and email (reminders.* on the bus, and automatically the signup's
+ * reminderHoursBefore before each event), records opt-outs, and emits reminder.sent; records
+ * emails in its outbox and sends them over SMTP.
  */
 export const remindersServiceApp: AppDefinition<typeof remindersSpec> = {
   name: 'reminders-service',

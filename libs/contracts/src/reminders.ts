@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EnumField } from './validation.js';
 
-/** What started a reminder pass: the organizer's call, or the scheduler about 24 h before the event. */
+/** What started a reminder pass: the organizer's call, or the scheduler the signup's reminderHoursBefore before the event. */
 export const REMINDER_TRIGGERS = ['manual', 'automatic'] as const;
 export type ReminderTrigger = (typeof REMINDER_TRIGGERS)[number];
 
