@@ -12,6 +12,7 @@ import {
   newPrefixedId,
   type Principal,
   type SelectionInput,
+  utcDay,
 } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
 import { ALL_SCOPES } from '#libs/scopes';
@@ -226,6 +227,44 @@ describe('change emails for an edited signup or slot', () => {
     const late = { ...first, id: randomUUID() };
     await db.transaction((manager) => mail['apply'](manager, late, stale));
     expect(await kindsByParticipant(signupId)).toEqual({ [ada.id]: ['confirmation', 'change', 'change'] });
+  });
+
+  it('does not remember a change the day’s ceiling held back as told', async () => {
+    const live = { ...owner, livemode: true };
+    const signup = await stack.bus.request('signups.create', { principal: live, input: { title: 'Live potluck', eventDate: EVENT_DATE } });
+    await stack.bus.request('signups.publish', { principal: live, id: signup.id });
+    const { confirmationToken } = await stack.bus.request('signups.participants.register', {
+      signupId: signup.id,
+      input: { name: 'Live Person', email: `live.${randomBytes(3).toString('hex')}@example.com`, selections: [] },
+    });
+    const { participant } = await stack.bus.request('signups.registrations.get', { token: confirmationToken! });
+    const statuses = async () =>
+      (
+        (await db.query(`SELECT kind, status FROM "reminders"."emails" WHERE participant_id = $1 ORDER BY created_at`, [
+          participant.id,
+        ])) as {
+          kind: string;
+          status: string;
+        }[]
+      ).map((row) => `${row.kind}:${row.status}`);
+    const told = async () =>
+      (
+        (await db.query(`SELECT fingerprint FROM "reminders"."mail_state" WHERE participant_id = $1`, [participant.id])) as {
+          fingerprint: string;
+        }[]
+      )[0]!.fingerprint;
+    await eventually(async () => expect(await statuses()).toEqual(['confirmation:stored']));
+    const afterConfirmation = await told();
+    // The organization spent its emails of the day: the change is kept, suppressed, and what the participant was told stays.
+    await db.query(
+      `INSERT INTO "reminders"."daily_email" (organization_id, day, sent) VALUES ($1, $2, 5000)
+       ON CONFLICT (organization_id, day) DO UPDATE SET sent = 5000`,
+      [owner.organizationId, utcDay().day],
+    );
+    await stack.bus.request('signups.update', { principal: live, id: signup.id, input: { eventDate: MOVED_DATE } });
+    await eventually(async () => expect(await statuses()).toEqual(['confirmation:stored', 'change:suppressed']));
+    expect(await told()).toBe(afterConfirmation);
+    await db.query(`UPDATE "reminders"."daily_email" SET sent = 0 WHERE organization_id = $1`, [owner.organizationId]);
   });
 
   it('mails nobody who was never mailed: their first message, still to come, tells the signup as it is then', async () => {
