@@ -166,6 +166,37 @@ describe('limits shared by two gateway replicas', () => {
       expect((await a.call('/signups', { key, headers })).status).toBe(200);
     });
 
+    it('counts refusals no guard saw against the address and puts the fields on them', async () => {
+      const { key } = await newTenant('free');
+      const headers = { 'x-forwarded-for': clientAddress() };
+      const raw = (path: string, init: RequestInit) =>
+        fetch(`${a.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...headers, ...init.headers } });
+      const json = { 'content-type': 'application/json' };
+      const malformed = await raw('/signups', { method: 'POST', headers: json, body: '{"title":' });
+      const wrongType = await raw('/signups', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'title' });
+      const unknownRoute = await raw('/no-such-route', {});
+      const unknownMethod = await raw('/signups', { method: 'PUT', headers: json, body: '{}' });
+      const refusals = [malformed, wrongType, unknownRoute, unknownMethod];
+      expect(refusals.map((r) => r.status)).toEqual([422, 422, 404, 404]);
+      expect(refusals.map((r) => r.headers.get('ratelimit'))).toEqual([
+        expect.stringMatching(/^"anonymous-writes";r=5;t=\d+$/),
+        expect.stringMatching(/^"anonymous-writes";r=4;t=\d+$/),
+        expect.stringMatching(/^"anonymous-reads";r=59;t=\d+$/),
+        expect.stringMatching(/^"anonymous-writes";r=3;t=\d+$/),
+      ]);
+      expect(refusals.every((r) => r.headers.get('x-ratelimit-limit') !== null && r.headers.get('x-ratelimit-reset') !== null)).toBe(true);
+
+      for (let i = 0; i < 3; i++) expect((await raw('/signups', { method: 'PUT', headers: json, body: '{}' })).status).toBe(404);
+      const spent = await raw('/signups', { method: 'POST', headers: json, body: '{' });
+      expect(spent.status).toBe(422);
+      expect(spent.headers.get('x-ratelimit-remaining')).toBe('0');
+      expectSecondsNear(spent.headers.get('retry-after'), 60, 5);
+      expect((await a.call('/signups', { key, headers })).headers.get('ratelimit')).toMatch(/^"credential";r=119;t=\d+$/);
+      const docs = await fetch(`${a.baseUrl}/openapi.json`, { headers });
+      expect(docs.status).toBe(200);
+      expect(docs.headers.get('ratelimit')).toBeNull();
+    });
+
     it('uses the credential budget, not the address, when a registration sends a key', async () => {
       const { key } = await newTenant();
       const { signup } = await newSignup(key);

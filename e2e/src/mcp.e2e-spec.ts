@@ -258,6 +258,22 @@ describe('the MCP surface', () => {
       expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
     });
 
+    it('puts the rate limit fields on a body refused before routing, counted against the address', async () => {
+      const res = await fetch(mcpUrl(), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tenant.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc":',
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers.get('ratelimit-policy')).toMatch(/^"anonymous-writes";q=\d+;w=60, "anonymous-day";q=\d+;w=86400$/);
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    });
+
     it('marks every answer as not to be stored: they hold contact details and confirmation tokens', async () => {
       const res = await rpc(mcpUrl(), tenant.key, 'tools/list');
       expect(res.status).toBe(200);

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { EdgeRateLimiter, meterUnguardedRefusals } from '#libs/edge';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import { type AppDefinition, hoursToSeconds } from '#libs/runtime';
@@ -65,6 +66,7 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
     const fastify = app.getHttpAdapter().getInstance();
     acceptJsonOnly(fastify, `/${API_PREFIX}/`, config.problemBase);
     settleIdempotentResponses(fastify, app.get(IdempotencyStore), context.logger);
+    meterUnguardedRefusals(fastify, app.get(EdgeRateLimiter));
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },
 };

@@ -1,3 +1,4 @@
+import { EdgeRateLimiter, meterUnguardedRefusals } from '#libs/edge';
 import type { AppDefinition } from '#libs/runtime';
 import { mcpSpec } from './mcp.config.js';
 import { installMcpHooks } from './mcp.hooks.js';
@@ -13,6 +14,8 @@ export const mcpServerApp: AppDefinition<typeof mcpSpec> = {
   module: (context) => McpModule.register(context),
   fastify: ({ config }) => ({ trustProxy: config.trustProxy }),
   configure(app, { config }) {
-    installMcpHooks(app.getHttpAdapter().getInstance(), config);
+    const fastify = app.getHttpAdapter().getInstance();
+    installMcpHooks(fastify, config);
+    meterUnguardedRefusals(fastify, app.get(EdgeRateLimiter));
   },
 };

@@ -9,7 +9,7 @@ export { Operation } from './operation.decorator.js';
 export { Counters, type Count, type CounterLogger } from './limits/counters.js';
 export { EdgeRateLimiter, type EdgeLimits, type LimitedCall, type LimitVerdict } from './limits/edge-rate-limiter.js';
 export { rateLimitHeaders, type LimitPolicy, type PolicyState } from './limits/limit-policy.js';
-export { RateLimitGuard } from './limits/rate-limit.guard.js';
+export { meterUnguardedRefusals, RateLimitGuard } from './limits/rate-limit.guard.js';
 export { edgeLimitsSpec } from './limits/limits.config.js';
 export { isTwilioSignatureValid, twilioSignature, type FormParams } from './twilio-signature.js';
 export { addressKey } from './limits/client-address.js';

@@ -1,4 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '#libs/contracts';
 import { isUnmetered } from '#libs/scopes';
 import { EdgeRateLimiter } from './edge-rate-limiter.js';
@@ -7,6 +8,8 @@ interface LimitedRequest {
   method: string;
   ip: string;
   principal?: Principal;
+  /** Set once the edge's guards have metered the call, or found its route unmetered. */
+  [METERED]?: true;
 }
 
 interface HeaderReply {
@@ -14,6 +17,7 @@ interface HeaderReply {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const METERED = Symbol('metered');
 
 /**
  * Counts the call of `context` against the budgets of its caller (the principal, or else the
@@ -23,6 +27,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function countCall(limiter: EdgeRateLimiter, context: ExecutionContext): Promise<void> {
   const http = context.switchToHttp();
   const request = http.getRequest<LimitedRequest>();
+  request[METERED] = true;
   const verdict = await limiter.check({ principal: request.principal, ip: request.ip, write: !READS.has(request.method) });
   http.getResponse<HeaderReply>().headers(verdict.headers);
   if (verdict.refusal) throw verdict.refusal;
@@ -36,7 +41,26 @@ export class RateLimitGuard implements CanActivate {
   constructor(private readonly limiter: EdgeRateLimiter) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!isUnmetered(context.getHandler(), context.getClass())) await countCall(this.limiter, context);
+    if (isUnmetered(context.getHandler(), context.getClass())) context.switchToHttp().getRequest<LimitedRequest>()[METERED] = true;
+    else await countCall(this.limiter, context);
     return true;
   }
+}
+
+/**
+ * Meters the refusals no guard saw: Fastify's own before routing (malformed JSON, a content type
+ * or body size the route does not take), an unknown route, a hook's refusal (an MCP origin not
+ * allowed), or an error of the credential check other than 401. Each counts against the client
+ * address's anonymous budget, as an unknown credential does, and carries the rate limit fields
+ * (and Retry-After once that budget is spent); the refusal itself is answered as it was. A
+ * successful answer no guard saw is the OpenAPI document or its docs page, never metered.
+ */
+export function meterUnguardedRefusals(fastify: FastifyInstance, limiter: EdgeRateLimiter): void {
+  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const limited = request as unknown as LimitedRequest;
+    if (reply.statusCode < 400 || limited[METERED]) return payload;
+    const verdict = await limiter.check({ ip: request.ip, write: !READS.has(request.method) });
+    reply.headers({ ...verdict.headers, ...verdict.refusal?.headers });
+    return payload;
+  });
 }
