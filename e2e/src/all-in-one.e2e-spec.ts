@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -154,6 +154,33 @@ describe('npm start (all-in-one)', () => {
       expect((await request<ParticipantView>(checkIn, { key, method: 'POST' })).body.status).toBe('attended');
       const attendance = await request<{ attended: number }>(`${base}/signups/${shift.body.id}/attendance`, { key });
       expect(attendance.body.attended).toBe(1);
+
+      // The organizer exports the participants, streamed from the embedded database.
+      const csv = await fetch(`${base}/signups/${shift.body.id}/participants/export.csv`, { headers: { authorization: `Bearer ${key}` } });
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+      const rows = (await csv.text()).trim().split('\r\n');
+      expect(rows).toHaveLength(3);
+      expect(rows.find((row) => row.includes('second@example.com'))).toContain('attended');
+
+      // The shift is copied to the next two weeks, and the copies are published as one series.
+      const copies = await request<{ data: SignupView[] }>(`${base}/signups/${shift.body.id}/duplicate`, {
+        key,
+        body: { eventDates: ['2027-01-09T10:00:00Z', '2027-01-16T10:00:00Z'] },
+      });
+      expect(copies.status).toBe(201);
+      expect(copies.body.data.map((copy) => [copy.eventDate, copy.status])).toEqual([
+        ['2027-01-09T10:00:00.000Z', 'draft'],
+        ['2027-01-16T10:00:00.000Z', 'draft'],
+      ]);
+      const copy = await request<SignupView>(`${base}/signups/${copies.body.data[0]!.id}`, { key });
+      expect(copy.body.slots?.map((s) => s.title)).toEqual(['Door']);
+      const series = await request<{ data: SignupView[] }>(`${base}/series/${copies.body.data[0]!.seriesId}/publish`, {
+        key,
+        method: 'POST',
+      });
+      expect(series.status).toBe(200);
+      expect(series.body.data.map((copy) => [copy.id, copy.status])).toEqual(copies.body.data.map((copy) => [copy.id, 'published']));
 
       // Calendar files: the signup's slot, the participant's own (at its read-only address), and the organization's feed.
       const host = new URL(base).hostname;
