@@ -153,6 +153,26 @@ describe('public pages in a browser', () => {
     }
   });
 
+  it('serves the Integrating guide, linked from the OpenAPI document, as a page that passes axe-core', async () => {
+    const doc = (await call<{ info: { description: string }; externalDocs: { url: string } }>('/openapi.json')).body;
+    const guideUrl = `${origin}/api/v1/docs/integrating`;
+    expect(doc.externalDocs.url).toBe(guideUrl);
+    expect(doc.info.description).toContain('[the Integrating guide](/api/v1/docs/integrating)');
+    const res = await fetch(guideUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const checked = await browser.newPage();
+    try {
+      await checked.goto(guideUrl);
+      await expect(checked.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Integrating');
+      await expect(checked.getByRole('heading', { name: 'Retrying safely' }).count()).resolves.toBe(1);
+      expect(await accessibilityViolations(checked)).toEqual([]);
+    } finally {
+      await checked.close();
+    }
+  });
+
   describe('a signup with questions', () => {
     let asking: SignupFixture;
     const QUESTIONS = [

@@ -1,8 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SCOPES } from '#libs/scopes';
+import { serveGuide } from './guide.js';
 
 export const API_PREFIX = 'api/v1';
+/** The Integrating guide (docs/integrating.md), served beside the reference. */
+export const GUIDE_PATH = `/${API_PREFIX}/docs/integrating`;
 
 /**
  * Extension set on operations whose credential is optional (their subject's catalog entry): the built document
@@ -71,20 +74,23 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .setTitle('Signup platform REST API')
     .setDescription(
       'Signup sheets with slots, items and participants. Authenticate with `Authorization: Bearer <API key or OAuth access token>`. ' +
-        'Errors are application/problem+json; switch on `code`.\n\nScopes:\n' +
+        'Errors are application/problem+json; switch on `code`.\n\n' +
+        `Keeping a copy in sync, retrying safely, webhooks and the event log, conditional requests, exports and the TypeScript client: [the Integrating guide](${GUIDE_PATH}).\n\nScopes:\n` +
         Object.entries(SCOPES)
           .map(([scope, text]) => `- \`${scope}\`: ${text}`)
           .join('\n'),
     )
     .setVersion('1')
     .addServer(new URL(publicBaseUrl).origin)
+    .setExternalDoc('The Integrating guide', `${new URL(publicBaseUrl).origin}${GUIDE_PATH}`)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
     .build();
   return declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config)));
 }
 
-/** Serves the document at /api/v1/openapi.json and a docs page at /api/v1/docs. */
+/** Serves the document at /api/v1/openapi.json, a docs page at /api/v1/docs and the Integrating guide. */
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  serveGuide(app.getHttpAdapter().getInstance(), GUIDE_PATH);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     raw: ['json'],

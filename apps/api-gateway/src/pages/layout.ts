@@ -28,11 +28,13 @@ button.secondary{background:#fff;color:#a4000f;border-color:#a4000f}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 .email-text{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:1rem;border-radius:.3rem}
+pre{overflow-x:auto;background:#f6f6f6;padding:.75rem 1rem;border-radius:.3rem}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 `;
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
-/** The stylesheet is a constant of this file, never user input: the one SafeHtml made by hand. */
+/** The stylesheet is a constant of this file, never user input (a SafeHtml made by hand, like the Integrating guide's). */
 const STYLE_ELEMENT = new SafeHtml(`<style>${STYLE}</style>`);
 
 /**
