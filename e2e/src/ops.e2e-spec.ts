@@ -86,6 +86,39 @@ describe('operations surface of every app', () => {
     expect((await fetch(`${stackInfo().baseUrl}/docs`)).status).toBe(200);
   });
 
+  it('declares the request id and rate limit fields on every response, Retry-After on 429, Idempotent-Replayed on mutations', async () => {
+    type Response = { headers?: Record<string, { $ref: string }> };
+    const doc = (
+      await request<{ paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { headers: object } }>(
+        `${stackInfo().baseUrl}/openapi.json`,
+      )
+    ).body;
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'Retry-After', 'Idempotent-Replayed']),
+    );
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const expected = [
+            'X-Request-Id',
+            'RateLimit-Policy',
+            'RateLimit',
+            'X-RateLimit-Limit',
+            'X-RateLimit-Remaining',
+            'X-RateLimit-Reset',
+          ];
+          if (status === '429') expected.push('Retry-After');
+          if (['post', 'patch', 'delete'].includes(method) && /^[234]/.test(status) && status !== '429')
+            expected.push('Idempotent-Replayed');
+          const absent = expected.filter((name) => response.headers?.[name]?.$ref !== `#/components/headers/${name}`);
+          if (absent.length > 0) missing.push(`${method.toUpperCase()} ${path} ${status}: ${absent.join(', ')}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('answers an unknown route with a 404 problem', async () => {
     const res = await request(`${stackInfo().baseUrl}/definitely/not/here`);
     expect(res.status).toBe(404);

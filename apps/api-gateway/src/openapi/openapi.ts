@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type HeaderObject, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SCOPES } from '#libs/scopes';
 import { serveGuide } from './guide.js';
 
@@ -67,6 +67,71 @@ function declareIdempotency(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+type HeaderRef = { $ref: string };
+
+/** The response headers every route may send, as reusable components. */
+const RESPONSE_HEADERS = {
+  'X-Request-Id': {
+    description:
+      'The request id: the caller’s own X-Request-Id when valid, otherwise one made by the server. Quote it when asking for help.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'The rate limit policies of this call (draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'The policy with the least remaining: its name, the calls left and the seconds to its reset, e.g. `"credential";r=599;t=60`.',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': { description: 'The quota of the policy with the least remaining.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'The calls left in that policy’s window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When that window resets, in Unix seconds.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before calling again.', schema: { type: 'integer' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+} satisfies Record<string, HeaderObject>;
+
+type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
+
+const headerRefs = (names: ResponseHeaderName[]): Record<string, HeaderRef> =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const EVERY_RESPONSE: ResponseHeaderName[] = [
+  'X-Request-Id',
+  'RateLimit-Policy',
+  'RateLimit',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
+
+/**
+ * Every response of every route carries the request id and the rate limit fields (every route of
+ * the document is metered); 429 and 503 carry Retry-After, and the answers a mutation may replay
+ * Idempotent-Replayed.
+ */
+function declareResponseHeaders(document: OpenAPIObject): OpenAPIObject {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...RESPONSE_HEADERS } };
+  for (const item of Object.values(document.paths)) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method] as { responses: Record<string, { headers?: Record<string, unknown> }> } | undefined;
+      if (!operation) continue;
+      const mutation = (MUTATING_METHODS as readonly string[]).includes(method);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const names = [...EVERY_RESPONSE];
+        if (status === '429' || status === '503') names.push('Retry-After');
+        if (mutation && !status.startsWith('5') && status !== '429') names.push('Idempotent-Replayed');
+        response.headers = { ...response.headers, ...headerRefs(names) };
+      }
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3.1 of the REST surface, generated from the controllers and the contracts DTOs. */
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -85,7 +150,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .setExternalDoc('The Integrating guide', `${new URL(publicBaseUrl).origin}${GUIDE_PATH}`)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
     .build();
-  return declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config)));
+  return declareResponseHeaders(declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config))));
 }
 
 /** Serves the document at /api/v1/openapi.json, a docs page at /api/v1/docs and the Integrating guide. */
