@@ -1,5 +1,5 @@
 import { ALL_SCOPES } from '#libs/scopes';
-import { createTestStack, type TestStack } from '#libs/testing';
+import { createTestStack, RELAXED_LIMITS_ENV, type TestStack } from '#libs/testing';
 import { mcpServerApp } from './index.js';
 
 const MCP_URL = 'https://mcp.example.test/mcp';
@@ -24,7 +24,12 @@ const post = (headers: Record<string, string>) =>
 
 beforeAll(async () => {
   stack = await createTestStack('mcp_protected_resource');
-  const running = await stack.boot(mcpServerApp, { MCP_URL, AUTH_URL, MCP_ALLOWED_ORIGINS: 'https://agent.example.test' });
+  const running = await stack.boot(mcpServerApp, {
+    ...RELAXED_LIMITS_ENV,
+    MCP_URL,
+    AUTH_URL,
+    MCP_ALLOWED_ORIGINS: 'https://agent.example.test',
+  });
   url = running.url;
 });
 
