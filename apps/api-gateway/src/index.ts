@@ -6,6 +6,7 @@ import { CALENDAR_ROUTES } from './calendars/calendar-routes.js';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
+import { tagRepresentations } from './http/conditional-requests.js';
 import { acceptJsonOnly } from './http/json-only.js';
 import { settleIdempotentResponses } from './idempotency/idempotency.hooks.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
@@ -65,6 +66,7 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
     const fastify = app.getHttpAdapter().getInstance();
     acceptJsonOnly(fastify, `/${API_PREFIX}/`, config.problemBase);
     settleIdempotentResponses(fastify, app.get(IdempotencyStore), context.logger);
+    tagRepresentations(fastify, `/${API_PREFIX}/`);
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },
 };

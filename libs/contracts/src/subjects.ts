@@ -40,6 +40,11 @@ interface ById {
   id: string;
 }
 
+/** A write conditional on the request's If-Match (the header as sent), checked by the owning service in the write's transaction (requireIfMatch). */
+interface Conditional {
+  ifMatch?: string;
+}
+
 /** A slot, item or participant of a signup. */
 interface ChildById extends ById {
   signupId: string;
@@ -73,8 +78,8 @@ export interface RequestMap {
   'signups.list': { req: { principal: Principal; query: ListSignupsInput }; res: Page<SignupView> };
   'signups.create': { req: { principal: Principal; input: CreateSignupInput }; res: SignupView };
   'signups.get': { req: ById; res: SignupView };
-  'signups.update': { req: ById & { input: UpdateSignupInput }; res: SignupView };
-  'signups.delete': { req: ById; res: SignupView };
+  'signups.update': { req: ById & Conditional & { input: UpdateSignupInput }; res: SignupView };
+  'signups.delete': { req: ById & Conditional; res: SignupView };
   'signups.publish': { req: ById; res: SignupView };
   'signups.close': { req: ById; res: SignupView };
   'signups.analytics': { req: OfSignup; res: AnalyticsView };
@@ -181,8 +186,8 @@ export interface RequestMap {
   'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
   'webhooks.list': { req: { principal: Principal; query: { limit?: number; cursor?: string } }; res: Page<WebhookEndpointView> };
   'webhooks.get': { req: ById; res: WebhookEndpointView };
-  'webhooks.update': { req: ById & { input: UpdateWebhookInput }; res: WebhookEndpointView };
-  'webhooks.delete': { req: ById; res: WebhookEndpointView };
+  'webhooks.update': { req: ById & Conditional & { input: UpdateWebhookInput }; res: WebhookEndpointView };
+  'webhooks.delete': { req: ById & Conditional; res: WebhookEndpointView };
   'webhooks.pause': { req: ById; res: WebhookEndpointView };
   'webhooks.resume': { req: ById; res: WebhookEndpointView };
   'webhooks.rotate': { req: ById; res: WebhookWithSecretView };

@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { MAX_CONDITION_LENGTH } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
+import { IF_MATCH_EXTENSION } from '../http/conditional-requests.js';
 
 export const API_PREFIX = 'api/v1';
 
@@ -64,6 +66,84 @@ function declareIdempotency(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+const ETAG_HEADER = {
+  ETag: {
+    description:
+      'The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged.',
+    schema: { type: 'string' },
+  },
+};
+
+const IF_MATCH_CHECKED =
+  'Write only if the resource is unchanged: `*` or a list of strong ETags from a GET (or from the answer of a PATCH). Compared in the ' +
+  'transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. ' +
+  'Malformed: 422 validation_failed on the header.';
+const IF_MATCH_REFUSED =
+  'Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed).';
+
+function addProblem(responses: ProblemResponses, status: string, code: string): void {
+  const response = responses[status];
+  if (response) {
+    if (!response.description.includes(code)) response.description += `, ${code}`;
+  } else {
+    responses[status] = { ...responses['500']!, description: `Problem: ${code}` };
+  }
+}
+
+type ConditionalOperation = {
+  parameters?: unknown[];
+  responses: Record<string, { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+  [IF_MATCH_EXTENSION]?: boolean;
+};
+
+/**
+ * Conditional requests (RFC 9110 §13): every JSON GET answers ETag and honours If-None-Match
+ * with 304; every POST, PATCH and DELETE documents If-Match and 412, checked where the route is
+ * marked IfMatchChecked (and then a PATCH answers the new ETag), refused elsewhere.
+ */
+function declareConditionalRequests(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    const read = item.get as ConditionalOperation | undefined;
+    if (read?.responses['200']?.content?.['application/json']) {
+      read.parameters = [
+        ...(read.parameters ?? []),
+        {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: MAX_CONDITION_LENGTH },
+          description:
+            '`*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed.',
+        },
+      ];
+      read.responses['200'].headers = { ...read.responses['200'].headers, ...ETAG_HEADER };
+      read.responses['304'] = { description: 'Not Modified: If-None-Match names the current ETag; no body', headers: ETAG_HEADER };
+      addProblem(read.responses as ProblemResponses, '422', 'validation_failed');
+    }
+    for (const method of MUTATING_METHODS) {
+      const operation = item[method] as ConditionalOperation | undefined;
+      if (!operation) continue;
+      const checked = operation[IF_MATCH_EXTENSION] === true;
+      delete operation[IF_MATCH_EXTENSION];
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: MAX_CONDITION_LENGTH },
+          description: checked ? IF_MATCH_CHECKED : IF_MATCH_REFUSED,
+        },
+      ];
+      addProblem(operation.responses as ProblemResponses, '412', 'precondition_failed');
+      addProblem(operation.responses as ProblemResponses, '422', 'validation_failed');
+      const ok = operation.responses['200'];
+      if (checked && method === 'patch' && ok) ok.headers = { ...ok.headers, ...ETAG_HEADER };
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3.1 of the REST surface, generated from the controllers and the contracts DTOs. */
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -80,7 +160,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .addServer(new URL(publicBaseUrl).origin)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
     .build();
-  return declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config)));
+  return declareConditionalRequests(declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config))));
 }
 
 /** Serves the document at /api/v1/openapi.json and a docs page at /api/v1/docs. */
