@@ -204,14 +204,67 @@ describe('conditional requests over REST', () => {
       expect((await call(path, { key })).status).toBe(404);
     });
 
-    it('refuses If-Match on an operation that does not evaluate it with 412, changing nothing', async () => {
+    it("guards a signup's slots and items by the signup's tag: a slot's edit changes it, so a second write with it is 412", async () => {
       const { key } = await newTenant();
       const signup = await newDraft(key);
+      const slot = await call<{ id: string }>(`/signups/${signup.id}/slots`, { key, body: { title: 'Morning', capacity: 2 } });
+      const item = await call<{ id: string }>(`/signups/${signup.id}/items`, { key, body: { name: 'Cake', quantityNeeded: 1 } });
+      expect([slot.status, item.status]).toEqual([201, 201]);
       const etag = await tagOf(key, `/signups/${signup.id}`);
-      const publish = await call<ProblemBody>(`/signups/${signup.id}/publish`, { key, method: 'POST', headers: { 'if-match': etag } });
-      expect(publish.status).toBe(412);
-      expect(publish.body.code).toBe('precondition_failed');
-      expect((await call<SignupView>(`/signups/${signup.id}`, { key })).body.status).toBe('draft');
+      const edited = await call(`/signups/${signup.id}/slots/${slot.body.id}`, {
+        key,
+        method: 'PATCH',
+        headers: { 'if-match': etag },
+        body: { capacity: 3 },
+      });
+      expect(edited.status).toBe(200);
+      const staleEdit = await call<ProblemBody>(`/signups/${signup.id}/items/${item.body.id}`, {
+        key,
+        method: 'PATCH',
+        headers: { 'if-match': etag },
+        body: { quantityNeeded: 5 },
+      });
+      expect([staleEdit.status, staleEdit.body.code]).toEqual([412, 'precondition_failed']);
+      const staleRemoval = await call<ProblemBody>(`/signups/${signup.id}/slots/${slot.body.id}`, {
+        key,
+        method: 'DELETE',
+        headers: { 'if-match': etag },
+      });
+      expect([staleRemoval.status, staleRemoval.body.code]).toEqual([412, 'precondition_failed']);
+      const after = await call<SignupView & { slots: { capacity: number }[]; items: { quantityNeeded: number }[] }>(
+        `/signups/${signup.id}`,
+        { key },
+      );
+      expect(after.body.slots.map((s) => s.capacity)).toEqual([3]);
+      expect(after.body.items.map((i) => i.quantityNeeded)).toEqual([1]);
+      const removal = await call(`/signups/${signup.id}/items/${item.body.id}`, {
+        key,
+        method: 'DELETE',
+        headers: { 'if-match': after.headers.get('etag')! },
+      });
+      expect(removal.status).toBe(200);
+    });
+
+    it('refuses If-Match on a deletion that does not evaluate it with 412, changing nothing', async () => {
+      const { key } = await newTenant();
+      expect((await call('/calendar-feed', { key, method: 'POST' })).status).toBeLessThan(300);
+      const feed = await call('/calendar-feed', { key });
+      const removal = await call<ProblemBody>('/calendar-feed', {
+        key,
+        method: 'DELETE',
+        headers: { 'if-match': feed.headers.get('etag')! },
+      });
+      expect([removal.status, removal.body.code]).toEqual([412, 'precondition_failed']);
+      expect((await call('/calendar-feed', { key })).body).toEqual(feed.body);
+    });
+
+    it('validates If-Match on a POST and otherwise ignores it: an action has no representation to compare', async () => {
+      const { key } = await newTenant();
+      const signup = await newDraft(key);
+      const malformed = await call<ProblemBody>(`/signups/${signup.id}/publish`, { key, method: 'POST', headers: { 'if-match': 'abc' } });
+      expect([malformed.status, malformed.body.code]).toEqual([422, 'validation_failed']);
+      const published = await call<SignupView>(`/signups/${signup.id}/publish`, { key, method: 'POST', headers: { 'if-match': '"any"' } });
+      expect([published.status, published.body.status]).toEqual([200, 'published']);
     });
 
     it('replays an edit with its Idempotency-Key and its stored ETag; the key with another If-Match is idempotency_key_reuse', async () => {

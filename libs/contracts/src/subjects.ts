@@ -92,12 +92,12 @@ export interface RequestMap {
 
   'signups.slots.create': { req: OfSignup & { input: CreateSlotInput[] }; res: { data: SlotView[] } };
   'signups.slots.list': { req: OfSignup; res: { data: SlotView[] } };
-  'signups.slots.update': { req: ChildById & { input: UpdateSlotInput }; res: SlotView };
-  'signups.slots.delete': { req: ChildById; res: SlotView };
+  'signups.slots.update': { req: ChildById & Conditional & { input: UpdateSlotInput }; res: SlotView };
+  'signups.slots.delete': { req: ChildById & Conditional; res: SlotView };
   'signups.items.create': { req: OfSignup & { input: CreateItemInput[] }; res: { data: ItemView[] } };
   'signups.items.list': { req: OfSignup; res: { data: ItemView[] } };
-  'signups.items.update': { req: ChildById & { input: UpdateItemInput }; res: ItemView };
-  'signups.items.delete': { req: ChildById; res: ItemView };
+  'signups.items.update': { req: ChildById & Conditional & { input: UpdateItemInput }; res: ItemView };
+  'signups.items.delete': { req: ChildById & Conditional; res: ItemView };
 
   /** No credential needed: principal is absent for anonymous callers. */
   'signups.participants.register': {

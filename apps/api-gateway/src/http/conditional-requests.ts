@@ -28,12 +28,19 @@ interface ConditionalRequest {
 }
 
 /**
- * A PATCH or DELETE whose owning service checks If-Match in the transaction that writes the
- * resource (requireIfMatch); a PATCH so marked answers the resource as its GET does, so its
- * answer carries the new ETag. Any other route refuses If-Match (ConditionalRequestsInterceptor).
+ * Whose ETag a route's If-Match names: `resource`, the one the route's path answers on GET (a
+ * PATCH answers it as the GET does, so its answer carries the new ETag); `signup`, the signup's
+ * (GET /signups/{id}, whose representation holds its slots and items; the answer, a slot or an
+ * item, is not tagged).
  */
-export function IfMatchChecked(): MethodDecorator {
-  return applyDecorators(SetMetadata(IF_MATCH_CHECKED, true), ApiExtension(IF_MATCH_EXTENSION, true));
+export type IfMatchTarget = 'resource' | 'signup';
+
+/**
+ * A PATCH or DELETE whose owning service checks If-Match in the transaction that writes, with the
+ * resource locked (requireIfMatch). Any other route refuses If-Match (ConditionalRequestsInterceptor).
+ */
+export function IfMatchChecked(target: IfMatchTarget = 'resource'): MethodDecorator {
+  return applyDecorators(SetMetadata(IF_MATCH_CHECKED, target), ApiExtension(IF_MATCH_EXTENSION, target));
 }
 
 /** The request's If-Match as sent (validated by the interceptor), for the command to the owning service. */
@@ -44,9 +51,11 @@ export const IfMatch = createParamDecorator((_data: unknown, context: ExecutionC
 
 /**
  * If-Match and If-None-Match on every API route (after authentication and rate limits, before
- * Idempotency-Key): a malformed one is 422 validation_failed on the header. If-Match on a route
- * whose service does not check it is 412 precondition_failed: the route tags no representation,
- * so no tag can match (RFC 9110 §13.1.1), and nothing is changed on a condition nobody evaluated.
+ * Idempotency-Key): a malformed one is 422 validation_failed on the header. If-Match on a PATCH or
+ * DELETE whose service does not check it is 412 precondition_failed: the route tags no
+ * representation, so no tag can match (RFC 9110 §13.1.1), and nothing is changed on a condition
+ * nobody evaluated. On a POST (an action or a creation, no representation to compare) it is
+ * validated and ignored.
  */
 @Injectable()
 export class ConditionalRequestsInterceptor implements NestInterceptor {
@@ -56,11 +65,11 @@ export class ConditionalRequestsInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<ConditionalRequest>();
     parseEntityTags(request.headers[IF_NONE_MATCH_HEADER], 'If-None-Match');
     const ifMatch = parseEntityTags(request.headers[IF_MATCH_HEADER], 'If-Match');
-    const checked = this.reflector.get<boolean | undefined>(IF_MATCH_CHECKED, context.getHandler()) === true;
-    if (ifMatch && !checked) {
+    const target = this.reflector.get<IfMatchTarget | undefined>(IF_MATCH_CHECKED, context.getHandler());
+    if (ifMatch && !target && (request.method === 'PATCH' || request.method === 'DELETE')) {
       throw new ProblemError('precondition_failed', 'This operation does not evaluate If-Match: send the request without it.');
     }
-    if (checked && request.method === 'PATCH') request.tagsAnswer = true;
+    if (target === 'resource' && request.method === 'PATCH') request.tagsAnswer = true;
     return next.handle();
   }
 }

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_CONDITION_LENGTH } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
-import { IF_MATCH_EXTENSION } from '../http/conditional-requests.js';
+import { IF_MATCH_EXTENSION, type IfMatchTarget } from '../http/conditional-requests.js';
 
 export const API_PREFIX = 'api/v1';
 
@@ -74,10 +74,16 @@ const ETAG_HEADER = {
   },
 };
 
-const IF_MATCH_CHECKED =
-  'Write only if the resource is unchanged: `*` or a list of strong ETags from a GET (or from the answer of a PATCH). Compared in the ' +
-  'transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. ' +
-  'Malformed: 422 validation_failed on the header.';
+const IF_MATCH_CHECKED: Record<IfMatchTarget, string> = {
+  resource:
+    'Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in ' +
+    'the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing ' +
+    'changes. Malformed: 422 validation_failed on the header.',
+  signup:
+    "Write only if the signup is unchanged: `*` or a list of strong ETags from GET /signups/{id} (the signup's representation holds its " +
+    'slots and items). Compared in the transaction that writes, with the signup locked: when no tag is current the answer is 412 ' +
+    'precondition_failed and nothing changes. Malformed: 422 validation_failed on the header.',
+};
 const IF_MATCH_REFUSED =
   'Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed).';
 
@@ -93,13 +99,14 @@ function addProblem(responses: ProblemResponses, status: string, code: string): 
 type ConditionalOperation = {
   parameters?: unknown[];
   responses: Record<string, { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
-  [IF_MATCH_EXTENSION]?: boolean;
+  [IF_MATCH_EXTENSION]?: IfMatchTarget;
 };
 
 /**
  * Conditional requests (RFC 9110 §13): every JSON GET answers ETag and honours If-None-Match
- * with 304; every POST, PATCH and DELETE documents If-Match and 412, checked where the route is
- * marked IfMatchChecked (and then a PATCH answers the new ETag), refused elsewhere.
+ * with 304; every PATCH and DELETE documents If-Match and 412, checked where the route is marked
+ * IfMatchChecked (and then a PATCH answers the new ETag), refused elsewhere; a POST may answer 422
+ * for a malformed If-Match, which it otherwise ignores.
  */
 function declareConditionalRequests(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
@@ -123,7 +130,9 @@ function declareConditionalRequests(document: OpenAPIObject): OpenAPIObject {
     for (const method of MUTATING_METHODS) {
       const operation = item[method] as ConditionalOperation | undefined;
       if (!operation) continue;
-      const checked = operation[IF_MATCH_EXTENSION] === true;
+      addProblem(operation.responses as ProblemResponses, '422', 'validation_failed');
+      if (method === 'post') continue;
+      const checked = operation[IF_MATCH_EXTENSION];
       delete operation[IF_MATCH_EXTENSION];
       operation.parameters = [
         ...(operation.parameters ?? []),
@@ -132,13 +141,12 @@ function declareConditionalRequests(document: OpenAPIObject): OpenAPIObject {
           in: 'header',
           required: false,
           schema: { type: 'string', maxLength: MAX_CONDITION_LENGTH },
-          description: checked ? IF_MATCH_CHECKED : IF_MATCH_REFUSED,
+          description: checked ? IF_MATCH_CHECKED[checked] : IF_MATCH_REFUSED,
         },
       ];
       addProblem(operation.responses as ProblemResponses, '412', 'precondition_failed');
-      addProblem(operation.responses as ProblemResponses, '422', 'validation_failed');
       const ok = operation.responses['200'];
-      if (checked && method === 'patch' && ok) ok.headers = { ...ok.headers, ...ETAG_HEADER };
+      if (checked === 'resource' && method === 'patch' && ok) ok.headers = { ...ok.headers, ...ETAG_HEADER };
     }
   }
   return document;
