@@ -288,6 +288,46 @@ describe('conditional requests over REST', () => {
     });
   });
 
+  describe('the served OpenAPI document', () => {
+    type Op = {
+      parameters?: { name: string; in: string }[];
+      responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+    };
+
+    it('documents If-Match and 412 precondition_failed on every PATCH and DELETE, and If-None-Match, ETag and 304 on every JSON GET', async () => {
+      const doc = (await call<{ paths: Record<string, Record<string, Op>> }>('/openapi.json')).body;
+      const missing: string[] = [];
+      let reads = 0;
+      let writes = 0;
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          const header = (name: string) => op.parameters?.some((p) => p.in === 'header' && p.name === name);
+          if (method === 'patch' || method === 'delete') {
+            writes++;
+            if (!header('If-Match')) missing.push(`${method} ${path}: If-Match`);
+            if (!op.responses['412']?.description.includes('precondition_failed')) missing.push(`${method} ${path}: 412`);
+          }
+          if (method === 'get' && op.responses['200']?.content?.['application/json']) {
+            reads++;
+            if (!header('If-None-Match')) missing.push(`${method} ${path}: If-None-Match`);
+            if (!op.responses['304']) missing.push(`${method} ${path}: 304`);
+            if (!op.responses['200'].headers?.['ETag']) missing.push(`${method} ${path}: ETag`);
+          }
+        }
+      }
+      expect(missing).toEqual([]);
+      expect([reads > 20, writes > 10]).toEqual([true, true]);
+      const patch = doc.paths['/api/v1/signups/{id}']!['patch']!;
+      expect(patch.responses['200']!.headers?.['ETag']).toBeDefined();
+    });
+
+    it('serves the page of the new problem type', async () => {
+      const page = await fetch(`${new URL(stackInfo().baseUrl).origin}/problems/precondition-failed`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Precondition failed');
+    });
+  });
+
   describe('malformed conditions', () => {
     it('refuses a malformed If-Match or If-None-Match with 422 validation_failed on the header, changing nothing', async () => {
       const { key } = await newTenant();
