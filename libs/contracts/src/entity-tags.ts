@@ -52,7 +52,10 @@ function invalid(header: string, message: string): ProblemError {
  * when absent; anything else (a bare token, a control character, a character past U+00FF, more
  * than MAX_CONDITION_LENGTH characters, no tag at all) is 422 validation_failed on the header.
  */
-export function parseEntityTags(value: string | string[] | undefined, header: 'If-Match' | 'If-None-Match'): EntityTagCondition | undefined {
+export function parseEntityTags(
+  value: string | string[] | undefined,
+  header: 'If-Match' | 'If-None-Match',
+): EntityTagCondition | undefined {
   if (value === undefined) return undefined;
   const text = Array.isArray(value) ? value.join(',') : value;
   if (text.length > MAX_CONDITION_LENGTH) throw invalid(header, `${header} must be at most ${MAX_CONDITION_LENGTH} characters`);
