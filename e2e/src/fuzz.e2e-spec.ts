@@ -7,6 +7,7 @@ import {
   type BodyContext,
   type FieldSchema,
   HOSTILE_BODIES,
+  HOSTILE_CONDITIONS,
   HOSTILE_HEADERS,
   HOSTILE_PATH_VALUES,
   HOSTILE_QUERY_VALUES,
@@ -597,6 +598,29 @@ describe('hostile inputs', () => {
       );
       return judge(false, { kind: 'field', path: param }, res).map(
         (f) => `${method.toUpperCase()} ${path.slice(apiPrefix.length)}?${param} = ${name}: ${f}`,
+      );
+    });
+    expect(failures.flat()).toEqual([]);
+  });
+
+  it('refuses every hostile If-Match and If-None-Match with a 422 on the header, wherever the document declares one', async () => {
+    const cases = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) =>
+        (op.parameters ?? [])
+          .filter((p) => p.in === 'header' && (p.name === 'If-Match' || p.name === 'If-None-Match'))
+          .flatMap((param) => HOSTILE_CONDITIONS.map((value) => ({ path, method, header: param.name, ...value }))),
+      ),
+    );
+    expect(cases.length).toBeGreaterThan(100);
+    const failures = await inPool(cases, CONCURRENCY, async ({ path, method, header, name, value }) => {
+      const res = await answer(
+        await fetchAnswered(`${info.baseUrl}${routeOf(path)}`, {
+          method: method.toUpperCase(),
+          headers: { authorization: `Bearer ${tenant.key}`, [header]: value },
+        }),
+      );
+      return judge(false, { kind: 'field', path: header }, res).map(
+        (f) => `${method.toUpperCase()} ${path.slice(apiPrefix.length)} ${header} = ${name}: ${f}`,
       );
     });
     expect(failures.flat()).toEqual([]);

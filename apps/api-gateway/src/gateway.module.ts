@@ -9,6 +9,7 @@ import { ReportsController } from './attendance/reports.controller.js';
 import { CalendarFeedController } from './calendars/calendar-feed.controller.js';
 import { CalendarsController } from './calendars/calendars.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
+import { ConditionalRequestsInterceptor } from './http/conditional-requests.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MeController } from './me/me.controller.js';
@@ -72,6 +73,7 @@ export class GatewayModule {
           metrics: context.metrics,
         }),
         { provide: IdempotencyStore, useValue: new IdempotencyStore(dataSource) },
+        { provide: APP_INTERCEPTOR, useClass: ConditionalRequestsInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };

@@ -7,6 +7,7 @@ import { CALENDAR_ROUTES } from './calendars/calendar-routes.js';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
+import { tagRepresentations } from './http/conditional-requests.js';
 import { acceptJsonOnly } from './http/json-only.js';
 import { settleIdempotentResponses } from './idempotency/idempotency.hooks.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
@@ -67,6 +68,7 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
     acceptJsonOnly(fastify, `/${API_PREFIX}/`, config.problemBase);
     settleIdempotentResponses(fastify, app.get(IdempotencyStore), context.logger);
     meterUnguardedRefusals(fastify, app.get(EdgeRateLimiter));
+    tagRepresentations(fastify, `/${API_PREFIX}/`);
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },
 };

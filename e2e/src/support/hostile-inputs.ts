@@ -258,6 +258,30 @@ export const HOSTILE_HEADERS: readonly HostileHeaders[] = [
   { name: 'a form body', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'rotate=1' },
   { name: 'a JSON body with a field', headers: { 'content-type': 'application/json' }, body: '{"url": "http://127.0.0.1:9/x"}' },
   { name: 'a JSON body in UTF-16', headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{"a": 1}' },
+  { name: 'a malformed If-Match', headers: { 'if-match': 'abc' } },
+  { name: 'an If-Match of 3000 characters', headers: { 'if-match': `"${'a'.repeat(3000)}"` } },
+  { name: 'a malformed If-None-Match', headers: { 'if-none-match': '"a" "b"' } },
+];
+
+/**
+ * If-Match and If-None-Match values that are no `*` and no list of entity-tags (RFC 9110 §8.8.3):
+ * each is 422 validation_failed on the header, on a read and on a write. Control characters and
+ * characters past U+00FF cannot go through fetch; conditional-requests.e2e-spec.ts writes those on a socket.
+ */
+export const HOSTILE_CONDITIONS: readonly { name: string; value: string }[] = [
+  { name: 'an empty value', value: '' },
+  { name: 'a bare token', value: 'abc' },
+  { name: 'a bare uuid', value: '0190a0b2-7a3c-7def-8a12-1234567890ab' },
+  { name: 'an unclosed quote', value: '"abc' },
+  { name: 'a lower-case weak prefix', value: 'w/"abc"' },
+  { name: 'two tags without a comma', value: '"a" "b"' },
+  { name: '* in a list', value: '*, "a"' },
+  { name: 'only commas', value: ', ,' },
+  { name: 'a space inside a tag', value: '"a b"' },
+  { name: 'a character past ASCII outside quotes', value: '\u00e9' },
+  { name: 'a JSON object', value: '{"etag":"a"}' },
+  { name: 'a tag of 3000 characters', value: `"${'a'.repeat(3000)}"` },
+  { name: '500 tags', value: Array.from({ length: 500 }, (_, i) => `"t${i}"`).join(', ') },
 ];
 
 const b64 = (json: string) => Buffer.from(json).toString('base64url');

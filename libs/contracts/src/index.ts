@@ -309,3 +309,16 @@ export {
   type ExportPageQuery,
   type ParticipantExportPage,
 } from './exports.js';
+export {
+  IF_MATCH_HEADER,
+  IF_NONE_MATCH_HEADER,
+  MAX_CONDITION_LENGTH,
+  canonicalJson,
+  etagOf,
+  ifMatchHolds,
+  noneMatchHolds,
+  parseEntityTags,
+  requireIfMatch,
+  type EntityTag,
+  type EntityTagCondition,
+} from './entity-tags.js';

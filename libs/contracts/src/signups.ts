@@ -119,7 +119,7 @@ export type CreateSignupInput = Omit<CreateSignupDto, 'waitlist'> & { waitlist?:
 export type UpdateSignupInput = Omit<UpdateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
 export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus; seriesId?: string };
 
-/** The signup as every surface returns it (slots and items only on the single read). */
+/** The signup as every surface returns it (slots and items only on the single read and the edit). */
 export class SignupView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() slug!: string;
@@ -161,8 +161,8 @@ export class SignupView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) closedAt!: string | null;
   @ApiProperty({ type: QuestionView, isArray: true, description: 'Asked on registration, in this order.' }) questions!: QuestionView[];
-  @ApiPropertyOptional({ type: SlotView, isArray: true, description: 'On GET /signups/{id} only.' }) slots?: SlotView[];
-  @ApiPropertyOptional({ type: ItemView, isArray: true, description: 'On GET /signups/{id} only.' }) items?: ItemView[];
+  @ApiPropertyOptional({ type: SlotView, isArray: true, description: 'On GET and PATCH /signups/{id} only.' }) slots?: SlotView[];
+  @ApiPropertyOptional({ type: ItemView, isArray: true, description: 'On GET and PATCH /signups/{id} only.' }) items?: ItemView[];
 }
 
 export class SignupPageView extends PageMetaDto {

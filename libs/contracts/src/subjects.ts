@@ -40,6 +40,11 @@ interface ById {
   id: string;
 }
 
+/** A write conditional on the request's If-Match (the header as sent), checked by the owning service in the write's transaction (requireIfMatch). */
+interface Conditional {
+  ifMatch?: string;
+}
+
 /** A slot, item or participant of a signup. */
 interface ChildById extends ById {
   signupId: string;
@@ -73,8 +78,8 @@ export interface RequestMap {
   'signups.list': { req: { principal: Principal; query: ListSignupsInput }; res: Page<SignupView> };
   'signups.create': { req: { principal: Principal; input: CreateSignupInput }; res: SignupView };
   'signups.get': { req: ById; res: SignupView };
-  'signups.update': { req: ById & { input: UpdateSignupInput }; res: SignupView };
-  'signups.delete': { req: ById; res: SignupView };
+  'signups.update': { req: ById & Conditional & { input: UpdateSignupInput }; res: SignupView };
+  'signups.delete': { req: ById & Conditional; res: SignupView };
   'signups.publish': { req: ById; res: SignupView };
   'signups.close': { req: ById; res: SignupView };
   'signups.analytics': { req: OfSignup; res: AnalyticsView };
@@ -87,12 +92,12 @@ export interface RequestMap {
 
   'signups.slots.create': { req: OfSignup & { input: CreateSlotInput[] }; res: { data: SlotView[] } };
   'signups.slots.list': { req: OfSignup; res: { data: SlotView[] } };
-  'signups.slots.update': { req: ChildById & { input: UpdateSlotInput }; res: SlotView };
-  'signups.slots.delete': { req: ChildById; res: SlotView };
+  'signups.slots.update': { req: ChildById & Conditional & { input: UpdateSlotInput }; res: SlotView };
+  'signups.slots.delete': { req: ChildById & Conditional; res: SlotView };
   'signups.items.create': { req: OfSignup & { input: CreateItemInput[] }; res: { data: ItemView[] } };
   'signups.items.list': { req: OfSignup; res: { data: ItemView[] } };
-  'signups.items.update': { req: ChildById & { input: UpdateItemInput }; res: ItemView };
-  'signups.items.delete': { req: ChildById; res: ItemView };
+  'signups.items.update': { req: ChildById & Conditional & { input: UpdateItemInput }; res: ItemView };
+  'signups.items.delete': { req: ChildById & Conditional; res: ItemView };
 
   /** No credential needed: principal is absent for anonymous callers. */
   'signups.participants.register': {
@@ -181,8 +186,8 @@ export interface RequestMap {
   'webhooks.create': { req: { principal: Principal; input: CreateWebhookInput }; res: WebhookWithSecretView };
   'webhooks.list': { req: { principal: Principal; query: { limit?: number; cursor?: string } }; res: Page<WebhookEndpointView> };
   'webhooks.get': { req: ById; res: WebhookEndpointView };
-  'webhooks.update': { req: ById & { input: UpdateWebhookInput }; res: WebhookEndpointView };
-  'webhooks.delete': { req: ById; res: WebhookEndpointView };
+  'webhooks.update': { req: ById & Conditional & { input: UpdateWebhookInput }; res: WebhookEndpointView };
+  'webhooks.delete': { req: ById & Conditional; res: WebhookEndpointView };
   'webhooks.pause': { req: ById; res: WebhookEndpointView };
   'webhooks.resume': { req: ById; res: WebhookEndpointView };
   'webhooks.rotate': { req: ById; res: WebhookWithSecretView };

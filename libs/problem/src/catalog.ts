@@ -66,6 +66,12 @@ export const PROBLEM_CATALOG = {
     title: 'Validation failed',
     description: 'The body, query or path failed validation. Each failure is itemized in errors[] with a dot-delimited path.',
   },
+  precondition_failed: {
+    status: 412,
+    title: 'Precondition failed',
+    description:
+      'The If-Match header names no current ETag of the resource: it changed since the tag was issued. Read it again (GET answers the new ETag) and reapply the change.',
+  },
   idempotency_key_reuse: {
     status: 422,
     title: 'Idempotency key reused',

@@ -6,7 +6,7 @@ import { asProblem, ProblemError } from './problem-error.js';
 import { renderProblemPage } from './problem-page.js';
 
 describe('problem catalog', () => {
-  it('holds exactly the seventeen codes of the contract', () => {
+  it('holds the seventeen codes of the contract and precondition_failed', () => {
     expect(PROBLEM_CODES.sort()).toEqual([
       'bad_request',
       'conflict',
@@ -19,6 +19,7 @@ describe('problem catalog', () => {
       'malformed_credentials',
       'missing_credentials',
       'not_found',
+      'precondition_failed',
       'rate_limited',
       'revoked_credentials',
       'scope_required',
@@ -44,6 +45,7 @@ describe('problem catalog', () => {
       bad_request: 400,
       validation_failed: 422,
       idempotency_key_reuse: 422,
+      precondition_failed: 412,
       rate_limited: 429,
       daily_ceiling_exceeded: 429,
       internal_error: 500,

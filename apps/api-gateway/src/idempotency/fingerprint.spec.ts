@@ -1,6 +1,6 @@
 import { fingerprintOf } from './idempotency.interceptor.js';
 
-const request = (body: unknown, overrides: { method?: string; url?: string } = {}) => ({
+const request = (body: unknown, overrides: { method?: string; url?: string; headers?: Record<string, string> } = {}) => ({
   method: 'POST',
   url: '/api/v1/signups',
   body,
@@ -25,5 +25,14 @@ describe('fingerprintOf', () => {
 
   it('treats an absent body as null', () => {
     expect(fingerprintOf(request(undefined, { method: 'DELETE' }))).toBe(fingerprintOf(request(null, { method: 'DELETE' })));
+  });
+
+  it('differs by If-Match, and is unchanged by its absence', () => {
+    const patch = { method: 'PATCH', url: '/api/v1/signups/1' };
+    const base = fingerprintOf(request({ title: 'A' }, patch));
+    expect(fingerprintOf(request({ title: 'A' }, { ...patch, headers: {} }))).toBe(base);
+    const tagged = fingerprintOf(request({ title: 'A' }, { ...patch, headers: { 'if-match': '"a"' } }));
+    expect(tagged).not.toBe(base);
+    expect(fingerprintOf(request({ title: 'A' }, { ...patch, headers: { 'if-match': '"b"' } }))).not.toBe(tagged);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { type Observable, of } from 'rxjs';
-import type { Principal } from '#libs/contracts';
+import { canonicalJson, IF_MATCH_HEADER, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { type Claim, IdempotencyStore, type StoredResponse } from './idempotency.store.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './idempotency-key.js';
@@ -27,22 +27,13 @@ function scopeOf(request: IdempotentHttpRequest): string {
   return principal ? `org:${principal.organizationId}:${principal.livemode ? 'live' : 'test'}` : `ip:${request.ip}`;
 }
 
-/** JSON with object keys sorted: two bodies that parse to the same value print the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** The request a key was first used for: method, URL (path and query) and the body as parsed. */
-export function fingerprintOf(request: Pick<IdempotentHttpRequest, 'method' | 'url' | 'body'>): string {
+/** The request a key was first used for: method, URL (path and query), the body as parsed, and If-Match when sent. */
+export function fingerprintOf(
+  request: Pick<IdempotentHttpRequest, 'method' | 'url' | 'body'> & { headers?: IdempotentHttpRequest['headers'] },
+): string {
+  const ifMatch = request.headers?.[IF_MATCH_HEADER];
   return createHash('sha256')
-    .update(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`)
+    .update(`${request.method}\n${request.url}\n${canonicalJson(request.body)}${ifMatch === undefined ? '' : `\n${String(ifMatch)}`}`)
     .digest('hex');
 }
 

@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type HeaderObject, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { MAX_CONDITION_LENGTH } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
+import { IF_MATCH_EXTENSION, type IfMatchTarget } from '../http/conditional-requests.js';
 import { serveGuide } from './guide.js';
 
 export const API_PREFIX = 'api/v1';
@@ -132,6 +134,92 @@ function declareResponseHeaders(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+const ETAG_HEADER = {
+  ETag: {
+    description:
+      'The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged.',
+    schema: { type: 'string' },
+  },
+};
+
+const IF_MATCH_CHECKED: Record<IfMatchTarget, string> = {
+  resource:
+    'Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in ' +
+    'the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing ' +
+    'changes. Malformed: 422 validation_failed on the header.',
+  signup:
+    "Write only if the signup is unchanged: `*` or a list of strong ETags from GET /signups/{id} (the signup's representation holds its " +
+    'slots and items). Compared in the transaction that writes, with the signup locked: when no tag is current the answer is 412 ' +
+    'precondition_failed and nothing changes. Malformed: 422 validation_failed on the header.',
+};
+const IF_MATCH_REFUSED =
+  'Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed).';
+
+function addProblem(responses: ProblemResponses, status: string, code: string): void {
+  const response = responses[status];
+  if (response) {
+    if (!response.description.includes(code)) response.description += `, ${code}`;
+  } else {
+    responses[status] = { ...responses['500']!, description: `Problem: ${code}` };
+  }
+}
+
+type ConditionalOperation = {
+  parameters?: unknown[];
+  responses: Record<string, { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+  [IF_MATCH_EXTENSION]?: IfMatchTarget;
+};
+
+/**
+ * Conditional requests (RFC 9110 §13): every JSON GET answers ETag and honours If-None-Match
+ * with 304; every PATCH and DELETE documents If-Match and 412, checked where the route is marked
+ * IfMatchChecked (and then a PATCH answers the new ETag), refused elsewhere; a POST may answer 422
+ * for a malformed If-Match, which it otherwise ignores.
+ */
+function declareConditionalRequests(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    const read = item.get as ConditionalOperation | undefined;
+    if (read?.responses['200']?.content?.['application/json']) {
+      read.parameters = [
+        ...(read.parameters ?? []),
+        {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: MAX_CONDITION_LENGTH },
+          description:
+            '`*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed.',
+        },
+      ];
+      read.responses['200'].headers = { ...read.responses['200'].headers, ...ETAG_HEADER };
+      read.responses['304'] = { description: 'Not Modified: If-None-Match names the current ETag; no body', headers: ETAG_HEADER };
+      addProblem(read.responses as ProblemResponses, '422', 'validation_failed');
+    }
+    for (const method of MUTATING_METHODS) {
+      const operation = item[method] as ConditionalOperation | undefined;
+      if (!operation) continue;
+      addProblem(operation.responses as ProblemResponses, '422', 'validation_failed');
+      if (method === 'post') continue;
+      const checked = operation[IF_MATCH_EXTENSION];
+      delete operation[IF_MATCH_EXTENSION];
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: MAX_CONDITION_LENGTH },
+          description: checked ? IF_MATCH_CHECKED[checked] : IF_MATCH_REFUSED,
+        },
+      ];
+      addProblem(operation.responses as ProblemResponses, '412', 'precondition_failed');
+      const ok = operation.responses['200'];
+      if (checked === 'resource' && method === 'patch' && ok) ok.headers = { ...ok.headers, ...ETAG_HEADER };
+    }
+  }
+  return document;
+}
+
 /** OpenAPI 3.1 of the REST surface, generated from the controllers and the contracts DTOs. */
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -150,7 +238,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .setExternalDoc('The Integrating guide', `${new URL(publicBaseUrl).origin}${GUIDE_PATH}`)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sgn_test_… / sgn_live_…) or an OAuth access token' })
     .build();
-  return declareResponseHeaders(declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config))));
+  return declareResponseHeaders(declareConditionalRequests(declareIdempotency(declareSecurity(SwaggerModule.createDocument(app, config)))));
 }
 
 /** Serves the document at /api/v1/openapi.json, a docs page at /api/v1/docs and the Integrating guide. */

@@ -18,6 +18,7 @@ import {
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
@@ -84,11 +85,12 @@ export class SignupsController {
 
   @Patch(':id')
   @Operation('signups.update')
+  @IfMatchChecked()
   @ApiOperation({
     summary: 'Edit a signup; null clears a field',
     description:
       '`waitlist` changes the settings given and keeps the others. Raising or clearing maxParticipants gives the new places to the ' +
-      "first in the signup's own line at once.",
+      "first in the signup's own line at once. Answers the signup as GET /signups/{id} does, with its slots and items and its new ETag.",
   })
   @ApiBody({ type: UpdateSignupDto })
   @ApiOkResponse({ type: SignupView })
@@ -97,18 +99,24 @@ export class SignupsController {
     @UuidParam('id') id: string,
     @ValidBody(UpdateSignupDto) input: UpdateSignupDto,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<SignupView> {
-    return this.bus.request('signups.update', { principal, id, input: { ...input } });
+    return this.bus.request('signups.update', { principal, id, ifMatch, input: { ...input } });
   }
 
   @Delete(':id')
   @HttpCode(204)
   @Operation('signups.delete')
+  @IfMatchChecked()
   @ApiOperation({ summary: 'Delete a signup with its participants' })
   @ApiNoContentResponse()
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
-  async remove(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.bus.request('signups.delete', { principal, id });
+  async remove(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<void> {
+    await this.bus.request('signups.delete', { principal, id, ifMatch });
   }
 
   @Post(':id/publish')

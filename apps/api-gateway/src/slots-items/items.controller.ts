@@ -4,6 +4,7 @@ import type { Bus } from '#libs/bus';
 import { CreateItemDto, CreateItemsDto, ItemListView, ItemView, type Principal, UpdateItemDto } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { type OneOrMany, UuidParam, ValidBody, ValidOneOrMany } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { ApiBodyOneOf, ApiCreatedOneOf } from '../openapi/one-of.js';
@@ -47,6 +48,7 @@ export class ItemsController {
 
   @Patch(':itemId')
   @Operation('signups.items.update')
+  @IfMatchChecked('signup')
   @ApiOperation({ summary: 'Edit an item; quantityNeeded may not drop below quantityClaimed (409)' })
   @ApiBody({ type: UpdateItemDto })
   @ApiOkResponse({ type: ItemView })
@@ -56,16 +58,23 @@ export class ItemsController {
     @UuidParam('itemId') id: string,
     @ValidBody(UpdateItemDto) input: UpdateItemDto,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ItemView> {
-    return this.bus.request('signups.items.update', { principal, signupId, id, input: { ...input } });
+    return this.bus.request('signups.items.update', { principal, signupId, id, ifMatch, input: { ...input } });
   }
 
   @Delete(':itemId')
   @Operation('signups.items.delete')
+  @IfMatchChecked('signup')
   @ApiOperation({ summary: 'Delete an item; answers the deleted item' })
   @ApiOkResponse({ type: ItemView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
-  remove(@UuidParam('id') signupId: string, @UuidParam('itemId') id: string, @CurrentPrincipal() principal: Principal): Promise<ItemView> {
-    return this.bus.request('signups.items.delete', { principal, signupId, id });
+  remove(
+    @UuidParam('id') signupId: string,
+    @UuidParam('itemId') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<ItemView> {
+    return this.bus.request('signups.items.delete', { principal, signupId, id, ifMatch });
   }
 }

@@ -4,6 +4,7 @@ import type { Bus } from '#libs/bus';
 import { CreateSlotDto, CreateSlotsDto, type Principal, SlotListView, SlotView, UpdateSlotDto } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { type OneOrMany, UuidParam, ValidBody, ValidOneOrMany } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 import { ApiBodyOneOf, ApiCreatedOneOf } from '../openapi/one-of.js';
@@ -47,6 +48,7 @@ export class SlotsController {
 
   @Patch(':slotId')
   @Operation('signups.slots.update')
+  @IfMatchChecked('signup')
   @ApiOperation({ summary: 'Edit a slot; capacity may not drop below what is taken (409)' })
   @ApiBody({ type: UpdateSlotDto })
   @ApiOkResponse({ type: SlotView })
@@ -56,16 +58,23 @@ export class SlotsController {
     @UuidParam('slotId') id: string,
     @ValidBody(UpdateSlotDto) input: UpdateSlotDto,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<SlotView> {
-    return this.bus.request('signups.slots.update', { principal, signupId, id, input: { ...input } });
+    return this.bus.request('signups.slots.update', { principal, signupId, id, ifMatch, input: { ...input } });
   }
 
   @Delete(':slotId')
   @Operation('signups.slots.delete')
+  @IfMatchChecked('signup')
   @ApiOperation({ summary: 'Delete a slot; answers the deleted slot' })
   @ApiOkResponse({ type: SlotView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
-  remove(@UuidParam('id') signupId: string, @UuidParam('slotId') id: string, @CurrentPrincipal() principal: Principal): Promise<SlotView> {
-    return this.bus.request('signups.slots.delete', { principal, signupId, id });
+  remove(
+    @UuidParam('id') signupId: string,
+    @UuidParam('slotId') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<SlotView> {
+    return this.bus.request('signups.slots.delete', { principal, signupId, id, ifMatch });
   }
 }

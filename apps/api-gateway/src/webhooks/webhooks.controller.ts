@@ -17,6 +17,7 @@ import {
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
@@ -57,6 +58,7 @@ export class WebhooksController {
 
   @Patch(':id')
   @Operation('webhooks.update')
+  @IfMatchChecked()
   @ApiOperation({ summary: 'Change url, description or eventTypes' })
   @ApiBody({ type: UpdateWebhookDto })
   @ApiOkResponse({ type: WebhookEndpointView })
@@ -65,17 +67,23 @@ export class WebhooksController {
     @UuidParam('id') id: string,
     @ValidBody(UpdateWebhookDto) input: UpdateWebhookDto,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<WebhookEndpointView> {
-    return this.bus.request('webhooks.update', { principal, id, input: { ...input } });
+    return this.bus.request('webhooks.update', { principal, id, ifMatch, input: { ...input } });
   }
 
   @Delete(':id')
   @Operation('webhooks.delete')
+  @IfMatchChecked()
   @ApiOperation({ summary: 'Delete an endpoint with its delivery history; answers the deleted endpoint' })
   @ApiOkResponse({ type: WebhookEndpointView })
   @ApiProblems(['forbidden', 'not_found', 'validation_failed'])
-  remove(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<WebhookEndpointView> {
-    return this.bus.request('webhooks.delete', { principal, id });
+  remove(
+    @UuidParam('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<WebhookEndpointView> {
+    return this.bus.request('webhooks.delete', { principal, id, ifMatch });
   }
 
   @Post(':id/pause')

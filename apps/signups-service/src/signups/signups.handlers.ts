@@ -69,16 +69,22 @@ export class SignupsHandlers {
         const valid = await validateInput(CreateSignupDto, input);
         return this.presenter.view(await this.createSignup.execute({ principal, input: valid }));
       },
-      'signups.update': async ({ principal, id, input }) => {
+      'signups.update': async ({ principal, id, input, ifMatch }) => {
         const valid = await validateInput(UpdateSignupDto, input);
-        return this.presenter.view(await this.updateSignup.execute({ owner: ownerOf(principal), id: requireUuid(id), input: valid }));
+        const { signup, contents } = await this.updateSignup.execute({
+          owner: ownerOf(principal),
+          id: requireUuid(id),
+          input: valid,
+          ifMatch,
+        });
+        return this.presenter.detail(signup, contents);
       },
       'signups.publish': async ({ principal, id }) =>
         this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'publish' })),
       'signups.close': async ({ principal, id }) =>
         this.presenter.view(await this.changeStatus.execute({ owner: ownerOf(principal), id: requireUuid(id), action: 'close' })),
-      'signups.delete': async ({ principal, id }) =>
-        this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) })),
+      'signups.delete': async ({ principal, id, ifMatch }) =>
+        this.presenter.view(await this.deleteSignup.execute({ owner: ownerOf(principal), id: requireUuid(id), ifMatch })),
     };
   }
 }

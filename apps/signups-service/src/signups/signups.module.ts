@@ -7,6 +7,7 @@ import { WaitlistRepository } from '../waitlist/waitlist.repository.js';
 import { Waitlists } from '../waitlist/waitlists.js';
 import { QuestionsRepository } from './questions.repository.js';
 import { PUBLIC_ORIGIN, SignupPresenter } from './signup.presenter.js';
+import { SignupPrecondition } from './signup-precondition.js';
 import { SignupsHandlers } from './signups.handlers.js';
 import { SignupsRepository } from './signups.repository.js';
 import { SlotsItemsHandlers } from './slots-items.handlers.js';
@@ -39,6 +40,7 @@ import { UpdateSignupUseCase } from './usecases/update-signup.usecase.js';
       inject: [APP_CONFIG],
     },
     SignupPresenter,
+    SignupPrecondition,
     OrganizationTimeZone,
     SignupsRepository,
     QuestionsRepository,

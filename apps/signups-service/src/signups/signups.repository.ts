@@ -208,12 +208,13 @@ export class SignupsRepository {
   }
 
   /** A signup with its slots and items, read in one statement (one round trip: the single read is the hottest path). */
-  async findWithContents(id: string): Promise<{ signup: Signup; contents: Contents } | undefined> {
-    const [row] = await rowsOf<SignupRow & { slots: Record<string, unknown>[]; items: Record<string, unknown>[] }>(
-      this.dataSource.manager,
-      FIND_WITH_CONTENTS,
-      [id],
-    );
+  async findWithContents(
+    id: string,
+    db: EntityManager = this.dataSource.manager,
+  ): Promise<{ signup: Signup; contents: Contents } | undefined> {
+    const [row] = await rowsOf<SignupRow & { slots: Record<string, unknown>[]; items: Record<string, unknown>[] }>(db, FIND_WITH_CONTENTS, [
+      id,
+    ]);
     return row && { signup: signupFromRow(row), contents: contentsFromJson(row.slots, row.items) };
   }
 

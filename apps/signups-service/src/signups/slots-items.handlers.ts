@@ -27,22 +27,24 @@ export class SlotsItemsHandlers {
         const slots = await this.manage.list({ owner: ownerOf(principal), signupId: requireUuid(signupId) }, 'slot');
         return { data: slots.map((slot) => slotView(slot, principal.livemode)) };
       },
-      'signups.slots.update': async ({ principal, signupId, id, input }) => {
+      'signups.slots.update': async ({ principal, signupId, id, ifMatch, input }) => {
         const command = {
           owner: ownerOf(principal),
           signupId: requireUuid(signupId),
           kind: 'slot' as const,
           id: requireUuid(id, 'slotId'),
+          ifMatch,
         };
         const valid = await validateInput(UpdateSlotDto, input);
         return slotView(await this.manage.update(command, slotChanges(valid)), principal.livemode);
       },
-      'signups.slots.delete': async ({ principal, signupId, id }) => {
+      'signups.slots.delete': async ({ principal, signupId, id, ifMatch }) => {
         const command = {
           owner: ownerOf(principal),
           signupId: requireUuid(signupId),
           kind: 'slot' as const,
           id: requireUuid(id, 'slotId'),
+          ifMatch,
         };
         return slotView(await this.manage.delete(command), principal.livemode);
       },
@@ -55,22 +57,24 @@ export class SlotsItemsHandlers {
         const items = await this.manage.list({ owner: ownerOf(principal), signupId: requireUuid(signupId) }, 'item');
         return { data: items.map((item) => itemView(item, principal.livemode)) };
       },
-      'signups.items.update': async ({ principal, signupId, id, input }) => {
+      'signups.items.update': async ({ principal, signupId, id, ifMatch, input }) => {
         const command = {
           owner: ownerOf(principal),
           signupId: requireUuid(signupId),
           kind: 'item' as const,
           id: requireUuid(id, 'itemId'),
+          ifMatch,
         };
         const valid = await validateInput(UpdateItemDto, input);
         return itemView(await this.manage.update(command, itemChanges(valid)), principal.livemode);
       },
-      'signups.items.delete': async ({ principal, signupId, id }) => {
+      'signups.items.delete': async ({ principal, signupId, id, ifMatch }) => {
         const command = {
           owner: ownerOf(principal),
           signupId: requireUuid(signupId),
           kind: 'item' as const,
           id: requireUuid(id, 'itemId'),
+          ifMatch,
         };
         return itemView(await this.manage.delete(command), principal.livemode);
       },

@@ -30,9 +30,9 @@ export class EndpointsHandlers {
         return this.manage.list(principal, limit ?? DEFAULT_PAGE_SIZE, cursor);
       },
       'webhooks.get': ({ principal, id }) => this.manage.get(principal, requireUuid(id)),
-      'webhooks.update': async ({ principal, id, input }) =>
-        this.manage.update(principal, requireUuid(id), await validateInput(UpdateWebhookDto, input)),
-      'webhooks.delete': ({ principal, id }) => this.manage.delete(principal, requireUuid(id)),
+      'webhooks.update': async ({ principal, id, input, ifMatch }) =>
+        this.manage.update(principal, requireUuid(id), await validateInput(UpdateWebhookDto, input), ifMatch),
+      'webhooks.delete': ({ principal, id, ifMatch }) => this.manage.delete(principal, requireUuid(id), ifMatch),
       'webhooks.pause': ({ principal, id }) => this.manage.pause(principal, requireUuid(id)),
       'webhooks.resume': ({ principal, id }) => this.manage.resume(principal, requireUuid(id)),
       'webhooks.rotate': ({ principal, id }) => this.manage.rotate(principal, requireUuid(id)),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
+import { etagOf, newPrefixedId, type Principal, type WebhookEndpointView } from '#libs/contracts';
 import type { ProblemError } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, type Receiver, startReceiver, type TestStack, verifyWebhook } from '#libs/testing';
@@ -253,6 +253,56 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
   it('refuses an OAuth principal even if an edge let it through', async () => {
     const problem = await problemOf(stack.bus.request('webhooks.list', { principal: caller({ kind: 'oauth' }), query: {} }));
     expect(problem.code).toBe('forbidden');
+  });
+
+  describe('If-Match on an edit or a deletion', () => {
+    const tagOf = async (principal: Principal, id: string) => etagOf(await stack.bus.request('webhooks.get', { principal, id }));
+
+    it('applies an edit with the current tag; its answer is tagged as the next read', async () => {
+      const principal = caller();
+      const { endpoint } = await create(principal);
+      const ifMatch = await tagOf(principal, endpoint.id);
+      const edited = await stack.bus.request('webhooks.update', { principal, id: endpoint.id, ifMatch, input: { description: 'Billing' } });
+      expect(edited.description).toBe('Billing');
+      expect(etagOf(edited)).toBe(await tagOf(principal, endpoint.id));
+    });
+
+    it('refuses a stale tag with precondition_failed, changing and deleting nothing', async () => {
+      const principal = caller();
+      const { endpoint } = await create(principal);
+      const stale = await tagOf(principal, endpoint.id);
+      await stack.bus.request('webhooks.pause', { principal, id: endpoint.id });
+      const before = await stack.bus.request('webhooks.get', { principal, id: endpoint.id });
+      for (const write of [
+        stack.bus.request('webhooks.update', { principal, id: endpoint.id, ifMatch: stale, input: { description: 'Mine' } }),
+        stack.bus.request('webhooks.delete', { principal, id: endpoint.id, ifMatch: stale }),
+      ]) {
+        expect((await problemOf(write)).code).toBe('precondition_failed');
+      }
+      expect(await stack.bus.request('webhooks.get', { principal, id: endpoint.id })).toEqual(before);
+    });
+
+    it('lets exactly one of parallel edits sent with the same tag apply; the others are precondition_failed', async () => {
+      const principal = caller();
+      const { endpoint } = await create(principal);
+      const ifMatch = await tagOf(principal, endpoint.id);
+      const outcomes = await Promise.allSettled(
+        ['A', 'B', 'C', 'D'].map((description) =>
+          stack.bus.request('webhooks.update', { principal, id: endpoint.id, ifMatch, input: { description } }),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') expect((await problemOf(Promise.reject(outcome.reason))).code).toBe('precondition_failed');
+      }
+    });
+
+    it("answers not_found for another organization's endpoint, whatever the tag", async () => {
+      const { endpoint } = await create(caller());
+      expect((await problemOf(stack.bus.request('webhooks.delete', { principal: caller(), id: endpoint.id, ifMatch: '*' }))).code).toBe(
+        'not_found',
+      );
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PausedReason } from '#libs/contracts';
-import { rowsOf } from '#libs/persistence';
+import { type Db, rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { WEBHOOKS_SCHEMA } from '../schema.js';
 import { type Endpoint, type Owner, PREVIOUS_SECRET_SECONDS } from './endpoint.js';
@@ -106,6 +106,16 @@ export class EndpointsRepository {
     return row && fromRow(row);
   }
 
+  /** The owner's endpoint, locked (FOR UPDATE) until the transaction ends: deliveries' and other writes' updates of it wait. */
+  async lock(manager: EntityManager, owner: Owner, id: string): Promise<Endpoint | undefined> {
+    const [row] = await rowsOf<EndpointRow>(
+      manager,
+      `SELECT ${COLUMNS} FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 FOR UPDATE`,
+      [id, owner.organizationId, owner.livemode],
+    );
+    return row && fromRow(row);
+  }
+
   /** One page of the owner's endpoints, newest first (keyset). */
   async list(owner: Owner, limit: number, after?: EndpointPosition): Promise<Endpoint[]> {
     const params: unknown[] = [owner.organizationId, owner.livemode, limit];
@@ -122,12 +132,13 @@ export class EndpointsRepository {
     return rows.map(fromRow);
   }
 
-  update(owner: Owner, id: string, changes: EndpointChanges): Promise<Endpoint | undefined> {
+  update(owner: Owner, id: string, changes: EndpointChanges, db: Db = this.dataSource): Promise<Endpoint | undefined> {
     return this.updateOwned(
       owner,
       id,
       'url = COALESCE($4, url), description = COALESCE($5, description), event_types = COALESCE($6, event_types)',
       [changes.url ?? null, changes.description ?? null, changes.eventTypes ?? null],
+      db,
     );
   }
 
@@ -161,18 +172,24 @@ export class EndpointsRepository {
     );
   }
 
-  async delete(owner: Owner, id: string): Promise<Endpoint | undefined> {
+  async delete(owner: Owner, id: string, db: Db = this.dataSource): Promise<Endpoint | undefined> {
     const [row] = await rowsOf<EndpointRow>(
-      this.dataSource,
+      db,
       `DELETE FROM ${TABLE} WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode],
     );
     return row && fromRow(row);
   }
 
-  private async updateOwned(owner: Owner, id: string, assignments: string, params: unknown[]): Promise<Endpoint | undefined> {
+  private async updateOwned(
+    owner: Owner,
+    id: string,
+    assignments: string,
+    params: unknown[],
+    db: Db = this.dataSource,
+  ): Promise<Endpoint | undefined> {
     const [row] = await rowsOf<EndpointRow>(
-      this.dataSource,
+      db,
       `UPDATE ${TABLE} SET ${assignments}, updated_at = now() WHERE id = $1 AND organization_id = $2 AND livemode = $3 RETURNING ${COLUMNS}`,
       [id, owner.organizationId, owner.livemode, ...params],
     );

@@ -7,6 +7,7 @@ import { WaitlistRepository } from '../../waitlist/waitlist.repository.js';
 import { Waitlists } from '../../waitlist/waitlists.js';
 import type { Owner, Signup } from '../signup.js';
 import { requireActionable, requireOwned } from '../signup.policy.js';
+import { SignupPrecondition } from '../signup-precondition.js';
 import { appliesFrom } from '../signup-state.js';
 import { SignupsRepository } from '../signups.repository.js';
 import { type Item, type Kind, notFoundMessage, type Slot, stockOf, type Target, targetName, type TargetOf } from '../slot-item.js';
@@ -16,6 +17,8 @@ import { type ChangesOf, type OwnedSignup, SlotsItemsRepository } from '../slots
 export interface OfSignupCommand {
   owner: Owner;
   signupId: string;
+  /** The request's If-Match: the signup's ETag (its representation holds its slots and items), checked once its row is locked. */
+  ifMatch?: string;
 }
 
 export interface TargetCommand<K extends Kind> extends OfSignupCommand {
@@ -63,7 +66,8 @@ export function timeOrderErrors(startTime: Date | null, endTime: Date | null, pr
  * An edit of a slot emits slot.updated (the slot as edited: the reminders-service mails its
  * participants what moved); an edit that fills or opens a slot or item emits slot/item.filled or
  * .opened; places a raised limit frees go to the first in its line who fits (Waitlists.fill), in
- * the same transaction.
+ * the same transaction. An edit or deletion with If-Match is checked against the signup's ETag in
+ * that transaction, once the signup's row is locked (SignupPrecondition).
  */
 @Injectable()
 export class ManageSlotsItemsUseCase {
@@ -73,6 +77,7 @@ export class ManageSlotsItemsUseCase {
     private readonly waitlists: Waitlists,
     private readonly entries: WaitlistRepository,
     private readonly outbox: Outbox,
+    private readonly precondition: SignupPrecondition,
   ) {}
 
   async list<K extends Kind>({ owner, signupId }: OfSignupCommand, kind: K): Promise<TargetOf<K>[]> {
@@ -101,7 +106,10 @@ export class ManageSlotsItemsUseCase {
 
   async update<K extends Kind>(command: TargetCommand<K>, changes: ChangesOf<K>): Promise<TargetOf<K>> {
     const { signupId, kind, id } = command;
-    if (!Object.values(changes).some((value) => value !== undefined)) return this.existing(command);
+    if (!Object.values(changes).some((value) => value !== undefined)) {
+      if (command.ifMatch !== undefined) await this.locked(command, async () => undefined);
+      return this.existing(command);
+    }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const edited = await this.locked(command, async (tx, signup) => {
         const result = await this.contents.update(tx.manager, kind, this.writable(command), id, changes);
@@ -180,11 +188,16 @@ export class ManageSlotsItemsUseCase {
    * (lock order: signup, participant, slots, items): it neither deadlocks with the deletion of the
    * signup nor with registrations and edits, the signup cannot close meanwhile, and the places a
    * raised limit frees go to its line before anything else of the signup's places changes.
-   * The work is not run when there is no such signup (the write's own re-read explains why).
+   * The work is not run when there is no such signup (the write's own re-read explains why), nor
+   * when If-Match names no current tag of the signup (412).
    */
-  private locked<T>({ signupId }: OfSignupCommand, work: (tx: Tx, signup: Signup) => Promise<T | undefined>): Promise<T | undefined> {
+  private locked<T>(
+    { owner, signupId, ifMatch }: OfSignupCommand,
+    work: (tx: Tx, signup: Signup) => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     return this.outbox.transaction(async (tx) => {
       const signup = await this.signups.lock(tx.manager, signupId, 'update');
+      await this.precondition.require(tx.manager, owner, signupId, ifMatch);
       return signup && work(tx, signup);
     });
   }

@@ -1,15 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   decodeCursor,
   encodeCursor,
   type Page,
   pageOf,
   type Principal,
+  requireIfMatch,
   type UpdateWebhookInput,
   type WebhookEndpointView,
   type WebhookWithSecretView,
 } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { DATA_SOURCE } from '#libs/runtime';
 import { generateSigningSecret } from '../../signing/index.js';
 import { type Endpoint, ownerOf } from '../endpoint.js';
 import { endpointView } from '../endpoint.presenter.js';
@@ -28,12 +31,16 @@ function found(endpoint: Endpoint | undefined): WebhookEndpointView {
 /**
  * Reads and plain writes of the caller's endpoints (its organization and mode). Another
  * organization's endpoint, or the other mode's, is not found, like one that does not exist.
+ * An edit or deletion with If-Match locks the endpoint's row in its transaction and compares the
+ * tag of the endpoint as `webhooks.get` answers it (endpointView) before writing: of two writes
+ * sent with one tag, the second sees the first's result and gets 412 precondition_failed.
  */
 @Injectable()
 export class ManageEndpointsUseCase {
   constructor(
     private readonly endpoints: EndpointsRepository,
     private readonly rules: EndpointRules,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
   ) {}
 
   async get(principal: Principal, id: string): Promise<WebhookEndpointView> {
@@ -48,15 +55,29 @@ export class ManageEndpointsUseCase {
     return { data: page.data.map(endpointView), nextCursor: page.nextCursor };
   }
 
-  async update(principal: Principal, id: string, input: UpdateWebhookInput): Promise<WebhookEndpointView> {
+  async update(principal: Principal, id: string, input: UpdateWebhookInput, ifMatch?: string): Promise<WebhookEndpointView> {
     const url = input.url === undefined ? undefined : await this.rules.acceptUrl(principal, input.url);
     const eventTypes = input.eventTypes === undefined ? undefined : normalizeEventTypes(input.eventTypes);
-    return found(await this.endpoints.update(ownerOf(principal), id, { url, description: input.description, eventTypes }));
+    const changes = { url, description: input.description, eventTypes };
+    if (ifMatch === undefined) return found(await this.endpoints.update(ownerOf(principal), id, changes));
+    return this.dataSource.transaction(async (manager) => {
+      await this.requireCurrent(manager, principal, id, ifMatch);
+      return found(await this.endpoints.update(ownerOf(principal), id, changes, manager));
+    });
   }
 
   /** Deletes the endpoint with its delivery history; answers the endpoint as it was. */
-  async delete(principal: Principal, id: string): Promise<WebhookEndpointView> {
-    return found(await this.endpoints.delete(ownerOf(principal), id));
+  async delete(principal: Principal, id: string, ifMatch?: string): Promise<WebhookEndpointView> {
+    if (ifMatch === undefined) return found(await this.endpoints.delete(ownerOf(principal), id));
+    return this.dataSource.transaction(async (manager) => {
+      await this.requireCurrent(manager, principal, id, ifMatch);
+      return found(await this.endpoints.delete(ownerOf(principal), id, manager));
+    });
+  }
+
+  /** Locks the endpoint and checks If-Match against it: 404 when there is none, 412 when the tag is not current. */
+  private async requireCurrent(manager: EntityManager, principal: Principal, id: string, ifMatch: string): Promise<void> {
+    requireIfMatch(ifMatch, found(await this.endpoints.lock(manager, ownerOf(principal), id)));
   }
 
   async pause(principal: Principal, id: string): Promise<WebhookEndpointView> {
