@@ -3,20 +3,16 @@ import { EdgeRateLimiter, meterUnguardedRefusals } from '#libs/edge';
 import { REQUEST_ID_HEADER } from '#libs/observability';
 import { ProblemFilter, sendProblem, toProblem } from '#libs/problem';
 import { type AppDefinition, hoursToSeconds } from '#libs/runtime';
-import { CALENDAR_ROUTES } from './calendars/calendar-routes.js';
 import { gatewayDataSourceSpec } from './database.js';
 import { gatewaySpec } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
+import { useApiPrefix } from './http/api-prefix.js';
 import { tagRepresentations } from './http/conditional-requests.js';
 import { acceptJsonOnly } from './http/json-only.js';
 import { settleIdempotentResponses } from './idempotency/idempotency.hooks.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { API_PREFIX, buildOpenApiDocument, serveOpenApi } from './openapi/openapi.js';
-import { MAILBOX_ROUTES } from './pages/mailbox.controller.js';
 import { isPagePath, PageProblemFilter, sendProblemPage } from './pages/page-errors.js';
-import { PAGE_ROUTES } from './pages/pages.controller.js';
-import { UNSUBSCRIBE_ROUTES } from './pages/unsubscribe.controller.js';
-import { TWILIO_INBOUND_ROUTE } from './reminders/twilio-signature.guard.js';
 
 /**
  * The REST edge: authenticates, rate-limits, honours Idempotency-Key, checks scopes, validates,
@@ -49,19 +45,7 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
   ],
   configure(app, context) {
     const { config } = context;
-    app.setGlobalPrefix(API_PREFIX, {
-      exclude: [
-        'healthz',
-        'readyz',
-        'metrics',
-        'problems/:slug',
-        TWILIO_INBOUND_ROUTE,
-        ...PAGE_ROUTES,
-        ...MAILBOX_ROUTES,
-        ...UNSUBSCRIBE_ROUTES,
-        ...CALENDAR_ROUTES,
-      ],
-    });
+    useApiPrefix(app);
     // Registered after the runtime's problem filter, so it is asked first; it hands every non-page path back to a problem filter.
     app.useGlobalFilters(new PageProblemFilter(new ProblemFilter(config.problemBase, context.logger), context.logger));
     const fastify = app.getHttpAdapter().getInstance();
@@ -72,3 +56,4 @@ export const apiGatewayApp: AppDefinition<typeof gatewaySpec> = {
     serveOpenApi(app, buildOpenApiDocument(app, config.publicBaseUrl));
   },
 };
+export { buildOpenApiDocumentOffline } from './openapi/offline-document.js';

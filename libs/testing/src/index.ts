@@ -13,3 +13,4 @@ export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } f
 export { participantEventData } from './event-data.js';
 export { startFakeSmtp, type FakeSmtp, type FakeSmtpMessage } from './fake-smtp.js';
 export { accessibilityViolations, launchChromium } from './browser.js';
+export { CLIENT_TYPES_FILE, clientTypesSource } from './client-types.js';
