@@ -8,6 +8,7 @@ import { AttendanceController } from './attendance/attendance.controller.js';
 import { ReportsController } from './attendance/reports.controller.js';
 import { CalendarFeedController } from './calendars/calendar-feed.controller.js';
 import { CalendarsController } from './calendars/calendars.controller.js';
+import { EventsController } from './events/events.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
@@ -56,6 +57,7 @@ export class GatewayModule {
         CalendarFeedController,
         ProblemPagesController,
         WebhooksController,
+        EventsController,
         RemindersController,
         EmailsController,
         TwilioInboundController,

@@ -1,6 +1,6 @@
 import { encodeCursor, newId, newPrefixedId, type ParticipantView, type Principal, type RegistrationInput } from '#libs/contracts';
 import { eventually } from '#libs/testing';
-import { type AppHarness, caller, daysFromNow, person, problemOf, startApp } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, participantsList, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -102,8 +102,8 @@ describe('listing participants', () => {
     }
     for (const cursor of [
       '%%%',
-      encodeCursor({ createdAt: 'then', id: newId() }),
-      encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() }),
+      encodeCursor({ createdAt: 'then', id: newId() }, participantsList(owner, signup.id)),
+      encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() }, participantsList(owner, signup.id)),
     ]) {
       const problem = await problemOf(
         h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }),
@@ -123,13 +123,13 @@ describe('listing participants', () => {
       'Fri, 01 Jan 2027 00:00:00 GMT',
     ];
     for (const createdAt of dates) {
-      const cursor = encodeCursor({ createdAt, id: newId() });
+      const cursor = encodeCursor({ createdAt, id: newId() }, participantsList(owner, signup.id));
       const problem = await problemOf(
         h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }),
       );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
-    const cursor = encodeCursor({ createdAt: '2999-01-01T00:00:00Z', id: newId() });
+    const cursor = encodeCursor({ createdAt: '2999-01-01T00:00:00Z', id: newId() }, participantsList(owner, signup.id));
     expect(await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } })).toEqual({
       data: [],
       nextCursor: null,

@@ -1,7 +1,7 @@
 import { type CloudEvent, encodeCursor, EVENT_TYPES, newId, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
 import { createTestStack, eventually, problemOf, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, SIGNUP_TIME_ZONE, SIGNUPS_ENV } from '../testing/fixtures.js';
+import { caller, SIGNUP_TIME_ZONE, SIGNUPS_ENV, signupsList } from '../testing/fixtures.js';
 
 let stack: TestStack;
 const events: CloudEvent[] = [];
@@ -558,8 +558,8 @@ describe('listing signups', () => {
     const principal = caller();
     for (const cursor of [
       '%%%',
-      encodeCursor({ eventDate: 'yesterday', id: newId() }),
-      encodeCursor({ eventDate: '2027-01-01T00:00:00.000Z', id: 'x' }),
+      encodeCursor({ eventDate: 'yesterday', id: newId() }, signupsList(principal)),
+      encodeCursor({ eventDate: '2027-01-01T00:00:00.000Z', id: 'x' }, signupsList(principal)),
     ]) {
       const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { cursor } }));
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
@@ -577,13 +577,16 @@ describe('listing signups', () => {
     ];
     for (const eventDate of dates) {
       const problem = await problemOf(
-        stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate, id: newId() }) } }),
+        stack.bus.request('signups.list', {
+          principal,
+          query: { cursor: encodeCursor({ eventDate, id: newId() }, signupsList(principal)) },
+        }),
       );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
     const valid = await stack.bus.request('signups.list', {
       principal,
-      query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }) },
+      query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }, signupsList(principal)) },
     });
     expect(valid).toEqual({ data: [], nextCursor: null });
   });

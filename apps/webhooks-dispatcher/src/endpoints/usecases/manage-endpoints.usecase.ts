@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type CursorList,
   decodeCursor,
   encodeCursor,
   type Page,
@@ -41,9 +42,11 @@ export class ManageEndpointsUseCase {
   }
 
   async list(principal: Principal, limit: number, cursor?: string): Promise<Page<WebhookEndpointView>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
-    const page = pageOf(await this.endpoints.list(ownerOf(principal), limit + 1, after), limit, (last) =>
-      encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }),
+    const owner = ownerOf(principal);
+    const list: CursorList = { list: 'webhooks.list', ...owner };
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt', list);
+    const page = pageOf(await this.endpoints.list(owner, limit + 1, after), limit, (last) =>
+      encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }, list),
     );
     return { data: page.data.map(endpointView), nextCursor: page.nextCursor };
   }
