@@ -598,6 +598,56 @@ describe('listing signups', () => {
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'limit', message: expect.any(String) }] });
     }
   });
+
+  it('refuses a cursor of another organization, mode or filter, with validation_failed on path cursor', async () => {
+    const principal = caller();
+    await create(principal);
+    await create(principal);
+    const { nextCursor } = await stack.bus.request('signups.list', { principal, query: { limit: 1 } });
+    expect(nextCursor).toEqual(expect.any(String));
+    for (const [who, query] of [
+      [caller(), {}],
+      [caller({ organizationId: principal.organizationId, livemode: true }), {}],
+      [principal, { status: 'draft' as const }],
+      [principal, { updated_since: '2026-01-01T00:00:00Z' }],
+    ] as const) {
+      const problem = await problemOf(stack.bus.request('signups.list', { principal: who, query: { ...query, cursor: nextCursor! } }));
+      expect(problem).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'cursor', message: expect.stringContaining('belongs to another list') }],
+      });
+    }
+  });
+});
+
+describe('listing signups changed since a time (updated_since)', () => {
+  it('lists only the signups changed at or after it, newest event first, page by page', async () => {
+    const principal = caller();
+    const untouched = await create(principal);
+    const first = await create(principal);
+    const second = await create(principal);
+    const edited = [
+      await stack.bus.request('signups.update', { principal, id: first.id, input: { title: 'Moved' } }),
+      await stack.bus.request('signups.update', { principal, id: second.id, input: { title: 'Moved too' } }),
+    ];
+    const since = edited[0]!.updatedAt;
+    expect(Date.parse(since)).toBeGreaterThan(Date.parse(untouched.updatedAt));
+    const page = await stack.bus.request('signups.list', { principal, query: { updated_since: since, limit: 1 } });
+    expect(page.data.map((s) => s.id)).toEqual([second.id]);
+    const next = await stack.bus.request('signups.list', { principal, query: { updated_since: since, limit: 1, cursor: page.nextCursor! } });
+    expect(next).toEqual({ data: [expect.objectContaining({ id: first.id, title: 'Moved' })], nextCursor: null });
+    const all = await stack.bus.request('signups.list', { principal, query: { updated_since: untouched.updatedAt } });
+    expect(all.data.map((s) => s.id)).toEqual([second.id, first.id, untouched.id]);
+  });
+
+  it('refuses an updated_since in the future or not an RFC 3339 date-time, with validation_failed on path updated_since', async () => {
+    const principal = caller();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    for (const updated_since of [future, 'yesterday', '2026-02-30T00:00:00Z', '2026-01-01']) {
+      const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { updated_since } }));
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'updated_since' }] });
+    }
+  });
 });
 
 describe('events', () => {
