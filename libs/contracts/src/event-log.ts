@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageMetaDto, PageQueryDto } from './pagination.js';
-import { DateTimeField, StringField, UuidField } from './validation.js';
+import { DateTimeField, EnumField, StringField, UuidField } from './validation.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.js';
 
 /** The event types the log keeps: every type of the webhook catalog but webhook.test, which is no event of an organization. */
@@ -10,10 +10,15 @@ export const LOGGED_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 
 export class EventLogQueryDto extends PageQueryDto {
   @UuidField({
     description:
-      'An event id (from this log or a webhook-id): list the events recorded after it, oldest first. Without it, newest first. ' +
+      'An event id (from this log or a webhook-id): list the events recorded after it, oldest first. ' +
       'Not with cursor, which carries its own position and direction.',
   })
   after?: string;
+
+  @EnumField(['desc', 'asc'], {
+    description: 'desc (default): newest first. asc: oldest first, from the oldest event kept or after `after` (asc is implied by after).',
+  })
+  order?: 'desc' | 'asc';
 
   @StringField({
     max: 1000,
@@ -22,14 +27,14 @@ export class EventLogQueryDto extends PageQueryDto {
   })
   type?: string;
 
-  @DateTimeField({ description: 'Only events that happened at or after this RFC 3339 date-time.' })
+  @DateTimeField({ description: 'Only events that happened at or after this RFC 3339 date-time (not in the future).' })
   created_gte?: string;
 
-  @DateTimeField({ description: 'Only events that happened before this RFC 3339 date-time.' })
+  @DateTimeField({ description: 'Only events that happened before this RFC 3339 date-time (not in the future).' })
   created_lt?: string;
 }
 
-export type EventLogQuery = Pick<EventLogQueryDto, 'limit' | 'cursor' | 'after' | 'type' | 'created_gte' | 'created_lt'>;
+export type EventLogQuery = Pick<EventLogQueryDto, 'limit' | 'cursor' | 'after' | 'order' | 'type' | 'created_gte' | 'created_lt'>;
 
 /** One event as a webhook delivers it, with its id (the webhook-id of its deliveries). */
 export class EventLogEntryView {

@@ -20,14 +20,15 @@ export class EventsController {
   @ApiOperation({
     summary: 'The event log: every event of the last 30 days as a webhook delivers it, with its webhook-id as id',
     description:
-      'Newest first; with `after` (an event id), the events recorded after it, oldest first, for a sync reader. ' +
+      'Newest first; with `after` (an event id, e.g. a webhook-id), the events recorded after it, oldest first, for a sync reader ' +
+      '(`order=asc` without `after`: from the oldest event kept). ' +
       '`nextCursor` goes on in the same direction. A cursor works only with the organization, mode and filters it came from ' +
       '(422 on `cursor` otherwise); a cursor or `after` older than the log keeps is 410 `cursor_expired`. API keys only.',
   })
   @ApiOkResponse({ type: EventLogPageView })
   @ApiProblems(['forbidden', 'validation_failed', 'cursor_expired'])
   list(@ValidQuery(EventLogQueryDto) query: EventLogQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<EventLogEntryView>> {
-    const { limit, cursor, after, type, created_gte, created_lt } = query;
-    return this.bus.request('webhooks.events.list', { principal, query: { limit, cursor, after, type, created_gte, created_lt } });
+    const { limit, cursor, after, order, type, created_gte, created_lt } = query;
+    return this.bus.request('webhooks.events.list', { principal, query: { limit, cursor, after, order, type, created_gte, created_lt } });
   }
 }

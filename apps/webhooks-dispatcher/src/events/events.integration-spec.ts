@@ -75,7 +75,10 @@ describe('the event log', () => {
       const page = await list(principal, { ...query, cursor });
       pages.push(page.data.map((entry) => entry.id));
       cursor = page.nextCursor ?? undefined;
-      if (cursor) delete query.after;
+      if (cursor) {
+        delete query.after;
+        delete query.order;
+      }
     } while (cursor);
     return pages;
   }
@@ -156,6 +159,7 @@ describe('the event log', () => {
       [ids[3], ids[4]],
     ]);
     expect(await list(principal, { after: ids[4] })).toEqual({ data: [], nextCursor: null });
+    expect(await allPages(principal, { limit: 3, order: 'asc' })).toEqual([ids.slice(0, 3), ids.slice(3)]);
   });
 
   it('filters by type and by the time events happened', async () => {
@@ -241,7 +245,7 @@ describe('the event log', () => {
       expect(await problemOf(list(principal, { after: v7Made(DAY_MS) }))).toMatchObject({ code: 'validation_failed' });
     });
 
-    it('an unknown type, a malformed time, after with cursor and an OAuth token', async () => {
+    it('an unknown type, a malformed or future time, after with cursor and an OAuth token', async () => {
       const principal = caller();
       const { nextCursor } = await list(principal);
       const cases: [EventLogQuery, string][] = [
@@ -249,7 +253,12 @@ describe('the event log', () => {
         [{ type: 'webhook.test' }, 'type'],
         [{ created_gte: 'yesterday' }, 'created_gte'],
         [{ created_lt: '2026-02-30T00:00:00Z' }, 'created_lt'],
+        [{ created_gte: new Date(Date.now() + 3_600_000).toISOString() }, 'created_gte'],
+        [{ created_lt: new Date(Date.now() + 3_600_000).toISOString() }, 'created_lt'],
         [{ after: 'not-a-uuid' }, 'after'],
+        [{ order: 'up' as 'asc' }, 'order'],
+        [{ after: newId(), order: 'desc' }, 'order'],
+        [{ order: 'asc', cursor: encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date().toISOString() }, listOf(principal)) }, 'order'],
         [
           { after: newId(), cursor: encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date().toISOString() }, listOf(principal)) },
           'after',

@@ -33,6 +33,15 @@ function typesOf(type: string | undefined): string[] | undefined {
   return types.sort();
 }
 
+/** A validated time filter; one in the future is a 422 on it, as `updated_since` is (no event happened there yet). */
+function pastTimeOf(value: string | undefined, path: 'created_gte' | 'created_lt'): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime()) || at.getTime() > Date.now())
+    throw ProblemError.validation([{ path, message: Number.isNaN(at.getTime()) ? 'Invalid datetime' : 'Must not be in the future' }]);
+  return at;
+}
+
 /** The time a UUID v7 was made (its first 48 bits, Unix milliseconds); undefined for another version. */
 function timeOfV7(id: string): Date | undefined {
   const hex = id.replaceAll('-', '');
@@ -58,11 +67,17 @@ export class ListEventsUseCase {
   ) {}
 
   async execute(owner: Owner, query: EventLogQuery): Promise<Page<EventLogEntryView>> {
-    const { limit = DEFAULT_PAGE_SIZE, cursor, after } = query;
+    const { limit = DEFAULT_PAGE_SIZE, cursor, after, order } = query;
     if (cursor !== undefined && after !== undefined)
       throw ProblemError.validation([{ path: 'after', message: 'Pass after or cursor, not both: a cursor carries its own position' }]);
-    const createdGte = query.created_gte === undefined ? undefined : new Date(query.created_gte);
-    const createdLt = query.created_lt === undefined ? undefined : new Date(query.created_lt);
+    if (cursor !== undefined && order !== undefined)
+      throw ProblemError.validation([{ path: 'order', message: 'Pass order or cursor, not both: a cursor carries its own direction' }]);
+    if (after !== undefined && order === 'desc')
+      throw ProblemError.validation([
+        { path: 'order', message: 'after lists the events after it, oldest first: order must be asc or absent' },
+      ]);
+    const createdGte = pastTimeOf(query.created_gte, 'created_gte');
+    const createdLt = pastTimeOf(query.created_lt, 'created_lt');
     const filter: LogFilter = { types: typesOf(query.type), createdGte, createdLt };
     const list: CursorList = {
       list: 'webhooks.events.list',
@@ -70,7 +85,7 @@ export class ListEventsUseCase {
       filters: { type: filter.types?.join(','), createdGte: createdGte?.toISOString(), createdLt: createdLt?.toISOString() },
     };
 
-    let direction: Direction = 'desc';
+    let direction: Direction = order ?? 'desc';
     let from: LogPosition | undefined;
     if (cursor !== undefined) [direction, from] = this.decode(cursor, list);
     else if (after !== undefined) {
