@@ -634,7 +634,10 @@ describe('listing signups changed since a time (updated_since)', () => {
     expect(Date.parse(since)).toBeGreaterThan(Date.parse(untouched.updatedAt));
     const page = await stack.bus.request('signups.list', { principal, query: { updated_since: since, limit: 1 } });
     expect(page.data.map((s) => s.id)).toEqual([second.id]);
-    const next = await stack.bus.request('signups.list', { principal, query: { updated_since: since, limit: 1, cursor: page.nextCursor! } });
+    const next = await stack.bus.request('signups.list', {
+      principal,
+      query: { updated_since: since, limit: 1, cursor: page.nextCursor! },
+    });
     expect(next).toEqual({ data: [expect.objectContaining({ id: first.id, title: 'Moved' })], nextCursor: null });
     const all = await stack.bus.request('signups.list', { principal, query: { updated_since: untouched.updatedAt } });
     expect(all.data.map((s) => s.id)).toEqual([second.id, first.id, untouched.id]);
