@@ -23,7 +23,7 @@ export class EventsController {
       'Newest first; with `after` (an event id, e.g. a webhook-id), the events recorded after it, oldest first, for a sync reader ' +
       '(`order=asc` without `after`: from the oldest event kept). ' +
       '`nextCursor` goes on in the same direction. A cursor works only with the organization, mode and filters it came from ' +
-      '(422 on `cursor` otherwise); a cursor or `after` older than the log keeps is 410 `cursor_expired`. API keys only.',
+      '(422 on `cursor` otherwise); `after`, or an oldest-first cursor, older than the log keeps is 410 `cursor_expired`. API keys only.',
   })
   @ApiOkResponse({ type: EventLogPageView })
   @ApiProblems(['forbidden', 'validation_failed', 'cursor_expired'])

@@ -242,7 +242,7 @@ describe('the event log', () => {
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     });
 
-    it('a cursor or event id older than the log keeps, as 410 cursor_expired', async () => {
+    it('an oldest-first cursor or event id older than the log keeps, as 410 cursor_expired (a newest-first one just ends)', async () => {
       const principal = caller();
       const tooOld = (RETENTION_HOURS + 1) * 3600 * 1000;
       const cursor = encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date(Date.now() - tooOld).toISOString() }, listOf(principal));
@@ -252,6 +252,8 @@ describe('the event log', () => {
         expect(problem).toMatchObject({ code: 'cursor_expired', status: 410 });
       }
       expect(await problemOf(list(principal, { after: v7Made(DAY_MS) }))).toMatchObject({ code: 'validation_failed' });
+      const back = encodeCursor({ d: 'desc', tx: '1', seq: '1', at: new Date(Date.now() - tooOld).toISOString() }, listOf(principal));
+      expect(await list(principal, { cursor: back })).toEqual({ data: [], nextCursor: null });
     });
 
     it('an unknown type, a malformed or future time, after with cursor and an OAuth token', async () => {

@@ -56,8 +56,8 @@ function entryOf(event: LoggedEvent): EventLogEntryView {
 /**
  * The organization's event log of the caller's mode (docs/decisions.md, "Event log and sync"):
  * newest first, or oldest first after an event id; a cursor carries its direction and position,
- * bound to the organization, mode and filters. A position older than the retention window is
- * expired (410 cursor_expired), whether or not its row is pruned yet.
+ * bound to the organization, mode and filters. Oldest first, a position older than the retention
+ * window is expired (410 cursor_expired), whether or not its row is pruned yet.
  */
 @Injectable()
 export class ListEventsUseCase {
@@ -92,7 +92,9 @@ export class ListEventsUseCase {
       direction = 'asc';
       from = await this.positionAfter(owner, after.toLowerCase());
     }
-    if (from) this.requireKept(from.createdAt, cursor === undefined ? 'after' : 'cursor');
+    // Oldest first, events right after an old position may be pruned already: the reader would miss them.
+    // Newest first, paging back just ends where the log does.
+    if (from && direction === 'asc') this.requireKept(from.createdAt, cursor === undefined ? 'after' : 'cursor');
 
     const rows = await this.events.list(owner, filter, direction, from, limit + 1);
     const data = rows.slice(0, limit);
