@@ -115,6 +115,11 @@ describe('npm start (all-in-one)', () => {
       const key = /Sandbox API key\s+(sgn_test_[0-9A-Za-z]{32})/.exec(second.output)?.[1];
       const list = await request<{ data: { title: string }[] }>(`${base}/signups`, { key });
       expect(list.body.data.map((s) => s.title)).toEqual(['Smoke']);
+      // The event log on the embedded database: the first run's signup.created, kept across the restart.
+      await eventually(async () => {
+        const log = await request<{ data: { type: string; data: { title?: string } }[] }>(`${base}/events?type=signup.created`, { key });
+        expect(log.body.data.map((entry) => entry.data.title)).toEqual(['Smoke']);
+      }, 15_000);
 
       // The participant lifecycle on the embedded database: a required question, a registration past a full slot waiting in
       // its line, a cancellation that offers the place, its acceptance, and a check-in.

@@ -78,7 +78,7 @@ describe('OAuth 2.1 for third-party apps', () => {
       expect(config.clientMetadata().client_secret).toBeUndefined();
     });
 
-    it('registers a confidential client that gets a client_secret and must present it at the token endpoint, whose token cannot manage webhooks', async () => {
+    it('registers a confidential client that gets a client_secret and must present it at the token endpoint, whose token cannot manage webhooks nor read the event log', async () => {
       const config = await registerPublicClient(redirectUri(), { token_endpoint_auth_method: 'client_secret_post' });
       const { client_id: clientId, client_secret: secret } = config.clientMetadata();
       expect(clientId).toMatch(/^cli_/);
@@ -108,6 +108,9 @@ describe('OAuth 2.1 for third-party apps', () => {
       const webhooks = await call<{ code: string }>('/webhooks', { key: tokens.access_token });
       expect(webhooks.status).toBe(403);
       expect(webhooks.body.code).toBe('forbidden');
+      const events = await call<{ code: string }>('/events', { key: tokens.access_token });
+      expect(events.status).toBe(403);
+      expect(events.body.code).toBe('forbidden');
     });
   });
 

@@ -111,6 +111,28 @@ describe('api-gateway on its own', () => {
     }
   });
 
+  it('documents the event log with its queries and 410 cursor_expired, and updated_since on the signup and participant lists', async () => {
+    const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
+    type Op = {
+      parameters: { name: string; in: string; schema: Record<string, unknown> }[];
+      responses: Record<string, { description: string }>;
+    };
+    const events = doc.paths['/api/v1/events']!.get as unknown as Op;
+    expect(
+      events.parameters
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['after', 'created_gte', 'created_lt', 'cursor', 'limit', 'order', 'type'].sort());
+    expect(events.responses['410']!.description).toBe('Problem: cursor_expired');
+    expect(events.responses['403']!.description).toContain('forbidden');
+    expect(doc.components?.schemas?.EventLogPageView).toBeDefined();
+    for (const path of ['/api/v1/signups', '/api/v1/signups/{id}/participants']) {
+      const list = doc.paths[path]!.get as unknown as Op;
+      expect(list.parameters.find((p) => p.name === 'updated_since')).toMatchObject({ in: 'query', schema: { format: 'date-time' } });
+    }
+  });
+
   describe('slots, items, participants, analytics, public and registration routes', () => {
     type Operation = {
       'x-required-scope'?: string;

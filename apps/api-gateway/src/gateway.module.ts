@@ -8,6 +8,7 @@ import { AttendanceController } from './attendance/attendance.controller.js';
 import { ReportsController } from './attendance/reports.controller.js';
 import { CalendarFeedController } from './calendars/calendar-feed.controller.js';
 import { CalendarsController } from './calendars/calendars.controller.js';
+import { EventsController } from './events/events.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
 import { ConditionalRequestsInterceptor } from './http/conditional-requests.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -57,6 +58,7 @@ export class GatewayModule {
         CalendarFeedController,
         ProblemPagesController,
         WebhooksController,
+        EventsController,
         RemindersController,
         EmailsController,
         TwilioInboundController,

@@ -11,6 +11,12 @@ const seed = (kind: string, status: string, age: string) =>
           ${status === 'pending' ? `now() + interval '1 day'` : 'NULL'}, now() - interval '${age}'
    FROM generate_series(1, ${SEEDED})`;
 
+/** `SEEDED` logged events of a kind (their type), made `age` ago, with a participant's contacts in their body. */
+const seedEvents = (kind: string, age: string) =>
+  `INSERT INTO "webhooks"."events" ("id", "organization_id", "livemode", "type", "payload", "created_at")
+   SELECT gen_random_uuid(), 'org_retention', true, '${kind}', '{"data":{"email":"ada@example.com"}}', now() - interval '${age}'
+   FROM generate_series(1, ${SEEDED})`;
+
 describeRetention(
   webhooksDispatcherApp,
   [
@@ -32,6 +38,13 @@ describeRetention(
         { kind: 'recent-succeeded', count: SEEDED },
       ],
       deleted: 3 * SEEDED,
+    },
+    {
+      table: 'events',
+      seed: [seedEvents('old', '31 days'), seedEvents('recent', '29 days')],
+      left: `SELECT "type" AS "kind", count(*)::int AS "count" FROM "webhooks"."events" GROUP BY 1 ORDER BY 1`,
+      expected: [{ kind: 'recent', count: SEEDED }],
+      deleted: SEEDED,
     },
   ],
   { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') },

@@ -19,6 +19,8 @@ export const webhooksSpec = {
   tierLimits: tierLimitsField(),
   /** Finished deliveries (their payloads hold participants' emails and phones) are deleted this long after they were created. */
   deliveriesRetentionHours: retentionHours('RETENTION_DELIVERIES_HOURS', 720),
+  /** The event log (its entries hold participants' names, emails and phones) keeps events this long after they happened. */
+  eventLogRetentionHours: retentionHours('RETENTION_EVENT_LOG_HOURS', 720),
 };
 
 export type WebhooksConfig = ConfigOf<typeof webhooksSpec>;

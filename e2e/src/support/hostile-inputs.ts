@@ -1,3 +1,5 @@
+import { encodeCursor } from '#libs/contracts';
+
 /**
  * Hostile inputs, in one place. fuzz.e2e-spec.ts sends each of them to every field of every REST
  * body and MCP tool's arguments, to every body as a whole, and to every query and path parameter
@@ -294,7 +296,8 @@ export const HOSTILE_QUERY_VALUES: readonly HostileParam[] = [
   { name: '1e308', raw: '1e308' },
   { name: '-1', raw: '-1' },
   { name: 'an impossible date', raw: '2027-02-30' },
-  { name: 'a date with a time', raw: '2027-02-01T00%3A00%3A00Z' },
+  // Far in the future: a date-time query (updated_since, created_gte, created_lt) refuses one in the future.
+  { name: 'a date with a time', raw: '2999-02-01T00%3A00%3A00Z' },
   { name: 'a date with a lone surrogate', raw: '2027-02-01%ED%A0%80' },
   { name: 'a cursor of another shape', raw: b64('{"a": 1}') },
   { name: 'a cursor whose timestamp is not one', raw: b64(`{"createdAt": "x", "eventDate": "x", "joinedAt": "x", "id": "${SOME_UUID}"}`) },
@@ -313,4 +316,12 @@ export const HOSTILE_QUERY_VALUES: readonly HostileParam[] = [
   { name: 'a cursor nested 2000 deep', raw: b64(deepArrays(DEEP)) },
   { name: 'a cursor with a __proto__ key', raw: b64(`{"__proto__": {"polluted": true}, "createdAt": "x", "id": "${SOME_UUID}"}`) },
   { name: 'a cursor that is JSON null', raw: b64('null') },
+  // A well-formed cursor of the signup list of another organization: every list refuses it (docs/decisions.md, "Event log and sync").
+  {
+    name: 'a cursor of another organization',
+    raw: encodeCursor(
+      { createdAt: '2027-01-01T00:00:00Z', eventDate: '2027-01-01T00:00:00Z', id: SOME_UUID },
+      { list: 'signups.list', organizationId: 'org_someoneelse', livemode: false },
+    ),
+  },
 ];

@@ -10,6 +10,7 @@ export {
   DecimalField,
   DEFAULT_TIME_ZONE,
   isDate,
+  isDateTime,
   EMAIL_MAX_LENGTH,
   EnumField,
   EnumListField,
@@ -58,6 +59,10 @@ export {
   decodeCursor,
   encodeCursor,
   pageOf,
+  readCursor,
+  updatedSinceOf,
+  UpdatedSinceField,
+  type CursorList,
   type CursorPosition,
   type Page,
 } from './pagination.js';
@@ -230,6 +235,7 @@ export {
   type UpdateWebhookInput,
   type WebhookEventType,
 } from './webhooks.js';
+export { EventLogEntryView, EventLogPageView, EventLogQueryDto, LOGGED_EVENT_TYPES, type EventLogQuery } from './event-log.js';
 export {
   DraftFromDescriptionDto,
   DraftItemDto,

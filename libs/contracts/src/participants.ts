@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageMetaDto, PageQueryDto } from './pagination.js';
+import { PageMetaDto, PageQueryDto, UpdatedSinceField } from './pagination.js';
 import { QuestionView } from './questions.js';
 import type { SignupStatus } from './signups.js';
 import { ItemView, SlotView } from './slots-items.js';
@@ -125,9 +125,12 @@ export class ParticipantView {
 export class ListParticipantsQueryDto extends PageQueryDto {
   @EnumField(PARTICIPANT_STATUSES, { description: 'Only participants in this status. Without it, every status but cancelled.' })
   status?: ParticipantStatus;
+
+  @UpdatedSinceField()
+  updated_since?: string;
 }
 
-export type ListParticipantsInput = { limit?: number; cursor?: string; status?: ParticipantStatus };
+export type ListParticipantsInput = { limit?: number; cursor?: string; status?: ParticipantStatus; updated_since?: string };
 
 export class ParticipantPageView extends PageMetaDto {
   @ApiProperty({ type: ParticipantView, isArray: true }) data!: ParticipantView[];

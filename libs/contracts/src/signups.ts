@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageMetaDto, PageQueryDto } from './pagination.js';
+import { PageMetaDto, PageQueryDto, UpdatedSinceField } from './pagination.js';
 import { MAX_QUESTIONS, QuestionDto, QuestionView } from './questions.js';
 import { ItemView, SlotView } from './slots-items.js';
 import {
@@ -113,11 +113,14 @@ export class ListSignupsQueryDto extends PageQueryDto {
 
   @UuidField({ description: 'Only the signups of this series (POST /signups/{id}/duplicate).' })
   seriesId?: string;
+
+  @UpdatedSinceField()
+  updated_since?: string;
 }
 
 export type CreateSignupInput = Omit<CreateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
 export type UpdateSignupInput = Omit<UpdateSignupDto, 'waitlist'> & { waitlist?: WaitlistSettingsInput };
-export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus; seriesId?: string };
+export type ListSignupsInput = { limit?: number; cursor?: string; status?: SignupStatus; seriesId?: string; updated_since?: string };
 
 /** The signup as every surface returns it (slots and items only on the single read and the edit). */
 export class SignupView {

@@ -7,6 +7,7 @@ import type { MemberRole, MeView, OrganizationView } from './auth.js';
 import type { CalendarFeedContents, CalendarFeedCreatedView, CalendarFeedView } from './calendars.js';
 import type { ZonedSignupDraft } from './drafts.js';
 import type { AccountEmailInput, EmailListView, EmailView } from './emails.js';
+import type { EventLogEntryView, EventLogQuery } from './event-log.js';
 import type { ExportPageQuery, ParticipantExportPage } from './exports.js';
 import type { ParticipantMessageContext } from './messages.js';
 import type { Page } from './pagination.js';
@@ -196,6 +197,8 @@ export interface RequestMap {
   'webhooks.deliveries.list': { req: ById & { query: { limit?: number; cursor?: string } }; res: Page<DeliveryView> };
   /** id: the delivery's. */
   'webhooks.deliveries.replay': { req: ById; res: DeliveryView };
+  /** The organization's event log of the principal's mode (docs/decisions.md, "Event log and sync"). */
+  'webhooks.events.list': { req: { principal: Principal; query: EventLogQuery }; res: Page<EventLogEntryView> };
 }
 
 export type Subject = keyof RequestMap;
@@ -311,6 +314,7 @@ const CATALOG = {
   'webhooks.test': { access: 'credential', credentials: 'api_key', scope: null, deadlineMs: 65_000 },
   'webhooks.deliveries.list': { access: 'credential', credentials: 'api_key', scope: null },
   'webhooks.deliveries.replay': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.events.list': { access: 'credential', credentials: 'api_key', scope: null },
 } as const satisfies Record<Subject, SubjectEntry>;
 
 export const SUBJECT_CATALOG: Readonly<Record<Subject, SubjectEntry>> = CATALOG;

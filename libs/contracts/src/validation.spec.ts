@@ -1,6 +1,6 @@
 import { ProblemError } from '#libs/problem';
 import { requireUuid } from './ids.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { type CursorList, decodeCursor, encodeCursor, updatedSinceOf } from './pagination.js';
 import { RegistrationDto as ParticipantRegistrationDto } from './participants.js';
 import { CreateSignupDto, ListSignupsQueryDto, UpdateSignupDto } from './signups.js';
 import {
@@ -230,9 +230,11 @@ describe('ids and cursors', () => {
     }
   });
 
+  const LIST: CursorList = { list: 'signups.participants.list', organizationId: 'org_a', livemode: false, parentId: 'p', filters: {} };
+
   it('round-trips a cursor to the position it names', () => {
-    const cursor = encodeCursor({ createdAt: '2026-01-01T02:00:00.000+02:00', id: '0190A0B2-7A3C-7DEF-8A12-1234567890AB' });
-    expect(decodeCursor(cursor, 'createdAt')).toEqual({
+    const cursor = encodeCursor({ createdAt: '2026-01-01T02:00:00.000+02:00', id: '0190A0B2-7A3C-7DEF-8A12-1234567890AB' }, LIST);
+    expect(decodeCursor(cursor, 'createdAt', LIST)).toEqual({
       createdAt: new Date('2026-01-01T00:00:00.000Z'),
       id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
     });
@@ -243,21 +245,63 @@ describe('ids and cursors', () => {
     ['not base64url JSON', '!!!'],
     ['JSON that is not an object', b64('[1,2]')],
     ['JSON null', b64('null')],
-    ['the wrong keys', encodeCursor({ eventDate: '2026-01-01T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
-    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' })],
+    ['the wrong keys', encodeCursor({ eventDate: '2026-01-01T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }, LIST)],
+    ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }, LIST)],
     [
       'a date JavaScript reads but Postgres cannot hold',
-      encodeCursor({ createdAt: '+275760-09-13T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }),
+      encodeCursor({ createdAt: '+275760-09-13T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }, LIST),
     ],
-    ['an id that is not a uuid', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 'not-a-uuid' })],
-    ['an id of the wrong type', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 1 })],
-    ['a lone surrogate', b64('{"createdAt":"2026-01-01T00:00:00Z","id":"\\ud800"}')],
+    ['an id that is not a uuid', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 'not-a-uuid' }, LIST)],
+    ['an id of the wrong type', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: 1 }, LIST)],
+    ['a lone surrogate', encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: '\ud800' }, LIST)],
+    ['no list tag', b64('{"createdAt":"2026-01-01T00:00:00Z","id":"0190a0b2-7a3c-7def-8a12-1234567890ab"}')],
   ])('refuses a cursor holding %s as Invalid cursor', (_case, cursor) => {
-    expect(() => decodeCursor(cursor, 'createdAt')).toThrow(ProblemError);
+    expect(() => decodeCursor(cursor, 'createdAt', LIST)).toThrow(ProblemError);
     try {
-      decodeCursor(cursor, 'createdAt');
+      decodeCursor(cursor, 'createdAt', LIST);
     } catch (err) {
       expect((err as ProblemError).errors).toEqual([{ path: 'cursor', message: 'Invalid cursor' }]);
+    }
+  });
+
+  it.each<[string, Partial<CursorList>]>([
+    ['another organization', { organizationId: 'org_b' }],
+    ['the other mode', { livemode: true }],
+    ['another endpoint', { list: 'signups.list' }],
+    ['another parent', { parentId: 'q' }],
+    ['other filters', { filters: { status: 'cancelled' } }],
+  ])('refuses a cursor of %s as a cursor of another list', (_case, change) => {
+    const cursor = encodeCursor({ createdAt: '2026-01-01T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' }, { ...LIST, ...change });
+    expect(() => decodeCursor(cursor, 'createdAt', LIST)).toThrow(ProblemError);
+    try {
+      decodeCursor(cursor, 'createdAt', LIST);
+    } catch (err) {
+      expect((err as ProblemError).errors).toEqual([{ path: 'cursor', message: expect.stringContaining('belongs to another list') }]);
+    }
+  });
+
+  it('reads filters left undefined as absent, so a cursor keeps working whatever the order of the filters', () => {
+    const cursor = encodeCursor(
+      { createdAt: '2026-01-01T00:00:00Z', id: '0190a0b2-7a3c-7def-8a12-1234567890ab' },
+      { ...LIST, filters: { b: 'x', a: undefined, c: 1 } },
+    );
+    expect(decodeCursor(cursor, 'createdAt', { ...LIST, filters: { c: 1, b: 'x' } }).id).toBe('0190a0b2-7a3c-7def-8a12-1234567890ab');
+  });
+});
+
+describe('updatedSinceOf', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  it('reads a date-time with an offset as its instant', () => {
+    expect(updatedSinceOf('2026-06-01T13:00:00+02:00', now)).toEqual(new Date('2026-06-01T11:00:00Z'));
+    expect(updatedSinceOf(undefined, now)).toBeUndefined();
+  });
+
+  it('refuses an instant in the future as a 422 on updated_since', () => {
+    expect(() => updatedSinceOf('2026-06-01T12:00:01Z', now)).toThrow(ProblemError);
+    try {
+      updatedSinceOf('2026-06-01T12:00:01Z', now);
+    } catch (err) {
+      expect((err as ProblemError).errors).toEqual([{ path: 'updated_since', message: 'Must not be in the future' }]);
     }
   });
 });

@@ -55,6 +55,12 @@ export const PROBLEM_CATALOG = {
     title: 'Idempotent request in progress',
     description: 'A request with the same Idempotency-Key is still being processed. Retry shortly.',
   },
+  cursor_expired: {
+    status: 410,
+    title: 'Cursor expired',
+    description:
+      'The cursor points into events older than the event log keeps (30 days by default). List the resources again, then read the log from its newest event.',
+  },
   bad_request: {
     status: 400,
     title: 'Bad request',

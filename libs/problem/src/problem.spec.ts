@@ -6,10 +6,11 @@ import { asProblem, ProblemError } from './problem-error.js';
 import { renderProblemPage } from './problem-page.js';
 
 describe('problem catalog', () => {
-  it('holds the seventeen codes of the contract and precondition_failed', () => {
+  it('holds the seventeen codes of the contract, cursor_expired and precondition_failed', () => {
     expect(PROBLEM_CODES.sort()).toEqual([
       'bad_request',
       'conflict',
+      'cursor_expired',
       'daily_ceiling_exceeded',
       'forbidden',
       'idempotency_in_progress',
@@ -42,6 +43,7 @@ describe('problem catalog', () => {
       not_found: 404,
       conflict: 409,
       idempotency_in_progress: 409,
+      cursor_expired: 410,
       bad_request: 400,
       validation_failed: 422,
       idempotency_key_reuse: 422,

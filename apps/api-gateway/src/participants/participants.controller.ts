@@ -77,8 +77,8 @@ export class ParticipantsController {
     @ValidQuery(ListParticipantsQueryDto) query: ListParticipantsQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<ParticipantView>> {
-    const { limit, cursor, status } = query;
-    return this.bus.request('signups.participants.list', { principal, signupId, query: { limit, cursor, status } });
+    const { limit, cursor, status, updated_since } = query;
+    return this.bus.request('signups.participants.list', { principal, signupId, query: { limit, cursor, status, updated_since } });
   }
 
   @Patch(':participantId')

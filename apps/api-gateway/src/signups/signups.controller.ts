@@ -35,7 +35,13 @@ export class SignupsController {
   list(@ValidQuery(ListSignupsQueryDto) query: ListSignupsQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<SignupView>> {
     return this.bus.request('signups.list', {
       principal,
-      query: { limit: query.limit, cursor: query.cursor, status: query.status, seriesId: query.seriesId },
+      query: {
+        limit: query.limit,
+        cursor: query.cursor,
+        status: query.status,
+        seriesId: query.seriesId,
+        updated_since: query.updated_since,
+      },
     });
   }
 

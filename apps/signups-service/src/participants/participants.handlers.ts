@@ -6,6 +6,7 @@ import {
   MAX_MESSAGE_CONTEXTS,
   RegistrationDto,
   requireUuid,
+  updatedSinceOf,
   UpdateParticipantDto,
   validateInput,
 } from '#libs/contracts';
@@ -67,8 +68,9 @@ export class ParticipantsHandlers {
       },
       'signups.participants.list': async ({ principal, signupId, query }) => {
         const id = requireUuid(signupId);
-        const { cursor, limit, status } = await validateInput(ListParticipantsQueryDto, query, 'query');
-        const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit, status });
+        const { cursor, limit, status, updated_since } = await validateInput(ListParticipantsQueryDto, query, 'query');
+        const updatedSince = updatedSinceOf(updated_since);
+        const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit, status, updatedSince });
         return { data: page.data.map((participant) => participantView(participant, principal.livemode)), nextCursor: page.nextCursor };
       },
       'signups.participants.export': async ({ principal, signupId, query }) => {

@@ -1,6 +1,6 @@
 import { encodeCursor, newId, newPrefixedId, type ParticipantView, type Principal, type RegistrationInput } from '#libs/contracts';
 import { eventually } from '#libs/testing';
-import { type AppHarness, caller, daysFromNow, person, problemOf, startApp } from '../testing/fixtures.js';
+import { type AppHarness, caller, daysFromNow, participantsList, person, problemOf, startApp } from '../testing/fixtures.js';
 
 let h: AppHarness;
 
@@ -102,8 +102,8 @@ describe('listing participants', () => {
     }
     for (const cursor of [
       '%%%',
-      encodeCursor({ createdAt: 'then', id: newId() }),
-      encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() }),
+      encodeCursor({ createdAt: 'then', id: newId() }, participantsList(owner, signup.id)),
+      encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() }, participantsList(owner, signup.id)),
     ]) {
       const problem = await problemOf(
         h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }),
@@ -123,13 +123,13 @@ describe('listing participants', () => {
       'Fri, 01 Jan 2027 00:00:00 GMT',
     ];
     for (const createdAt of dates) {
-      const cursor = encodeCursor({ createdAt, id: newId() });
+      const cursor = encodeCursor({ createdAt, id: newId() }, participantsList(owner, signup.id));
       const problem = await problemOf(
         h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } }),
       );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
-    const cursor = encodeCursor({ createdAt: '2999-01-01T00:00:00Z', id: newId() });
+    const cursor = encodeCursor({ createdAt: '2999-01-01T00:00:00Z', id: newId() }, participantsList(owner, signup.id));
     expect(await h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { cursor } })).toEqual({
       data: [],
       nextCursor: null,
@@ -158,6 +158,53 @@ describe('listing participants', () => {
       }),
     );
     expect(problem).toMatchObject({ code: 'scope_required', detail: expect.stringContaining('participants:read') });
+  });
+});
+
+describe('listing participants changed since a time (updated_since)', () => {
+  it('lists only the participants changed at or after it, and refuses a cursor of another list', async () => {
+    const owner = caller();
+    const { signup } = await h.signup(owner);
+    const untouched = await registered(owner, signup.id);
+    const edited = await registered(owner, signup.id);
+    const updated = await h.stack.bus.request('signups.participants.update', {
+      principal: owner,
+      signupId: signup.id,
+      id: edited.id,
+      input: { name: 'Renamed' },
+    });
+    expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(untouched.updatedAt));
+    const list = (query: Record<string, unknown>, principal: Principal = owner, signupId = signup.id) =>
+      h.stack.bus.request('signups.participants.list', { principal, signupId, query });
+    expect((await list({ updated_since: updated.updatedAt })).data).toEqual([expect.objectContaining({ id: edited.id, name: 'Renamed' })]);
+    const first = await list({ updated_since: untouched.updatedAt, limit: 1 });
+    expect(first.data.map((p) => p.id)).toEqual([edited.id]);
+    expect((await list({ updated_since: untouched.updatedAt, limit: 1, cursor: first.nextCursor })).data.map((p) => p.id)).toEqual([
+      untouched.id,
+    ]);
+    const { signup: another } = await h.signup(owner);
+    for (const [query, principal, signupId] of [
+      [{ cursor: first.nextCursor }, owner, signup.id],
+      [{ updated_since: untouched.updatedAt, cursor: first.nextCursor }, owner, another.id],
+      [{ updated_since: untouched.updatedAt, cursor: first.nextCursor, status: 'confirmed' }, owner, signup.id],
+    ] as const) {
+      const problem = await problemOf(list(query, principal, signupId));
+      expect(problem).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'cursor', message: expect.stringContaining('belongs to another list') }],
+      });
+    }
+  });
+
+  it('refuses an updated_since in the future or not an RFC 3339 date-time, with validation_failed on path updated_since', async () => {
+    const owner = caller();
+    const { signup } = await h.signup(owner);
+    for (const updated_since of [new Date(Date.now() + 3_600_000).toISOString(), 'now', '2026-13-01T00:00:00Z']) {
+      const problem = await problemOf(
+        h.stack.bus.request('signups.participants.list', { principal: owner, signupId: signup.id, query: { updated_since } }),
+      );
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'updated_since' }] });
+    }
   });
 });
 

@@ -360,7 +360,7 @@ export class ParticipantsRepository {
    */
   async list(
     signupId: string,
-    status: ParticipantStatus | undefined,
+    { status, updatedSince }: { status?: ParticipantStatus; updatedSince?: Date },
     after: ParticipantPosition | undefined,
     limit: number,
   ): Promise<StoredParticipant[]> {
@@ -371,6 +371,10 @@ export class ParticipantsRepository {
       where += ` AND status = $${params.length}`;
     } else {
       where += ` AND status <> 'cancelled'`;
+    }
+    if (updatedSince) {
+      params.push(updatedSince);
+      where += ` AND updated_at >= $${params.length}::timestamptz`;
     }
     if (after) {
       params.push(after.createdAt, after.id);

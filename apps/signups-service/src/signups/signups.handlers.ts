@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { CreateSignupDto, type HandlersOf, ListSignupsQueryDto, requireUuid, UpdateSignupDto, validateInput } from '#libs/contracts';
+import {
+  CreateSignupDto,
+  type HandlersOf,
+  ListSignupsQueryDto,
+  requireUuid,
+  updatedSinceOf,
+  UpdateSignupDto,
+  validateInput,
+} from '#libs/contracts';
 import { ownerOf } from './signup.js';
 import { SignupPresenter } from './signup.presenter.js';
 import { ChangeSignupStatusUseCase } from './usecases/change-signup-status.usecase.js';
@@ -45,11 +53,12 @@ export class SignupsHandlers {
   handlers(): Pick<HandlersOf<'signups'>, SignupSubject> {
     return {
       'signups.list': async ({ principal, query }) => {
-        const { status, seriesId, cursor, limit } = await validateInput(ListSignupsQueryDto, query, 'query');
+        const { status, seriesId, cursor, limit, updated_since } = await validateInput(ListSignupsQueryDto, query, 'query');
         const page = await this.listSignups.execute({
           owner: ownerOf(principal),
           status,
           seriesId: seriesId?.toLowerCase(),
+          updatedSince: updatedSinceOf(updated_since),
           cursor,
           limit,
         });

@@ -1,7 +1,7 @@
 import { type CloudEvent, encodeCursor, EVENT_TYPES, newId, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
 import { createTestStack, eventually, problemOf, type TestStack } from '#libs/testing';
 import { signupsServiceApp } from '../index.js';
-import { caller, SIGNUP_TIME_ZONE, SIGNUPS_ENV } from '../testing/fixtures.js';
+import { caller, SIGNUP_TIME_ZONE, SIGNUPS_ENV, signupsList } from '../testing/fixtures.js';
 
 let stack: TestStack;
 const events: CloudEvent[] = [];
@@ -558,8 +558,8 @@ describe('listing signups', () => {
     const principal = caller();
     for (const cursor of [
       '%%%',
-      encodeCursor({ eventDate: 'yesterday', id: newId() }),
-      encodeCursor({ eventDate: '2027-01-01T00:00:00.000Z', id: 'x' }),
+      encodeCursor({ eventDate: 'yesterday', id: newId() }, signupsList(principal)),
+      encodeCursor({ eventDate: '2027-01-01T00:00:00.000Z', id: 'x' }, signupsList(principal)),
     ]) {
       const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { cursor } }));
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
@@ -577,13 +577,16 @@ describe('listing signups', () => {
     ];
     for (const eventDate of dates) {
       const problem = await problemOf(
-        stack.bus.request('signups.list', { principal, query: { cursor: encodeCursor({ eventDate, id: newId() }) } }),
+        stack.bus.request('signups.list', {
+          principal,
+          query: { cursor: encodeCursor({ eventDate, id: newId() }, signupsList(principal)) },
+        }),
       );
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
     }
     const valid = await stack.bus.request('signups.list', {
       principal,
-      query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }) },
+      query: { cursor: encodeCursor({ eventDate: '2027-01-01T00:00:00+02:00', id: newId().toUpperCase() }, signupsList(principal)) },
     });
     expect(valid).toEqual({ data: [], nextCursor: null });
   });
@@ -593,6 +596,59 @@ describe('listing signups', () => {
     for (const limit of [0, 101]) {
       const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { limit } }));
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'limit', message: expect.any(String) }] });
+    }
+  });
+
+  it('refuses a cursor of another organization, mode or filter, with validation_failed on path cursor', async () => {
+    const principal = caller();
+    await create(principal);
+    await create(principal);
+    const { nextCursor } = await stack.bus.request('signups.list', { principal, query: { limit: 1 } });
+    expect(nextCursor).toEqual(expect.any(String));
+    for (const [who, query] of [
+      [caller(), {}],
+      [caller({ organizationId: principal.organizationId, livemode: true }), {}],
+      [principal, { status: 'draft' as const }],
+      [principal, { updated_since: '2026-01-01T00:00:00Z' }],
+    ] as const) {
+      const problem = await problemOf(stack.bus.request('signups.list', { principal: who, query: { ...query, cursor: nextCursor! } }));
+      expect(problem).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'cursor', message: expect.stringContaining('belongs to another list') }],
+      });
+    }
+  });
+});
+
+describe('listing signups changed since a time (updated_since)', () => {
+  it('lists only the signups changed at or after it, newest event first, page by page', async () => {
+    const principal = caller();
+    const untouched = await create(principal);
+    const first = await create(principal);
+    const second = await create(principal);
+    const edited = [
+      await stack.bus.request('signups.update', { principal, id: first.id, input: { title: 'Moved' } }),
+      await stack.bus.request('signups.update', { principal, id: second.id, input: { title: 'Moved too' } }),
+    ];
+    const since = edited[0]!.updatedAt;
+    expect(Date.parse(since)).toBeGreaterThan(Date.parse(untouched.updatedAt));
+    const page = await stack.bus.request('signups.list', { principal, query: { updated_since: since, limit: 1 } });
+    expect(page.data.map((s) => s.id)).toEqual([second.id]);
+    const next = await stack.bus.request('signups.list', {
+      principal,
+      query: { updated_since: since, limit: 1, cursor: page.nextCursor! },
+    });
+    expect(next).toEqual({ data: [expect.objectContaining({ id: first.id, title: 'Moved' })], nextCursor: null });
+    const all = await stack.bus.request('signups.list', { principal, query: { updated_since: untouched.updatedAt } });
+    expect(all.data.map((s) => s.id)).toEqual([second.id, first.id, untouched.id]);
+  });
+
+  it('refuses an updated_since in the future or not an RFC 3339 date-time, with validation_failed on path updated_since', async () => {
+    const principal = caller();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    for (const updated_since of [future, 'yesterday', '2026-02-30T00:00:00Z', '2026-01-01']) {
+      const problem = await problemOf(stack.bus.request('signups.list', { principal, query: { updated_since } }));
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'updated_since' }] });
     }
   });
 });

@@ -122,6 +122,8 @@ export interface ListPosition {
 export interface ListFilter {
   status?: SignupStatus;
   seriesId?: string;
+  /** Only the signups changed at or after this instant. */
+  updatedSince?: Date;
   after?: ListPosition;
   limit: number;
 }
@@ -277,6 +279,10 @@ export class SignupsRepository {
     if (filter.seriesId) {
       params.push(filter.seriesId);
       where += ` AND series_id = $${params.length}`;
+    }
+    if (filter.updatedSince) {
+      params.push(filter.updatedSince);
+      where += ` AND updated_at >= $${params.length}::timestamptz`;
     }
     if (filter.after) {
       params.push(filter.after.eventDate, filter.after.id);

@@ -4,6 +4,7 @@ import {
   type CreateItemInput,
   type CreateSignupInput,
   type CreateSlotInput,
+  type CursorList,
   EVENT_TYPES,
   type ItemView,
   newPrefixedId,
@@ -46,6 +47,16 @@ export function daysFromNow(days: number): string {
 }
 
 export { problemOf } from '#libs/testing';
+
+/** The list a cursor of the caller's unfiltered signup list belongs to (to make cursors of it in tests). */
+export function signupsList({ organizationId, livemode }: Principal): CursorList {
+  return { list: 'signups.list', organizationId, livemode };
+}
+
+/** The list a cursor of the caller's unfiltered participant list of a signup belongs to. */
+export function participantsList({ organizationId, livemode }: Principal, signupId: string): CursorList {
+  return { list: 'signups.participants.list', organizationId, livemode, parentId: signupId };
+}
 
 export interface SignupSetup {
   status?: 'draft' | 'published' | 'closed';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type CursorList,
   decodeCursor,
   DEFAULT_DELIVERY_PAGE,
   DeliveryPageQueryDto,
@@ -30,10 +31,12 @@ export class DeliveriesHandlers {
       'webhooks.deliveries.list': async ({ principal, id, query }) => {
         const owner = ownerOf(principal);
         const { limit = DEFAULT_DELIVERY_PAGE, cursor } = await validateInput(DeliveryPageQueryDto, query, 'query');
-        const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
-        const rows = await this.deliveries.list(owner, requireUuid(id), limit + 1, after);
+        const endpointId = requireUuid(id);
+        const list: CursorList = { list: 'webhooks.deliveries.list', ...owner, parentId: endpointId };
+        const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt', list);
+        const rows = await this.deliveries.list(owner, endpointId, limit + 1, after);
         if (!rows) throw new ProblemError('not_found', 'No webhook endpoint with this id.');
-        return pageOf(rows.map(deliveryView), limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }));
+        return pageOf(rows.map(deliveryView), limit, (last) => encodeCursor({ createdAt: last.createdAt, id: last.id }, list));
       },
       'webhooks.deliveries.replay': async ({ principal, id }) => {
         const replayed = await this.deliveries.replay(ownerOf(principal), requireUuid(id));

@@ -515,9 +515,11 @@ describe('webhook deliveries', () => {
 
   it.each(MISSHAPEN_CURSORS)(
     'refuses a well-formed history cursor holding %s as a 422 on cursor, before any query',
-    async (_case, cursor) => {
+    async (_case, cursorOf) => {
       const principal = caller();
       const target = await endpoint(principal);
+      const { organizationId, livemode } = principal;
+      const cursor = cursorOf({ list: 'webhooks.deliveries.list', organizationId, livemode, parentId: target.endpoint.id });
       const problem = await problemOf(
         stack.bus.request('webhooks.deliveries.list', { principal, id: target.endpoint.id, query: { cursor } }),
       );

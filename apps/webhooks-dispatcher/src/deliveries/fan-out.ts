@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { type CloudEvent, type DurableEventType, DURABLES } from '#libs/contracts';
 import { APP_CONTEXT, type AppContext, EventConsumer } from '#libs/runtime';
+import { EventsRepository } from '../events/events.repository.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 
@@ -16,8 +17,8 @@ export function webhookPayload(event: CloudEvent): string {
 
 /**
  * The durable consumer of the events endpoints can receive (shared by every replica): each
- * event id is applied once, as one delivery row per matching endpoint, in the transaction of its
- * batch (consumeOnce). The worker is woken once that transaction commits, and only when it
+ * event id is applied once, as a row of the event log and one delivery row per matching
+ * endpoint, in the transaction of its batch (consumeOnce). The worker is woken once that transaction commits, and only when it
  * created a pending delivery: most events match no endpoint, and a wake-up costs a claim query.
  */
 @Injectable()
@@ -30,6 +31,7 @@ export class FanOut extends EventConsumer<DurableEventType<'webhooks-fan-out'>> 
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
+    private readonly log: EventsRepository,
     worker: DeliveryWorker,
     @Inject(APP_CONTEXT) context: AppContext,
   ) {
@@ -45,6 +47,8 @@ export class FanOut extends EventConsumer<DurableEventType<'webhooks-fan-out'>> 
   }
 
   protected async apply(manager: EntityManager, event: CloudEvent<DurableEventType<'webhooks-fan-out'>>): Promise<void> {
-    if ((await this.deliveries.fanOut(manager, event, webhookPayload(event))) > 0) this.pendingWork = true;
+    const payload = webhookPayload(event);
+    await this.log.record(manager, event, payload);
+    if ((await this.deliveries.fanOut(manager, event, payload)) > 0) this.pendingWork = true;
   }
 }

@@ -21,7 +21,7 @@ export class EndpointsHandlers {
     private readonly testEndpoint: TestEndpointUseCase,
   ) {}
 
-  handlers(): Omit<HandlersOf<'webhooks'>, 'webhooks.deliveries.list' | 'webhooks.deliveries.replay'> {
+  handlers(): Omit<HandlersOf<'webhooks'>, 'webhooks.deliveries.list' | 'webhooks.deliveries.replay' | 'webhooks.events.list'> {
     return {
       'webhooks.create': async ({ principal, input }) =>
         this.createEndpoint.execute(principal, await validateInput(CreateWebhookDto, input)),

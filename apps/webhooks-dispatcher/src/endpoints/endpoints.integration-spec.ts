@@ -140,9 +140,10 @@ describe('webhook endpoints (local development: private targets allowed)', () =>
     expect(second).toEqual({ data: [made[0]], nextCursor: null });
   });
 
-  it.each(MISSHAPEN_CURSORS)('refuses a well-formed cursor holding %s as a 422 on cursor, before any query', async (_case, cursor) => {
+  it.each(MISSHAPEN_CURSORS)('refuses a well-formed cursor holding %s as a 422 on cursor, before any query', async (_case, cursorOf) => {
     const principal = caller();
     await create(principal);
+    const cursor = cursorOf({ list: 'webhooks.list', organizationId: principal.organizationId, livemode: principal.livemode });
     const problem = await problemOf(stack.bus.request('webhooks.list', { principal, query: { cursor } }));
     expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
   });

@@ -1,5 +1,5 @@
 import type { Tier } from '#libs/config';
-import { encodeCursor, newId, newPrefixedId, type Principal } from '#libs/contracts';
+import { type CursorList, encodeCursor, newId, newPrefixedId, type Principal } from '#libs/contracts';
 import { ALL_SCOPES } from '#libs/scopes';
 
 /** A caller of a fresh organization: a sandbox API key of a pro organization unless told otherwise. */
@@ -17,9 +17,9 @@ export function caller(options: { organizationId?: string; livemode?: boolean; t
 
 export { problemOf } from '#libs/testing';
 
-/** Cursors that decode (base64url JSON) but name no position of a list ordered by created_at and id. */
-export const MISSHAPEN_CURSORS: readonly (readonly [string, string])[] = [
-  ['valid JSON of the wrong shape', encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() })],
-  ['a timestamp that is not a date-time', encodeCursor({ createdAt: 'x', id: newId() })],
-  ['an id that is not a uuid', encodeCursor({ createdAt: '2027-01-01T00:00:00Z', id: 'not-a-uuid' })],
+/** Cursors of the given list that decode (base64url JSON) but name no position of a list ordered by created_at and id. */
+export const MISSHAPEN_CURSORS: readonly (readonly [string, (list: CursorList) => string])[] = [
+  ['valid JSON of the wrong shape', (list) => encodeCursor({ eventDate: '2027-01-01T00:00:00Z', id: newId() }, list)],
+  ['a timestamp that is not a date-time', (list) => encodeCursor({ createdAt: 'x', id: newId() }, list)],
+  ['an id that is not a uuid', (list) => encodeCursor({ createdAt: '2027-01-01T00:00:00Z', id: 'not-a-uuid' }, list)],
 ];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type ParticipantStatus } from '#libs/contracts';
+import { type CursorList, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type ParticipantStatus } from '#libs/contracts';
 import type { Owner } from '../../signups/signup.js';
 import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
@@ -13,10 +13,8 @@ export interface ListParticipantsQuery {
   limit?: number;
   /** Only this status; every status but cancelled when absent. */
   status?: ParticipantStatus;
-}
-
-export function cursorOf(participant: Participant): string {
-  return encodeCursor({ createdAt: participant.createdAt.toISOString(), id: participant.id });
+  /** Only the participants changed at or after this instant. */
+  updatedSince?: Date;
 }
 
 /** The participants of an owned signup, newest first, one page at a time; by status, or all but the cancelled. */
@@ -27,9 +25,24 @@ export class ListParticipantsUseCase {
     private readonly participants: ParticipantsRepository,
   ) {}
 
-  async execute({ owner, signupId, cursor, limit = DEFAULT_PAGE_SIZE, status }: ListParticipantsQuery): Promise<Page<Participant>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
+  async execute({
+    owner,
+    signupId,
+    cursor,
+    limit = DEFAULT_PAGE_SIZE,
+    status,
+    updatedSince,
+  }: ListParticipantsQuery): Promise<Page<Participant>> {
+    const list: CursorList = {
+      list: 'signups.participants.list',
+      ...owner,
+      parentId: signupId,
+      filters: { status, updatedSince: updatedSince?.toISOString() },
+    };
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt', list);
     requireOwned(await this.signups.findById(signupId), owner);
-    return pageOf(await this.participants.list(signupId, status, after, limit + 1), limit, cursorOf);
+    return pageOf(await this.participants.list(signupId, { status, updatedSince }, after, limit + 1), limit, (last) =>
+      encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }, list),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type WaitlistType } from '#libs/contracts';
+import { type CursorList, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type WaitlistType } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
@@ -60,10 +60,11 @@ export class WaitlistUseCase {
   ) {}
 
   async list({ owner, signupId, cursor, limit = DEFAULT_PAGE_SIZE, kind, targetId }: WaitlistListQuery): Promise<Page<WaitlistedEntry>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'joinedAt').id;
+    const list: CursorList = { list: 'signups.waitlist.list', ...owner, parentId: signupId, filters: { kind, targetId } };
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'joinedAt', list).id;
     requireOwned(await this.signups.findById(signupId), owner);
     const rows = await this.entries.list(signupId, { kind, targetId }, after, limit + 1);
-    return pageOf(rows, limit, (last) => encodeCursor({ joinedAt: last.joinedAt.toISOString(), id: last.id }));
+    return pageOf(rows, limit, (last) => encodeCursor({ joinedAt: last.joinedAt.toISOString(), id: last.id }, list));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type SignupStatus } from '#libs/contracts';
+import { type CursorList, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type SignupStatus } from '#libs/contracts';
 import type { Owner, Signup } from '../signup.js';
 import { SignupsRepository } from '../signups.repository.js';
 
@@ -7,12 +7,10 @@ export interface ListSignupsQuery {
   owner: Owner;
   status?: SignupStatus;
   seriesId?: string;
+  /** Only the signups changed at or after this instant. */
+  updatedSince?: Date;
   cursor?: string;
   limit?: number;
-}
-
-export function cursorOf(signup: Signup): string {
-  return encodeCursor({ eventDate: signup.eventDate.toISOString(), id: signup.id });
 }
 
 /** The caller's own signups, newest event first, one page at a time. */
@@ -20,8 +18,11 @@ export function cursorOf(signup: Signup): string {
 export class ListSignupsUseCase {
   constructor(private readonly signups: SignupsRepository) {}
 
-  async execute({ owner, status, seriesId, cursor, limit = DEFAULT_PAGE_SIZE }: ListSignupsQuery): Promise<Page<Signup>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'eventDate');
-    return pageOf(await this.signups.list(owner, { status, seriesId, after, limit: limit + 1 }), limit, cursorOf);
+  async execute({ owner, status, seriesId, updatedSince, cursor, limit = DEFAULT_PAGE_SIZE }: ListSignupsQuery): Promise<Page<Signup>> {
+    const list: CursorList = { list: 'signups.list', ...owner, filters: { status, seriesId, updatedSince: updatedSince?.toISOString() } };
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'eventDate', list);
+    return pageOf(await this.signups.list(owner, { status, seriesId, updatedSince, after, limit: limit + 1 }), limit, (last) =>
+      encodeCursor({ eventDate: last.eventDate.toISOString(), id: last.id }, list),
+    );
   }
 }

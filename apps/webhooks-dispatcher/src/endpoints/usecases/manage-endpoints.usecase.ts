@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
+  type CursorList,
   decodeCursor,
   encodeCursor,
   type Page,
@@ -48,9 +49,11 @@ export class ManageEndpointsUseCase {
   }
 
   async list(principal: Principal, limit: number, cursor?: string): Promise<Page<WebhookEndpointView>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt');
-    const page = pageOf(await this.endpoints.list(ownerOf(principal), limit + 1, after), limit, (last) =>
-      encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }),
+    const owner = ownerOf(principal);
+    const list: CursorList = { list: 'webhooks.list', ...owner };
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, 'createdAt', list);
+    const page = pageOf(await this.endpoints.list(owner, limit + 1, after), limit, (last) =>
+      encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }, list),
     );
     return { data: page.data.map(endpointView), nextCursor: page.nextCursor };
   }
