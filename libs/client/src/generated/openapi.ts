@@ -34,6 +34,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The event log: every event of the last 30 days as a webhook delivers it, with its webhook-id as id
+     * @description Newest first; with `after` (an event id, e.g. a webhook-id), the events recorded after it, oldest first, for a sync reader (`order=asc` without `after`: from the oldest event kept). `nextCursor` goes on in the same direction. A cursor works only with the organization, mode and filters it came from (422 on `cursor` otherwise); `after`, or an oldest-first cursor, older than the log keeps is 410 `cursor_expired`. API keys only.
+     */
+    get: operations['EventsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/me': {
     parameters: {
       query?: never;
@@ -1133,6 +1153,49 @@ export interface components {
       /** @description The one-click unsubscribe link (reminders only) */
       unsubscribeUrl?: string | null;
     };
+    EventLogEntryView: {
+      /** @description The resource as the REST API shows it (docs/webhooks.md, "Event catalog"), plus organizationId and livemode. */
+      data: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: uuid
+       * @description The event id: the webhook-id of every delivery of this event.
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the event happened.
+       */
+      timestamp: string;
+      /** @enum {string} */
+      type:
+        | 'signup.created'
+        | 'signup.updated'
+        | 'signup.published'
+        | 'signup.closed'
+        | 'signup.deleted'
+        | 'participant.registered'
+        | 'participant.updated'
+        | 'participant.canceled'
+        | 'participant.waitlisted'
+        | 'participant.offered'
+        | 'participant.promoted'
+        | 'participant.offer_expired'
+        | 'participant.checked_in'
+        | 'participant.no_show'
+        | 'slot.updated'
+        | 'slot.filled'
+        | 'slot.opened'
+        | 'item.filled'
+        | 'item.opened'
+        | 'reminder.sent';
+    };
+    EventLogPageView: {
+      data: components['schemas']['EventLogEntryView'][];
+      /** @description Pass as cursor to get the next page; null on the last page. */
+      nextCursor: string | null;
+    };
     FailedSelectionView: {
       id: string;
       message: string;
@@ -1355,6 +1418,7 @@ export interface components {
         | 'not_found'
         | 'conflict'
         | 'idempotency_in_progress'
+        | 'cursor_expired'
         | 'bad_request'
         | 'validation_failed'
         | 'precondition_failed'
@@ -2299,6 +2363,157 @@ export interface operations {
       422: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+    };
+  };
+  EventsController_list: {
+    parameters: {
+      query?: {
+        /** @description An event id (from this log or a webhook-id): list the events recorded after it, oldest first. Not with cursor, which carries its own position and direction. */
+        after?: string;
+        /** @description Only events that happened at or after this RFC 3339 date-time (not in the future). */
+        created_gte?: string;
+        /** @description Only events that happened before this RFC 3339 date-time (not in the future). */
+        created_lt?: string;
+        /** @description The nextCursor of the previous page. */
+        cursor?: string;
+        /** @description Page size, 1 to 100 (default 20). */
+        limit?: number;
+        /** @description desc (default): newest first. asc: oldest first, from the oldest event kept or after `after` (asc is implied by after). */
+        order?: 'desc' | 'asc';
+        /** @description Only events of these types, comma-separated: signup.created, signup.updated, signup.published, signup.closed, signup.deleted, participant.registered, participant.updated, participant.canceled, participant.waitlisted, participant.offered, participant.promoted, participant.offer_expired, participant.checked_in, participant.no_show, slot.updated, slot.filled, slot.opened, item.filled, item.opened, reminder.sent. */
+        type?: string;
+      };
+      header?: {
+        /** @description `*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventLogPageView'];
+        };
+      };
+      /** @description Not Modified: If-None-Match names the current ETag; no body */
+      304: {
+        headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: missing_credentials, malformed_credentials, invalid_credentials, revoked_credentials */
+      401: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: cursor_expired */
+      410: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      422: {
+        headers: {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3780,6 +3995,8 @@ export interface operations {
         seriesId?: string;
         /** @description Only signups in this status. */
         status?: 'draft' | 'published' | 'closed';
+        /** @description Only the records changed at or after this RFC 3339 date-time (not in the future). Deleted records are not listed: read them from GET /events. */
+        updated_since?: string;
       };
       header?: {
         /** @description `*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed. */
@@ -5812,6 +6029,8 @@ export interface operations {
         limit?: number;
         /** @description Only participants in this status. Without it, every status but cancelled. */
         status?: 'confirmed' | 'waitlisted' | 'offered' | 'cancelled' | 'attended' | 'no_show';
+        /** @description Only the records changed at or after this RFC 3339 date-time (not in the future). Deleted records are not listed: read them from GET /events. */
+        updated_since?: string;
       };
       header?: {
         /** @description `*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed. */
