@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series, a conditional edit and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -186,6 +186,18 @@ describe('npm start (all-in-one)', () => {
       });
       expect(series.status).toBe(200);
       expect(series.body.data.map((copy) => [copy.id, copy.status])).toEqual(copies.body.data.map((copy) => [copy.id, 'published']));
+
+      // Conditional requests: a read answers an ETag, which reads again as 304 and guards a write; a stale one is 412.
+      const copyUrl = `${base}/signups/${copies.body.data[1]!.id}`;
+      const read = await fetch(copyUrl, { headers: { authorization: `Bearer ${key}` } });
+      const etag = read.headers.get('etag')!;
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      expect((await fetch(copyUrl, { headers: { authorization: `Bearer ${key}`, 'if-none-match': etag } })).status).toBe(304);
+      const edit = (title: string) =>
+        request<SignupView>(copyUrl, { key, method: 'PATCH', body: { title }, headers: { 'if-match': etag } });
+      expect((await edit('Shift, week 3')).status).toBe(200);
+      const stale = await edit('Shift, week three');
+      expect([stale.status, stale.body]).toEqual([412, expect.objectContaining({ code: 'precondition_failed' })]);
 
       // Calendar files: the signup's slot, the participant's own (at its read-only address), and the organization's feed.
       const host = new URL(base).hostname;
