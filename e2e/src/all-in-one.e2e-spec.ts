@@ -55,7 +55,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series, a conditional edit and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
+  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series, a conditional edit, a list of what changed and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -195,7 +195,11 @@ describe('npm start (all-in-one)', () => {
       expect((await fetch(copyUrl, { headers: { authorization: `Bearer ${key}`, 'if-none-match': etag } })).status).toBe(304);
       const edit = (title: string) =>
         request<SignupView>(copyUrl, { key, method: 'PATCH', body: { title }, headers: { 'if-match': etag } });
+      const beforeEdit = new Date().toISOString();
       expect((await edit('Shift, week 3')).status).toBe(200);
+      const changed = await request<{ data: SignupView[] }>(`${base}/signups?updated_since=${beforeEdit}`, { key });
+      expect(changed.body.data.map((signup) => signup.title)).toEqual(['Shift, week 3']);
+      expect(changed.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
       const stale = await edit('Shift, week three');
       expect([stale.status, stale.body]).toEqual([412, expect.objectContaining({ code: 'precondition_failed' })]);
 
