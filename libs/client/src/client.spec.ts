@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, isProblem, ProblemError, type SignupClient, UnexpectedResponseError } from './index.js';
+import { createClient, isProblem, ProblemError, type SignupClient, UnexpectedPageError, UnexpectedResponseError } from './index.js';
 
 interface Seen {
   method: string;
@@ -169,7 +169,7 @@ describe('the client over HTTP', () => {
   });
 
   it('sends the Idempotency-Key given, and on PATCH and DELETE too', async () => {
-    server.answer(problem(500, 'internal_error'), json(200, SIGNUP), json(200, SIGNUP));
+    server.answer(problem(502, 'upstream_unavailable'), json(200, SIGNUP), json(200, SIGNUP));
     await client.patch('/signups/{id}', { params: { id: 'a1' }, body: { title: 'Renamed' }, idempotencyKey: 'my-key-1' });
     await client.delete('/signups/{id}', { params: { id: 'a1' } });
     expect(server.seen.map((r) => [r.method, r.headers['idempotency-key']])).toEqual([
@@ -193,6 +193,38 @@ describe('the client over HTTP', () => {
     await expect(client.post('/signups/{id}/close', { params: { id: 'a1' }, idempotencyKey: false })).rejects.toThrow();
     expect(server.seen.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);
     expect(waits).toEqual([]);
+  });
+
+  it('does not send a mutation again after a 500, even with its key: the work may have committed after all', async () => {
+    server.answer(problem(500, 'internal_error'), problem(500, 'internal_error'), json(200, SIGNUP));
+    const failed = await client.post('/signups/{id}/publish', { params: { id: 'a1' } }).catch((e: unknown) => e);
+    expect(isProblem(failed, 'internal_error')).toBe(true);
+    expect(await client.get('/signups/{id}', { params: { id: 'a1' } })).toEqual(SIGNUP);
+    expect(server.seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET']);
+  });
+
+  it('follows no redirect, so the credential goes nowhere else', async () => {
+    server.answer((_req, res) => res.writeHead(307, { location: '/elsewhere' }).end(), json(200, SIGNUP));
+    const error = await client.get('/signups', { retry: false }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'UnexpectedResponseError', status: 307 });
+    expect(server.seen.map((r) => r.url)).toEqual(['/api/v1/signups']);
+  });
+
+  it('lets a caller header replace the client’s own whatever its case, never joining them', async () => {
+    server.answer(json(200, SIGNUP));
+    await client.post('/signups/{id}/close', { params: { id: 'a1' }, headers: { 'Idempotency-Key': 'mine', Accept: 'application/json' } });
+    expect([server.seen[0]!.headers['idempotency-key'], server.seen[0]!.headers.accept]).toEqual(['mine', 'application/json']);
+  });
+
+  it('stops paging with an UnexpectedPageError when a list answers the cursor it was given', async () => {
+    server.answer(json(200, { data: [{ id: 's1' }], nextCursor: 'c1' }), json(200, { data: [{ id: 's2' }], nextCursor: 'c1' }));
+    const ids: string[] = [];
+    const error = await (async () => {
+      for await (const signup of client.paginate('/signups')) ids.push(signup.id);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedPageError);
+    expect(ids).toEqual(['s1', 's2']);
+    expect(server.seen).toHaveLength(2);
   });
 
   it('sends again a mutation without key refused by the rate limit (429: nothing ran)', async () => {

@@ -1,4 +1,4 @@
-import { errorOf, ProblemError, retryAfterSeconds, UnexpectedResponseError } from './errors.js';
+import { errorOf, ProblemError, retryAfterSeconds, UnexpectedPageError, UnexpectedResponseError } from './errors.js';
 import type {
   AnswerOf,
   ApiPaths,
@@ -79,6 +79,11 @@ function fillPath(path: string, params: Record<string, unknown> | undefined): st
   });
 }
 
+/** Header names in lower case, so a caller's `Idempotency-Key` replaces the client's instead of joining it. */
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
 async function bodyOf(res: Response): Promise<unknown> {
   if (res.status === 204 || res.status === 304) return undefined;
   const text = await res.text();
@@ -140,6 +145,7 @@ export class SignupClient<Paths = ApiPaths> {
       const query = { ...options.query, ...(cursor !== undefined && { cursor }) };
       const page = (await this.data('get', path, { ...options, query })) as { nextCursor: string | null };
       yield page as AnswerOf<OperationOf<Paths, P, 'get'>>;
+      if (page.nextCursor !== null && page.nextCursor === cursor) throw new UnexpectedPageError(path, cursor);
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
   }
@@ -176,12 +182,12 @@ export class SignupClient<Paths = ApiPaths> {
     const repeatable = !mutation || idempotencyKey !== undefined;
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
-      ...this.options.headers,
+      ...lowerCased(this.options.headers),
       ...(options.body !== undefined && { 'content-type': 'application/json' }),
       ...(idempotencyKey !== undefined && { 'idempotency-key': idempotencyKey }),
       ...(options.ifMatch !== undefined && { 'if-match': options.ifMatch }),
       ...(options.ifNoneMatch !== undefined && { 'if-none-match': options.ifNoneMatch }),
-      ...options.headers,
+      ...lowerCased(options.headers),
     };
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     for (let attempt = 0; ; attempt++) {
@@ -193,6 +199,8 @@ export class SignupClient<Paths = ApiPaths> {
           headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
           body,
           signal: options.signal,
+          // Never followed: the API does not redirect, and a redirect must not carry the credential elsewhere.
+          redirect: 'manual',
         });
       } catch (error) {
         // A network error: the request may or may not have arrived.
@@ -202,7 +210,7 @@ export class SignupClient<Paths = ApiPaths> {
       }
       if (res.ok || res.status === 304) return { status: res.status, headers: res.headers, data: (await bodyOf(res)) as never };
       const error = await errorOf(res);
-      const wait = policy && attempt < policy.maxRetries ? this.retryDelay(policy, attempt, error, repeatable) : undefined;
+      const wait = policy && attempt < policy.maxRetries ? this.retryDelay(policy, attempt, error, repeatable, mutation) : undefined;
       if (wait === undefined) throw error;
       await this.sleep(wait, options.signal);
     }
@@ -214,12 +222,16 @@ export class SignupClient<Paths = ApiPaths> {
     attempt: number,
     error: ProblemError | UnexpectedResponseError,
     repeatable: boolean,
+    mutation: boolean,
   ): number | undefined {
     const { status } = error;
     // 429 is answered before any work is done, so even a mutation without a key can be sent again.
     const asksToWait = status === 429 || status === 503 || (error instanceof ProblemError && error.code === 'idempotency_in_progress');
     if (!repeatable && status !== 429) return undefined;
     if (!asksToWait && status < 500) return undefined;
+    // A 500 to a mutation may come after the work committed (a service that answered too late), and
+    // 5xx answers are not kept for the key: sending it again could do the work twice.
+    if (status === 500 && mutation) return undefined;
     const retryAfter = retryAfterSeconds(error.headers);
     if (asksToWait && retryAfter !== undefined) {
       const ms = retryAfter * 1000;

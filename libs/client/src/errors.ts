@@ -81,6 +81,18 @@ export class UnexpectedResponseError extends Error {
   }
 }
 
+/** A list that answered, as its next cursor, the cursor it was given: paging stops instead of looping. */
+export class UnexpectedPageError extends Error {
+  override readonly name = 'UnexpectedPageError';
+
+  constructor(
+    readonly path: string,
+    readonly cursor: string | undefined,
+  ) {
+    super(`${path} answered the cursor it was given as its next one`);
+  }
+}
+
 /** The error of an answer: a ProblemError for problem+json, else an UnexpectedResponseError. */
 export async function errorOf(res: Response): Promise<ProblemError | UnexpectedResponseError> {
   const text = await res.text();

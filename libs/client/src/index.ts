@@ -1,5 +1,13 @@
 export { type ApiResponse, type ClientOptions, createClient, DEFAULT_RETRY, SignupClient } from './client.js';
-export { type AnyProblemError, isProblem, type ProblemBody, ProblemError, retryAfterSeconds, UnexpectedResponseError } from './errors.js';
+export {
+  type AnyProblemError,
+  isProblem,
+  type ProblemBody,
+  ProblemError,
+  retryAfterSeconds,
+  UnexpectedPageError,
+  UnexpectedResponseError,
+} from './errors.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export type {
   AnswerOf,

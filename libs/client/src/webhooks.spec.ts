@@ -32,6 +32,11 @@ describe('webhook verification', () => {
     expect(event.type === 'participant.canceled' && event.data.signupId).toBe('s1');
   });
 
+  it('takes the id from the signed webhook-id header, never from the body', () => {
+    const { body, headers } = delivery([SECRET], JSON.stringify({ ...EVENT, id: 'chosen-by-the-body' }));
+    expect(verifyWebhook(SECRET, body, headers).id).toBe('5b3c2f4e-2d1a-4c61-9f0e-8a7b6c5d4e3f');
+  });
+
   it('reads the headers of a Fetch Headers, in any case, and a Buffer body', () => {
     const { body, headers } = delivery([SECRET]);
     const fetchHeaders = new Headers(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));

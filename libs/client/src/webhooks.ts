@@ -75,7 +75,7 @@ export class WebhookVerifier {
     for (const webhook of this.webhooks) {
       try {
         const payload = webhook.verify(rawBody, record) as Omit<WebhookEvent, 'id'>;
-        return { id: record['webhook-id']!, ...payload } as WebhookEvent;
+        return { ...payload, id: record['webhook-id']! } as WebhookEvent;
       } catch (error) {
         failure = error;
       }
