@@ -50,15 +50,16 @@ export class RateLimitGuard implements CanActivate {
 /**
  * Meters the refusals no guard saw: Fastify's own before routing (malformed JSON, a content type
  * or body size the route does not take), an unknown route, a hook's refusal (an MCP origin not
- * allowed), or an error of the credential check other than 401. Each counts against the client
+ * allowed), or a 4xx of the credential check other than 401. Each counts against the client
  * address's anonymous budget, as an unknown credential does, and carries the rate limit fields
  * (and Retry-After once that budget is spent); the refusal itself is answered as it was. A
- * successful answer no guard saw is the OpenAPI document or its docs page, never metered.
+ * successful answer no guard saw is the OpenAPI document or its docs page, never metered; a 5xx
+ * (the auth-server unreachable, say) is our failure, not the caller's, and is not counted either.
  */
 export function meterUnguardedRefusals(fastify: FastifyInstance, limiter: EdgeRateLimiter): void {
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const limited = request as unknown as LimitedRequest;
-    if (reply.statusCode < 400 || limited[METERED]) return payload;
+    if (reply.statusCode < 400 || reply.statusCode >= 500 || limited[METERED]) return payload;
     const verdict = await limiter.check({ ip: request.ip, write: !READS.has(request.method) });
     reply.headers({ ...verdict.headers, ...verdict.refusal?.headers });
     return payload;
