@@ -123,7 +123,7 @@ export interface RequestMap {
   /** id: the entry's. Gives a waiting entry a free place, or accepts an offer for them; answers the participant. */
   'signups.waitlist.promote': { req: ChildById; res: ParticipantView };
   /** id: the entry's. Takes it out of its line (an offer's place passes on); answers the participant. */
-  'signups.waitlist.remove': { req: ChildById; res: ParticipantView };
+  'signups.waitlist.remove': { req: ChildById & Conditional; res: ParticipantView };
 
   /** Checks a confirmed (or no-show) participant in: status attended, with its hours; answers the participant. */
   'signups.attendance.check_in': { req: ChildById & { input: CheckInInput }; res: ParticipantView };
@@ -147,7 +147,7 @@ export interface RequestMap {
   /** entryId: an entry of this registration that holds an offer. */
   'signups.registrations.accept': { req: { token: string; entryId: string }; res: RegistrationView };
   /** entryId: an entry of this registration: leaves that line (declines its offer). */
-  'signups.registrations.leave': { req: { token: string; entryId: string }; res: RegistrationView };
+  'signups.registrations.leave': { req: { token: string; entryId: string } & Conditional; res: RegistrationView };
 
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };

@@ -32,10 +32,12 @@ interface ConditionalRequest {
  * PATCH answers it as the GET does, so its answer carries the new ETag); `signup`, the signup's
  * (GET /signups/{id}, whose representation holds its slots and items; the answer, a slot or an
  * item, is not tagged); `participant`, the participant's (GET
- * /signups/{id}/participants/{participantId}, whose representation holds its attendance; a
- * PATCH answers the participant as that GET does, so its answer carries the new ETag).
+ * /signups/{id}/participants/{participantId}, whose representation holds its attendance and its
+ * waitlist entries; a PATCH answers the participant as that GET does, so its answer carries the
+ * new ETag); `registration`, the registration's (GET /registrations/{confirmationToken}, whose
+ * representation holds the participant's waitlist entries).
  */
-export type IfMatchTarget = 'resource' | 'signup' | 'participant';
+export type IfMatchTarget = 'resource' | 'signup' | 'participant' | 'registration';
 
 /** Whether a PATCH of this target answers the representation its tag was taken from: then the answer is tagged like a read. */
 export function tagsPatchAnswer(target: IfMatchTarget | undefined): boolean {

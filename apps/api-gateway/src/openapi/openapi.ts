@@ -152,10 +152,15 @@ const IF_MATCH_CHECKED: Record<IfMatchTarget, string> = {
     'slots and items). Compared in the transaction that writes, with the signup locked: when no tag is current the answer is 412 ' +
     'precondition_failed and nothing changes. Malformed: 422 validation_failed on the header.',
   participant:
-    'Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} (or ' +
-    'from the answer of a PATCH of the participant or its attendance). Compared in the transaction that writes, with the signup and the ' +
-    'participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 ' +
-    'validation_failed on the header.',
+    'Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} ' +
+    "(for a waitlist entry, of the entry's participantId; or from the answer of a PATCH of the participant or its attendance). " +
+    'Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 ' +
+    'precondition_failed and nothing changes. Malformed: 422 validation_failed on the header.',
+  registration:
+    'Write only if the registration is unchanged: `*` or a list of strong ETags from GET /registrations/{confirmationToken} (its ' +
+    'representation holds the waitlist entries; or from the answer of its PATCH). Compared in the transaction that writes, with the ' +
+    'signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: ' +
+    '422 validation_failed on the header.',
 };
 const IF_MATCH_REFUSED =
   'Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed).';

@@ -84,6 +84,7 @@ export class RegistrationsController {
   @Delete('waitlist/:entryId')
   @Operation('signups.registrations.leave')
   @SecretUrlPersonalData()
+  @IfMatchChecked('registration')
   @ApiOperation({
     summary: 'Leave a waitlist, declining its offer if one is held; answers the registration',
     description:
@@ -93,7 +94,11 @@ export class RegistrationsController {
   })
   @ApiOkResponse({ type: RegistrationView })
   @ApiProblems(['not_found', 'bad_request', 'validation_failed'], { credential: 'none' })
-  leave(@ConfirmationTokenParam() token: string, @UuidParam('entryId') entryId: string): Promise<RegistrationView> {
-    return this.bus.request('signups.registrations.leave', { token, entryId });
+  leave(
+    @ConfirmationTokenParam() token: string,
+    @UuidParam('entryId') entryId: string,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<RegistrationView> {
+    return this.bus.request('signups.registrations.leave', { token, entryId, ifMatch });
   }
 }

@@ -251,3 +251,42 @@ describe('If-Match on the revocation of the calendar feed', () => {
     await appliedOnce(outcomes);
   });
 });
+
+describe('If-Match on leaving a waitlist', () => {
+  /** A full one-place slot with the waitlist on: the participant waiting in its line, with its entry, token and signup. */
+  async function waiting(owner: Principal) {
+    const { signup, slots } = await h.signup(owner, { signup: { waitlist: { enabled: true } }, slots: [{ title: 'Setup', capacity: 1 }] });
+    const selections = [{ type: 'slot' as const, id: slots[0]!.id }];
+    await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections } });
+    const result = await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections } });
+    const token = result.confirmationToken!;
+    const participantId = result.waitlisted[0]!.participantId;
+    const entryId = (await h.stack.bus.request('signups.registrations.get', { token })).participant.waitlist[0]!.id;
+    return { signupId: signup.id, selections, token, participantId, entryId };
+  }
+
+  it("checks the organizer's removal of an entry against its participant's tag", async () => {
+    const owner = caller();
+    const { signupId, participantId, entryId } = await waiting(owner);
+    const stale = await participantTag(owner, signupId, participantId);
+    await h.stack.bus.request('signups.participants.update', { principal: owner, signupId, id: participantId, input: { name: 'Edited' } });
+    const remove = (ifMatch: string) =>
+      h.stack.bus.request('signups.waitlist.remove', { principal: owner, signupId, id: entryId, ifMatch });
+    expect((await problemOf(remove(stale))).code).toBe('precondition_failed');
+    expect((await getParticipant(owner, signupId, participantId)).waitlist).toHaveLength(1);
+    expect((await remove(await participantTag(owner, signupId, participantId))).waitlist).toEqual([]);
+  });
+
+  it("checks a participant's leaving a line against the registration's tag; of parallel ones with one tag, one applies", async () => {
+    const owner = caller();
+    const { token, entryId } = await waiting(owner);
+    const stale = await registrationTag(token);
+    await h.stack.bus.request('signups.registrations.update', { token, input: { name: 'Edited' } });
+    const leave = (ifMatch: string) => h.stack.bus.request('signups.registrations.leave', { token, entryId, ifMatch });
+    expect((await problemOf(leave(stale))).code).toBe('precondition_failed');
+    expect((await h.stack.bus.request('signups.registrations.get', { token })).participant.waitlist).toHaveLength(1);
+    const ifMatch = await registrationTag(token);
+    await appliedOnce(await Promise.allSettled([leave(ifMatch), leave(ifMatch), leave(ifMatch)]));
+    expect((await h.stack.bus.request('signups.registrations.get', { token })).participant.waitlist).toEqual([]);
+  });
+});

@@ -42,8 +42,8 @@ export class RegistrationsHandlers {
         this.presenter.view(await this.cancelRegistration.byToken(token, ifMatch)),
       'signups.registrations.accept': async ({ token, entryId }) =>
         this.presenter.view(await this.waitlist.accept(token, requireUuid(entryId, 'entryId'))),
-      'signups.registrations.leave': async ({ token, entryId }) =>
-        this.presenter.view(await this.waitlist.leave(token, requireUuid(entryId, 'entryId'))),
+      'signups.registrations.leave': async ({ token, entryId, ifMatch }) =>
+        this.presenter.view(await this.waitlist.leave(token, requireUuid(entryId, 'entryId'), ifMatch)),
     };
   }
 }
