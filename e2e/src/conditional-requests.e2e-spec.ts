@@ -34,10 +34,12 @@ async function registered(key: string) {
   const signup = await newDraft(key);
   const slots = await call<{ data: { id: string }[] }>(`/signups/${signup.id}/slots`, {
     key,
-    body: [
-      { title: 'Morning', capacity: 3 },
-      { title: 'Evening', capacity: 3 },
-    ],
+    body: {
+      slots: [
+        { title: 'Morning', capacity: 3 },
+        { title: 'Evening', capacity: 3 },
+      ],
+    },
   });
   expect(slots.status).toBe(201);
   expect((await call(`/signups/${signup.id}/publish`, { key, method: 'POST' })).status).toBe(200);
