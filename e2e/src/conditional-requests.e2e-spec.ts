@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { etagOf, type SignupView, type WebhookEndpointView, type WebhookWithSecretView } from '#libs/contracts';
+import {
+  etagOf,
+  type ParticipantView,
+  type RegistrationResultView,
+  type RegistrationView,
+  type SignupView,
+  type WebhookEndpointView,
+  type WebhookWithSecretView,
+} from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { type Receiver, startReceiver } from '#libs/testing';
 import { call, newTenant, signupBody } from './support/api.js';
@@ -15,10 +23,37 @@ async function newDraft(key: string, overrides: Record<string, unknown> = {}): P
   return created.body;
 }
 
-async function tagOf(key: string, path: string): Promise<string> {
+async function tagOf(key: string | undefined, path: string): Promise<string> {
   const read = await call(path, { key });
   expect(read.status).toBe(200);
   return read.headers.get('etag')!;
+}
+
+/** A published signup of the key's with two slots and one participant registered for the first: the paths of the participant. */
+async function registered(key: string) {
+  const signup = await newDraft(key);
+  const slots = await call<{ data: { id: string }[] }>(`/signups/${signup.id}/slots`, {
+    key,
+    body: {
+      slots: [
+        { title: 'Morning', capacity: 3 },
+        { title: 'Evening', capacity: 3 },
+      ],
+    },
+  });
+  expect(slots.status).toBe(201);
+  expect((await call(`/signups/${signup.id}/publish`, { key, method: 'POST' })).status).toBe(200);
+  const registration = await call<RegistrationResultView>(`/signups/${signup.id}/participants`, {
+    body: { name: 'Ada', email: `ada-${randomUUID()}@example.com`, selections: [{ type: 'slot', id: slots.body.data[0]!.id }] },
+  });
+  expect(registration.status).toBe(201);
+  const participantId = registration.body.confirmed[0]!.participantId;
+  return {
+    signupId: signup.id,
+    evening: slots.body.data[1]!.id,
+    participant: `/signups/${signup.id}/participants/${participantId}`,
+    registration: `/registrations/${registration.body.confirmationToken!}`,
+  };
 }
 
 /** One request written byte for byte on a socket (what fetch refuses to send: control characters, bytes past U+00FF); its status. */
@@ -245,17 +280,90 @@ describe('conditional requests over REST', () => {
       expect(removal.status).toBe(200);
     });
 
-    it('refuses If-Match on a deletion that does not evaluate it with 412, changing nothing', async () => {
+    it('reads one participant with its tag; a PATCH with it answers the new tag, parallel PATCHes with one tag let one through', async () => {
       const { key } = await newTenant();
-      expect((await call('/calendar-feed', { key, method: 'POST' })).status).toBeLessThan(300);
-      const feed = await call('/calendar-feed', { key });
-      const removal = await call<ProblemBody>('/calendar-feed', {
+      const { signupId, participant } = await registered(key);
+      const read = await call<ParticipantView>(participant, { key });
+      expect(read.status).toBe(200);
+      const list = await call<Page<ParticipantView>>(`/signups/${signupId}/participants`, { key });
+      expect(read.body).toEqual(list.body.data[0]);
+      const etag = read.headers.get('etag')!;
+      expect(etag).toBe(etagOf(read.body));
+      expect((await call(participant, { key, headers: { 'if-none-match': etag } })).status).toBe(304);
+      expect((await call(`/signups/${signupId}/participants/${randomUUID()}`, { key })).status).toBe(404);
+      expect((await call(participant, { key: (await newTenant()).key })).status).toBe(403);
+
+      const answers = await Promise.all(
+        ['Ada A', 'Ada B', 'Ada C'].map((name) =>
+          call<ParticipantView>(participant, { key, method: 'PATCH', headers: { 'if-match': etag }, body: { name } }),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 412, 412]);
+      expect(answers.filter((a) => a.status === 412).map((a) => (a.body as unknown as ProblemBody).code)).toEqual([
+        'precondition_failed',
+        'precondition_failed',
+      ]);
+      const winner = answers.find((a) => a.status === 200)!;
+      const after = await call<ParticipantView>(participant, { key });
+      expect(after.body.name).toBe(winner.body.name);
+      expect(winner.headers.get('etag')).toBe(after.headers.get('etag'));
+
+      const staleCancel = await call<ProblemBody>(participant, { key, method: 'DELETE', headers: { 'if-match': etag } });
+      expect([staleCancel.status, staleCancel.body.code]).toEqual([412, 'precondition_failed']);
+      const hours = await call<ProblemBody>(`${participant}/attendance`, {
+        key,
+        method: 'PATCH',
+        headers: { 'if-match': etag },
+        body: { hoursServed: 2 },
+      });
+      expect([hours.status, hours.body.code]).toEqual([412, 'precondition_failed']);
+      expect((await call<ParticipantView>(participant, { key })).body).toEqual(after.body);
+      const cancelled = await call<ParticipantView>(participant, {
         key,
         method: 'DELETE',
-        headers: { 'if-match': feed.headers.get('etag')! },
+        headers: { 'if-match': after.headers.get('etag')! },
       });
-      expect([removal.status, removal.body.code]).toEqual([412, 'precondition_failed']);
-      expect((await call('/calendar-feed', { key })).body).toEqual(feed.body);
+      expect([cancelled.status, cancelled.body.status]).toEqual([200, 'cancelled']);
+    });
+
+    it('guards a registration by its confirmation token with the tag its GET answers', async () => {
+      const { key } = await newTenant();
+      const { participant, registration, evening } = await registered(key);
+      const etag = await tagOf(undefined, registration);
+      await call(participant, { key, method: 'PATCH', body: { name: 'Changed by the organizer' } });
+      const before = await call<RegistrationView>(registration);
+      const stale = await call<ProblemBody>(registration, { method: 'PATCH', headers: { 'if-match': etag }, body: { name: 'Mine' } });
+      expect([stale.status, stale.body.code]).toEqual([412, 'precondition_failed']);
+      const staleCancel = await call<ProblemBody>(registration, { method: 'DELETE', headers: { 'if-match': etag } });
+      expect([staleCancel.status, staleCancel.body.code]).toEqual([412, 'precondition_failed']);
+      expect((await call<RegistrationView>(registration)).body).toEqual(before.body);
+
+      const current = before.headers.get('etag')!;
+      const answers = await Promise.all([
+        call<RegistrationView>(registration, { method: 'PATCH', headers: { 'if-match': current }, body: { name: 'Mine' } }),
+        call<RegistrationView>(registration, {
+          method: 'PATCH',
+          headers: { 'if-match': current },
+          body: { selections: [{ type: 'slot', id: evening }] },
+        }),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+      const winner = answers.find((a) => a.status === 200)!;
+      expect(winner.headers.get('etag')).toBe(await tagOf(undefined, registration));
+    });
+
+    it("guards the calendar feed's revocation with the tag of its GET: a rotation in between makes it 412", async () => {
+      const { key } = await newTenant();
+      expect((await call('/calendar-feed', { key, method: 'POST' })).status).toBe(201);
+      const etag = await tagOf(key, '/calendar-feed');
+      expect((await call('/calendar-feed', { key, method: 'POST' })).status).toBe(201);
+      const rotated = await call('/calendar-feed', { key });
+      const stale = await call<ProblemBody>('/calendar-feed', { key, method: 'DELETE', headers: { 'if-match': etag } });
+      expect([stale.status, stale.body.code]).toEqual([412, 'precondition_failed']);
+      expect((await call('/calendar-feed', { key })).body).toEqual(rotated.body);
+      const current = rotated.headers.get('etag')!;
+      expect((await call('/calendar-feed', { key, method: 'DELETE', headers: { 'if-match': current } })).status).toBe(204);
+      expect((await call<{ exists: boolean }>('/calendar-feed', { key })).body.exists).toBe(false);
     });
 
     it('validates If-Match on a POST and otherwise ignores it: an action has no representation to compare', async () => {
@@ -290,11 +398,11 @@ describe('conditional requests over REST', () => {
 
   describe('the served OpenAPI document', () => {
     type Op = {
-      parameters?: { name: string; in: string }[];
+      parameters?: { name: string; in: string; description?: string }[];
       responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
     };
 
-    it('documents If-Match and 412 precondition_failed on every PATCH and DELETE, and If-None-Match, ETag and 304 on every JSON GET', async () => {
+    it('documents If-Match and 412 precondition_failed on every PATCH and DELETE, each evaluating it, and If-None-Match, ETag and 304 on every JSON GET', async () => {
       const doc = (await call<{ paths: Record<string, Record<string, Op>> }>('/openapi.json')).body;
       const missing: string[] = [];
       let reads = 0;
@@ -304,7 +412,8 @@ describe('conditional requests over REST', () => {
           const header = (name: string) => op.parameters?.some((p) => p.in === 'header' && p.name === name);
           if (method === 'patch' || method === 'delete') {
             writes++;
-            if (!header('If-Match')) missing.push(`${method} ${path}: If-Match`);
+            const ifMatch = op.parameters?.find((p) => p.in === 'header' && p.name === 'If-Match');
+            if (!ifMatch?.description?.startsWith('Write only if')) missing.push(`${method} ${path}: If-Match evaluated`);
             if (!op.responses['412']?.description.includes('precondition_failed')) missing.push(`${method} ${path}: 412`);
           }
           if (method === 'get' && op.responses['200']?.content?.['application/json']) {
@@ -320,8 +429,14 @@ describe('conditional requests over REST', () => {
       for (const path of ['/api/v1/signups', '/api/v1/signups/{id}', '/api/v1/webhooks', '/api/v1/webhooks/{id}']) {
         expect(doc.paths[path]!['get']!.responses['304']).toBeDefined();
       }
-      const patch = doc.paths['/api/v1/signups/{id}']!['patch']!;
-      expect(patch.responses['200']!.headers?.['ETag']).toBeDefined();
+      for (const path of [
+        '/api/v1/signups/{id}',
+        '/api/v1/signups/{id}/participants/{participantId}',
+        '/api/v1/registrations/{confirmationToken}',
+      ]) {
+        expect(doc.paths[path]!['patch']!.responses['200']!.headers?.['ETag']).toBeDefined();
+      }
+      expect(doc.paths['/api/v1/signups/{id}/participants/{participantId}']!['get']!.responses['304']).toBeDefined();
     });
 
     it('serves the page of the new problem type', async () => {

@@ -106,8 +106,10 @@ export interface RequestMap {
     res: RegistrationResultView;
   };
   'signups.participants.list': { req: OfSignup & { query: ListParticipantsInput }; res: Page<ParticipantView> };
-  'signups.participants.update': { req: ChildById & { input: UpdateParticipantInput }; res: ParticipantView };
-  'signups.participants.delete': { req: ChildById; res: ParticipantView };
+  /** One participant of an owned signup, as the list shows it: the representation If-Match on its edit and cancellation is compared with. */
+  'signups.participants.get': { req: ChildById; res: ParticipantView };
+  'signups.participants.update': { req: ChildById & Conditional & { input: UpdateParticipantInput }; res: ParticipantView };
+  'signups.participants.delete': { req: ChildById & Conditional; res: ParticipantView };
   /**
    * What the emails to these participants need, as they are now (at most MAX_MESSAGE_CONTEXTS ids):
    * one context per participant found; an unknown id is left out. Only the reminders-service asks.
@@ -121,17 +123,17 @@ export interface RequestMap {
   /** id: the entry's. Gives a waiting entry a free place, or accepts an offer for them; answers the participant. */
   'signups.waitlist.promote': { req: ChildById; res: ParticipantView };
   /** id: the entry's. Takes it out of its line (an offer's place passes on); answers the participant. */
-  'signups.waitlist.remove': { req: ChildById; res: ParticipantView };
+  'signups.waitlist.remove': { req: ChildById & Conditional; res: ParticipantView };
 
   /** Checks a confirmed (or no-show) participant in: status attended, with its hours; answers the participant. */
   'signups.attendance.check_in': { req: ChildById & { input: CheckInInput }; res: ParticipantView };
   /** Back to confirmed: checkedInAt and hoursServed cleared. */
-  'signups.attendance.undo_check_in': { req: ChildById; res: ParticipantView };
+  'signups.attendance.undo_check_in': { req: ChildById & Conditional; res: ParticipantView };
   /** Marks a confirmed (or checked-in) participant a no-show. */
   'signups.attendance.no_show': { req: ChildById; res: ParticipantView };
-  'signups.attendance.undo_no_show': { req: ChildById; res: ParticipantView };
+  'signups.attendance.undo_no_show': { req: ChildById & Conditional; res: ParticipantView };
   /** The hours of a checked-in participant. */
-  'signups.attendance.update': { req: ChildById & { input: UpdateAttendanceInput }; res: ParticipantView };
+  'signups.attendance.update': { req: ChildById & Conditional & { input: UpdateAttendanceInput }; res: ParticipantView };
   'signups.attendance.get': { req: OfSignup; res: AttendanceView };
   /** The hours served at the signups of the principal's organization and mode over a range of days. */
   'signups.reports.hours': { req: { principal: Principal; query: HoursReportQuery }; res: HoursReportView };
@@ -140,12 +142,12 @@ export interface RequestMap {
   'signups.registrations.get': { req: { token: string }; res: RegistrationView };
   /** The registration behind a read-only calendar token (pcal_…), for the participant's calendar file only. */
   'signups.registrations.calendar': { req: { token: string }; res: RegistrationView };
-  'signups.registrations.update': { req: { token: string; input: UpdateRegistrationInput }; res: RegistrationView };
-  'signups.registrations.cancel': { req: { token: string }; res: RegistrationView };
+  'signups.registrations.update': { req: { token: string; input: UpdateRegistrationInput } & Conditional; res: RegistrationView };
+  'signups.registrations.cancel': { req: { token: string } & Conditional; res: RegistrationView };
   /** entryId: an entry of this registration that holds an offer. */
   'signups.registrations.accept': { req: { token: string; entryId: string }; res: RegistrationView };
   /** entryId: an entry of this registration: leaves that line (declines its offer). */
-  'signups.registrations.leave': { req: { token: string; entryId: string }; res: RegistrationView };
+  'signups.registrations.leave': { req: { token: string; entryId: string } & Conditional; res: RegistrationView };
 
   /** A published or closed signup by slug or id, no credential. */
   'signups.public.get': { req: { slugOrId: string }; res: PublicSignupView };
@@ -155,7 +157,7 @@ export interface RequestMap {
   /** A new secret address for the feed of the principal's organization and mode; the previous one stops working. */
   'signups.calendar_feed.create': { req: { principal: Principal }; res: CalendarFeedCreatedView };
   /** Revokes the feed's address (the feed is gone until a new one is made); answers that no feed exists. */
-  'signups.calendar_feed.revoke': { req: { principal: Principal }; res: CalendarFeedView };
+  'signups.calendar_feed.revoke': { req: { principal: Principal } & Conditional; res: CalendarFeedView };
   /** By the feed's token, no credential: the signups the feed shows. */
   'signups.calendar_feed.events': { req: { token: string }; res: CalendarFeedContents };
 
@@ -268,6 +270,7 @@ const CATALOG = {
   'signups.items.delete': { access: 'credential', credentials: 'any', scope: 'signups:write' },
   'signups.participants.register': { access: 'optional' },
   'signups.participants.list': { access: 'credential', credentials: 'any', scope: 'participants:read' },
+  'signups.participants.get': { access: 'credential', credentials: 'any', scope: 'participants:read' },
   'signups.participants.update': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.participants.delete': { access: 'credential', credentials: 'any', scope: 'participants:write' },
   'signups.participants.messages': { access: 'internal' },

@@ -4,6 +4,7 @@ import type { Bus } from '#libs/bus';
 import { AttendanceView, CheckInDto, ParticipantView, type Principal, UpdateAttendanceDto } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { NoStore } from '../http/personal-data.js';
 import { UuidParam, ValidBody, ValidOptionalBody } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
@@ -44,6 +45,7 @@ export class AttendanceController {
   @Delete('participants/:participantId/check-in')
   @NoStore()
   @Operation('signups.attendance.undo_check_in')
+  @IfMatchChecked('participant')
   @ApiOperation({
     summary: 'Undo a check-in: confirmed again, hours cleared',
     description: 'A confirmed participant is answered as it is; any other not checked in is 409 conflict. Emits participant.updated.',
@@ -54,8 +56,9 @@ export class AttendanceController {
     @UuidParam('id') signupId: string,
     @UuidParam('participantId') id: string,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ParticipantView> {
-    return this.bus.request('signups.attendance.undo_check_in', { principal, signupId, id });
+    return this.bus.request('signups.attendance.undo_check_in', { principal, signupId, id, ifMatch });
   }
 
   @Post('participants/:participantId/no-show')
@@ -79,6 +82,7 @@ export class AttendanceController {
   @Delete('participants/:participantId/no-show')
   @NoStore()
   @Operation('signups.attendance.undo_no_show')
+  @IfMatchChecked('participant')
   @ApiOperation({
     summary: 'Undo a no-show mark: confirmed again',
     description: 'A confirmed participant is answered as it is; any other not marked a no-show is 409 conflict. Emits participant.updated.',
@@ -89,13 +93,15 @@ export class AttendanceController {
     @UuidParam('id') signupId: string,
     @UuidParam('participantId') id: string,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ParticipantView> {
-    return this.bus.request('signups.attendance.undo_no_show', { principal, signupId, id });
+    return this.bus.request('signups.attendance.undo_no_show', { principal, signupId, id, ifMatch });
   }
 
   @Patch('participants/:participantId/attendance')
   @NoStore()
   @Operation('signups.attendance.update')
+  @IfMatchChecked('participant')
   @ApiOperation({
     summary: 'Change the hours a checked-in participant served',
     description: 'A participant not checked in is 409 conflict. Emits participant.updated when the hours change.',
@@ -108,8 +114,9 @@ export class AttendanceController {
     @UuidParam('participantId') id: string,
     @ValidBody(UpdateAttendanceDto) input: UpdateAttendanceDto,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ParticipantView> {
-    return this.bus.request('signups.attendance.update', { principal, signupId, id, input: { hoursServed: input.hoursServed } });
+    return this.bus.request('signups.attendance.update', { principal, signupId, id, ifMatch, input: { hoursServed: input.hoursServed } });
   }
 
   @Get('attendance')

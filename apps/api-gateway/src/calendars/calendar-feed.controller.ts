@@ -10,6 +10,7 @@ import {
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { NoStore } from '../http/personal-data.js';
 import { NoBody } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
@@ -55,6 +56,7 @@ export class CalendarFeedController {
   @Delete()
   @HttpCode(204)
   @Operation('signups.calendar_feed.revoke')
+  @IfMatchChecked()
   @ApiOperation({
     summary: 'Revoke the calendar feed address: it stops working at once',
     description: 'Answers 204 whether or not a feed existed: afterwards there is none. Takes no body.',
@@ -62,7 +64,11 @@ export class CalendarFeedController {
   @ApiBody(EMPTY_BODY)
   @ApiNoContentResponse()
   @ApiProblems(['scope_required', 'validation_failed'])
-  async revoke(@NoBody() _body: Record<string, never>, @CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.bus.request('signups.calendar_feed.revoke', { principal });
+  async revoke(
+    @NoBody() _body: Record<string, never>,
+    @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<void> {
+    await this.bus.request('signups.calendar_feed.revoke', { principal, ifMatch });
   }
 }

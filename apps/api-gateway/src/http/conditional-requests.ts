@@ -31,9 +31,18 @@ interface ConditionalRequest {
  * Whose ETag a route's If-Match names: `resource`, the one the route's path answers on GET (a
  * PATCH answers it as the GET does, so its answer carries the new ETag); `signup`, the signup's
  * (GET /signups/{id}, whose representation holds its slots and items; the answer, a slot or an
- * item, is not tagged).
+ * item, is not tagged); `participant`, the participant's (GET
+ * /signups/{id}/participants/{participantId}, whose representation holds its attendance and its
+ * waitlist entries; a PATCH answers the participant as that GET does, so its answer carries the
+ * new ETag); `registration`, the registration's (GET /registrations/{confirmationToken}, whose
+ * representation holds the participant's waitlist entries).
  */
-export type IfMatchTarget = 'resource' | 'signup';
+export type IfMatchTarget = 'resource' | 'signup' | 'participant' | 'registration';
+
+/** Whether a PATCH of this target answers the representation its tag was taken from: then the answer is tagged like a read. */
+export function tagsPatchAnswer(target: IfMatchTarget | undefined): boolean {
+  return target === 'resource' || target === 'participant';
+}
 
 /**
  * A PATCH or DELETE whose owning service checks If-Match in the transaction that writes, with the
@@ -69,7 +78,7 @@ export class ConditionalRequestsInterceptor implements NestInterceptor {
     if (ifMatch && !target && (request.method === 'PATCH' || request.method === 'DELETE')) {
       throw new ProblemError('precondition_failed', 'This operation does not evaluate If-Match: send the request without it.');
     }
-    if (target === 'resource' && request.method === 'PATCH') request.tagsAnswer = true;
+    if (tagsPatchAnswer(target) && request.method === 'PATCH') request.tagsAnswer = true;
     return next.handle();
   }
 }

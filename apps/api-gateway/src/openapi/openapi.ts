@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type HeaderObject, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { MAX_CONDITION_LENGTH } from '#libs/contracts';
 import { SCOPES } from '#libs/scopes';
-import { IF_MATCH_EXTENSION, type IfMatchTarget } from '../http/conditional-requests.js';
+import { IF_MATCH_EXTENSION, type IfMatchTarget, tagsPatchAnswer } from '../http/conditional-requests.js';
 import { serveGuide } from './guide.js';
 
 export const API_PREFIX = 'api/v1';
@@ -151,6 +151,16 @@ const IF_MATCH_CHECKED: Record<IfMatchTarget, string> = {
     "Write only if the signup is unchanged: `*` or a list of strong ETags from GET /signups/{id} (the signup's representation holds its " +
     'slots and items). Compared in the transaction that writes, with the signup locked: when no tag is current the answer is 412 ' +
     'precondition_failed and nothing changes. Malformed: 422 validation_failed on the header.',
+  participant:
+    'Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} ' +
+    "(for a waitlist entry, of the entry's participantId; or from the answer of a PATCH of the participant or its attendance). " +
+    'Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 ' +
+    'precondition_failed and nothing changes. Malformed: 422 validation_failed on the header.',
+  registration:
+    'Write only if the registration is unchanged: `*` or a list of strong ETags from GET /registrations/{confirmationToken} (its ' +
+    'representation holds the waitlist entries; or from the answer of its PATCH). Compared in the transaction that writes, with the ' +
+    'signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: ' +
+    '422 validation_failed on the header.',
 };
 const IF_MATCH_REFUSED =
   'Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed).';
@@ -214,7 +224,7 @@ function declareConditionalRequests(document: OpenAPIObject): OpenAPIObject {
       ];
       addProblem(operation.responses as ProblemResponses, '412', 'precondition_failed');
       const ok = operation.responses['200'];
-      if (checked === 'resource' && method === 'patch' && ok) ok.headers = { ...ok.headers, ...ETAG_HEADER };
+      if (tagsPatchAnswer(checked) && method === 'patch' && ok) ok.headers = { ...ok.headers, ...ETAG_HEADER };
     }
   }
   return document;

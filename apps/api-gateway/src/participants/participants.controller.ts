@@ -16,6 +16,7 @@ import {
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { NoStore } from '../http/personal-data.js';
 import { OptionalPrincipal } from '../http/public-params.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
@@ -81,9 +82,30 @@ export class ParticipantsController {
     return this.bus.request('signups.participants.list', { principal, signupId, query: { limit, cursor, status, updated_since } });
   }
 
+  @Get(':participantId')
+  @Operation('signups.participants.get')
+  @NoStore()
+  @ApiOperation({
+    summary: 'One participant of a signup, with its contacts, as the list shows it (any status, cancelled included)',
+    description: 'Its ETag is what If-Match on the edit, cancellation and attendance of the participant is compared with.',
+  })
+  @ApiOkResponse({ type: ParticipantView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
+  get(
+    @UuidParam('id') signupId: string,
+    @UuidParam('participantId') id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ParticipantView> {
+    return this.bus.request('signups.participants.get', { principal, signupId, id });
+  }
+
   @Patch(':participantId')
   @Operation('signups.participants.update')
-  @ApiOperation({ summary: 'Edit a registration as the organizer; selections are re-allocated all or nothing' })
+  @IfMatchChecked()
+  @ApiOperation({
+    summary: 'Edit a registration as the organizer; selections are re-allocated all or nothing',
+    description: 'Answers the participant as GET /signups/{id}/participants/{participantId} does, with its new ETag.',
+  })
   @ApiBody({ type: UpdateParticipantDto })
   @ApiOkResponse({ type: ParticipantView })
   @ApiProblems(['scope_required', 'forbidden', 'not_found', 'conflict', 'validation_failed'])
@@ -92,13 +114,15 @@ export class ParticipantsController {
     @UuidParam('participantId') id: string,
     @ValidBody(UpdateParticipantDto) input: UpdateParticipantDto,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ParticipantView> {
     const changes = { ...toUpdateRegistrationInput(input), ...(input.email !== undefined && { email: input.email }) };
-    return this.bus.request('signups.participants.update', { principal, signupId, id, input: changes });
+    return this.bus.request('signups.participants.update', { principal, signupId, id, ifMatch, input: changes });
   }
 
   @Delete(':participantId')
   @Operation('signups.participants.delete')
+  @IfMatchChecked()
   @ApiOperation({
     summary: 'Cancel a participant, freeing what they held; answers the cancelled participant',
     description:
@@ -111,7 +135,8 @@ export class ParticipantsController {
     @UuidParam('id') signupId: string,
     @UuidParam('participantId') id: string,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ParticipantView> {
-    return this.bus.request('signups.participants.delete', { principal, signupId, id });
+    return this.bus.request('signups.participants.delete', { principal, signupId, id, ifMatch });
   }
 }

@@ -4,6 +4,7 @@ import type { Bus } from '#libs/bus';
 import { RegistrationView, toUpdateRegistrationInput, UpdateRegistrationDto } from '#libs/contracts';
 import { Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { SecretUrlPersonalData } from '../http/personal-data.js';
 import { ConfirmationTokenParam } from '../http/public-params.js';
 import { UuidParam, ValidBody } from '../http/validation.pipes.js';
@@ -31,20 +32,26 @@ export class RegistrationsController {
   @Patch()
   @Operation('signups.registrations.update')
   @SecretUrlPersonalData()
-  @ApiOperation({ summary: 'Change name, phone or selections (selections are re-allocated all or nothing)' })
+  @IfMatchChecked()
+  @ApiOperation({
+    summary: 'Change name, phone or selections (selections are re-allocated all or nothing)',
+    description: 'Answers the registration as GET /registrations/{confirmationToken} does, with its new ETag.',
+  })
   @ApiBody({ type: UpdateRegistrationDto })
   @ApiOkResponse({ type: RegistrationView })
   @ApiProblems(['not_found', 'bad_request', 'conflict', 'validation_failed'], { credential: 'none' })
   update(
     @ConfirmationTokenParam() token: string,
     @ValidBody(UpdateRegistrationDto) input: UpdateRegistrationDto,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<RegistrationView> {
-    return this.bus.request('signups.registrations.update', { token, input: toUpdateRegistrationInput(input) });
+    return this.bus.request('signups.registrations.update', { token, ifMatch, input: toUpdateRegistrationInput(input) });
   }
 
   @Delete()
   @Operation('signups.registrations.cancel')
   @SecretUrlPersonalData()
+  @IfMatchChecked()
   @ApiOperation({
     summary: 'Cancel the registration, freeing what it held; answers the cancelled registration',
     description:
@@ -53,8 +60,8 @@ export class RegistrationsController {
   })
   @ApiOkResponse({ type: RegistrationView })
   @ApiProblems(['not_found', 'bad_request'], { credential: 'none' })
-  cancel(@ConfirmationTokenParam() token: string): Promise<RegistrationView> {
-    return this.bus.request('signups.registrations.cancel', { token });
+  cancel(@ConfirmationTokenParam() token: string, @IfMatch() ifMatch: string | undefined): Promise<RegistrationView> {
+    return this.bus.request('signups.registrations.cancel', { token, ifMatch });
   }
 
   @Post('waitlist/:entryId/accept')
@@ -77,6 +84,7 @@ export class RegistrationsController {
   @Delete('waitlist/:entryId')
   @Operation('signups.registrations.leave')
   @SecretUrlPersonalData()
+  @IfMatchChecked('registration')
   @ApiOperation({
     summary: 'Leave a waitlist, declining its offer if one is held; answers the registration',
     description:
@@ -86,7 +94,11 @@ export class RegistrationsController {
   })
   @ApiOkResponse({ type: RegistrationView })
   @ApiProblems(['not_found', 'bad_request', 'validation_failed'], { credential: 'none' })
-  leave(@ConfirmationTokenParam() token: string, @UuidParam('entryId') entryId: string): Promise<RegistrationView> {
-    return this.bus.request('signups.registrations.leave', { token, entryId });
+  leave(
+    @ConfirmationTokenParam() token: string,
+    @UuidParam('entryId') entryId: string,
+    @IfMatch() ifMatch: string | undefined,
+  ): Promise<RegistrationView> {
+    return this.bus.request('signups.registrations.leave', { token, entryId, ifMatch });
   }
 }

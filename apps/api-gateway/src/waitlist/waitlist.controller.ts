@@ -11,6 +11,7 @@ import {
 } from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
+import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
 import { NoStore } from '../http/personal-data.js';
 import { UuidParam, ValidQuery } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
@@ -66,6 +67,7 @@ export class WaitlistController {
 
   @Delete(':entryId')
   @Operation('signups.waitlist.remove')
+  @IfMatchChecked('participant')
   @NoStore()
   @ApiOperation({
     summary: 'Take an entry out of its line; answers the participant',
@@ -79,7 +81,8 @@ export class WaitlistController {
     @UuidParam('id') signupId: string,
     @UuidParam('entryId') id: string,
     @CurrentPrincipal() principal: Principal,
+    @IfMatch() ifMatch: string | undefined,
   ): Promise<ParticipantView> {
-    return this.bus.request('signups.waitlist.remove', { principal, signupId, id });
+    return this.bus.request('signups.waitlist.remove', { principal, signupId, id, ifMatch });
   }
 }

@@ -29,10 +29,11 @@ export class AttendanceHandlers {
   ) {}
 
   handlers(): Pick<HandlersOf<'signups'>, AttendanceSubject> {
-    const command = ({ principal, signupId, id }: { principal: Principal; signupId: string; id: string }) => ({
+    const command = ({ principal, signupId, id, ifMatch }: { principal: Principal; signupId: string; id: string; ifMatch?: string }) => ({
       owner: ownerOf(principal),
       signupId: requireUuid(signupId),
       id: requireUuid(id, 'participantId'),
+      ifMatch,
     });
     return {
       'signups.attendance.check_in': async (req) => {

@@ -13,6 +13,8 @@ export interface AttendanceCommand {
   owner: Owner;
   signupId: string;
   id: string;
+  /** The request's If-Match: the participant's ETag, checked once the signup and the participant are locked (RegistrationLock). */
+  ifMatch?: string;
 }
 
 /** Who may be checked in or marked a no-show: a confirmed participant, or one already marked either way. */
@@ -101,10 +103,10 @@ export class AttendanceUseCase {
   }
 
   private act(
-    { owner, signupId, id }: AttendanceCommand,
+    { owner, signupId, id, ifMatch }: AttendanceCommand,
     work: (tx: Tx, signup: Signup, participant: Participant) => Promise<Participant>,
   ): Promise<Participant> {
-    return this.lock.byOrganizer(owner, signupId, id, work);
+    return this.lock.byOrganizer(owner, signupId, id, work, ifMatch);
   }
 
   private async emit(tx: Tx, signup: Signup, id: string, type: ParticipantEventType): Promise<Participant> {

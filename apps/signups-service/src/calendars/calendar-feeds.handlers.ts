@@ -18,7 +18,7 @@ export class CalendarFeedsHandlers {
     return {
       'signups.calendar_feed.get': ({ principal }) => this.feeds.get(ownerOf(principal)),
       'signups.calendar_feed.create': ({ principal }) => this.feeds.create(ownerOf(principal)),
-      'signups.calendar_feed.revoke': ({ principal }) => this.feeds.revoke(ownerOf(principal)),
+      'signups.calendar_feed.revoke': ({ principal, ifMatch }) => this.feeds.revoke(ownerOf(principal), ifMatch),
       'signups.calendar_feed.events': ({ token }) => this.feeds.contents(token),
     };
   }

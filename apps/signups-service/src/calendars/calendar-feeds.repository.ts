@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { affectedBy, rowsOf } from '#libs/persistence';
+import { rowsOf } from '#libs/persistence';
 import { DATA_SOURCE } from '#libs/runtime';
 import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Owner } from '../signups/signup.js';
@@ -55,11 +55,20 @@ export class CalendarFeedsRepository {
     return row!.created_at;
   }
 
-  async delete(owner: Owner): Promise<void> {
-    await affectedBy(this.dataSource.manager, `DELETE FROM ${FEEDS} WHERE organization_id = $1 AND livemode = $2`, [
-      owner.organizationId,
-      owner.livemode,
-    ]);
+  /**
+   * Deletes the owner's feed, in a transaction that first hands `check` when the deleted feed was
+   * made (undefined when there was none): the row as the DELETE locked it, after any replacement
+   * it waited for. When `check` throws, nothing is deleted.
+   */
+  async delete(owner: Owner, check: (createdAt: Date | undefined) => void): Promise<void> {
+    await this.dataSource.transaction(async (db) => {
+      const [row] = await rowsOf<{ created_at: Date }>(
+        db,
+        `DELETE FROM ${FEEDS} WHERE organization_id = $1 AND livemode = $2 RETURNING created_at`,
+        [owner.organizationId, owner.livemode],
+      );
+      check(row?.created_at);
+    });
   }
 
   /** Whose feed a token's hash opens; undefined for none (revoked, replaced, never made). */

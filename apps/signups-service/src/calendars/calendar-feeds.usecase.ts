@@ -6,6 +6,7 @@ import {
   type CalendarFeedCreatedView,
   type CalendarFeedSignup,
   type CalendarFeedView,
+  requireIfMatch,
 } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import type { Owner } from '../signups/signup.js';
@@ -14,6 +15,11 @@ import { CalendarFeedsRepository, type FeedEventRow } from './calendar-feeds.rep
 import { feedTokenHash, newFeedToken } from './feed-token.js';
 
 const DAY_MS = 86_400_000;
+
+/** The feed as GET /calendar-feed answers it: made at createdAt, or none. */
+function feedView(owner: Owner, createdAt: Date | undefined): CalendarFeedView {
+  return { exists: createdAt !== undefined, createdAt: createdAt?.toISOString() ?? null, livemode: owner.livemode };
+}
 
 /** The signups of a feed's events, in the order of their first event, each with its slots in the feed. */
 function signupsOf(rows: FeedEventRow[], publicOrigin: string): CalendarFeedSignup[] {
@@ -62,8 +68,7 @@ export class CalendarFeedsUseCase {
   ) {}
 
   async get(owner: Owner): Promise<CalendarFeedView> {
-    const createdAt = await this.feeds.createdAt(owner);
-    return { exists: createdAt !== undefined, createdAt: createdAt?.toISOString() ?? null, livemode: owner.livemode };
+    return feedView(owner, await this.feeds.createdAt(owner));
   }
 
   /** A new address; the one before, if any, stops working at once. */
@@ -73,9 +78,14 @@ export class CalendarFeedsUseCase {
     return { url: `${this.publicOrigin}/calendars/${token}.ics`, createdAt: createdAt.toISOString(), livemode: owner.livemode };
   }
 
-  async revoke(owner: Owner): Promise<CalendarFeedView> {
-    await this.feeds.delete(owner);
-    return { exists: false, createdAt: null, livemode: owner.livemode };
+  /**
+   * With If-Match, revokes only if the feed is as GET showed it (the tag of its view, taken of the
+   * row the deletion locked, so a rotation in between makes the tag stale): 412 otherwise, nothing
+   * revoked. `*` always holds: GET always answers a view, with or without a feed.
+   */
+  async revoke(owner: Owner, ifMatch?: string): Promise<CalendarFeedView> {
+    await this.feeds.delete(owner, (createdAt) => requireIfMatch(ifMatch, feedView(owner, createdAt)));
+    return feedView(owner, undefined);
   }
 
   /** What the feed of a token shows; not_found for a token that opens none. */

@@ -21,7 +21,7 @@ import { ListParticipantsUseCase } from './usecases/list-participants.usecase.js
 import { MessageContextsUseCase } from './usecases/message-contexts.usecase.js';
 import { RegisterParticipantUseCase } from './usecases/register-participant.usecase.js';
 
-type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'export' | 'update' | 'delete' | 'messages'}`;
+type ParticipantsSubject = `signups.participants.${'register' | 'list' | 'get' | 'export' | 'update' | 'delete' | 'messages'}`;
 
 /** The ids of a message contexts request: a list of at most MAX_MESSAGE_CONTEXTS uuids (lower-cased, each once); 422 otherwise. */
 function participantIdsOf(input: { participantIds?: unknown }): string[] {
@@ -36,7 +36,7 @@ function participantIdsOf(input: { participantIds?: unknown }): string[] {
 /**
  * signups.participants.*: registration (no credential needed, none checked: a credential only
  * narrows the signup to its mode and lets its organization hear why its draft refuses), and the
- * organizer's list, export (page by page), edit and removal (participants:read / participants:write, owner only: the
+ * organizer's list, single read, export (page by page), edit and removal (participants:read / participants:write, owner only: the
  * caller's mode is the signup's, the views' livemode); and, for the reminders-service alone (an
  * internal subject), what the emails to some participants need.
  */
@@ -73,13 +73,17 @@ export class ParticipantsHandlers {
         const page = await this.listParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit, status, updatedSince });
         return { data: page.data.map((participant) => participantView(participant, principal.livemode)), nextCursor: page.nextCursor };
       },
+      'signups.participants.get': async ({ principal, signupId, id }) => {
+        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
+        return participantView(await this.listParticipants.one(command), principal.livemode);
+      },
       'signups.participants.export': async ({ principal, signupId, query }) => {
         const id = requireUuid(signupId);
         const { cursor, limit } = await validateInput(ExportPageQueryDto, query, 'query');
         return this.exportParticipants.execute({ owner: ownerOf(principal), signupId: id, cursor, limit });
       },
-      'signups.participants.update': async ({ principal, signupId, id, input }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
+      'signups.participants.update': async ({ principal, signupId, id, ifMatch, input }) => {
+        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId'), ifMatch };
         const valid = await validateInput(UpdateParticipantDto, input);
         const changes = {
           name: valid.name,
@@ -90,8 +94,8 @@ export class ParticipantsHandlers {
         };
         return participantView(await this.changeRegistration.byOrganizer({ ...command, changes }), principal.livemode);
       },
-      'signups.participants.delete': async ({ principal, signupId, id }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId') };
+      'signups.participants.delete': async ({ principal, signupId, id, ifMatch }) => {
+        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), id: requireUuid(id, 'participantId'), ifMatch };
         return participantView(await this.cancelRegistration.byOrganizer(command), principal.livemode);
       },
       'signups.participants.messages': async (input) => ({ data: await this.messageContexts.execute(participantIdsOf(input)) }),

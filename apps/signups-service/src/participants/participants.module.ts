@@ -5,6 +5,7 @@ import { ParticipantCalendarTokens } from './calendar-token.js';
 import { ConfirmationTokens } from './confirmation-token.js';
 import { MessageContextPresenter } from './message-context.presenter.js';
 import { ParticipantsHandlers } from './participants.handlers.js';
+import { RegistrationPresenter } from './registration.presenter.js';
 import { RegistrationLock } from './registration-lock.js';
 import { RegistrationReader } from './registration-reader.js';
 import { RegistrationsHandlers } from './registrations.handlers.js';
@@ -28,6 +29,7 @@ import { WaitlistHandlers } from './waitlist.handlers.js';
     ParticipantCalendarTokens,
     SelectionAllocator,
     RegistrationReader,
+    RegistrationPresenter,
     RegistrationLock,
     RegisterParticipantUseCase,
     ListParticipantsUseCase,

@@ -30,8 +30,8 @@ export class WaitlistHandlers {
         const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), entryId: requireUuid(id, 'entryId') };
         return participantView(await this.waitlist.promote(command), principal.livemode);
       },
-      'signups.waitlist.remove': async ({ principal, signupId, id }) => {
-        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), entryId: requireUuid(id, 'entryId') };
+      'signups.waitlist.remove': async ({ principal, signupId, id, ifMatch }) => {
+        const command = { owner: ownerOf(principal), signupId: requireUuid(signupId), entryId: requireUuid(id, 'entryId'), ifMatch };
         return participantView(await this.waitlist.remove(command), principal.livemode);
       },
     };

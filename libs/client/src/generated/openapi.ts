@@ -126,7 +126,10 @@ export interface paths {
     delete: operations['RegistrationsController_cancel'];
     options?: never;
     head?: never;
-    /** Change name, phone or selections (selections are re-allocated all or nothing) */
+    /**
+     * Change name, phone or selections (selections are re-allocated all or nothing)
+     * @description Answers the registration as GET /registrations/{confirmationToken} does, with its new ETag.
+     */
     patch: operations['RegistrationsController_update'];
     trace?: never;
   };
@@ -437,7 +440,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * One participant of a signup, with its contacts, as the list shows it (any status, cancelled included)
+     * @description Its ETag is what If-Match on the edit, cancellation and attendance of the participant is compared with.
+     */
+    get: operations['ParticipantsController_get'];
     put?: never;
     post?: never;
     /**
@@ -447,7 +454,10 @@ export interface paths {
     delete: operations['ParticipantsController_remove'];
     options?: never;
     head?: never;
-    /** Edit a registration as the organizer; selections are re-allocated all or nothing */
+    /**
+     * Edit a registration as the organizer; selections are re-allocated all or nothing
+     * @description Answers the participant as GET /signups/{id}/participants/{participantId} does, with its new ETag.
+     */
     patch: operations['ParticipantsController_update'];
     trace?: never;
   };
@@ -2270,7 +2280,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path?: never;
@@ -3012,7 +3022,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -3157,7 +3167,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -3174,6 +3184,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
@@ -3306,7 +3318,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the registration is unchanged: `*` or a list of strong ETags from GET /registrations/{confirmationToken} (its representation holds the waitlist entries; or from the answer of its PATCH). Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -6330,13 +6342,152 @@ export interface operations {
       };
     };
   };
+  ParticipantsController_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: string;
+        participantId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ParticipantView'];
+        };
+      };
+      /** @description Not Modified: If-None-Match names the current ETag; no body */
+      304: {
+        headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: missing_credentials, malformed_credentials, invalid_credentials, revoked_credentials */
+      401: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: scope_required, forbidden */
+      403: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      422: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+    };
+  };
   ParticipantsController_remove: {
     parameters: {
       query?: never;
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -6497,7 +6648,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the resource is unchanged: `*` or a list of strong ETags from its GET (or from the answer of its PATCH). Compared in the transaction that writes, with the resource locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -6514,6 +6665,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
@@ -6662,7 +6815,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} (for a waitlist entry, of the entry's participantId; or from the answer of a PATCH of the participant or its attendance). Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -6679,6 +6832,8 @@ export interface operations {
     responses: {
       200: {
         headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
@@ -6974,7 +7129,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} (for a waitlist entry, of the entry's participantId; or from the answer of a PATCH of the participant or its attendance). Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -7278,7 +7433,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} (for a waitlist entry, of the entry's participantId; or from the answer of a PATCH of the participant or its attendance). Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {
@@ -8909,7 +9064,7 @@ export interface operations {
       header?: {
         /** @description A unique key per logical operation (a UUID). A repeat within 24 hours returns the stored answer with `Idempotent-Replayed: true`; the key with another request is 422 idempotency_key_reuse, a repeat while the first runs 409 idempotency_in_progress. */
         'Idempotency-Key'?: string;
-        /** @description Not evaluated by this operation: any If-Match is 412 precondition_failed and nothing changes (malformed: 422 validation_failed). */
+        /** @description Write only if the participant is unchanged: `*` or a list of strong ETags from GET /signups/{id}/participants/{participantId} (for a waitlist entry, of the entry's participantId; or from the answer of a PATCH of the participant or its attendance). Compared in the transaction that writes, with the signup and the participant locked: when no tag is current the answer is 412 precondition_failed and nothing changes. Malformed: 422 validation_failed on the header. */
         'If-Match'?: string;
       };
       path: {

@@ -14,6 +14,8 @@ export interface RemoveParticipantCommand {
   owner: Owner;
   signupId: string;
   id: string;
+  /** The request's If-Match: the participant's ETag, checked once both rows are locked (RegistrationLock). */
+  ifMatch?: string;
 }
 
 /**
@@ -38,12 +40,13 @@ export class CancelRegistrationUseCase {
     private readonly lock: RegistrationLock,
   ) {}
 
-  byOrganizer({ owner, signupId, id }: RemoveParticipantCommand): Promise<Participant> {
-    return this.lock.byOrganizer(owner, signupId, id, (tx, signup, participant) => this.cancel(tx, signup, participant));
+  byOrganizer({ owner, signupId, id, ifMatch }: RemoveParticipantCommand): Promise<Participant> {
+    return this.lock.byOrganizer(owner, signupId, id, (tx, signup, participant) => this.cancel(tx, signup, participant), ifMatch);
   }
 
-  byToken(token: string): Promise<Registration> {
-    return this.lock.byToken(token, (tx, signup, participant) => this.cancel(tx, signup, participant));
+  /** ifMatch: the registration's ETag, checked once both rows are locked. */
+  byToken(token: string, ifMatch?: string): Promise<Registration> {
+    return this.lock.byToken(token, (tx, signup, participant) => this.cancel(tx, signup, participant), 'change', ifMatch);
   }
 
   private async cancel(tx: Tx, signup: Signup, participant: Participant): Promise<Participant> {

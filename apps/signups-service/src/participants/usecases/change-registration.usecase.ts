@@ -21,6 +21,8 @@ export interface ChangeParticipantCommand {
   id: string;
   /** Validated: phone in E.164, selections normalized without duplicates. */
   changes: RegistrationChanges;
+  /** The request's If-Match: the participant's ETag, checked once both rows are locked (RegistrationLock). */
+  ifMatch?: string;
 }
 
 /**
@@ -45,12 +47,13 @@ export class ChangeRegistrationUseCase {
     private readonly lock: RegistrationLock,
   ) {}
 
-  byOrganizer({ owner, signupId, id, changes }: ChangeParticipantCommand): Promise<Participant> {
-    return this.lock.byOrganizer(owner, signupId, id, (tx, signup, participant) => this.apply(tx, signup, participant, changes));
+  byOrganizer({ owner, signupId, id, changes, ifMatch }: ChangeParticipantCommand): Promise<Participant> {
+    return this.lock.byOrganizer(owner, signupId, id, (tx, signup, participant) => this.apply(tx, signup, participant, changes), ifMatch);
   }
 
-  byToken(token: string, changes: RegistrationChanges): Promise<Registration> {
-    return this.lock.byToken(token, (tx, signup, participant) => this.apply(tx, signup, participant, changes));
+  /** ifMatch: the registration's ETag, checked once both rows are locked. */
+  byToken(token: string, changes: RegistrationChanges, ifMatch?: string): Promise<Registration> {
+    return this.lock.byToken(token, (tx, signup, participant) => this.apply(tx, signup, participant, changes), 'change', ifMatch);
   }
 
   private async apply(tx: Tx, signup: Signup, participant: Participant, changes: RegistrationChanges): Promise<Participant> {

@@ -5,6 +5,7 @@ import { requireOwned } from '../../signups/signup.policy.js';
 import { SignupsRepository } from '../../signups/signups.repository.js';
 import type { Participant } from '../participant.js';
 import { ParticipantsRepository } from '../participants.repository.js';
+import { participantNotFound } from '../registration-lock.js';
 
 export interface ListParticipantsQuery {
   owner: Owner;
@@ -17,7 +18,11 @@ export interface ListParticipantsQuery {
   updatedSince?: Date;
 }
 
-/** The participants of an owned signup, newest first, one page at a time; by status, or all but the cancelled. */
+/**
+ * The participants of an owned signup, newest first, one page at a time; by status, or all but the
+ * cancelled. Or one of them, in any status, with the list's refusals (403 for another
+ * organization's signup, 404 for one not seen), and 404 for an id not of this signup.
+ */
 @Injectable()
 export class ListParticipantsUseCase {
   constructor(
@@ -44,5 +49,12 @@ export class ListParticipantsUseCase {
     return pageOf(await this.participants.list(signupId, { status, updatedSince }, after, limit + 1), limit, (last) =>
       encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }, list),
     );
+  }
+
+  async one({ owner, signupId, id }: { owner: Owner; signupId: string; id: string }): Promise<Participant> {
+    requireOwned(await this.signups.findById(signupId), owner);
+    const participant = await this.participants.findById(id);
+    if (participant?.signupId !== signupId) throw participantNotFound();
+    return participant;
   }
 }

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { type CursorList, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page, pageOf, type WaitlistType } from '#libs/contracts';
+import {
+  type CursorList,
+  decodeCursor,
+  DEFAULT_PAGE_SIZE,
+  encodeCursor,
+  type Page,
+  pageOf,
+  requireIfMatch,
+  type WaitlistType,
+} from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { Outbox, type Tx } from '#libs/runtime';
 import type { Owner, Signup } from '../../signups/signup.js';
@@ -10,7 +19,7 @@ import { StockLedger, type StoredEntry } from '../../waitlist/waitlist.js';
 import { type WaitlistedEntry, WaitlistRepository } from '../../waitlist/waitlist.repository.js';
 import { Waitlists } from '../../waitlist/waitlists.js';
 import type { Participant } from '../participant.js';
-import { participantEvents } from '../participant.presenter.js';
+import { participantEvents, participantView } from '../participant.presenter.js';
 import { ParticipantsRepository } from '../participants.repository.js';
 import { RegistrationLock } from '../registration-lock.js';
 import type { Registration } from '../registration-reader.js';
@@ -28,6 +37,8 @@ export interface EntryCommand {
   owner: Owner;
   signupId: string;
   entryId: string;
+  /** The request's If-Match: the ETag of the entry's participant, checked once the signup, the entry and the participant are locked. */
+  ifMatch?: string;
 }
 
 function entryNotFound(): ProblemError {
@@ -88,8 +99,8 @@ export class WaitlistUseCase {
   }
 
   /** The organizer takes an entry out of its line; an offer's place passes on. */
-  remove({ owner, signupId, entryId }: EntryCommand): Promise<Participant> {
-    return this.byOrganizer(owner, signupId, entryId, (tx, signup, entry) => this.leaveLine(tx, signup, entry));
+  remove({ owner, signupId, entryId, ifMatch }: EntryCommand): Promise<Participant> {
+    return this.byOrganizer(owner, signupId, entryId, (tx, signup, entry) => this.leaveLine(tx, signup, entry), ifMatch);
   }
 
   /**
@@ -114,8 +125,11 @@ export class WaitlistUseCase {
     );
   }
 
-  /** The participant leaves a line (declining its offer), until the event starts; leaving one already left answers the same. */
-  leave(token: string, entryId: string): Promise<Registration> {
+  /**
+   * The participant leaves a line (declining its offer), until the event starts; leaving one already left answers the same.
+   * ifMatch: the registration's ETag, checked once the signup and the participant are locked (RegistrationLock).
+   */
+  leave(token: string, entryId: string, ifMatch?: string): Promise<Registration> {
     return this.lock.byToken(
       token,
       async (tx, signup, participant) => {
@@ -125,6 +139,7 @@ export class WaitlistUseCase {
         return this.leaveLine(tx, signup, entry);
       },
       'line',
+      ifMatch,
     );
   }
 
@@ -160,12 +175,14 @@ export class WaitlistUseCase {
     signupId: string,
     entryId: string,
     work: (tx: Tx, signup: Signup, entry: StoredEntry) => Promise<Participant>,
+    ifMatch?: string,
   ): Promise<Participant> {
     return this.outbox.transaction(async (tx) => {
       const signup = requireOwned(await this.signups.lock(tx.manager, signupId, 'update'), owner);
       const found = await this.entries.lockActive(tx.manager, signup.id, entryId);
       if (!found) throw entryNotFound();
-      await this.participants.lock(tx.manager, found.participantId, signup.id);
+      const participant = await this.participants.lock(tx.manager, found.participantId, signup.id);
+      requireIfMatch(ifMatch, participantView(participant!, signup.livemode));
       return work(tx, signup, found);
     });
   }
