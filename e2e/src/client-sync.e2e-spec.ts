@@ -1,84 +1,17 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Participant, Signup, SyncState, SyncStore } from '@signup-platform/client/examples/sync';
-import type { SignupClient } from '#libs/client';
 import { newId } from '#libs/contracts';
 import { eventually, type Receiver, startReceiver } from '#libs/testing';
 import { newTenant } from './support/api.js';
 import { person } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
+import { copyOf, listed, MemoryStore } from './support/sync-store.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
 /** The client and its sync example as published: built into dist/libs/client. */
 type Client = typeof import('#libs/client');
 type Example = typeof import('@signup-platform/client/examples/sync');
-
-/** The copy in memory, as an integrator's database would keep it. */
-class MemoryStore implements SyncStore {
-  readonly signups = new Map<string, Signup>();
-  readonly participants = new Map<string, Participant>();
-  readonly applied = new Set<string>();
-  state: SyncState = {};
-  /** Runs once the listing of a copy is done, before its state is saved. */
-  afterListing?: () => Promise<void>;
-
-  async saveSignup(signup: Signup): Promise<void> {
-    this.signups.set(signup.id, signup);
-  }
-  async deleteSignup(id: string): Promise<void> {
-    this.signups.delete(id);
-    for (const [participantId, participant] of this.participants) if (participant.signupId === id) this.participants.delete(participantId);
-  }
-  async saveParticipant(participant: Participant): Promise<void> {
-    this.participants.set(participant.id, participant);
-  }
-  async signupIds(): Promise<string[]> {
-    const hook = this.afterListing;
-    this.afterListing = undefined;
-    await hook?.();
-    return [...this.signups.keys()];
-  }
-  async seen(eventId: string): Promise<boolean> {
-    return this.applied.has(eventId);
-  }
-  async markSeen(eventId: string): Promise<void> {
-    this.applied.add(eventId);
-  }
-  async loadState(): Promise<SyncState> {
-    return this.state;
-  }
-  async saveState(state: SyncState): Promise<void> {
-    this.state = state;
-  }
-}
-
-/**
- * A signup as the copy and the list can both be compared: the list shows neither slots nor items,
- * and participantCount moves with registrations, which are no signup events.
- */
-function comparable({ slots: _slots, items: _items, participantCount: _count, ...signup }: Signup) {
-  return signup;
-}
-
-const byId = <T extends { id: string }>(records: Iterable<T>) => [...records].sort((a, b) => a.id.localeCompare(b.id));
-
-/** What the API lists now: every signup, and every participant of each, cancelled ones included. */
-async function listed(api: SignupClient) {
-  const signups: Signup[] = [];
-  const participants: Participant[] = [];
-  for await (const signup of api.paginate('/signups')) {
-    signups.push(signup);
-    for (const status of [undefined, 'cancelled'] as const)
-      for await (const participant of api.paginate('/signups/{id}/participants', { params: { id: signup.id }, query: { status } }))
-        participants.push(participant);
-  }
-  return { signups: byId(signups).map(comparable), participants: byId(participants) };
-}
-
-function copyOf(store: MemoryStore) {
-  return { signups: byId(store.signups.values()).map(comparable), participants: byId(store.participants.values()) };
-}
 
 /** An event id (UUID v7) made `ms` ago. */
 function idMadeAgo(ms: number): string {
@@ -162,6 +95,10 @@ describe("the client's sync example (libs/client/examples/sync.ts) against the r
     const joins = await kept.register();
     await cancel(kept.signup.id, leaves);
     await api.delete('/signups/{id}', { params: { id: gone.signup.id } });
+    // reminder.sent: the reminded participants' remindedAt (no participant event says it).
+    expect(await api.post('/signups/{id}/reminders/send', { params: { id: kept.signup.id }, body: { channel: 'email' } })).toMatchObject({
+      sent: 2,
+    });
     // One catch-up at a time: calls made while one runs wait for it, then read the log once more together.
     const logStarts = () => logReads.filter((search) => search.startsWith('?after=')).length;
     const startsBefore = logStarts();
@@ -176,7 +113,7 @@ describe("the client's sync example (libs/client/examples/sync.ts) against the r
     expect(store.signups.get(kept.signup.id)).toMatchObject({ title: 'Kept, renamed' });
     expect(store.participants.get(leaves)).toMatchObject({ status: 'cancelled' });
     expect(store.participants.get(joins)).toMatchObject({ status: 'confirmed' });
-    expect(store.participants.get(stays)).toMatchObject({ status: 'confirmed' });
+    expect(store.participants.get(stays)).toMatchObject({ status: 'confirmed', remindedAt: expect.any(String) });
 
     // 3. A webhook delivery of an event applied already (from the log, in step 1) is skipped by its id:
     //    no log read, and its older picture of the signup (its first title) does not come back.

@@ -9,6 +9,8 @@ export interface SyncStore {
   /** Deletes the signup with its participants. */
   deleteSignup(id: string): Promise<void>;
   saveParticipant(participant: Participant): Promise<void>;
+  /** Records a participant's first reminder: sets its remindedAt when it has none, as the API does. */
+  markReminded(participantId: string, sentAt: string): Promise<void>;
   /** The ids of the signups in the copy. */
   signupIds(): Promise<string[]>;
   /** Whether the event with this id was applied (a log entry's id is its webhooks' webhook-id). */
@@ -102,7 +104,8 @@ export class SignupSync {
       // Every participant.* carries the participant as it then was (participant.canceled: status cancelled).
       const { organizationId: _, ...participant } = event.data as Participant & { organizationId: string };
       await this.store.saveParticipant(participant);
-    } // slot.*, item.* and reminder.sent: not copied here.
+    } else if (event.type === 'reminder.sent') await this.store.markReminded(event.data.participantId, event.data.sentAt);
+    // slot.* and item.*: not copied here.
     await this.store.markSeen(event.id);
   }
 
