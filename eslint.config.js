@@ -32,6 +32,11 @@ export default [
     rules: { 'simple-import-sort/imports': ['error', { groups: [['^\\u0000', '^node:', '^@?\\w', '^#', '^\\.']] }] },
   },
   {
+    // The client's examples import it by its package name, as an integrator's code does (the README shows them).
+    files: ['libs/client/examples/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     // The launcher is the one project that composes apps (both run modes boot them).
     files: ['tools/launcher/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['#apps/*']) },

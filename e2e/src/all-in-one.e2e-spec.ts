@@ -2,10 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ParticipantView, RegistrationResultView, RegistrationView, ReminderPassView, SignupView, SlotView } from '#libs/contracts';
 import { eventually, localStack } from '#libs/testing';
 import { request } from './support/api.js';
 import { DEVICE_GRANT } from './support/oauth.js';
+import { copyOf, listed, MemoryStore } from './support/sync-store.js';
 
 interface Started {
   child: ChildProcess;
@@ -271,6 +273,21 @@ describe('npm start (all-in-one)', () => {
       expect(mailbox).toMatch(
         /<td>newcomer@example\.com<\/td><td><a href="\/mailbox\/[^"]+">Verify your email address for Signups<\/a><\/td><td>Account verification<\/td>/,
       );
+
+      // The client's sync example (libs/client/examples/sync.ts, built) on the embedded stack: a copy, then the log, is what the API lists.
+      const dist = join(import.meta.dirname, '../../dist/libs/client');
+      const client = (await import(pathToFileURL(join(dist, 'src/index.js')).href)) as typeof import('#libs/client');
+      const example = (await import(
+        pathToFileURL(join(dist, 'examples/sync.js')).href
+      )) as typeof import('@signup-platform/client/examples/sync');
+      const api = client.createClient({ baseUrl: base, token: key });
+      const store = new MemoryStore();
+      const sync = new example.SignupSync(api, store);
+      await eventually(async () => {
+        await sync.catchUp();
+        expect(copyOf(store)).toEqual(await listed(api));
+      }, 15_000);
+      expect(store.participants.size).toBeGreaterThan(0);
     } finally {
       await stop(second.child);
     }

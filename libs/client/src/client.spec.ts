@@ -292,6 +292,21 @@ describe('the client over HTTP', () => {
     ]);
   });
 
+  it("follows the event log's cursor without after and order, which the cursor carries", async () => {
+    const page = (ids: string[], nextCursor: string | null) => json(200, { data: ids.map((id) => ({ id })), nextCursor });
+    server.answer(page(['e2', 'e3'], 'c1'), page(['e4'], null), page(['e1'], 'c2'), page([], null));
+    const ids: string[] = [];
+    for await (const event of client.paginate('/events', { query: { after: 'e1', limit: 2, type: 'signup.created' } })) ids.push(event.id);
+    for await (const event of client.paginate('/events', { query: { order: 'asc', limit: 1 } })) ids.push(event.id);
+    expect(ids).toEqual(['e2', 'e3', 'e4', 'e1']);
+    expect(server.seen.map((r) => r.url)).toEqual([
+      '/api/v1/events?after=e1&limit=2&type=signup.created',
+      '/api/v1/events?limit=2&type=signup.created&cursor=c1',
+      '/api/v1/events?order=asc&limit=1',
+      '/api/v1/events?limit=1&cursor=c2',
+    ]);
+  });
+
   it('gives whole pages from a remembered cursor, and stops when the caller does', async () => {
     server.answer(json(200, { data: [{ id: 'p3' }], nextCursor: 'c4' }));
     const pages = client.pages('/signups/{id}/participants', { params: { id: 'a1' }, query: { cursor: 'c3' } });
