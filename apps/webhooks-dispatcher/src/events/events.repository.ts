@@ -61,14 +61,18 @@ export class EventsRepository {
     await rowsOf(manager, RECORD, [event.id, event.orgid, event.livemode, event.type, payload, event.time]);
   }
 
-  /** The position of an event of the owner's log; undefined when it has none with this id. */
-  async positionOf(owner: Owner, id: string): Promise<LogPosition | undefined> {
-    const [row] = await rowsOf<EventRow>(
+  /**
+   * The position of an event of the owner's log, and whether it is settled (listed: no event can
+   * come before it later); undefined when the log has none with this id.
+   */
+  async positionOf(owner: Owner, id: string): Promise<(LogPosition & { settled: boolean }) | undefined> {
+    const [row] = await rowsOf<EventRow & { settled: boolean }>(
       this.dataSource,
-      `SELECT tx_id::text AS tx_id, seq::text AS seq, created_at FROM ${EVENTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      `SELECT tx_id::text AS tx_id, seq::text AS seq, created_at, ${SETTLED} AS settled
+       FROM ${EVENTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
       [id, owner.organizationId, owner.livemode],
     );
-    return row && { txId: row.tx_id, seq: row.seq, createdAt: row.created_at };
+    return row && { txId: row.tx_id, seq: row.seq, createdAt: row.created_at, settled: row.settled };
   }
 
   /**
