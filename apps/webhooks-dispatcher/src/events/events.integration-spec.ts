@@ -7,6 +7,7 @@ import { webhookPayload } from '../deliveries/fan-out.js';
 import { webhooksDispatcherApp } from '../index.js';
 import { caller, problemOf } from '../testing/webhook-testing.js';
 import { EventsRepository } from './events.repository.js';
+import { LogFrontier } from './log-frontier.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const RETENTION_HOURS = 720;
@@ -261,6 +262,24 @@ describe('the event log', () => {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       await runner.release();
     }
+  });
+
+  it('tells at boot when the log holds transaction ids ahead of the server, as a restore from a logical copy leaves', async () => {
+    const frontier = app.app.get(LogFrontier);
+    await emit(eventOf(caller()));
+    expect(await frontier.check()).toBe(false);
+    const restored = eventOf(caller());
+    await db.query(
+      `INSERT INTO "webhooks"."events" (id, organization_id, livemode, type, payload, created_at, tx_id)
+       VALUES ($1, $2, false, $3, '{}', now(), (pg_snapshot_xmax(pg_current_snapshot())::text::numeric + 1000000)::text::xid8)`,
+      [restored.id, restored.orgid, restored.type],
+    );
+    try {
+      expect(await frontier.check()).toBe(true);
+    } finally {
+      await db.query(`DELETE FROM "webhooks"."events" WHERE id = $1`, [restored.id]);
+    }
+    expect(await frontier.check()).toBe(false);
   });
 
   describe('refuses', () => {

@@ -76,6 +76,21 @@ export class EventsRepository {
   }
 
   /**
+   * How many of the `sample` newest events (by time, on its index) carry a transaction id the
+   * server has not handed out yet: rows from another cluster (a restore from a logical copy,
+   * docs/deploy.md), which readers would not see, and which would hide the events after them.
+   */
+  async recordedAhead(sample: number): Promise<number> {
+    const [row] = await rowsOf<{ ahead: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS ahead FROM (SELECT tx_id FROM ${EVENTS} ORDER BY created_at DESC LIMIT $1) newest
+       WHERE tx_id >= pg_snapshot_xmax(pg_current_snapshot())`,
+      [sample],
+    );
+    return row!.ahead;
+  }
+
+  /**
    * Up to `limit` settled events of the owner's log that pass the filter: newest first, or
    * (ascending) oldest first; after `from` in that direction when given.
    */
