@@ -177,7 +177,7 @@ describe('the event log over REST', () => {
       const other = await newTenant();
       const live = await tenant.newKey({ mode: 'live' });
       await newSignup(tenant.key, { publish: false });
-      await newSignup(tenant.key, { publish: false });
+      const { signup: last } = await newSignup(tenant.key, { publish: false });
       const signupsCursor = (await call<{ nextCursor: string }>('/signups?limit=1', { key: tenant.key })).body.nextCursor;
       const refusals = [
         [`/events?cursor=${logCursor}`, other.key],
@@ -194,8 +194,10 @@ describe('the event log over REST', () => {
           path,
           body: { code: 'validation_failed', status: 422, errors: [{ path: 'cursor', message: expect.stringContaining('another list') }] },
         });
-      const [own, older] = (await call<LogPage>('/events', { key: tenant.key })).body.data;
-      const afterCursor = (await call<LogPage>(`/events?after=${older!.id}&limit=1`, { key: tenant.key })).body.nextCursor;
+      await newestOnceLogged(tenant.key, 'signup.created', last.id);
+      const log = (await call<LogPage>('/events', { key: tenant.key })).body.data;
+      const [own, oldest] = [log[0], log[log.length - 1]];
+      const afterCursor = (await call<LogPage>(`/events?after=${oldest!.id}&limit=1`, { key: tenant.key })).body.nextCursor;
       expect(afterCursor).toEqual(expect.any(String));
       for (const path of [`/events?after=${own!.id}&cursor=${afterCursor}`, `/events?order=desc&cursor=${afterCursor}`])
         expect(await problem(path, tenant.key)).toMatchObject({
