@@ -212,8 +212,16 @@ describe('the event log over REST', () => {
 
     it('a malformed cursor, updated_since in the future or unparseable, and an unknown type, as 422 on each', async () => {
       const future = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
+      // Of this tenant's log, with a position beyond what Postgres holds (bigint, xid8): refused before any query.
+      const beyond = (tx: string, seq: string) =>
+        encodeCursor(
+          { d: 'asc', tx, seq, at: new Date().toISOString() },
+          { list: 'webhooks.events.list', organizationId: tenant.organization.id, livemode: false },
+        );
       const cases = [
         ['/events?cursor=%25%25%25', 'cursor'],
+        [`/events?cursor=${beyond('1', '9223372036854775808')}`, 'cursor'],
+        [`/events?cursor=${beyond('18446744073709551616', '1')}`, 'cursor'],
         ['/events?type=signup.exploded', 'type'],
         [`/signups?updated_since=${future}`, 'updated_since'],
         ['/signups?updated_since=last%20week', 'updated_since'],
