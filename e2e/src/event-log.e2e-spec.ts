@@ -10,13 +10,19 @@ interface LogPage {
 
 const RETENTION_MS = 720 * 3600 * 1000;
 
-/** Every event after `after` (oldest first, or from the oldest kept), page by page, as a sync reader reads them. */
-async function readAfter(key: string, after: string | undefined): Promise<EventLogEntryView[]> {
+/**
+ * Every event after `after` (oldest first, or from the oldest kept), page by page, as a sync reader
+ * reads them: with the cursor alone, or (`repeat`) with the first query repeated next to it, as a
+ * generic pager does.
+ */
+async function readAfter(key: string, after: string | undefined, repeat = false): Promise<EventLogEntryView[]> {
   const entries: EventLogEntryView[] = [];
-  let page = await call<LogPage>(after ? `/events?after=${after}&limit=2` : '/events?order=asc&limit=2', { key });
+  const first = after ? `/events?after=${after}&limit=2` : '/events?order=asc&limit=2';
+  let page = await call<LogPage>(first, { key });
   entries.push(...page.body.data);
   while (page.body.nextCursor) {
-    page = await call<LogPage>(`/events?cursor=${page.body.nextCursor}`, { key });
+    page = await call<LogPage>(repeat ? `${first}&cursor=${page.body.nextCursor}` : `/events?cursor=${page.body.nextCursor}`, { key });
+    expect(page.status).toBe(200);
     entries.push(...page.body.data);
   }
   return entries;
@@ -128,6 +134,26 @@ describe('the event log over REST', () => {
     }, 15_000);
   });
 
+  it('pages after an event id over several pages with after repeated next to the cursor, as a generic pager sends it', async () => {
+    const { key } = await newTenant();
+    const first = (await newSignup(key, { publish: false })).signup;
+    const mark = await newestOnceLogged(key, 'signup.created', first.id);
+    const later: string[] = [];
+    for (let i = 0; i < 5; i += 1) later.push((await newSignup(key, { publish: false })).signup.id);
+    await newestOnceLogged(key, 'signup.created', later[4]!);
+    // The log keeps the order the events were recorded in, which concurrent deliveries need not keep: compare as sets.
+    const created = (entries: EventLogEntryView[]) =>
+      entries
+        .filter((e) => e.type === 'signup.created')
+        .map((e) => e.data.id as string)
+        .sort();
+    const read = await readAfter(key, mark, true);
+    expect(read.length).toBeGreaterThan(2);
+    expect(created(read)).toEqual([...later].sort());
+    expect(read).toEqual(await readAfter(key, mark));
+    expect(created(await readAfter(key, undefined, true))).toEqual([first.id, ...later].sort());
+  });
+
   describe('refuses', () => {
     let tenant: Tenant;
     let logCursor: string;
@@ -151,7 +177,7 @@ describe('the event log over REST', () => {
       const other = await newTenant();
       const live = await tenant.newKey({ mode: 'live' });
       await newSignup(tenant.key, { publish: false });
-      await newSignup(tenant.key, { publish: false });
+      const { signup: last } = await newSignup(tenant.key, { publish: false });
       const signupsCursor = (await call<{ nextCursor: string }>('/signups?limit=1', { key: tenant.key })).body.nextCursor;
       const refusals = [
         [`/events?cursor=${logCursor}`, other.key],
@@ -168,7 +194,16 @@ describe('the event log over REST', () => {
           path,
           body: { code: 'validation_failed', status: 422, errors: [{ path: 'cursor', message: expect.stringContaining('another list') }] },
         });
-      const [own] = (await call<LogPage>('/events', { key: tenant.key })).body.data;
+      await newestOnceLogged(tenant.key, 'signup.created', last.id);
+      const log = (await call<LogPage>('/events', { key: tenant.key })).body.data;
+      const [own, oldest] = [log[0], log[log.length - 1]];
+      const afterCursor = (await call<LogPage>(`/events?after=${oldest!.id}&limit=1`, { key: tenant.key })).body.nextCursor;
+      expect(afterCursor).toEqual(expect.any(String));
+      for (const path of [`/events?after=${own!.id}&cursor=${afterCursor}`, `/events?order=desc&cursor=${afterCursor}`])
+        expect(await problem(path, tenant.key)).toMatchObject({
+          code: 'validation_failed',
+          errors: [{ path: 'cursor', message: expect.stringContaining('another list') }],
+        });
       expect(await problem(`/events?after=${own!.id}`, other.key)).toMatchObject({
         code: 'validation_failed',
         errors: [{ path: 'after' }],
@@ -177,8 +212,16 @@ describe('the event log over REST', () => {
 
     it('a malformed cursor, updated_since in the future or unparseable, and an unknown type, as 422 on each', async () => {
       const future = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
+      // Of this tenant's log, with a position beyond what Postgres holds (bigint, xid8): refused before any query.
+      const beyond = (tx: string, seq: string) =>
+        encodeCursor(
+          { d: 'asc', tx, seq, at: new Date().toISOString() },
+          { list: 'webhooks.events.list', organizationId: tenant.organization.id, livemode: false },
+        );
       const cases = [
         ['/events?cursor=%25%25%25', 'cursor'],
+        [`/events?cursor=${beyond('1', '9223372036854775808')}`, 'cursor'],
+        [`/events?cursor=${beyond('18446744073709551616', '1')}`, 'cursor'],
         ['/events?type=signup.exploded', 'type'],
         [`/signups?updated_since=${future}`, 'updated_since'],
         ['/signups?updated_since=last%20week', 'updated_since'],
@@ -194,6 +237,14 @@ describe('the event log over REST', () => {
         code: 'validation_failed',
         errors: [{ path: 'updated_since' }],
       });
+    });
+
+    it('a key without participants:read, as 403 scope_required', async () => {
+      const narrow = await tenant.newKey({ scopes: 'signups:read signups:write' });
+      const res = await call<{ code: string; detail: string }>('/events', { key: narrow.key });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'scope_required', detail: 'This operation requires the scope "participants:read".' });
+      expect((await call<LogPage>('/events', { key: (await tenant.newKey({ scopes: 'participants:read' })).key })).status).toBe(200);
     });
 
     it('a cursor or event id older than the log keeps, as 410 cursor_expired', async () => {

@@ -111,11 +111,13 @@ describe('api-gateway on its own', () => {
     }
   });
 
-  it('documents the event log with its queries and 410 cursor_expired, and updated_since on the signup and participant lists', async () => {
+  it('documents the event log with its queries, its scope, 409 with Retry-After and 410 cursor_expired, and updated_since on the signup and participant lists', async () => {
     const doc = (await (await fetch(`${gateway.url}/api/v1/openapi.json`)).json()) as OpenAPIObject;
     type Op = {
       parameters: { name: string; in: string; schema: Record<string, unknown> }[];
-      responses: Record<string, { description: string }>;
+      responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
+      'x-required-scope'?: string;
+      'x-api-key-only'?: boolean;
     };
     const events = doc.paths['/api/v1/events']!.get as unknown as Op;
     expect(
@@ -125,7 +127,10 @@ describe('api-gateway on its own', () => {
         .sort(),
     ).toEqual(['after', 'created_gte', 'created_lt', 'cursor', 'limit', 'order', 'type'].sort());
     expect(events.responses['410']!.description).toBe('Problem: cursor_expired');
-    expect(events.responses['403']!.description).toContain('forbidden');
+    expect(events.responses['403']!.description).toBe('Problem: forbidden, scope_required');
+    expect(events).toMatchObject({ 'x-required-scope': 'participants:read', 'x-api-key-only': true });
+    expect(events.responses['409']!.description).toBe('Problem: conflict');
+    expect(events.responses['409']!.headers).toHaveProperty('Retry-After');
     expect(doc.components?.schemas?.EventLogPageView).toBeDefined();
     for (const path of ['/api/v1/signups', '/api/v1/signups/{id}/participants']) {
       const list = doc.paths[path]!.get as unknown as Op;

@@ -5,6 +5,7 @@ import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { FanOut } from './deliveries/fan-out.js';
 import { EndpointsHandlers } from './endpoints/endpoints.handlers.js';
 import { EventsHandlers } from './events/events.handlers.js';
+import { LogFrontier } from './events/log-frontier.js';
 import { InitWebhooks1795314237764 } from './migrations/1795314237764-InitWebhooks.js';
 import { AddEndpoints1795600000000 } from './migrations/1795600000000-AddEndpoints.js';
 import { AddDeliveries1795600000001 } from './migrations/1795600000001-AddDeliveries.js';
@@ -54,6 +55,7 @@ export const webhooksDispatcherApp: AppDefinition<typeof webhooksSpec> = {
     ...app.get(EventsHandlers).handlers(),
   })),
   async start(app) {
+    await app.get(LogFrontier).check();
     await app.get(FanOut).start();
     app.get(DeliveryWorker).start();
   },

@@ -10,13 +10,17 @@ export const LOGGED_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((type) => type !== 
 export class EventLogQueryDto extends PageQueryDto {
   @UuidField({
     description:
-      'An event id (from this log or a webhook-id): list the events recorded after it, oldest first. ' +
-      'Not with cursor, which carries its own position and direction.',
+      'An event id read from this log (the last one a reader applied): list the events recorded after it, oldest first. ' +
+      'Not the last webhook-id received: deliveries arrive in no order and retries lag, so resuming after one can skip events ' +
+      '(a webhook-id is for deduplication). An event recorded but not listed yet is 409 conflict with Retry-After. ' +
+      'With cursor, only the after of the listing the cursor came from (422 on cursor otherwise), or none: a cursor carries its own position.',
   })
   after?: string;
 
   @EnumField(['desc', 'asc'], {
-    description: 'desc (default): newest first. asc: oldest first, from the oldest event kept or after `after` (asc is implied by after).',
+    description:
+      'desc (default): newest first. asc: oldest first, from the oldest event kept or after `after` (asc is implied by after). ' +
+      "With cursor, only the cursor's own direction (422 on cursor otherwise), or none.",
   })
   order?: 'desc' | 'asc';
 

@@ -56,6 +56,7 @@ export {
   MAX_PAGE_SIZE,
   PageMetaDto,
   PageQueryDto,
+  cursorOfAnotherList,
   decodeCursor,
   encodeCursor,
   pageOf,

@@ -83,6 +83,16 @@ export type CursorPosition<K extends string> = { [key in K]: Date } & { id: stri
 
 const invalidCursor = () => ProblemError.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
 
+/** The 422 on `cursor` for a cursor passed with another list than the one it came from. */
+export const cursorOfAnotherList = (): ProblemError =>
+  ProblemError.validation([
+    {
+      path: 'cursor',
+      message:
+        'This cursor belongs to another list (another organization, mode, endpoint, parent or filters): pass it only with the request that returned it',
+    },
+  ]);
+
 /**
  * The fields of a cursor of this list. A string that is not base64url JSON of an object is a 422
  * `Invalid cursor`; one of another list (organization, mode, endpoint, parent or filters) a 422
@@ -98,14 +108,7 @@ export function readCursor(cursor: string, list: CursorList): Record<string, unk
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidCursor();
   const fields = parsed as Record<string, unknown>;
   if (typeof fields.l !== 'string') throw invalidCursor();
-  if (fields.l !== listTag(list))
-    throw ProblemError.validation([
-      {
-        path: 'cursor',
-        message:
-          'This cursor belongs to another list (another organization, mode, endpoint, parent or filters): pass it only with the request that returned it',
-      },
-    ]);
+  if (fields.l !== listTag(list)) throw cursorOfAnotherList();
   return fields;
 }
 

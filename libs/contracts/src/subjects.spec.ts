@@ -61,6 +61,7 @@ describe('requirementOf', () => {
     ['signups.drafts.create', { access: 'scope', scope: 'ai:draft', apiKeyOnly: false }],
     ['auth.me', { access: 'credential', apiKeyOnly: false }],
     ['webhooks.create', { access: 'credential', apiKeyOnly: true }],
+    ['webhooks.events.list', { access: 'scope', scope: 'participants:read', apiKeyOnly: true }],
     ['signups.participants.register', { access: 'optional' }],
     ['signups.public.get', { access: 'public' }],
   ])('reads what %s requires from its entry', (subject, requirement) => {

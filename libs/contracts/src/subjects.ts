@@ -317,7 +317,7 @@ const CATALOG = {
   'webhooks.test': { access: 'credential', credentials: 'api_key', scope: null, deadlineMs: 65_000 },
   'webhooks.deliveries.list': { access: 'credential', credentials: 'api_key', scope: null },
   'webhooks.deliveries.replay': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.events.list': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.events.list': { access: 'credential', credentials: 'api_key', scope: 'participants:read' },
 } as const satisfies Record<Subject, SubjectEntry>;
 
 export const SUBJECT_CATALOG: Readonly<Record<Subject, SubjectEntry>> = CATALOG;

@@ -15,8 +15,10 @@ const CREDENTIAL_PROBLEMS: Record<CredentialUse, ProblemCode[]> = {
 /**
  * Documents the problem responses of an operation, grouped by status: credential problems per
  * `options.credential` (default required), and rate_limited, which every API route can answer.
+ * `options.retryAfter` names the statuses other than 429 and 503 that this operation answers with
+ * Retry-After (those two always carry it).
  */
-export function ApiProblems(codes: ProblemCode[], options: { credential?: CredentialUse } = {}): MethodDecorator {
+export function ApiProblems(codes: ProblemCode[], options: { credential?: CredentialUse; retryAfter?: number[] } = {}): MethodDecorator {
   const all = [...CREDENTIAL_PROBLEMS[options.credential ?? 'required'], ...codes, 'rate_limited' as const, 'internal_error' as const];
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(all)) {
@@ -29,6 +31,9 @@ export function ApiProblems(codes: ProblemCode[], options: { credential?: Creden
       ApiResponse({
         status,
         description: `Problem: ${group.join(', ')}`,
+        ...(options.retryAfter?.includes(status) && {
+          headers: { 'Retry-After': { description: 'Seconds to wait before calling again.', schema: { type: 'integer' } } },
+        }),
         content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemSchema) } } },
       }),
     ),

@@ -7,6 +7,7 @@ import { webhookPayload } from '../deliveries/fan-out.js';
 import { webhooksDispatcherApp } from '../index.js';
 import { caller, problemOf } from '../testing/webhook-testing.js';
 import { EventsRepository } from './events.repository.js';
+import { LogFrontier } from './log-frontier.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const RETENTION_HOURS = 720;
@@ -74,15 +75,18 @@ describe('the event log', () => {
     return event;
   }
 
-  /** Every page of a listing, following nextCursor. */
-  async function allPages(principal: Principal, query: EventLogQuery): Promise<string[][]> {
+  /**
+   * Every page of a listing, following nextCursor: with the first query's `after` and `order`
+   * repeated next to it (as a generic pager resends the query), or dropped (the cursor carries them).
+   */
+  async function allPages(principal: Principal, query: EventLogQuery, repeat = false): Promise<string[][]> {
     const pages: string[][] = [];
     let cursor: string | undefined;
     do {
       const page = await list(principal, { ...query, cursor });
       pages.push(page.data.map((entry) => entry.id));
       cursor = page.nextCursor ?? undefined;
-      if (cursor) {
+      if (cursor && !repeat) {
         delete query.after;
         delete query.order;
       }
@@ -169,6 +173,38 @@ describe('the event log', () => {
     expect(await allPages(principal, { limit: 3, order: 'asc' })).toEqual([ids.slice(0, 3), ids.slice(3)]);
   });
 
+  it("takes the first page's after and order repeated next to its cursor, and refuses others as another list's", async () => {
+    const principal = caller();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push((await emit(eventOf(principal))).id);
+    expect(await allPages(principal, { limit: 2, after: ids[0] }, true)).toEqual([
+      [ids[1], ids[2]],
+      [ids[3], ids[4]],
+    ]);
+    expect(await allPages(principal, { limit: 2, after: ids[0]!.toUpperCase(), order: 'asc' }, true)).toEqual([
+      [ids[1], ids[2]],
+      [ids[3], ids[4]],
+    ]);
+    expect(await allPages(principal, { limit: 3, order: 'asc' }, true)).toEqual([ids.slice(0, 3), ids.slice(3)]);
+    expect(await allPages(principal, { limit: 3, order: 'desc' }, true)).toEqual([ids.slice(2).reverse(), ids.slice(0, 2).reverse()]);
+
+    const fromAfter = (await list(principal, { limit: 1, after: ids[0] })).nextCursor!;
+    const fromAsc = (await list(principal, { limit: 1, order: 'asc' })).nextCursor!;
+    const fromDesc = (await list(principal, { limit: 1 })).nextCursor!;
+    for (const query of [
+      { cursor: fromAfter, after: ids[1] },
+      { cursor: fromAsc, after: ids[0] },
+      { cursor: fromDesc, order: 'asc' as const },
+      { cursor: fromAsc, order: 'desc' as const },
+    ]) {
+      expect(await problemOf(list(principal, query))).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'cursor', message: expect.stringContaining('belongs to another list') }],
+      });
+    }
+    expect((await list(principal, { limit: 1, cursor: fromAfter, after: ids[0] })).data.map((entry) => entry.id)).toEqual([ids[2]]);
+  });
+
   it('filters by type and by the time events happened', async () => {
     const principal = caller();
     const old = await emit(eventOf(principal, 'signup.created', 3 * DAY_MS));
@@ -204,6 +240,48 @@ describe('the event log', () => {
     }
   });
 
+  it('answers an after whose event is recorded but not listed yet with a 409 to retry, then reads on from it', async () => {
+    const principal = caller();
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      const early = eventOf(principal);
+      await app.app.get(EventsRepository).record(runner.manager, early, webhookPayload(early));
+      const late = eventOf(principal);
+      await stack.bus.publish(late);
+      await eventually(async () => expect(await recorded(late.id)).toBe(1), 10_000);
+      const problem = await problemOf(list(principal, { after: late.id }));
+      expect(problem).toMatchObject({ code: 'conflict', status: 409, headers: { 'retry-after': '1' } });
+      expect(problem.detail).toContain('not in the log yet');
+      await runner.commitTransaction();
+      const next = eventOf(principal);
+      await emit(next);
+      expect((await list(principal, { after: late.id })).data.map((entry) => entry.id)).toEqual([next.id]);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
+  it('tells at boot when the log holds transaction ids ahead of the server, as a restore from a logical copy leaves', async () => {
+    const frontier = app.app.get(LogFrontier);
+    await emit(eventOf(caller()));
+    expect(await frontier.check()).toBe(false);
+    const restored = eventOf(caller());
+    await db.query(
+      `INSERT INTO "webhooks"."events" (id, organization_id, livemode, type, payload, created_at, tx_id)
+       VALUES ($1, $2, false, $3, '{}', now(), (pg_snapshot_xmax(pg_current_snapshot())::text::numeric + 1000000)::text::xid8)`,
+      [restored.id, restored.orgid, restored.type],
+    );
+    try {
+      expect(await frontier.check()).toBe(true);
+    } finally {
+      await db.query(`DELETE FROM "webhooks"."events" WHERE id = $1`, [restored.id]);
+    }
+    expect(await frontier.check()).toBe(false);
+  });
+
   describe('refuses', () => {
     it('a cursor of another organization, mode or filter set, as a 422 on cursor', async () => {
       const principal = caller();
@@ -236,10 +314,32 @@ describe('the event log', () => {
         (p: Principal) => encodeCursor({ d: 'asc', tx: 'x', seq: '1', at: new Date().toISOString() }, listOf(p)),
       ],
       ['an unknown direction', (p: Principal) => encodeCursor({ d: 'up', tx: '1', seq: '1', at: new Date().toISOString() }, listOf(p))],
+      [
+        'an order in the transaction above bigint',
+        (p: Principal) => encodeCursor({ d: 'asc', tx: '1', seq: '9223372036854775808', at: new Date().toISOString() }, listOf(p)),
+      ],
+      [
+        'a transaction id above 64 bits',
+        (p: Principal) => encodeCursor({ d: 'desc', tx: '18446744073709551616', seq: '1', at: new Date().toISOString() }, listOf(p)),
+      ],
+      [
+        'an after that is not text',
+        (p: Principal) => encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date().toISOString(), a: 1 } as never, listOf(p)),
+      ],
     ])('a cursor holding %s as Invalid cursor', async (_case, cursorOf) => {
       const principal = caller();
       const problem = await problemOf(list(principal, { cursor: cursorOf(principal) }));
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+    });
+
+    it('no cursor at the largest position Postgres holds (it lists what is before or after it)', async () => {
+      const principal = caller();
+      const event = await emit(eventOf(principal));
+      const at = new Date().toISOString();
+      const cursorAt = (d: 'asc' | 'desc') =>
+        encodeCursor({ d, tx: '18446744073709551615', seq: '9223372036854775807', at }, listOf(principal));
+      expect(await list(principal, { cursor: cursorAt('asc') })).toEqual({ data: [], nextCursor: null });
+      expect((await list(principal, { cursor: cursorAt('desc') })).data.map((entry) => entry.id)).toEqual([event.id]);
     });
 
     it('an oldest-first cursor or event id older than the log keeps, as 410 cursor_expired (a newest-first one just ends)', async () => {
@@ -256,7 +356,7 @@ describe('the event log', () => {
       expect(await list(principal, { cursor: back })).toEqual({ data: [], nextCursor: null });
     });
 
-    it('an unknown type, a malformed or future time, after with cursor and an OAuth token', async () => {
+    it('an unknown type, a malformed or future time, after with a newest-first order, an OAuth token and a key without participants:read', async () => {
       const principal = caller();
       const { nextCursor } = await list(principal);
       const cases: [EventLogQuery, string][] = [
@@ -269,10 +369,13 @@ describe('the event log', () => {
         [{ after: 'not-a-uuid' }, 'after'],
         [{ order: 'up' as 'asc' }, 'order'],
         [{ after: newId(), order: 'desc' }, 'order'],
-        [{ order: 'asc', cursor: encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date().toISOString() }, listOf(principal)) }, 'order'],
+        [
+          { order: 'desc', cursor: encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date().toISOString() }, listOf(principal)) },
+          'cursor',
+        ],
         [
           { after: newId(), cursor: encodeCursor({ d: 'asc', tx: '1', seq: '1', at: new Date().toISOString() }, listOf(principal)) },
-          'after',
+          'cursor',
         ],
       ];
       expect(nextCursor).toBeNull();
@@ -281,6 +384,12 @@ describe('the event log', () => {
         expect(problem).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path })] });
       }
       expect(await problemOf(list(caller({ kind: 'oauth' })))).toMatchObject({ code: 'forbidden' });
+      const signupsReader = { ...principal, scopes: ['signups:read', 'signups:write', 'participants:write'] } as Principal;
+      expect(await problemOf(list(signupsReader))).toMatchObject({
+        code: 'scope_required',
+        status: 403,
+        detail: 'This operation requires the scope "participants:read".',
+      });
     });
   });
 });

@@ -61,14 +61,33 @@ export class EventsRepository {
     await rowsOf(manager, RECORD, [event.id, event.orgid, event.livemode, event.type, payload, event.time]);
   }
 
-  /** The position of an event of the owner's log; undefined when it has none with this id. */
-  async positionOf(owner: Owner, id: string): Promise<LogPosition | undefined> {
-    const [row] = await rowsOf<EventRow>(
+  /**
+   * The position of an event of the owner's log, and whether it is settled (listed: no event can
+   * come before it later); undefined when the log has none with this id.
+   */
+  async positionOf(owner: Owner, id: string): Promise<(LogPosition & { settled: boolean }) | undefined> {
+    const [row] = await rowsOf<EventRow & { settled: boolean }>(
       this.dataSource,
-      `SELECT tx_id::text AS tx_id, seq::text AS seq, created_at FROM ${EVENTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      `SELECT tx_id::text AS tx_id, seq::text AS seq, created_at, ${SETTLED} AS settled
+       FROM ${EVENTS} WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
       [id, owner.organizationId, owner.livemode],
     );
-    return row && { txId: row.tx_id, seq: row.seq, createdAt: row.created_at };
+    return row && { txId: row.tx_id, seq: row.seq, createdAt: row.created_at, settled: row.settled };
+  }
+
+  /**
+   * How many of the `sample` newest events (by time, on its index) carry a transaction id the
+   * server has not handed out yet: rows from another cluster (a restore from a logical copy,
+   * docs/deploy.md), which readers would not see, and which would hide the events after them.
+   */
+  async recordedAhead(sample: number): Promise<number> {
+    const [row] = await rowsOf<{ ahead: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS ahead FROM (SELECT tx_id FROM ${EVENTS} ORDER BY created_at DESC LIMIT $1) newest
+       WHERE tx_id >= pg_snapshot_xmax(pg_current_snapshot())`,
+      [sample],
+    );
+    return row!.ahead;
   }
 
   /**

@@ -43,7 +43,7 @@ export interface paths {
     };
     /**
      * The event log: every event of the last 30 days as a webhook delivers it, with its webhook-id as id
-     * @description Newest first; with `after` (an event id, e.g. a webhook-id), the events recorded after it, oldest first, for a sync reader (`order=asc` without `after`: from the oldest event kept). `nextCursor` goes on in the same direction. A cursor works only with the organization, mode and filters it came from (422 on `cursor` otherwise); `after`, or an oldest-first cursor, older than the log keeps is 410 `cursor_expired`. API keys only.
+     * @description Newest first; with `after` (the last event id a sync reader read from this log, not a webhook-id: deliveries arrive in no order), the events recorded after it, oldest first (`order=asc` without `after`: from the oldest event kept). `nextCursor` goes on in the same direction. A cursor works only with the organization, mode, filters, `after` and `order` it came from (422 on `cursor` otherwise; repeating them next to it is fine); `after`, or an oldest-first cursor, older than the log keeps is 410 `cursor_expired`; an `after` recorded but not listed yet (a transaction still running) is 409 `conflict` with `Retry-After: 1`. API keys only, with the scope participants:read.
      */
     get: operations['EventsController_list'];
     put?: never;
@@ -2421,7 +2421,7 @@ export interface operations {
   EventsController_list: {
     parameters: {
       query?: {
-        /** @description An event id (from this log or a webhook-id): list the events recorded after it, oldest first. Not with cursor, which carries its own position and direction. */
+        /** @description An event id read from this log (the last one a reader applied): list the events recorded after it, oldest first. Not the last webhook-id received: deliveries arrive in no order and retries lag, so resuming after one can skip events (a webhook-id is for deduplication). An event recorded but not listed yet is 409 conflict with Retry-After. With cursor, only the after of the listing the cursor came from (422 on cursor otherwise), or none: a cursor carries its own position. */
         after?: string;
         /** @description Only events that happened at or after this RFC 3339 date-time (not in the future). */
         created_gte?: string;
@@ -2431,7 +2431,7 @@ export interface operations {
         cursor?: string;
         /** @description Page size, 1 to 100 (default 20). */
         limit?: number;
-        /** @description desc (default): newest first. asc: oldest first, from the oldest event kept or after `after` (asc is implied by after). */
+        /** @description desc (default): newest first. asc: oldest first, from the oldest event kept or after `after` (asc is implied by after). With cursor, only the cursor's own direction (422 on cursor otherwise), or none. */
         order?: 'desc' | 'asc';
         /** @description Only events of these types, comma-separated: signup.created, signup.updated, signup.published, signup.closed, signup.deleted, participant.registered, participant.updated, participant.canceled, participant.waitlisted, participant.offered, participant.promoted, participant.offer_expired, participant.checked_in, participant.no_show, slot.updated, slot.filled, slot.opened, item.filled, item.opened, reminder.sent. */
         type?: string;
@@ -2491,11 +2491,28 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemSchema'];
         };
       };
-      /** @description Problem: forbidden */
+      /** @description Problem: forbidden, scope_required */
       403: {
         headers: {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: conflict */
+      409: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Seconds to wait before calling again. */
+          'Retry-After'?: number;
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];

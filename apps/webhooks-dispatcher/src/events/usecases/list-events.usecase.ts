@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type CursorList,
+  cursorOfAnotherList,
   DEFAULT_PAGE_SIZE,
   encodeCursor,
   type EventLogEntryView,
@@ -20,6 +21,16 @@ type Direction = 'asc' | 'desc';
 
 const LOGGED = new Set<string>(LOGGED_EVENT_TYPES);
 const DECIMAL = /^\d{1,20}$/;
+/** Seconds to wait before asking again after an event recorded but not settled yet. */
+const UNSETTLED_RETRY_SECONDS = 1;
+/** The largest transaction id (xid8, unsigned 64 bits) and order in it (bigint) a position can hold. */
+const MAX_TX = 2n ** 64n - 1n;
+const MAX_SEQ = 2n ** 63n - 1n;
+
+/** A position part of a cursor: decimal text Postgres can hold in its column, or undefined. */
+function decimalUpTo(value: unknown, max: bigint): string | undefined {
+  return typeof value === 'string' && DECIMAL.test(value) && BigInt(value) <= max ? value : undefined;
+}
 
 /** The types of a `type` query: known event types, comma-separated; anything else is a 422 on `type`. */
 function typesOf(type: string | undefined): string[] | undefined {
@@ -67,11 +78,8 @@ export class ListEventsUseCase {
   ) {}
 
   async execute(owner: Owner, query: EventLogQuery): Promise<Page<EventLogEntryView>> {
-    const { limit = DEFAULT_PAGE_SIZE, cursor, after, order } = query;
-    if (cursor !== undefined && after !== undefined)
-      throw ProblemError.validation([{ path: 'after', message: 'Pass after or cursor, not both: a cursor carries its own position' }]);
-    if (cursor !== undefined && order !== undefined)
-      throw ProblemError.validation([{ path: 'order', message: 'Pass order or cursor, not both: a cursor carries its own direction' }]);
+    const { limit = DEFAULT_PAGE_SIZE, cursor, order } = query;
+    const after = query.after?.toLowerCase();
     if (after !== undefined && order === 'desc')
       throw ProblemError.validation([
         { path: 'order', message: 'after lists the events after it, oldest first: order must be asc or absent' },
@@ -87,10 +95,11 @@ export class ListEventsUseCase {
 
     let direction: Direction = order ?? 'desc';
     let from: LogPosition | undefined;
-    if (cursor !== undefined) [direction, from] = this.decode(cursor, list);
+    let anchor = after;
+    if (cursor !== undefined) [direction, from, anchor] = this.decode(cursor, list, { after, order });
     else if (after !== undefined) {
       direction = 'asc';
-      from = await this.positionAfter(owner, after.toLowerCase());
+      from = await this.positionAfter(owner, after);
     }
     // Oldest first, events right after an old position may be pruned already: the reader would miss them.
     // Newest first, paging back just ends where the log does.
@@ -101,36 +110,55 @@ export class ListEventsUseCase {
     const last = data[data.length - 1];
     const nextCursor =
       rows.length > limit && last
-        ? encodeCursor({ d: direction, tx: last.txId, seq: last.seq, at: last.createdAt.toISOString() }, list)
+        ? encodeCursor(
+            {
+              d: direction,
+              tx: last.txId,
+              seq: last.seq,
+              at: last.createdAt.toISOString(),
+              ...(anchor === undefined ? {} : { a: anchor }),
+            },
+            list,
+          )
         : null;
     return { data: data.map(entryOf), nextCursor };
   }
 
-  /** A cursor's direction and position; one of another shape is a 422 `Invalid cursor`, one of another list a 422 too (readCursor). */
-  private decode(cursor: string, list: CursorList): [Direction, LogPosition] {
-    const { d, tx, seq, at } = readCursor(cursor, list);
-    if (
-      (d !== 'asc' && d !== 'desc') ||
-      typeof tx !== 'string' ||
-      !DECIMAL.test(tx) ||
-      typeof seq !== 'string' ||
-      !DECIMAL.test(seq) ||
-      !isDateTime(at)
-    )
+  /**
+   * A cursor's direction, position and the `after` of the listing it continues. One of another
+   * shape, or a position Postgres cannot hold, is a 422 `Invalid cursor`; one of another list is a
+   * 422 too (readCursor), and so are an `after` or `order` repeated from another listing than the
+   * cursor's: the same ones are the same list (a pager that resends the first query with the cursor).
+   */
+  private decode(cursor: string, list: CursorList, repeated: { after?: string; order?: Direction }): [Direction, LogPosition, string?] {
+    const { d, tx, seq, at, a } = readCursor(cursor, list);
+    const txId = decimalUpTo(tx, MAX_TX);
+    const position = decimalUpTo(seq, MAX_SEQ);
+    if ((d !== 'asc' && d !== 'desc') || !txId || !position || !isDateTime(at) || (a !== undefined && typeof a !== 'string'))
       throw ProblemError.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
     const createdAt = new Date(at);
     if (Number.isNaN(createdAt.getTime())) throw ProblemError.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
-    return [d, { txId: tx, seq, createdAt }];
+    if ((repeated.order !== undefined && repeated.order !== d) || (repeated.after !== undefined && repeated.after !== a))
+      throw cursorOfAnotherList();
+    return [d, { txId, seq: position, createdAt }, a];
   }
 
   /**
-   * The position of an event of the owner's log. An id the log does not hold is expired when it
-   * was made before the retention window (a UUID v7 tells when), and a 422 on `after` otherwise:
-   * an event of another organization or mode, or no event at all.
+   * The position of an event of the owner's log. An event recorded but not settled yet (not
+   * listed: a transaction still running may add events before it) is a 409 `conflict` with
+   * Retry-After: reading after it could skip those. An id the log does not hold is expired when
+   * it was made before the retention window (a UUID v7 tells when), and a 422 on `after`
+   * otherwise: an event of another organization or mode, or no event at all.
    */
   private async positionAfter(owner: Owner, id: string): Promise<LogPosition> {
     const position = await this.events.positionOf(owner, id);
-    if (position) return position;
+    if (position?.settled) return { txId: position.txId, seq: position.seq, createdAt: position.createdAt };
+    if (position)
+      throw new ProblemError(
+        'conflict',
+        'This event is not in the log yet (a transaction that began before it is still running): retry after the seconds in Retry-After.',
+        { headers: { 'retry-after': String(UNSETTLED_RETRY_SECONDS) } },
+      );
     const madeAt = timeOfV7(id);
     if (madeAt) this.requireKept(madeAt, 'after');
     throw ProblemError.validation([
