@@ -32,7 +32,8 @@ const RECOPY_MARGIN_MS = 24 * 3600_000;
 
 /**
  * Keeps a copy of an organization's signups and participants: a full copy once, then the event
- * log after the last entry applied, oldest first. Needs an API key (the log is not open to OAuth).
+ * log after the last entry applied, oldest first. Needs an API key with participants:read (the log
+ * is not open to OAuth).
  */
 export class SignupSync {
   private running?: Promise<void>;

@@ -195,6 +195,14 @@ describe('the client over HTTP', () => {
     expect(waits).toEqual([]);
   });
 
+  it('waits as told on a 409 with Retry-After (an event-log position not settled yet), and not on a plain 409', async () => {
+    server.answer(problem(409, 'conflict', { 'retry-after': '1' }), json(200, { data: [], nextCursor: null }), problem(409, 'conflict'));
+    expect(await client.get('/events', { query: { after: 'e1' } })).toEqual({ data: [], nextCursor: null });
+    expect(waits).toEqual([1000]);
+    await expect(client.post('/signups/{id}/close', { params: { id: 'a1' } })).rejects.toMatchObject({ code: 'conflict' });
+    expect(server.seen).toHaveLength(3);
+  });
+
   it('does not send a mutation again after a 500, even with its key: the work may have committed after all', async () => {
     server.answer(problem(500, 'internal_error'), problem(500, 'internal_error'), json(200, SIGNUP));
     const failed = await client.post('/signups/{id}/publish', { params: { id: 'a1' } }).catch((e: unknown) => e);

@@ -231,7 +231,13 @@ export class SignupClient<Paths = ApiPaths> {
   ): number | undefined {
     const { status } = error;
     // 429 is answered before any work is done, so even a mutation without a key can be sent again.
-    const asksToWait = status === 429 || status === 503 || (error instanceof ProblemError && error.code === 'idempotency_in_progress');
+    // A 409 with Retry-After is a wait, not a refusal: a request with the same key still running, or
+    // an event-log position not settled yet.
+    const asksToWait =
+      status === 429 ||
+      status === 503 ||
+      (error instanceof ProblemError && error.code === 'idempotency_in_progress') ||
+      (status === 409 && retryAfterSeconds(error.headers) !== undefined);
     if (!repeatable && status !== 429) return undefined;
     if (!asksToWait && status < 500) return undefined;
     // A 500 to a mutation may come after the work committed (a service that answered too late), and
