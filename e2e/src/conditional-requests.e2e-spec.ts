@@ -107,6 +107,34 @@ describe('conditional requests over REST', () => {
       expect(stale.body).toEqual(read.body);
     });
 
+    it('refuses If-None-Match on a PATCH or DELETE with 412 and changes nothing: a write is conditioned by If-Match', async () => {
+      const { key } = await newTenant();
+      const signup = await newDraft(key, { title: 'Kept' });
+      const etag = (
+        await fetch(`${stackInfo().baseUrl}/signups/${signup.id}`, { headers: { authorization: `Bearer ${key}` } })
+      ).headers.get('etag')!;
+      for (const condition of ['*', etag, '"other"']) {
+        const edit = await call<ProblemBody>(`/signups/${signup.id}`, {
+          key,
+          method: 'PATCH',
+          body: { title: 'Changed' },
+          headers: { 'if-none-match': condition },
+        });
+        const removal = await call<ProblemBody>(`/signups/${signup.id}`, {
+          key,
+          method: 'DELETE',
+          headers: { 'if-none-match': condition },
+        });
+        expect([edit.status, edit.body.code, removal.status, removal.body.code]).toEqual([
+          412,
+          'precondition_failed',
+          412,
+          'precondition_failed',
+        ]);
+      }
+      expect((await call<SignupView>(`/signups/${signup.id}`, { key })).body.title).toBe('Kept');
+    });
+
     it("tags a list by its page: an entry's change or another cursor gives another tag", async () => {
       const { key } = await newTenant();
       const first = await newDraft(key, { title: 'First' });

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { etagOf, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, noneMatchHolds, parseEntityTags } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
+import { API_PREFIX } from '../openapi/openapi.js';
 import { isJsonContentType } from './json-only.js';
 
 const IF_MATCH_CHECKED = 'conditional:if-match';
@@ -22,6 +23,7 @@ export const IF_MATCH_EXTENSION = 'x-if-match';
 
 interface ConditionalRequest {
   method: string;
+  url: string;
   headers: Record<string, string | string[] | undefined>;
   /** Set for a PATCH whose answer is the resource as its GET answers it: the answer is tagged like a read. */
   tagsAnswer?: boolean;
@@ -72,11 +74,19 @@ export class ConditionalRequestsInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<ConditionalRequest>();
-    parseEntityTags(request.headers[IF_NONE_MATCH_HEADER], 'If-None-Match');
+    // The pages, feeds and mailbox outside the API prefix are not conditional: a proxy's header there is no caller's mistake.
+    if (!request.url.startsWith(`/${API_PREFIX}/`)) return next.handle();
+    const ifNoneMatch = parseEntityTags(request.headers[IF_NONE_MATCH_HEADER], 'If-None-Match');
     const ifMatch = parseEntityTags(request.headers[IF_MATCH_HEADER], 'If-Match');
     const target = this.reflector.get<IfMatchTarget | undefined>(IF_MATCH_CHECKED, context.getHandler());
-    if (ifMatch && !target && (request.method === 'PATCH' || request.method === 'DELETE')) {
+    const replaces = request.method === 'PATCH' || request.method === 'DELETE';
+    if (ifMatch && !target && replaces) {
       throw new ProblemError('precondition_failed', 'This operation does not evaluate If-Match: send the request without it.');
+    }
+    // Every PATCH and DELETE acts on a resource that exists (or answers 404), so `*` is false; a
+    // tag list is not evaluated on writes (If-Match is the write's condition): refused, never ignored.
+    if (ifNoneMatch && replaces) {
+      throw new ProblemError('precondition_failed', 'If-None-Match is not evaluated on a write: use If-Match with the current ETag.');
     }
     if (tagsPatchAnswer(target) && request.method === 'PATCH') request.tagsAnswer = true;
     return next.handle();
