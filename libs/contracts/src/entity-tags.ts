@@ -33,13 +33,19 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** The strong ETag of a representation as sent: SHA-256 of its JSON text, base64url, quoted. */
+export function etagOfJson(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url')}"`;
+}
+
 /**
- * The strong ETag of a representation: SHA-256 of its canonical JSON, base64url, quoted. The
- * gateway tags what a GET answers with it, and a service checks If-Match against the same
- * function applied to the view it would answer, so the two always agree.
+ * The strong ETag of a view: etagOfJson of its JSON.stringify, the text the gateway sends for it
+ * (a view crosses the bus as JSON and is sent as it came, members in the order its presenter made
+ * them). The gateway tags the text it sends, with no parsing again; a service checks If-Match
+ * against this function applied to the view it would answer, so the two agree.
  */
 export function etagOf(view: unknown): string {
-  return `"${createHash('sha256').update(canonicalJson(view)).digest('base64url')}"`;
+  return etagOfJson(JSON.stringify(view) ?? 'null');
 }
 
 function invalid(header: string, message: string): ProblemError {

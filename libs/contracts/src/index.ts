@@ -322,6 +322,7 @@ export {
   MAX_CONDITION_LENGTH,
   canonicalJson,
   etagOf,
+  etagOfJson,
   ifMatchHolds,
   noneMatchHolds,
   parseEntityTags,

@@ -11,7 +11,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
-import { etagOf, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, noneMatchHolds, parseEntityTags } from '#libs/contracts';
+import { etagOfJson, IF_MATCH_HEADER, IF_NONE_MATCH_HEADER, noneMatchHolds, parseEntityTags } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { API_PREFIX } from '../openapi/openapi.js';
 import { isJsonContentType } from './json-only.js';
@@ -105,7 +105,7 @@ function ifNoneMatchOf(request: FastifyRequest) {
 /**
  * Tags JSON answers under the API prefix as they leave: a 200 to GET (one resource or a page:
  * the page's tag covers its entries and its cursor) and to a PATCH marked IfMatchChecked gets
- * `ETag`, the strong etagOf of the body; a GET whose If-None-Match names that tag (weak
+ * `ETag`, the strong etagOfJson of the body as sent (no parsing again); a GET whose If-None-Match names that tag (weak
  * comparison) or is `*` answers 304 with no body, keeping the other headers.
  */
 export function tagRepresentations(fastify: FastifyInstance, prefix: string): void {
@@ -113,7 +113,7 @@ export function tagRepresentations(fastify: FastifyInstance, prefix: string): vo
     const tagged = request.method === 'GET' || (request as unknown as ConditionalRequest).tagsAnswer === true;
     if (!tagged || reply.statusCode !== 200 || typeof payload !== 'string' || !request.url.startsWith(prefix)) return payload;
     if (!isJsonContentType(String(reply.getHeader('content-type') ?? ''))) return payload;
-    const etag = etagOf(JSON.parse(payload));
+    const etag = etagOfJson(payload);
     reply.header('etag', etag);
     const condition = request.method === 'GET' ? ifNoneMatchOf(request) : undefined;
     if (!condition || !noneMatchHolds(condition, etag)) return payload;
