@@ -14,7 +14,9 @@ const GUIDE_FILE = new URL('../../../../docs/integrating.md', import.meta.url);
  */
 export function renderGuide(markdown: string): string {
   const title = /^# (.+)$/m.exec(markdown)?.[1] ?? 'Integrating';
-  return layout(title, new SafeHtml(marked.parse(markdown, { async: false }))).value;
+  // A code block wider than the page scrolls: focusable, so a keyboard can scroll it (WCAG 2.1.1).
+  const main = marked.parse(markdown, { async: false }).replaceAll('<pre>', '<pre tabindex="0">');
+  return layout(title, new SafeHtml(main)).value;
 }
 
 /** Serves the guide at `path`, outside Nest like the OpenAPI document, and not rate limited. */
