@@ -220,8 +220,14 @@ describe('the event log', () => {
     expect(await ids({ after: old.id, type: 'participant.canceled' })).toEqual([canceled.id]);
   });
 
-  it('lists no event while a transaction that began before it is still running, then both in order', async () => {
-    const principal = caller();
+  /**
+   * Records `early` in a transaction held open, then publishes `late` (recorded, committed, but not
+   * settled while `early`'s transaction runs) and runs `body`, which may commit the held one.
+   */
+  async function withEarlierTransactionOpen(
+    principal: Principal,
+    body: (held: { early: CloudEvent; late: CloudEvent; commit: () => Promise<void> }) => Promise<void>,
+  ): Promise<void> {
     const runner = db.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
@@ -231,37 +237,33 @@ describe('the event log', () => {
       const late = eventOf(principal);
       await stack.bus.publish(late);
       await eventually(async () => expect(await recorded(late.id)).toBe(1), 10_000);
-      expect((await list(principal)).data).toEqual([]);
-      await runner.commitTransaction();
-      await eventually(async () => expect((await list(principal)).data.map((entry) => entry.id)).toEqual([late.id, early.id]), 10_000);
+      await body({ early, late, commit: () => runner.commitTransaction() });
     } finally {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       await runner.release();
     }
+  }
+
+  it('lists no event while a transaction that began before it is still running, then both in order', async () => {
+    const principal = caller();
+    await withEarlierTransactionOpen(principal, async ({ early, late, commit }) => {
+      expect((await list(principal)).data).toEqual([]);
+      await commit();
+      await eventually(async () => expect((await list(principal)).data.map((entry) => entry.id)).toEqual([late.id, early.id]), 10_000);
+    });
   });
 
   it('answers an after whose event is recorded but not listed yet with a 409 to retry, then reads on from it', async () => {
     const principal = caller();
-    const runner = db.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    try {
-      const early = eventOf(principal);
-      await app.app.get(EventsRepository).record(runner.manager, early, webhookPayload(early));
-      const late = eventOf(principal);
-      await stack.bus.publish(late);
-      await eventually(async () => expect(await recorded(late.id)).toBe(1), 10_000);
+    await withEarlierTransactionOpen(principal, async ({ late, commit }) => {
       const problem = await problemOf(list(principal, { after: late.id }));
       expect(problem).toMatchObject({ code: 'conflict', status: 409, headers: { 'retry-after': '1' } });
       expect(problem.detail).toContain('not in the log yet');
-      await runner.commitTransaction();
+      await commit();
       const next = eventOf(principal);
       await emit(next);
       expect((await list(principal, { after: late.id })).data.map((entry) => entry.id)).toEqual([next.id]);
-    } finally {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      await runner.release();
-    }
+    });
   });
 
   it('tells at boot when the log holds transaction ids ahead of the server, as a restore from a logical copy leaves', async () => {
