@@ -300,7 +300,7 @@ describe('the client over HTTP', () => {
     ]);
   });
 
-  it("follows the event log's cursor without after and order, which the cursor carries", async () => {
+  it("sends the event log's after and order again beside the cursor, like any other filter", async () => {
     const page = (ids: string[], nextCursor: string | null) => json(200, { data: ids.map((id) => ({ id })), nextCursor });
     server.answer(page(['e2', 'e3'], 'c1'), page(['e4'], null), page(['e1'], 'c2'), page([], null));
     const ids: string[] = [];
@@ -309,9 +309,9 @@ describe('the client over HTTP', () => {
     expect(ids).toEqual(['e2', 'e3', 'e4', 'e1']);
     expect(server.seen.map((r) => r.url)).toEqual([
       '/api/v1/events?after=e1&limit=2&type=signup.created',
-      '/api/v1/events?limit=2&type=signup.created&cursor=c1',
+      '/api/v1/events?after=e1&limit=2&type=signup.created&cursor=c1',
       '/api/v1/events?order=asc&limit=1',
-      '/api/v1/events?limit=1&cursor=c2',
+      '/api/v1/events?order=asc&limit=1&cursor=c2',
     ]);
   });
 

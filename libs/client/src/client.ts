@@ -135,19 +135,18 @@ export class SignupClient<Paths = ApiPaths> {
   }
 
   /**
-   * Every page of a list, following `nextCursor` from the `cursor` given (or the first page). The
-   * other query parameters are sent again with the cursor, but `after` and `order` (the event log's
-   * starting position and direction), which a cursor carries itself.
+   * Every page of a list, following `nextCursor` from the `cursor` given (or the first page), with
+   * the other query parameters sent again beside it (the API accepts a cursor's own filters, the
+   * event log's `after` and `order` included).
    */
   async *pages<P extends ListPaths<Paths>>(
     path: P,
     ...args: ArgsOf<OperationOf<Paths, P, 'get'>>
   ): AsyncGenerator<AnswerOf<OperationOf<Paths, P, 'get'>>, void, undefined> {
     const options = (args[0] ?? {}) as RawOptions;
-    const { after: _after, order: _order, ...filters } = options.query ?? {};
     let cursor = options.query?.cursor as string | undefined;
     do {
-      const query = cursor === undefined ? options.query : { ...filters, cursor };
+      const query = { ...options.query, ...(cursor !== undefined && { cursor }) };
       const page = (await this.data('get', path, { ...options, query })) as { nextCursor: string | null };
       yield page as AnswerOf<OperationOf<Paths, P, 'get'>>;
       if (page.nextCursor !== null && page.nextCursor === cursor) throw new UnexpectedPageError(path, cursor);
