@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_INTERCEPTOR, HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { oauthIssuer } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
@@ -8,6 +9,11 @@ import { AttendanceController } from './attendance/attendance.controller.js';
 import { ReportsController } from './attendance/reports.controller.js';
 import { CalendarFeedController } from './calendars/calendar-feed.controller.js';
 import { CalendarsController } from './calendars/calendars.controller.js';
+import { dashboardService } from './dashboard/dashboard.providers.js';
+import { DashboardService } from './dashboard/dashboard.service.js';
+import { ParticipantsPagesController } from './dashboard/participants-pages.controller.js';
+import { SignInController } from './dashboard/sign-in.controller.js';
+import { SignupsPagesController } from './dashboard/signups-pages.controller.js';
 import { EventsController } from './events/events.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
 import { ConditionalRequestsInterceptor } from './http/conditional-requests.js';
@@ -64,6 +70,9 @@ export class GatewayModule {
         TwilioInboundController,
         UnsubscribeController,
         ...(config.mailboxPage ? [MailboxController] : []),
+        SignInController,
+        SignupsPagesController,
+        ParticipantsPagesController,
       ],
       providers: [
         ...edgeProviders({
@@ -75,6 +84,11 @@ export class GatewayModule {
           metrics: context.metrics,
         }),
         { provide: IdempotencyStore, useValue: new IdempotencyStore(dataSource) },
+        {
+          provide: DashboardService,
+          inject: [HttpAdapterHost],
+          useFactory: (host: HttpAdapterHost) => dashboardService(context, () => host.httpAdapter.getInstance<FastifyInstance>()),
+        },
         { provide: APP_INTERCEPTOR, useClass: ConditionalRequestsInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],

@@ -213,7 +213,7 @@ export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
 export { ACCESS_TOKEN_CLAIMS, accessTokenJwt, OAUTH_ARTIFACT_PREFIXES, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
-export { formatDateTime, formatTimeRange, type Instant, zoneOffsetMs } from './zoned-time.js';
+export { formatDateTime, formatTimeRange, type Instant, instantOf, type WallClock, wallClockOf, zoneOffsetMs } from './zoned-time.js';
 export {
   ALL_EVENT_TYPES,
   CreateWebhookDto,

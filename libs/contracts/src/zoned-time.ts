@@ -120,3 +120,39 @@ export function zoneOffsetMs(instant: number, timeZone: string): number {
   const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return asUtc - Math.floor(instant / 1000) * 1000;
 }
+
+const MS_PER_DAY = 86_400_000;
+
+/** A wall-clock reading: what a clock in a time zone shows at an instant. */
+export interface WallClock {
+  year: number;
+  /** 1..12 */
+  month: number;
+  day: number;
+  /** Milliseconds since the day's midnight on that clock. */
+  time: number;
+}
+
+/** What a clock in the zone shows at the instant. */
+export function wallClockOf(instant: Date, timeZone: string): WallClock {
+  const local = new Date(instant.getTime() + zoneOffsetMs(instant.getTime(), timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    time: local.getTime() - Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()),
+  };
+}
+
+/**
+ * The instant a clock in the zone shows this reading. A reading the clock skips (spring forward)
+ * is read with the offset before the change, so it lands the length of the gap later; a reading
+ * the clock shows twice (fall back) is its first.
+ */
+export function instantOf(clock: WallClock, timeZone: string): Date {
+  const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day) + clock.time;
+  const before = zoneOffsetMs(asUtc - MS_PER_DAY, timeZone);
+  const after = zoneOffsetMs(asUtc + MS_PER_DAY, timeZone);
+  const candidates = [asUtc - before, asUtc - after].filter((instant) => asUtc - zoneOffsetMs(instant, timeZone) === instant);
+  return new Date(candidates.length > 0 ? Math.min(...candidates) : asUtc - before);
+}

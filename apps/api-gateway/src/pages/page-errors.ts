@@ -6,9 +6,9 @@ import type { SafeHtml } from './html.js';
 import { PAGE_HEADERS } from './layout.js';
 import { errorPage, notFoundPage } from './views.js';
 
-/** /s/…, /r/…, /unsubscribe/… and /mailbox: the people's pages, which answer HTML whatever happens, never JSON (but their calendar files). */
+/** /s/…, /r/…, /unsubscribe/…, /mailbox and the dashboard's /app: the people's pages, which answer HTML whatever happens, never JSON (but their calendar files). */
 export function isPagePath(url: string | undefined): boolean {
-  return /^\/(?:[sr]|unsubscribe|mailbox)(?:[/?#]|$)/.test(url ?? '') && !isCalendarPath(url);
+  return /^\/(?:[sr]|unsubscribe|mailbox|app)(?:[/?#]|$)/.test(url ?? '') && !isCalendarPath(url);
 }
 
 export interface ProblemPage {

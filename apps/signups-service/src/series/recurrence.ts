@@ -1,41 +1,8 @@
-import { type RecurrenceInput, zoneOffsetMs } from '#libs/contracts';
-
-/** A wall-clock reading: what a clock in a time zone shows at an instant. */
-interface WallClock {
-  year: number;
-  /** 1..12 */
-  month: number;
-  day: number;
-  /** Milliseconds since the day's midnight on that clock. */
-  time: number;
-}
+import { instantOf, type RecurrenceInput, type WallClock, wallClockOf } from '#libs/contracts';
 
 const MS_PER_DAY = 86_400_000;
 /** How many steps a rule may take to find its dates: monthly rules skip the months without their day (a 29th of February waits up to 8 years). */
 const MAX_STEPS = 1000;
-
-function wallClockOf(instant: Date, timeZone: string): WallClock {
-  const local = new Date(instant.getTime() + zoneOffsetMs(instant.getTime(), timeZone));
-  return {
-    year: local.getUTCFullYear(),
-    month: local.getUTCMonth() + 1,
-    day: local.getUTCDate(),
-    time: local.getTime() - Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()),
-  };
-}
-
-/**
- * The instant a clock in the zone shows this reading. A reading the clock skips (spring forward)
- * is read with the offset before the change, so it lands the length of the gap later; a reading
- * the clock shows twice (fall back) is its first.
- */
-function instantOf(clock: WallClock, timeZone: string): Date {
-  const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day) + clock.time;
-  const before = zoneOffsetMs(asUtc - MS_PER_DAY, timeZone);
-  const after = zoneOffsetMs(asUtc + MS_PER_DAY, timeZone);
-  const candidates = [asUtc - before, asUtc - after].filter((instant) => asUtc - zoneOffsetMs(instant, timeZone) === instant);
-  return new Date(candidates.length > 0 ? Math.min(...candidates) : asUtc - before);
-}
 
 /** The reading `steps` days, weeks or months after `start`; undefined for a month without its day. */
 function stepped(start: WallClock, frequency: RecurrenceInput['frequency'], steps: number): WallClock | undefined {

@@ -1,0 +1,106 @@
+import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Auth } from '#libs/scopes';
+import { html } from '../pages/html.js';
+import { TokenRequestFailed } from './auth-client.js';
+import { parseCookies } from './cookies.js';
+import { DashboardService, safeReturn, seeOther } from './dashboard.service.js';
+import { SESSION_COOKIE, SIGN_IN_COOKIE } from './sessions.js';
+import { plainPage } from './views/frame.js';
+
+const signInFailed = (message: string) => ({
+  status: 400,
+  page: plainPage(
+    'Sign-in did not finish',
+    html`<p role="alert">${message}</p><p><a class="button" href="/app/signin">Sign in again</a></p>`,
+  ),
+});
+
+/**
+ * Signing in and out of the dashboard: the code flow with PKCE against the auth-server, the
+ * tokens kept in the session store, the browser given an opaque cookie.
+ */
+@ApiExcludeController()
+@Controller('app')
+@Auth.public()
+export class SignInController {
+  constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
+
+  @Get()
+  home(@Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    return this.dashboard.plain(reply, async () => seeOther('/app/signups'));
+  }
+
+  /** Starts a sign-in: the auth-server asks for the password even when it remembers the browser. */
+  @Get('signin')
+  signIn(@Query('return') returnTo: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    return this.dashboard.plain(reply, () => this.authorize(reply, { signIn: true, returnTo: safeReturn(returnTo) }));
+  }
+
+  /** Switches organization: a new authorization for it, silent while the auth-server remembers the browser. */
+  @Post('organization')
+  switchOrganization(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form }) => {
+      const chosen = viewer.organizations.find((o) => o.id === form.organization);
+      if (!chosen) return seeOther('/app/signups');
+      return this.authorize(reply, { signIn: false, organization: chosen.id, returnTo: '/app/signups' });
+    });
+  }
+
+  @Get('callback')
+  callback(
+    @Query() query: Record<string, unknown>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string | Buffer> {
+    return this.dashboard.plain(reply, async () => {
+      const { sessions, auth } = this.dashboard;
+      const pending = await sessions.takeSignIn(parseCookies(req.headers.cookie).get(SIGN_IN_COOKIE));
+      reply.header('set-cookie', sessions.clearedCookie(SIGN_IN_COOKIE));
+      if (!pending || typeof query.state !== 'string' || query.state !== pending.state) {
+        return signInFailed('This sign-in was started elsewhere or has expired.');
+      }
+      if (query.error === 'access_denied') return signInFailed('Access was denied.');
+      if (typeof query.code !== 'string') return signInFailed('The auth server did not finish the sign-in.');
+      let value: string;
+      try {
+        value = await sessions.create(await auth.exchange(query.code, pending.verifier));
+      } catch (err) {
+        if (!(err instanceof TokenRequestFailed)) throw err;
+        return signInFailed('The auth server did not accept this sign-in. It may have expired.');
+      }
+      await this.dashboard.endSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+      reply.header('set-cookie', [sessions.clearedCookie(SIGN_IN_COOKIE), sessions.sessionCookie(value)]);
+      return seeOther(pending.returnTo);
+    });
+  }
+
+  @Post('signout')
+  signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    return this.dashboard.signedIn(req, reply, async () => {
+      await this.dashboard.endSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+      reply.header('set-cookie', this.dashboard.sessions.clearedCookie(SESSION_COOKIE));
+      return seeOther('/app/signed-out');
+    });
+  }
+
+  @Get('signed-out')
+  signedOut(@Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    return this.dashboard.plain(reply, async () => ({
+      status: 200,
+      page: plainPage('You are signed out', html`<p><a class="button" href="/app/signin">Sign in</a></p>`),
+    }));
+  }
+
+  private async authorize(reply: FastifyReply, options: { signIn: boolean; organization?: string; returnTo: string }) {
+    const request = this.dashboard.auth.authorization(options);
+    const value = await this.dashboard.sessions.beginSignIn({
+      state: request.state,
+      verifier: request.verifier,
+      returnTo: options.returnTo,
+    });
+    reply.header('set-cookie', this.dashboard.sessions.signInCookie(value));
+    return seeOther(request.url);
+  }
+}

@@ -1,0 +1,242 @@
+import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isUuid, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
+import type { ProblemBody } from '#libs/problem';
+import { Auth } from '#libs/scopes';
+import type { ApiAnswer } from './api.js';
+import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
+import { newSignupFormValues, placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
+import { emptyFormView, type FormView } from './views/fields.js';
+import { type Notice, problemText } from './views/frame.js';
+import { duplicatePage, signupFormPage, signupPage, signupsListPage } from './views/signups.js';
+import { instantFromLocal } from './wall-time.js';
+
+const NOTICES: Record<string, Notice> = {
+  created: { kind: 'success', text: 'Signup created. Add slots or items, then publish it.' },
+  saved: { kind: 'success', text: 'Changes saved.' },
+  published: { kind: 'success', text: 'Published: share the link below.' },
+  closed: { kind: 'success', text: 'Registrations are closed.' },
+  deleted: { kind: 'success', text: 'Signup deleted.' },
+  duplicated: { kind: 'success', text: 'Copies created as drafts.' },
+  'slot-added': { kind: 'success', text: 'Slot added.' },
+  'item-added': { kind: 'success', text: 'Item added.' },
+  removed: { kind: 'success', text: 'Removed.' },
+};
+
+const noticeOf = (done: unknown): Notice | undefined => (typeof done === 'string' ? NOTICES[done] : undefined);
+const isStatus = (value: unknown): value is SignupStatus => SIGNUP_STATUSES.includes(value as SignupStatus);
+/** A path segment the REST API would take as an id; anything else is not found here already. */
+const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
+/** A cursor is opaque, but never long (the API refuses it anyway). */
+const cursorOf = (cursor: unknown): string | undefined => (typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined);
+const page = (status: number, rendered: Rendered['page']): Rendered => ({ status, page: rendered });
+
+/** The signups of the organization: list, create, edit, publish, close, delete, duplicate, slots and items, sharing. */
+@ApiExcludeController()
+@Controller('app/signups')
+@Auth.public()
+export class SignupsPagesController {
+  constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
+
+  @Get()
+  list(@Query() query: Record<string, unknown>, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const status = isStatus(query.status) ? query.status : undefined;
+      const cursor = cursorOf(query.cursor);
+      const params = new URLSearchParams({ limit: '50', ...(status && { status }), ...(cursor && { cursor }) });
+      const answer = await api<{ data: SignupView[]; nextCursor: string | null }>('GET', `/signups?${params}`);
+      return page(
+        200,
+        signupsListPage(viewer, answer.body.data, { status, nextCursor: answer.body.nextCursor, notice: noticeOf(query.done) }),
+      );
+    });
+  }
+
+  @Get('new')
+  newForm(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer }) =>
+      page(200, signupFormPage(viewer, emptyFormView(newSignupFormValues(viewer.organization.timeZone)), { questionCount: 0 })),
+    );
+  }
+
+  @Post()
+  create(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form, call }) => {
+      const { input, questionRows } = signupRequest(form, false);
+      const answer = await call<SignupView>('POST', '/signups', input);
+      if (answer.status === 201) return seeOther(`/app/signups/${answer.body.id}?done=created`);
+      return page(answer.status, signupFormPage(viewer, this.refused(form, answer, questionRows), { questionCount: questionRowsOf(form) }));
+    });
+  }
+
+  @Get(':id')
+  show(@Param('id') id: string, @Query('done') done: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      return page(200, signupPage(viewer, signup.body, noticeOf(done)));
+    });
+  }
+
+  @Get(':id/edit')
+  editForm(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      return page(
+        200,
+        signupFormPage(viewer, emptyFormView(signupFormValues(signup.body)), {
+          signup: signup.body,
+          questionCount: signup.body.questions.length,
+          etag: String(signup.headers.etag ?? ''),
+        }),
+      );
+    });
+  }
+
+  /** Saves only if nobody changed the signup since the form was shown (If-Match): else the form shows it as it is now. */
+  @Post(':id/edit')
+  edit(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form, call, api }) => {
+      const { input, questionRows } = signupRequest(form, true);
+      const answer = await call<SignupView>('PATCH', `/signups/${idOf(id)}`, input, form.etag ? { 'if-match': form.etag } : {});
+      if (answer.status === 200) return seeOther(`/app/signups/${answer.body.id}?done=saved`);
+      const current = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      const etag = String(current.headers.etag ?? '');
+      if (answer.status === 412) {
+        const fresh = emptyFormView(signupFormValues(current.body));
+        fresh.errors.title = [problemText(answer.body as unknown as ProblemBody)];
+        return page(409, signupFormPage(viewer, fresh, { signup: current.body, questionCount: current.body.questions.length, etag }));
+      }
+      return page(
+        answer.status,
+        signupFormPage(viewer, this.refused(form, answer, questionRows), {
+          signup: current.body,
+          questionCount: questionRowsOf(form),
+          etag,
+        }),
+      );
+    });
+  }
+
+  @Post(':id/publish')
+  publish(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.transition(req, reply, id, 'publish', 'published');
+  }
+
+  @Post(':id/close')
+  close(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.transition(req, reply, id, 'close', 'closed');
+  }
+
+  @Post(':id/delete')
+  remove(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ api }) => {
+      await api('DELETE', `/signups/${idOf(id)}`);
+      return seeOther('/app/signups?done=deleted');
+    });
+  }
+
+  @Get(':id/duplicate')
+  duplicateForm(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      return page(200, duplicatePage(viewer, signup.body, emptyFormView({ frequency: 'once', count: '4' })));
+    });
+  }
+
+  @Post(':id/duplicate')
+  duplicate(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form, api, call }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      const frequency = ['daily', 'weekly', 'monthly'].includes(form.frequency ?? '') ? form.frequency : undefined;
+      const body = frequency
+        ? { recurrence: { frequency, interval: 1, count: /^\d{1,3}$/.test(form.count ?? '') ? Number(form.count) : form.count } }
+        : { eventDate: instantFromLocal(form.eventDate ?? '', signup.body.timeZone) ?? form.eventDate ?? '' };
+      const answer = await call('POST', `/signups/${signup.body.id}/duplicate`, body);
+      if (answer.status === 201) return seeOther('/app/signups?done=duplicated');
+      const errors = placeFieldErrors(form, (answer.body as ProblemBody).errors, [], frequency ? 'count' : 'eventDate');
+      if (!(answer.body as ProblemBody).errors?.length)
+        errors.errors[frequency ? 'count' : 'eventDate'] = [problemText(answer.body as ProblemBody)];
+      return page(answer.status, duplicatePage(viewer, signup.body, this.withRecurrence(errors)));
+    });
+  }
+
+  @Post(':id/slots')
+  addSlot(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ form, api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      const zone = signup.body.timeZone;
+      const at = (value: string | undefined) => (value ? (instantFromLocal(value, zone) ?? value) : undefined);
+      await api('POST', `/signups/${signup.body.id}/slots`, {
+        slots: [
+          { title: form.title ?? '', startTime: at(form.startTime), endTime: at(form.endTime), capacity: this.integer(form.capacity) },
+        ],
+      });
+      return seeOther(`/app/signups/${signup.body.id}?done=slot-added`);
+    });
+  }
+
+  @Post(':id/items')
+  addItem(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ form, api }) => {
+      await api('POST', `/signups/${idOf(id)}/items`, {
+        items: [{ name: form.name ?? '', quantityNeeded: this.integer(form.quantityNeeded) }],
+      });
+      return seeOther(`/app/signups/${idOf(id)}?done=item-added`);
+    });
+  }
+
+  @Post(':id/slots/:slotId/delete')
+  removeSlot(
+    @Param('id') id: string,
+    @Param('slotId') slotId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.dashboard.signedIn(req, reply, async ({ api }) => {
+      await api('DELETE', `/signups/${idOf(id)}/slots/${idOf(slotId)}`);
+      return seeOther(`/app/signups/${idOf(id)}?done=removed`);
+    });
+  }
+
+  @Post(':id/items/:itemId/delete')
+  removeItem(
+    @Param('id') id: string,
+    @Param('itemId') itemId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.dashboard.signedIn(req, reply, async ({ api }) => {
+      await api('DELETE', `/signups/${idOf(id)}/items/${idOf(itemId)}`);
+      return seeOther(`/app/signups/${idOf(id)}?done=removed`);
+    });
+  }
+
+  private transition(req: FastifyRequest, reply: FastifyReply, id: string, action: 'publish' | 'close', done: string) {
+    return this.dashboard.signedIn(req, reply, async ({ api }: Caller) => {
+      await api('POST', `/signups/${idOf(id)}/${action}`);
+      return seeOther(`/app/signups/${idOf(id)}?done=${done}`);
+    });
+  }
+
+  /** The form again with the API's refusal beside its fields (or above the form when it names none). */
+  private refused(form: Record<string, string>, answer: ApiAnswer<unknown>, questionRows: number[]): FormView {
+    const problem = answer.body as ProblemBody;
+    const view = placeFieldErrors(form, problem.errors, questionRows);
+    if (!problem.errors?.length) view.errors.title = [problemText(problem)];
+    return view;
+  }
+
+  private withRecurrence(view: FormView): FormView {
+    const recurrence = Object.keys(view.errors).filter((field) => field.startsWith('recurrence'));
+    for (const field of recurrence) {
+      (view.errors.count ??= []).push(...view.errors[field]!);
+      delete view.errors[field];
+    }
+    return view;
+  }
+
+  private integer(value: string | undefined): number | string {
+    return /^\d{1,9}$/.test(value ?? '') ? Number(value) : (value ?? '');
+  }
+}

@@ -1,0 +1,133 @@
+import { formatDateTime, listedTimeZones } from '#libs/contracts';
+import type { ProblemBody } from '#libs/problem';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { layout } from '../../pages/layout.js';
+
+/** A membership of the signed-in user, as GET /me lists it for an OAuth credential. */
+export interface Membership {
+  id: string;
+  name: string;
+  role: string;
+}
+
+/** Who is signed in, from GET /me with the session's token. */
+export interface Viewer {
+  email: string;
+  organization: { id: string; name: string; tier: string; timeZone?: string };
+  role: string;
+  organizations: Membership[];
+  /** The session's anti-CSRF token, carried by every form. */
+  csrf: string;
+}
+
+/** Whether the viewer's role may change things (a member reads only; the API refuses their writes anyway). */
+export const canWrite = (viewer: Viewer): boolean => viewer.role === 'owner' || viewer.role === 'admin';
+
+export type Section = 'signups' | 'webhooks';
+
+export interface Notice {
+  kind: 'success' | 'error';
+  text: string;
+}
+
+export const when = (iso: string, timeZone: string): SafeHtml => html`<time datetime="${iso}">${formatDateTime(iso, timeZone)}</time>`;
+
+export const csrfField = (viewer: Viewer): SafeHtml => html`<input type="hidden" name="csrf" value="${viewer.csrf}">`;
+
+/** A button that posts to `action` (a small form of its own). */
+export function postButton(
+  viewer: Viewer,
+  action: string,
+  label: string | SafeHtml,
+  kind: 'primary' | 'secondary' | 'danger' = 'primary',
+): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline">${csrfField(viewer)}<button type="submit" class="button ${kind === 'primary' ? '' : kind}">${label}</button></form>`;
+}
+
+export function noticeBlock(notice: Notice | undefined): SafeHtml {
+  if (!notice) return html``;
+  return notice.kind === 'error'
+    ? html`<div class="notice" role="alert"><p>${notice.text}</p></div>`
+    : html`<div class="success" role="status"><p>${notice.text}</p></div>`;
+}
+
+function organizationSwitcher(viewer: Viewer): SafeHtml {
+  if (viewer.organizations.length < 2) return html`<span class="muted">${viewer.organization.name}</span>`;
+  return html`<form method="post" action="/app/organization" class="inline">
+${csrfField(viewer)}
+<label for="organization-switch">Organization</label>
+<select id="organization-switch" name="organization">${viewer.organizations.map(
+    (o) => html`<option value="${o.id}"${o.id === viewer.organization.id ? html` selected` : ''}>${o.name}</option>`,
+  )}</select>
+<button type="submit" class="button secondary">Switch</button>
+</form>`;
+}
+
+function navigation(viewer: Viewer, section: Section): SafeHtml {
+  const link = (href: string, label: string, name: Section) =>
+    html`<li><a href="${href}"${name === section ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<nav aria-label="Dashboard">
+<ul>
+${link('/app/signups', 'Signups', 'signups')}
+${link('/app/webhooks', 'Webhooks', 'webhooks')}
+</ul>
+</nav>
+<div class="toolbar">
+${organizationSwitcher(viewer)}
+<span class="muted">${viewer.email} (${viewer.role})</span>
+${postButton(viewer, '/app/signout', 'Sign out', 'secondary')}
+</div>`;
+}
+
+/** A dashboard page: the navigation, then the content; a member is told the views are read-only. */
+export function dashboardPage(viewer: Viewer, section: Section, title: string, main: SafeHtml, notice?: Notice): SafeHtml {
+  const readOnly = canWrite(viewer)
+    ? ''
+    : html`<p class="notice" role="note">Your role in ${viewer.organization.name} is ${viewer.role}: you can look, not change.</p>`;
+  return layout(
+    title,
+    html`${navigation(viewer, section)}
+${readOnly}
+${noticeBlock(notice)}
+${main}`,
+  );
+}
+
+/** A page outside the signed-in frame (signed out, a failed sign-in). */
+export function plainPage(title: string, main: SafeHtml): SafeHtml {
+  return layout(title, html`<h1>${title}</h1>\n${main}`);
+}
+
+/** What a refusal of the REST API means for the person who asked, in words. */
+export function problemText(problem: ProblemBody): string {
+  switch (problem.status) {
+    case 402:
+      return `${problem.detail ?? 'Your tier does not allow this.'} An owner can change the tier of the organization.`;
+    case 403:
+      return 'Your role in this organization does not allow this. Ask an owner or an admin.';
+    case 404:
+      return 'This no longer exists, or it belongs to another organization.';
+    case 409:
+      return problem.detail ?? 'This conflicts with the current state. Reload the page and try again.';
+    case 412:
+      return 'Someone changed this while you were editing. Here it is as it is now: make your change again.';
+    case 429:
+      return 'Too many requests just now. Wait a minute and try again.';
+    default:
+      return problem.detail ?? problem.title;
+  }
+}
+
+export function problemPage(viewer: Viewer | undefined, problem: ProblemBody): SafeHtml {
+  const main = html`<h1>${problem.status === 403 ? 'Not allowed' : problem.status === 404 ? 'Not found' : 'This could not be done'}</h1>
+<p role="alert">${problemText(problem)}</p>
+<p><a href="/app/signups">Back to your signups</a></p>`;
+  return viewer ? dashboardPage(viewer, 'signups', 'This could not be done', main) : plainPage('This could not be done', main);
+}
+
+/** A select of every time zone the runtime lists, with `selected` chosen. */
+export function timeZoneSelect(id: string, name: string, selected: string): SafeHtml {
+  return html`<select id="${id}" name="${name}">${listedTimeZones().map(
+    (zone) => html`<option${zone === selected ? html` selected` : ''}>${zone}</option>`,
+  )}</select>`;
+}
