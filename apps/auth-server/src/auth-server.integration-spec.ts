@@ -546,6 +546,40 @@ describe('auth.me and auth.orgs.get', () => {
       principal: await stack.bus.request('auth.apikeys.verify', { keyHash: hashApiKey(key.key) }),
     });
     expect(me).toMatchObject({ id: member.id, email: member.email, credential: { type: 'api_key', mode: 'live' } });
+    expect(me).not.toHaveProperty('role');
+    expect(me).not.toHaveProperty('organizations');
+  });
+
+  it("gives an OAuth token the user's role and every organization of theirs, oldest membership first", async () => {
+    const first = await createOrg('First choir');
+    const user = await createUser(first.id);
+    const second = await createOrg('Second choir', 'pro');
+    await rows(
+      `INSERT INTO auth.memberships (user_id, organization_id, role, created_at) VALUES ($1, $2, 'member', now() + interval '1 second')`,
+      [user.id, second.id],
+    );
+    const principal: Principal = {
+      userId: user.id,
+      organizationId: second.id,
+      tier: 'pro',
+      livemode: true,
+      scopes: ['signups:read'],
+      credentialId: 'grant-1',
+      kind: 'oauth',
+      clientId: 'dashboard',
+    };
+    expect(await stack.bus.request('auth.me', { principal })).toEqual({
+      id: user.id,
+      email: user.email,
+      organization: { id: second.id, name: second.name, slug: second.slug, tier: 'pro', timeZone: 'UTC' },
+      scopes: ['signups:read'],
+      credential: { type: 'oauth', mode: 'live', clientId: 'dashboard' },
+      role: 'member',
+      organizations: [
+        { id: first.id, name: first.name, slug: first.slug, tier: 'free', role: 'owner' },
+        { id: second.id, name: second.name, slug: second.slug, tier: 'pro', role: 'member' },
+      ],
+    });
   });
 
   it("reads the caller's own organization", async () => {

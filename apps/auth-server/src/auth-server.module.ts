@@ -75,9 +75,11 @@ export class AuthServerModule {
         },
         {
           provide: OAuthProvider,
-          useFactory: (dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger) =>
-            OAuthProvider.create(config, dataSource, grants, limiter, logger),
-          inject: [DATA_SOURCE, OAuthGrants, LoginLimiter, LOGGER],
+          useFactory: (dataSource: DataSource, grants: OAuthGrants, limiter: LoginLimiter, logger: Logger, users: UsersRepository) =>
+            OAuthProvider.create(config, dataSource, grants, limiter, logger, async (userId) =>
+              (await users.memberships(userId)).map((m) => m.organizationId),
+            ),
+          inject: [DATA_SOURCE, OAuthGrants, LoginLimiter, LOGGER, UsersRepository],
         },
       ],
     };

@@ -44,6 +44,15 @@ export class CredentialView {
   @ApiPropertyOptional() clientId?: string;
 }
 
+/** One of the user's organizations, with their role there. */
+export class MembershipView {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() slug!: string;
+  @ApiProperty({ enum: TIERS }) tier!: Tier;
+  @ApiProperty({ enum: MEMBER_ROLES }) role!: MemberRole;
+}
+
 /** GET /me */
 export class MeView {
   @ApiProperty({ description: 'The user the credential acts for.' }) id!: string;
@@ -51,6 +60,19 @@ export class MeView {
   @ApiProperty({ type: OrganizationSummary }) organization!: OrganizationSummary;
   @ApiProperty({ enum: ALL_SCOPES, isArray: true }) scopes!: Scope[];
   @ApiProperty({ type: CredentialView }) credential!: CredentialView;
+  @ApiPropertyOptional({
+    enum: MEMBER_ROLES,
+    description:
+      "OAuth tokens only: the user's role in the organization. An API key stands for its organization, not for a person, and has none.",
+  })
+  role?: MemberRole;
+  @ApiPropertyOptional({
+    type: MembershipView,
+    isArray: true,
+    description:
+      "OAuth tokens only: every organization the user belongs to, oldest membership first, with their role in each (an app acting for the user may offer to switch). Not given for an API key: its creator's other organizations are not the key holder's business.",
+  })
+  organizations?: MembershipView[];
 }
 
 export interface ApiKeyView {

@@ -89,6 +89,7 @@ export {
   CredentialView,
   KEY_MODES,
   MEMBER_ROLES,
+  MembershipView,
   MeView,
   OrganizationSummary,
   OrganizationView,
@@ -211,7 +212,15 @@ export {
 export { jsonSchemaOf, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 export { cloudEvent } from './cloud-event.js';
 export { newSlug, slugBase } from './slug.js';
-export { ACCESS_TOKEN_CLAIMS, accessTokenJwt, OAUTH_ARTIFACT_PREFIXES, oauthIssuer, protectedResourceMetadata } from './oauth-metadata.js';
+export {
+  ACCESS_TOKEN_CLAIMS,
+  accessTokenJwt,
+  DASHBOARD_CALLBACK_PATH,
+  DASHBOARD_CLIENT_ID,
+  OAUTH_ARTIFACT_PREFIXES,
+  oauthIssuer,
+  protectedResourceMetadata,
+} from './oauth-metadata.js';
 export { SECONDS_PER_DAY, utcDay } from './utc-day.js';
 export { formatDateTime, formatTimeRange, type Instant, instantOf, type WallClock, wallClockOf, zoneOffsetMs } from './zoned-time.js';
 export {

@@ -6,6 +6,14 @@ export function oauthIssuer(authUrl: string): string {
 }
 
 /**
+ * The organizer dashboard (the api-gateway's `/app`): a first-party public client, configured in
+ * the auth-server rather than registered, whose sign-in skips the consent page.
+ */
+export const DASHBOARD_CLIENT_ID = 'dashboard';
+/** The dashboard's only redirect URI, at the origin of PUBLIC_BASE_URL (the api-gateway's). */
+export const DASHBOARD_CALLBACK_PATH = '/app/callback';
+
+/**
  * The claims of our access tokens beyond RFC 9068's (sub is the user id, client_id the client):
  * the organization chosen at consent and the grant, which resource servers refuse once revoked.
  */

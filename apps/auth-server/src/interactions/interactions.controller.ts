@@ -6,6 +6,7 @@ import { Auth, isScope, type Scope } from '#libs/scopes';
 import { VERIFY_FIRST } from '../account/account.service.js';
 import { AccountEmails } from '../account/account-emails.js';
 import { LoginLimiter, tooManyAttemptsMessage } from '../account/login-limiter.js';
+import { isFirstParty, ORGANIZATION_PARAM, requestedOrganization } from '../oauth/first-party.js';
 import { consentDecisions } from '../oauth/middleware/found-redirects.js';
 import { answerByProvider } from '../oauth/oauth.controller.js';
 import { OAuthGrants } from '../oauth/oauth-grants.js';
@@ -63,7 +64,7 @@ export class InteractionsController {
       );
       return;
     }
-    await this.showConsent(details, reply, 200);
+    await this.afterSignIn(details, req, reply);
   }
 
   @Post(pages('/login'))
@@ -144,31 +145,7 @@ export class InteractionsController {
       await this.showConsent(details, reply, 400, 'Keep at least one permission, or choose Deny.');
       return;
     }
-
-    const { Grant } = this.oauth.provider;
-    const clientId = String(details.params.client_id);
-    // An earlier grant is extended only for the same organization: its tokens never move to another.
-    const earlier =
-      details.grantId && (await this.grants.organizationOf(details.grantId)) === chosen.id ? await Grant.find(details.grantId) : undefined;
-    const grant = earlier ?? new Grant({ accountId, clientId });
-    const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
-    // A new grant decides every requested scope, not only those an earlier grant lacked.
-    const toDecide = (missing: string[]): string[] => (earlier ? missing : [...new Set([...missing, ...requested])]);
-    for (const scope of toDecide(missingOidc)) {
-      if (kept.has(scope)) grant.addOIDCScope(scope);
-      else grant.rejectOIDCScope(scope);
-    }
-    const missingResource = (details.prompt.details.missingResourceScopes as Record<string, string[]> | undefined) ?? {};
-    for (const [resource, missing] of Object.entries(missingResource)) {
-      for (const scope of toDecide(missing)) {
-        if (kept.has(scope)) grant.addResourceScope(resource, scope);
-        else grant.rejectResourceScope(resource, scope);
-      }
-    }
-    const grantId = await grant.save();
-    await this.grants.setOrganization(grantId, chosen.id);
-    consentDecisions.add(req.raw);
-    await this.finish(req, reply, { consent: { grantId } }, true);
+    await this.grantAndFinish(details, req, reply, chosen.id, kept);
   }
 
   /** Sends the verification link again from the page that stands instead of consent (same limits as the account page's button). */
@@ -187,7 +164,7 @@ export class InteractionsController {
       return;
     }
     if (user.emailVerifiedAt) {
-      await this.showConsent(details, reply, 200);
+      await this.afterSignIn(details, req, reply);
       return;
     }
     const allowance = await this.limiter.verificationResend(user.email, req.ip);
@@ -216,6 +193,79 @@ export class InteractionsController {
     if (!details) return;
     consentDecisions.add(req.raw);
     await this.finish(req, reply, { error: 'access_denied', error_description: 'The user denied the request.' }, false);
+  }
+
+  /**
+   * What follows the sign-in: the consent page, or for a first-party client (the dashboard) no
+   * page at all. Once the user's email is verified (until then, the page asking for it), its
+   * interaction is finished with every requested scope the user's role allows in the organization
+   * the request names (`organization`, one of the user's; else the oldest membership).
+   */
+  private async afterSignIn(details: InteractionDetails, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!isFirstParty(details.params.client_id)) {
+      await this.showConsent(details, reply, 200);
+      return;
+    }
+    const accountId = details.session?.accountId ?? '';
+    if (!(await this.emails.verified(accountId))) {
+      await this.showVerifyFirst(details, reply, 403, {});
+      return;
+    }
+    const organizations = await this.organizationsOf(accountId);
+    const wanted = requestedOrganization(
+      organizations.map((o) => o.id),
+      details.params[ORGANIZATION_PARAM],
+    );
+    const chosen = organizations.find((o) => o.id === wanted);
+    const allowed = chosen ? requestedScopes(details).filter((scope) => ROLE_SCOPES[chosen.role].includes(scope)) : [];
+    if (!chosen || allowed.length === 0) {
+      const why = chosen ? 'Your role allows none of the requested permissions.' : 'You belong to no organization.';
+      consentDecisions.add(req.raw);
+      await this.finish(req, reply, { error: 'access_denied', error_description: why }, false);
+      return;
+    }
+    await this.grantAndFinish(details, req, reply, chosen.id, new Set(allowed));
+  }
+
+  /**
+   * Grants the kept scopes for the organization and resumes the authorization, which answers the
+   * redirect to the client. An earlier grant is extended only for the same organization: its
+   * tokens never move to another.
+   */
+  private async grantAndFinish(
+    details: InteractionDetails,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    organizationId: string,
+    kept: Set<string>,
+  ): Promise<void> {
+    const { Grant } = this.oauth.provider;
+    const accountId = details.session?.accountId ?? '';
+    const clientId = String(details.params.client_id);
+    const earlier =
+      details.grantId && (await this.grants.organizationOf(details.grantId)) === organizationId
+        ? await Grant.find(details.grantId)
+        : undefined;
+    const grant = earlier ?? new Grant({ accountId, clientId });
+    const requested = requestedScopes(details);
+    const missingOidc = (details.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
+    // A new grant decides every requested scope, not only those an earlier grant lacked.
+    const toDecide = (missing: string[]): string[] => (earlier ? missing : [...new Set([...missing, ...requested])]);
+    for (const scope of toDecide(missingOidc)) {
+      if (kept.has(scope)) grant.addOIDCScope(scope);
+      else grant.rejectOIDCScope(scope);
+    }
+    const missingResource = (details.prompt.details.missingResourceScopes as Record<string, string[]> | undefined) ?? {};
+    for (const [resource, missing] of Object.entries(missingResource)) {
+      for (const scope of toDecide(missing)) {
+        if (kept.has(scope)) grant.addResourceScope(resource, scope);
+        else grant.rejectResourceScope(resource, scope);
+      }
+    }
+    const grantId = await grant.save();
+    await this.grants.setOrganization(grantId, organizationId);
+    consentDecisions.add(req.raw);
+    await this.finish(req, reply, { consent: { grantId } }, true);
   }
 
   /** The pending interaction, or undefined after answering with an error page. */

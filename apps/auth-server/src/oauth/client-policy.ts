@@ -1,5 +1,6 @@
 import { errors } from 'oidc-provider';
 import { isWellFormed } from '#libs/contracts';
+import { isFirstParty } from './first-party.js';
 
 /** What a dynamically registered client may ask for: sizes and counts a real app never needs more of. */
 export const CLIENT_LIMITS = {
@@ -64,10 +65,11 @@ function checkSizes(key: string, value: unknown): void {
  * oidc-provider's extraClientMetadata validator, declared for client_name so that it runs on
  * every registration (and every load of a stored client) with the whole metadata, before the
  * provider's own checks: it refuses text that is not valid Unicode, bounds every field and allows
- * only safe redirect URIs.
+ * only safe redirect URIs. Our first-party clients are configuration, not anonymous registrations
+ * (their redirect URI is PUBLIC_BASE_URL's, http in development): none of this applies to them.
  */
 export function checkClientMetadata(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>): void {
-  if (key !== 'client_name') return;
+  if (key !== 'client_name' || isFirstParty(metadata.client_id)) return;
   for (const [field, value] of Object.entries(metadata)) {
     if (!wellFormed(value)) throw new errors.InvalidClientMetadata(`${field} must be valid Unicode, with no NUL character`);
     checkSizes(field, value);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { rowsOf } from '#libs/persistence';
 import { isScope, type Scope } from '#libs/scopes';
+import { firstPartyName } from './first-party.js';
 
 const GRANT_ORGANIZATIONS = '"auth"."oauth_grant_organizations"';
 const REVOKED_GRANTS = '"auth"."oauth_revoked_grants"';
@@ -53,7 +54,7 @@ export class OAuthGrantsRepository {
     await rowsOf(db, `DELETE FROM ${GRANT_ORGANIZATIONS} WHERE "grant_id" = $1`, [grantId]);
   }
 
-  /** The account's unexpired grants with their client and organization, newest first. */
+  /** The account's unexpired grants with their client (a first-party client has no row: its name is ours) and organization, newest first. */
   async connectedApps(db: EntityManager, accountId: string): Promise<ConnectedApp[]> {
     const rows = await rowsOf<ConnectedAppRow>(
       db,
@@ -68,7 +69,7 @@ export class OAuthGrantsRepository {
     return rows.map((row) => ({
       grantId: row.id,
       clientId: row.grant.clientId,
-      clientName: row.client?.client_name ?? null,
+      clientName: row.client?.client_name ?? firstPartyName(row.grant.clientId) ?? null,
       organizationId: row.organization_id,
       resources: Object.entries(row.grant.resources ?? {}).map(([resource, scope]) => ({
         resource,

@@ -46,6 +46,7 @@ export class OAuthProvider {
     grants: OAuthGrants,
     limiter: LoginLimiter,
     logger: Logger,
+    organizationsOf: (userId: string) => Promise<string[]>,
   ): Promise<OAuthProvider> {
     const { authUrl, publicBaseUrl, mcpUrl } = urls;
     const issuer = oauthIssuer(authUrl);
@@ -53,7 +54,7 @@ export class OAuthProvider {
     const csrfKey = keys.cookieKeys[0];
     if (!csrfKey) throw new Error('The OAuth cookie keys are missing.');
 
-    const provider = new Provider(issuer, providerConfiguration({ dataSource, keys, grants, publicBaseUrl, mcpUrl }));
+    const provider = new Provider(issuer, providerConfiguration({ dataSource, keys, grants, publicBaseUrl, mcpUrl, organizationsOf }));
     provider.on('device_authorization.success', (_ctx: never, body: never) => {
       (body as Record<string, unknown>).interval = DEVICE_POLL_INTERVAL_SECONDS;
     });

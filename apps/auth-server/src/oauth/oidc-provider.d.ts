@@ -47,6 +47,28 @@ declare module 'oidc-provider' {
 
   export type Configuration = Record<string, unknown>;
 
+  /** What an interaction policy check reads of the authorization request. */
+  export interface PolicyContext {
+    oidc: {
+      client: OidcClient;
+      params: Record<string, unknown>;
+      session: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+      /** The resources of the request, each with the scopes it offers. */
+      resourceServers: Record<string, { scopes: Set<string> }>;
+      requestParamScopes: Set<string>;
+    };
+  }
+
+  export const interactionPolicy: {
+    Check: new (
+      reason: string,
+      description: string,
+      check: (ctx: PolicyContext) => boolean | Promise<boolean>,
+      details: (ctx: PolicyContext) => Record<string, unknown>,
+    ) => object;
+    base(): { get(name: string): { checks: object[] } | undefined };
+  };
+
   /** What provider.interactionDetails answers about the pending interaction. */
   export interface InteractionDetails {
     uid: string;

@@ -1,9 +1,10 @@
-import { type Configuration, errors, type KoaContext, type OidcClient } from 'oidc-provider';
+import { type Configuration, errors, interactionPolicy, type KoaContext, type OidcClient, type PolicyContext } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { ACCESS_TOKEN_CLAIMS, newPrefixedId } from '#libs/contracts';
 import { ALL_SCOPES } from '#libs/scopes';
 import { checkClientMetadata } from './client-policy.js';
 import { devicePages } from './device-pages.js';
+import { firstPartyClients, isFirstParty, ORGANIZATION_PARAM, requestedOrganization } from './first-party.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTHORIZATION_CODE_TTL_SECONDS,
@@ -26,10 +27,53 @@ export interface ProviderSettings {
   publicBaseUrl: string;
   /** The MCP surface's resource (MCP_URL). */
   mcpUrl: string;
+  /** The ids of the user's organizations, oldest membership first. */
+  organizationsOf: (userId: string) => Promise<string[]>;
+}
+
+/**
+ * oidc-provider's prompts, with one more reason to ask for consent: a first-party client's grant
+ * in the session acts for another organization than the request's (see requestedOrganization).
+ * Our interaction then makes a new grant for it, so switching organizations never moves the
+ * earlier grant's tokens. It names every requested scope of each resource as undecided: the new
+ * grant decides them all.
+ */
+function prompts(grants: OAuthGrants, organizationsOf: ProviderSettings['organizationsOf']): unknown {
+  const policy = interactionPolicy.base();
+  policy.get('consent')?.checks.push(
+    new interactionPolicy.Check(
+      'organization_changed',
+      'the grant acts for another organization than the one requested',
+      async ({ oidc }: PolicyContext) => {
+        const { accountId } = oidc.session;
+        if (!isFirstParty(oidc.client.clientId) || !accountId) return false;
+        const grantId = oidc.session.grantIdFor(oidc.client.clientId);
+        if (!grantId) return false;
+        const wanted = requestedOrganization(await organizationsOf(accountId), oidc.params[ORGANIZATION_PARAM]);
+        return (await grants.organizationOf(grantId)) !== wanted;
+      },
+      ({ oidc }: PolicyContext) => ({
+        missingResourceScopes: Object.fromEntries(
+          Object.entries(oidc.resourceServers).map(([resource, server]) => [
+            resource,
+            [...oidc.requestParamScopes].filter((scope) => server.scopes.has(scope)),
+          ]),
+        ),
+      }),
+    ),
+  );
+  return policy;
 }
 
 /** oidc-provider's configuration: pure OAuth 2.1 on the auth schema. */
-export function providerConfiguration({ dataSource, keys, grants, publicBaseUrl, mcpUrl }: ProviderSettings): Configuration {
+export function providerConfiguration({
+  dataSource,
+  keys,
+  grants,
+  publicBaseUrl,
+  mcpUrl,
+  organizationsOf,
+}: ProviderSettings): Configuration {
   const resources = new Set([publicBaseUrl, mcpUrl]);
   return {
     adapter: (model: string) => new OAuthStoreAdapter(model, dataSource),
@@ -65,7 +109,14 @@ export function providerConfiguration({ dataSource, keys, grants, publicBaseUrl,
     rotateRefreshToken: true,
     // Tokens outlive the browser session they were approved in (oidc-provider ties them to it without offline_access).
     expiresWithSession: () => false,
-    interactions: { url: (_ctx: unknown, interaction: { returnTo: string }) => interactionPath(interaction.returnTo) },
+    interactions: {
+      url: (_ctx: unknown, interaction: { returnTo: string }) => interactionPath(interaction.returnTo),
+      policy: prompts(grants, organizationsOf),
+    },
+    // Our own clients (the dashboard), which need no registration.
+    clients: firstPartyClients(publicBaseUrl),
+    // The organization a first-party client's sign-in acts for; third-party clients choose it on the consent page.
+    extraParams: [ORGANIZATION_PARAM],
     // Resource servers build a Principal from sub (the user id), org_id and scope, and refuse revoked grant_ids.
     extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
       const organizationId = await grants.organizationOf(token.grantId);

@@ -1280,12 +1280,28 @@ export interface components {
       quantityNeeded: number;
       remaining: number;
     };
+    MembershipView: {
+      id: string;
+      name: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member';
+      slug: string;
+      /** @enum {string} */
+      tier: 'free' | 'pro' | 'org';
+    };
     MeView: {
       credential: components['schemas']['CredentialView'];
       email: string;
       /** @description The user the credential acts for. */
       id: string;
       organization: components['schemas']['OrganizationSummary'];
+      /** @description OAuth tokens only: every organization the user belongs to, oldest membership first, with their role in each (an app acting for the user may offer to switch). Not given for an API key: its creator's other organizations are not the key holder's business. */
+      organizations?: components['schemas']['MembershipView'][];
+      /**
+       * @description OAuth tokens only: the user's role in the organization. An API key stands for its organization, not for a person, and has none.
+       * @enum {string}
+       */
+      role?: 'owner' | 'admin' | 'member';
       scopes: (
         | 'signups:read'
         | 'signups:write'
