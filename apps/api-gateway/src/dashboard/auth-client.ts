@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { DASHBOARD_CALLBACK_PATH, DASHBOARD_CLIENT_ID } from '#libs/contracts';
 import { ALL_SCOPES } from '#libs/scopes';
 import type { Tokens } from './sessions.js';
 
-const DASHBOARD_CLIENT_ID = 'dashboard';
-const DASHBOARD_CALLBACK_PATH = '/app/callback';
 /** The auth-server answers in milliseconds; a hung one must not hold a page. */
 const TIMEOUT_MS = 10_000;
 
