@@ -36,6 +36,12 @@ export interface Caller {
   call<T>(method: ApiRequest['method'], path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
 }
 
+/** Longer than any field the REST API takes (a description of 5,000, a question's choices): the API says what is too long. */
+const FORM_VALUE_MAX_LENGTH = 20_000;
+
+/** The dashboard's routes, outside the REST prefix. */
+export const DASHBOARD_ROUTES = ['app', 'app/{*path}'];
+
 export const seeOther = (location: string): Rendered => ({ status: 303, location });
 
 interface MeAnswer {
@@ -112,7 +118,7 @@ export class DashboardService implements OnModuleDestroy {
       reply.header('set-cookie', this.sessions.clearedCookie(SESSION_COOKIE));
       return this.send(reply, seeOther(post ? '/app/signin' : `/app/signin?return=${encodeURIComponent(safeReturn(req.url))}`));
     }
-    const form = post ? readForm(req.body) : {};
+    const form = post ? readForm(req.body, () => FORM_VALUE_MAX_LENGTH) : {};
     if (post && (!this.sessions.csrfValid(cookie, form.csrf) || !this.sameOrigin(req))) {
       return this.send(reply, {
         status: 403,
@@ -151,10 +157,16 @@ export class DashboardService implements OnModuleDestroy {
     return this.send(reply, await this.guarded(viewer, () => render(caller)));
   }
 
-  /** A form posted from another origin is refused (the CSRF token already is; browsers that send Origin get a second check). */
+  /**
+   * A form posted from another site is refused, on top of the CSRF token: by the browser's
+   * Sec-Fetch-Site where it sends one, else by Origin (which the pages' no-referrer policy makes
+   * "null" on every post, so it only tells when it names another origin).
+   */
   private sameOrigin(req: FastifyRequest): boolean {
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined) return site === 'same-origin';
     const origin = req.headers.origin;
-    return origin === undefined || origin === this.origin;
+    return origin === undefined || origin === 'null' || origin === this.origin;
   }
 
   /** Runs a render; a refusal of the API becomes its page, anything else the error page (logged). */

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
 import { placeFieldErrors } from './signup-form.js';
 import { emptyFormView } from './views/fields.js';
@@ -37,10 +37,14 @@ const filtersOf = (query: Record<string, unknown>): ParticipantFilters => ({
 });
 const noticeOf = (done: unknown): Notice | undefined => (typeof done === 'string' ? NOTICES[done] : undefined);
 
-/** The participants of one signup: the list with search, edit, remove, promote, the CSV export, and the check-in view. */
+/** The participants of one signup: the list with search, edit, remove, promote, the CSV export, and the check-in view.
+ * Not metered as anonymous calls: without a session a page only redirects to sign in, and with
+ * one every call it makes to the REST API counts against the user's grant.
+ */
 @ApiExcludeController()
 @Controller('app/signups/:id')
 @Auth.public()
+@Unmetered()
 export class ParticipantsPagesController {
   constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
 

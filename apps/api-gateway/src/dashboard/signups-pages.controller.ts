@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 import type { ApiAnswer } from './api.js';
 import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
 import { newSignupFormValues, placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
@@ -32,10 +32,14 @@ const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000
 const cursorOf = (cursor: unknown): string | undefined => (typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined);
 const page = (status: number, rendered: Rendered['page']): Rendered => ({ status, page: rendered });
 
-/** The signups of the organization: list, create, edit, publish, close, delete, duplicate, slots and items, sharing. */
+/** The signups of the organization: list, create, edit, publish, close, delete, duplicate, slots and items, sharing.
+ * Not metered as anonymous calls: without a session a page only redirects to sign in, and with
+ * one every call it makes to the REST API counts against the user's grant.
+ */
 @ApiExcludeController()
 @Controller('app/signups')
 @Auth.public()
+@Unmetered()
 export class SignupsPagesController {
   constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
 
