@@ -1,4 +1,4 @@
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import { ProblemError } from '#libs/problem';
 import { QrCodeTooLong, qrPng, qrSvg } from './qr-code.js';
@@ -39,7 +39,8 @@ function pngSize(png: Buffer): { width: number; height: number } {
 
 function decoded(png: Buffer): string | undefined {
   const image = PNG.sync.read(png);
-  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+  // jsqr is CommonJS whose exports are the function and, as typed, its `default`.
+  return jsqr.default(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
 }
 
 describe('qrPng', () => {
