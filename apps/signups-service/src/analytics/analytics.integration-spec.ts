@@ -191,6 +191,8 @@ describe('signup analytics', () => {
     expect(view.items.map((i) => i.waiting)).toEqual([1]);
     expect(view.waitlist).toEqual({ waiting: 1, promotions: 1, offersExpired: 1 });
     expect(view.attendanceRate).toBe(0.5);
+    // The one promoted into the slot is confirmed and not marked; the late one, waiting for the item, is in none.
+    expect(view.attendance).toEqual({ attended: 1, noShow: 1, unmarked: 1 });
     // The participants the signup counts: not the one whose offer ran out (cancelled), and the late one admitted in its place.
     const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
     expect([view.participantCount, read.participantCount]).toEqual([4, 4]);
