@@ -632,6 +632,8 @@ describe('slots, items, participants and registrations over REST', () => {
         },
         waitlist: { waiting: 0, promotions: 0, offersExpired: 0 },
         attendanceRate: null,
+        attendance: { attended: 0, noShow: 0, unmarked: 2 },
+        registrationsByDay: [{ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), count: 2 }],
       });
     });
   });

@@ -44,6 +44,17 @@ class WaitlistStatsView {
   @ApiProperty({ type: 'integer', description: 'Offers that ran out unanswered.' }) offersExpired!: number;
 }
 
+class RegistrationsOnDayView {
+  @ApiProperty({ format: 'date', example: '2026-05-01', description: "A day in the signup's time zone." }) date!: string;
+  @ApiProperty({ type: 'integer', minimum: 1 }) count!: number;
+}
+
+class AttendanceCountsView {
+  @ApiProperty({ type: 'integer', description: 'Participants checked in.' }) attended!: number;
+  @ApiProperty({ type: 'integer', description: 'Participants marked a no-show.' }) noShow!: number;
+  @ApiProperty({ type: 'integer', description: 'Confirmed participants neither checked in nor marked a no-show yet.' }) unmarked!: number;
+}
+
 /** GET /signups/{id}/analytics, computed live. */
 export class AnalyticsView {
   @ApiProperty({ format: 'uuid' }) signupId!: string;
@@ -61,4 +72,18 @@ export class AnalyticsView {
     description: 'attended / (attended + noShow), to 4 decimals; null while nobody is checked in or marked a no-show.',
   })
   attendanceRate!: number | null;
+  @ApiProperty({
+    type: AttendanceCountsView,
+    description: 'The participants by attendance, as GET /signups/{id}/attendance counts them (those waiting for a place are in none).',
+  })
+  attendance!: AttendanceCountsView;
+  @ApiProperty({
+    type: RegistrationsOnDayView,
+    isArray: true,
+    description:
+      "Registrations made on each day, in the signup's time zone: every participant created that day, whatever became of it " +
+      '(cancelled and waitlisted ones included, so the counts may add up to more than participantCount). Only days with ' +
+      'registrations, oldest first; the latest 366 such days.',
+  })
+  registrationsByDay!: RegistrationsOnDayView[];
 }

@@ -69,6 +69,8 @@ describe('signup analytics', () => {
       },
       waitlist: { waiting: 0, promotions: 0, offersExpired: 0 },
       attendanceRate: null,
+      attendance: { attended: 0, noShow: 0, unmarked: 3 },
+      registrationsByDay: [{ date: '2026-05-01', count: 3 }],
     });
   });
 
@@ -86,7 +88,57 @@ describe('signup analytics', () => {
       responseTime: { firstRegistrationAt: null, lastRegistrationAt: null, averageHoursBetweenRegistrations: null },
       waitlist: { waiting: 0, promotions: 0, offersExpired: 0 },
       attendanceRate: null,
+      attendance: { attended: 0, noShow: 0, unmarked: 0 },
+      registrationsByDay: [],
     });
+  });
+
+  it("counts registrations per day in the signup's time zone, cancelled ones included", async () => {
+    const owner = caller();
+    const { signup } = await h.signup(owner, { signup: { timeZone: 'America/New_York' } });
+    const ids: string[] = [];
+    for (let n = 0; n < 4; n++) {
+      const { confirmationToken } = await h.stack.bus.request('signups.participants.register', {
+        signupId: signup.id,
+        input: { ...person(), selections: [] },
+      });
+      ids.push((await h.stack.bus.request('signups.registrations.get', { token: confirmationToken! })).participant.id);
+    }
+    await h.stack.bus.request('signups.participants.delete', { principal: owner, signupId: signup.id, id: ids[3]! });
+    // 03:00 UTC on May 2 is 23:00 on May 1 in New York (EDT, UTC-4); 05:00 UTC is 01:00 on May 2.
+    await h.app.context.dataSource!.query(
+      `UPDATE signups.participants p SET created_at = t.at::timestamptz
+       FROM unnest($1::uuid[], $2::text[]) AS t(id, at) WHERE p.id = t.id`,
+      [ids, ['2026-05-02T03:00:00Z', '2026-05-02T05:00:00Z', '2026-04-01T12:00:00Z', '2026-05-02T12:00:00Z']],
+    );
+    const view = await analytics(owner, signup.id);
+    expect(view.registrationsByDay).toEqual([
+      { date: '2026-04-01', count: 1 },
+      { date: '2026-05-01', count: 1 },
+      { date: '2026-05-02', count: 2 },
+    ]);
+    expect(view.participantCount).toBe(3);
+  });
+
+  it('answers the latest 366 days with registrations', async () => {
+    const owner = caller();
+    const { signup } = await h.signup(owner);
+    await h.stack.bus.request('signups.participants.register', { signupId: signup.id, input: { ...person(), selections: [] } });
+    // 367 copies of that registration, one a day from 2025-01-02 to 2026-01-03: with today's, 368 days.
+    await h.app.context.dataSource!.query(
+      `INSERT INTO signups.participants
+       SELECT (jsonb_populate_record(p, jsonb_build_object('id', gen_random_uuid(), 'token_hash', p.token_hash || g,
+         'created_at', timestamptz '2025-01-01T12:00:00Z' + g * interval '1 day'))).*
+       FROM signups.participants p, generate_series(1, 367) g WHERE p.signup_id = $1`,
+      [signup.id],
+    );
+    const { registrationsByDay } = await analytics(owner, signup.id);
+    expect(registrationsByDay).toHaveLength(366);
+    expect(registrationsByDay.slice(0, 2)).toEqual([
+      { date: '2025-01-04', count: 1 },
+      { date: '2025-01-05', count: 1 },
+    ]);
+    expect(registrationsByDay.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), count: 1 });
   });
 
   it('has no average pace with a single registration', async () => {
@@ -139,6 +191,8 @@ describe('signup analytics', () => {
     expect(view.items.map((i) => i.waiting)).toEqual([1]);
     expect(view.waitlist).toEqual({ waiting: 1, promotions: 1, offersExpired: 1 });
     expect(view.attendanceRate).toBe(0.5);
+    // The one promoted into the slot is confirmed and not marked; the late one, waiting for the item, is in none.
+    expect(view.attendance).toEqual({ attended: 1, noShow: 1, unmarked: 1 });
     // The participants the signup counts: not the one whose offer ran out (cancelled), and the late one admitted in its place.
     const read = await h.stack.bus.request('signups.get', { principal: owner, id: signup.id });
     expect([view.participantCount, read.participantCount]).toEqual([4, 4]);

@@ -9,6 +9,14 @@ export interface ParticipantStats {
   last: Date | null;
   attended: number;
   noShow: number;
+  /** Confirmed, neither checked in nor marked a no-show. */
+  unmarked: number;
+}
+
+/** How many participants were created on one day (YYYY-MM-DD in the signup's zone). */
+export interface RegistrationsOnDay {
+  date: string;
+  count: number;
 }
 
 /** The entries of one line of a signup (kind signup: its own line) by how they stand or ended. */
@@ -40,9 +48,15 @@ function ratio(used: number, total: number): number {
  * - gaps: the slots and items not yet full, the most short first (ties in creation order, slots first);
  * - averageHoursBetweenRegistrations: (last - first) / (count - 1), null with fewer than two;
  * - waiting per slot, item and the signup's own line (entries waiting or offered), promotions and
- *   offers expired over every line; the attendance rate.
+ *   offers expired over every line; the attendance rate and counts; registrations per day as counted.
  */
-export function analyticsOf(signupId: string, contents: Contents, participants: ParticipantStats, lines: LineStats[]): AnalyticsView {
+export function analyticsOf(
+  signupId: string,
+  contents: Contents,
+  participants: ParticipantStats,
+  lines: LineStats[],
+  registrationsByDay: RegistrationsOnDay[],
+): AnalyticsView {
   const waiting = (kind: LineStats['kind'], id: string) => lines.find((l) => l.kind === kind && l.targetId === id)?.waiting ?? 0;
   const slots = contents.slots.map((s) => ({
     id: s.id,
@@ -68,7 +82,7 @@ export function analyticsOf(signupId: string, contents: Contents, participants: 
   ]
     .filter((g) => g.shortBy > 0)
     .sort((a, b) => b.shortBy - a.shortBy);
-  const { count, first, last, attended, noShow } = participants;
+  const { count, first, last, attended, noShow, unmarked } = participants;
   return {
     signupId,
     participantCount: count,
@@ -89,5 +103,7 @@ export function analyticsOf(signupId: string, contents: Contents, participants: 
       offersExpired: lines.reduce((sum, l) => sum + l.expired, 0),
     },
     attendanceRate: attendanceRate(attended, noShow),
+    attendance: { attended, noShow, unmarked },
+    registrationsByDay,
   };
 }

@@ -12,7 +12,10 @@ export interface AnalyticsQuery {
   signupId: string;
 }
 
-/** An owned signup's analytics, computed live: the signup, then its slots, items, participant and waitlist aggregates at once. */
+/**
+ * An owned signup's analytics, computed live: the signup, then its slots, items, participant,
+ * registrations per day (in the signup's zone) and waitlist aggregates at once.
+ */
 @Injectable()
 export class SignupAnalyticsUseCase {
   constructor(
@@ -23,11 +26,12 @@ export class SignupAnalyticsUseCase {
 
   async execute({ owner, signupId }: AnalyticsQuery): Promise<AnalyticsView> {
     const signup = requireOwned(await this.signups.findById(signupId), owner);
-    const [contents, stats, lines] = await Promise.all([
+    const [contents, stats, lines, byDay] = await Promise.all([
       this.contents.contentsOf(signup.id),
       this.analytics.participantStats(signup.id),
       this.analytics.lineStats(signup.id),
+      this.analytics.registrationsByDay(signup.id, signup.timeZone),
     ]);
-    return analyticsOf(signup.id, contents, stats, lines);
+    return analyticsOf(signup.id, contents, stats, lines, byDay);
   }
 }

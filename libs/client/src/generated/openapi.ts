@@ -889,6 +889,8 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     AnalyticsView: {
+      /** @description The participants by attendance, as GET /signups/{id}/attendance counts them (those waiting for a place are in none). */
+      attendance: components['schemas']['AttendanceCountsView'];
       /** @description attended / (attended + noShow), to 4 decimals; null while nobody is checked in or marked a no-show. */
       attendanceRate: number | null;
       fillRate: components['schemas']['FillRateView'];
@@ -898,11 +900,21 @@ export interface components {
       participantCount: number;
       /** @description Places and quantities committed across all selections. */
       quantityCommitted: number;
+      /** @description Registrations made on each day, in the signup's time zone: every participant created that day, whatever became of it (cancelled and waitlisted ones included, so the counts may add up to more than participantCount). Only days with registrations, oldest first; the latest 366 such days. */
+      registrationsByDay: components['schemas']['RegistrationsOnDayView'][];
       responseTime: components['schemas']['ResponseTimeView'];
       /** Format: uuid */
       signupId: string;
       slots: components['schemas']['SlotStatView'][];
       waitlist: components['schemas']['WaitlistStatsView'];
+    };
+    AttendanceCountsView: {
+      /** @description Participants checked in. */
+      attended: number;
+      /** @description Participants marked a no-show. */
+      noShow: number;
+      /** @description Confirmed participants neither checked in nor marked a no-show yet. */
+      unmarked: number;
     };
     AttendanceView: {
       /** @description attended / (attended + noShow), to 4 decimals; null while nobody is checked in or marked no-show. */
@@ -1576,6 +1588,15 @@ export interface components {
       success: boolean;
       /** @description Selections that did not fit and joined their line (the signup's waitlist is on); type signup: the signup itself is full. */
       waitlisted: components['schemas']['WaitlistedSelectionView'][];
+    };
+    RegistrationsOnDayView: {
+      count: number;
+      /**
+       * Format: date
+       * @description A day in the signup's time zone.
+       * @example 2026-05-01
+       */
+      date: string;
     };
     RegistrationView: {
       /**
