@@ -11,6 +11,7 @@ import { CalendarFeedController } from './calendars/calendar-feed.controller.js'
 import { CalendarsController } from './calendars/calendars.controller.js';
 import { dashboardService } from './dashboard/dashboard.providers.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
+import { DraftsPagesController } from './dashboard/drafts-pages.controller.js';
 import { ParticipantsPagesController } from './dashboard/participants-pages.controller.js';
 import { SignInController } from './dashboard/sign-in.controller.js';
 import { SignupsPagesController } from './dashboard/signups-pages.controller.js';
@@ -71,6 +72,7 @@ export class GatewayModule {
         UnsubscribeController,
         ...(config.mailboxPage ? [MailboxController] : []),
         SignInController,
+        DraftsPagesController,
         SignupsPagesController,
         ParticipantsPagesController,
       ],

@@ -72,6 +72,16 @@ export async function newTenant(tier: Tier = 'pro'): Promise<Tenant> {
   return { organization, user, key: key.key, keyId: key.id, newKey };
 }
 
+/** Another user of the tenant's organization, with the tenant owner's password. */
+export function addUser(tenant: Tenant, role: 'owner' | 'admin' | 'member'): Promise<UserView> {
+  return admin<UserView>('users', {
+    email: `${role}-${Date.now()}-${++counter}@example.com`,
+    password: 'correct horse battery staple',
+    organizationId: tenant.organization.id,
+    role,
+  });
+}
+
 export function revokeKey(id: string): Promise<unknown> {
   return admin(`api-keys/${id}/revoke`);
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
+import { etagOfJson, isUuid, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
 import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
@@ -79,14 +79,13 @@ export class ParticipantsPagesController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.dashboard.signedIn(req, reply, async (caller) => {
+    return this.dashboard.signedIn(req, reply, async (caller): Promise<Rendered> => {
       const { signup, participants } = await this.read(caller, id);
       const shown = participants.filter((p) => matches(p, filtersOf(query)));
-      return {
-        status: 200,
-        body: participantRows(caller.viewer, signup, shown).value,
-        headers: { 'content-type': 'text/html; charset=utf-8' },
-      };
+      const body = participantRows(caller.viewer, signup, shown).value;
+      const etag = etagOfJson(body);
+      if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+      return { status: 200, body, headers: { 'content-type': 'text/html; charset=utf-8', etag } };
     });
   }
 

@@ -1,11 +1,12 @@
-import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 import { html } from '../pages/html.js';
 import { TokenRequestFailed } from './auth-client.js';
 import { parseCookies } from './cookies.js';
 import { DashboardService, safeReturn, seeOther } from './dashboard.service.js';
+import { SCRIPT } from './script.js';
 import { SESSION_COOKIE, SIGN_IN_COOKIE } from './sessions.js';
 import { plainPage } from './views/frame.js';
 
@@ -83,6 +84,21 @@ export class SignInController {
       reply.header('set-cookie', this.dashboard.sessions.clearedCookie(SESSION_COOKIE));
       return seeOther('/app/signed-out');
     });
+  }
+
+  /** The dashboard's script, named by its content's hash: cached for a year, never stale. */
+  @Get('assets/:name')
+  @Unmetered()
+  asset(@Param('name') name: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
+    return this.dashboard.plain(reply, async () =>
+      name === SCRIPT.name
+        ? {
+            status: 200,
+            body: SCRIPT.source,
+            headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' },
+          }
+        : { status: 404, page: plainPage('Not found', html`<p>There is nothing here.</p>`) },
+    );
   }
 
   @Get('signed-out')

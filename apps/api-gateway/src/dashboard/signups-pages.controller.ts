@@ -1,12 +1,14 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
+import { type AnalyticsView, isUuid, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
 import type { ApiAnswer } from './api.js';
 import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
+import { qrPng, qrSvg } from './qr-code.js';
 import { newSignupFormValues, placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
+import { analyticsPage } from './views/analytics.js';
 import { emptyFormView, type FormView } from './views/fields.js';
 import { type Notice, problemText } from './views/frame.js';
 import { duplicatePage, signupFormPage, signupPage, signupsListPage } from './views/signups.js';
@@ -14,6 +16,7 @@ import { instantFromLocal } from './wall-time.js';
 
 const NOTICES: Record<string, Notice> = {
   created: { kind: 'success', text: 'Signup created. Add slots or items, then publish it.' },
+  'created-partly': { kind: 'error', text: 'The signup was created, but some of its slots or items were not: add them below.' },
   saved: { kind: 'success', text: 'Changes saved.' },
   published: { kind: 'success', text: 'Published: share the link below.' },
   closed: { kind: 'success', text: 'Registrations are closed.' },
@@ -79,6 +82,15 @@ export class SignupsPagesController {
     return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
       const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
       return page(200, signupPage(viewer, signup.body, noticeOf(done)));
+    });
+  }
+
+  @Get(':id/analytics')
+  analytics(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      const analytics = await api<AnalyticsView>('GET', `/signups/${signup.body.id}/analytics`);
+      return page(200, analyticsPage(viewer, signup.body, analytics.body));
     });
   }
 
@@ -213,6 +225,22 @@ export class SignupsPagesController {
     return this.dashboard.signedIn(req, reply, async ({ api }) => {
       await api('DELETE', `/signups/${idOf(id)}/items/${idOf(itemId)}`);
       return seeOther(`/app/signups/${idOf(id)}?done=removed`);
+    });
+  }
+
+  @Get(':id/qr.svg')
+  qrSvg(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      return { status: 200, body: await qrSvg(signup.body.publicUrl), headers: { 'content-type': 'image/svg+xml; charset=utf-8' } };
+    });
+  }
+
+  @Get(':id/qr.png')
+  qrPng(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ api }) => {
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      return { status: 200, body: await qrPng(signup.body.publicUrl), headers: { 'content-type': 'image/png' } };
     });
   }
 

@@ -2,6 +2,7 @@ import { formatDateTime, listedTimeZones } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { layout } from '../../pages/layout.js';
+import { SCRIPT_PATH } from '../script.js';
 
 /** A membership of the signed-in user, as GET /me lists it for an OAuth credential. */
 export interface Membership {
@@ -89,7 +90,8 @@ export function dashboardPage(viewer: Viewer, section: Section, title: string, m
     html`${navigation(viewer, section)}
 ${readOnly}
 ${noticeBlock(notice)}
-${main}`,
+${main}
+<script src="${SCRIPT_PATH}" defer></script>`,
   );
 }
 

@@ -190,7 +190,7 @@ function slotsSection(viewer: Viewer, signup: SignupView): SafeHtml {
 <h2 id="slots-heading">Time slots</h2>
 ${
   slots.length
-    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Time slots"><table><thead><tr><th scope="col">Slot</th><th scope="col">Starts</th><th scope="col">Taken</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${slotRows}</tbody></table></div>`
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of time slots"><table><thead><tr><th scope="col">Slot</th><th scope="col">Starts</th><th scope="col">Taken</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${slotRows}</tbody></table></div>`
     : html`<p>No time slots.</p>`
 }
 ${
@@ -210,7 +210,7 @@ ${csrfField(viewer)}
 <h2 id="items-heading">Items to bring</h2>
 ${
   items.length
-    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Items"><table><thead><tr><th scope="col">Item</th><th scope="col">Claimed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${itemRows}</tbody></table></div>`
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of items"><table><thead><tr><th scope="col">Item</th><th scope="col">Claimed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${itemRows}</tbody></table></div>`
     : html`<p>No items.</p>`
 }
 ${
@@ -272,6 +272,7 @@ export function signupPage(viewer: Viewer, signup: SignupView, notice?: Notice):
 <nav aria-label="This signup" class="toolbar">
 <a class="button" href="${base}/participants">Participants</a>
 <a class="button secondary" href="${base}/check-in">Check-in</a>
+<a class="button secondary" href="${base}/analytics">Numbers</a>
 </nav>
 ${actions(viewer, signup)}
 ${shareSection(signup)}
