@@ -17,6 +17,7 @@ export function banner(mode: string, surfaces: Surfaces, adminToken: string, dem
     '',
     `Signup platform is running (${mode}).`,
     '',
+    `  Dashboard     ${new URL(surfaces.publicBaseUrl).origin}/app   (${demo ? 'sign in as the demo user below' : `no account yet? ${surfaces.authUrl}/account/signup`})`,
     `  REST API      ${surfaces.publicBaseUrl}   (docs: ${surfaces.publicBaseUrl}/docs)`,
     `  Auth server   ${surfaces.authUrl}`,
     `  MCP           ${surfaces.mcpUrl}`,
