@@ -12,5 +12,5 @@ export default {
   // The client's example (libs/client/examples) imports the client by its package name: the built one.
   moduleNameMapper: { '^@signup-platform/client$': '<rootDir>/../dist/libs/client/src/index.js', ...base.moduleNameMapper },
   testMatch: ['<rootDir>/src/all-in-one.e2e-spec.ts'],
-  testTimeout: 120000,
+  testTimeout: 240000,
 };

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ParticipantView, RegistrationResultView, RegistrationView, ReminderPassView, SignupView, SlotView } from '#libs/contracts';
-import { eventually, localStack } from '#libs/testing';
+import { eventually, launchChromium, localStack } from '#libs/testing';
 import { request } from './support/api.js';
+import { DashboardStory } from './support/dashboard-story.js';
 import { DEVICE_GRANT } from './support/oauth.js';
 import { copyOf, listed, MemoryStore } from './support/sync-store.js';
 
@@ -57,7 +58,7 @@ describe('npm start (all-in-one)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signup-aio-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series, a conditional edit, a list of what changed and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox', async () => {
+  it("boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series, a conditional edit, a list of what changed and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox, and runs the organizer's story in the dashboard", async () => {
     const stack = await localStack();
     const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
@@ -288,8 +289,48 @@ describe('npm start (all-in-one)', () => {
         expect(copyOf(store)).toEqual(await listed(api));
       }, 15_000);
       expect(store.participants.size).toBeGreaterThan(0);
+
+      // The organizer's dashboard on the embedded stack, signed in as the demo user the banner prints.
+      await dashboardStory(second.output, stack.env.AUTH_URL!, gatewayOrigin, base);
     } finally {
       await stop(second.child);
     }
   });
 });
+
+/** The organizer's story (support/dashboard-story.ts) on `npm start`, as its demo user, with a member made by the admin API. */
+async function dashboardStory(banner: string, authUrl: string, origin: string, baseUrl: string): Promise<void> {
+  const [, email, password] = /Demo user\s+(\S+) \/ (\S+)/.exec(banner)!;
+  const [, organizationId] = /Demo organization\s+.+\((org_\w+)\)/.exec(banner)!;
+  const [, adminToken] = /Admin token\s+(\S+)/.exec(banner)!;
+  const admin = async <T>(path: string, body: unknown) =>
+    (await request<T>(`${authUrl}/admin/${path}`, { body, headers: { authorization: `Bearer ${adminToken}` } })).body;
+  const browser = await launchChromium();
+  try {
+    const story = new DashboardStory({
+      browser,
+      origin,
+      authUrl,
+      baseUrl,
+      liveKey: (await admin<{ key: string }>('api-keys', { organizationId, mode: 'live' })).key,
+      owner: { email: email!, password: password! },
+      newMember: async () => {
+        const member = { email: `member-${Date.now()}@example.com`, password: 'correct horse battery staple' };
+        await admin('users', { ...member, organizationId, role: 'member' });
+        return member;
+      },
+    });
+    await story.signIn();
+    await story.createSignup();
+    await story.watchRegistrations();
+    await story.promote();
+    await story.checkInOnPhone();
+    await story.exportCsv();
+    await story.readNumbers();
+    await story.memberCannotWrite();
+    await story.signOut();
+    expect(story.findings).toEqual(Object.fromEntries(Object.keys(story.findings).map((name) => [name, []])));
+  } finally {
+    await browser.close();
+  }
+}
