@@ -6,7 +6,7 @@ import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
 import { DashboardService, seeOther } from './dashboard.service.js';
 import { newSignupFormValues, placeFieldErrors, signupRequest } from './signup-form.js';
-import { itemField, describePage, reviewPage, rowsOf, slotField } from './views/drafts.js';
+import { describePage, itemField, reviewPage, rowsOf, slotField } from './views/drafts.js';
 import { emptyFormView } from './views/fields.js';
 import { problemText } from './views/frame.js';
 import { instantFromLocal, localInputValue } from './wall-time.js';
