@@ -1,7 +1,8 @@
+import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '#libs/testing';
-import { addUser, newTenant } from './support/api.js';
-import { DashboardStory } from './support/dashboard-story.js';
+import { addUser, call, newTenant, signupBody } from './support/api.js';
+import { DashboardStory, signInToDashboardPage } from './support/dashboard-story.js';
 import { TENANT_PASSWORD } from './support/oauth.js';
 import { stackInfo } from './support/stack-env.js';
 
@@ -38,6 +39,42 @@ describe('the organizer dashboard in a browser', () => {
   it('shows the numbers as charts', () => story.readNumbers());
   it('lets a member look but not change: the write is refused (403) and nothing changes', () => story.memberCannotWrite());
   it('signs out: the session cookie opens nothing after, even copied', () => story.signOut());
+
+  it("switches organization for a user of two, silently, and shows the other organization's signups", async () => {
+    const [first, second] = await Promise.all([newTenant('pro'), newTenant('free')]);
+    const db = new pg.Client({ connectionString: stackInfo().databaseUrl });
+    await db.connect();
+    try {
+      // The admin API makes users, not memberships of existing ones: the second one is written as the account pages would keep it.
+      await db.query(`INSERT INTO auth.memberships (user_id, organization_id, role, created_at) VALUES ($1, $2, 'admin', now())`, [
+        first.user.id,
+        second.organization.id,
+      ]);
+    } finally {
+      await db.end();
+    }
+    const key = (tenant: typeof first) => tenant.newKey({ mode: 'live' }).then((created) => created.key);
+    await call('/signups', { key: await key(first), body: signupBody({ title: 'First org picnic' }) });
+    await call('/signups', { key: await key(second), body: signupBody({ title: 'Second org bake sale' }) });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const { gatewayUrl } = stackInfo();
+      await page.goto(`${gatewayUrl}/app/signups`);
+      await signInToDashboardPage(page, gatewayUrl, { email: first.user.email, password: TENANT_PASSWORD });
+      await expect(page.getByRole('link', { name: 'First org picnic' }).count()).resolves.toBe(1);
+      const switcher = page.getByLabel('Organization');
+      await expect(switcher.locator('option').allTextContents()).resolves.toEqual([first.organization.name, second.organization.name]);
+      await switcher.selectOption(second.organization.id);
+      await page.getByRole('button', { name: 'Switch' }).click();
+      await page.waitForURL(`${gatewayUrl}/app/signups`);
+      await expect(page.getByRole('link', { name: 'Second org bake sale' }).count()).resolves.toBe(1);
+      await expect(page.getByRole('link', { name: 'First org picnic' }).count()).resolves.toBe(0);
+      await expect(page.getByLabel('Organization').inputValue()).resolves.toBe(second.organization.id);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('finds no accessibility violation on any page of the story', () => {
     expect(story.findings).toEqual(Object.fromEntries(Object.keys(story.findings).map((name) => [name, []])));

@@ -1,5 +1,6 @@
 import type { Tier } from '#libs/config';
-import { assertAllowed, type AuthRequirement, type Scope } from '#libs/scopes';
+import { assertAllowed, type AuthRequirement, type FirstPartyAccess, type Scope } from '#libs/scopes';
+import { DASHBOARD_CLIENT_ID } from './oauth-metadata.js';
 import { type EdgeSubject, type HandlersOf, type ServiceName, type Subject, SUBJECT_CATALOG } from './subjects.js';
 
 /** Who is calling, as established at the edge and carried in every bus request. */
@@ -31,8 +32,11 @@ export function requirementOf(subject: EdgeSubject): AuthRequirement {
     case 'optional':
       return { access: entry.access };
     case 'credential': {
-      const apiKeyOnly = entry.credentials === 'api_key';
-      return entry.scope === null ? { access: 'credential', apiKeyOnly } : { access: 'scope', scope: entry.scope, apiKeyOnly };
+      const apiKeyOnly = entry.credentials !== 'any';
+      const firstParty: FirstPartyAccess | undefined =
+        entry.credentials === 'api_key_or_dashboard' ? { clientId: DASHBOARD_CLIENT_ID, scope: 'participants:write' } : undefined;
+      const kinds = { apiKeyOnly, ...(firstParty && { firstParty }) };
+      return entry.scope === null ? { access: 'credential', ...kinds } : { access: 'scope', scope: entry.scope, ...kinds };
     }
   }
 }

@@ -60,7 +60,7 @@ describe('requirementOf', () => {
     ['signups.get', { access: 'scope', scope: 'signups:read', apiKeyOnly: false }],
     ['signups.drafts.create', { access: 'scope', scope: 'ai:draft', apiKeyOnly: false }],
     ['auth.me', { access: 'credential', apiKeyOnly: false }],
-    ['webhooks.create', { access: 'credential', apiKeyOnly: true }],
+    ['webhooks.create', { access: 'credential', apiKeyOnly: true, firstParty: { clientId: 'dashboard', scope: 'participants:write' } }],
     ['webhooks.events.list', { access: 'scope', scope: 'participants:read', apiKeyOnly: true }],
     ['signups.participants.register', { access: 'optional' }],
     ['signups.public.get', { access: 'public' }],

@@ -210,8 +210,12 @@ export type ResponseOf<S extends Subject> = RequestMap[S]['res'];
 export type ServiceName = Subject extends `${infer Owner}.${string}` ? Owner : never;
 export type SubjectsOf<O extends ServiceName> = Extract<Subject, `${O}.${string}`>;
 
-/** Which credentials may ask: any (an API key or an OAuth access token), or an organization API key only. */
-export type CredentialKinds = 'any' | 'api_key';
+/**
+ * Which credentials may ask: any (an API key or an OAuth access token), an organization API key
+ * only, or an API key and the dashboard's own tokens holding participants:write (owners and
+ * admins: what webhooks send out carries participants' contact details).
+ */
+export type CredentialKinds = 'any' | 'api_key' | 'api_key_or_dashboard';
 
 /** Who may ask a subject. */
 export type SubjectAccess =
@@ -306,17 +310,17 @@ const CATALOG = {
   'reminders.mailbox.get': { access: 'internal' },
   'reminders.unsubscribe': { access: 'internal' },
   'reminders.emails.account': { access: 'internal' },
-  'webhooks.create': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.list': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.get': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.update': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.delete': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.pause': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.resume': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.rotate': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.test': { access: 'credential', credentials: 'api_key', scope: null, deadlineMs: 65_000 },
-  'webhooks.deliveries.list': { access: 'credential', credentials: 'api_key', scope: null },
-  'webhooks.deliveries.replay': { access: 'credential', credentials: 'api_key', scope: null },
+  'webhooks.create': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.list': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.get': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.update': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.delete': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.pause': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.resume': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.rotate': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.test': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null, deadlineMs: 65_000 },
+  'webhooks.deliveries.list': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
+  'webhooks.deliveries.replay': { access: 'credential', credentials: 'api_key_or_dashboard', scope: null },
   'webhooks.events.list': { access: 'credential', credentials: 'api_key', scope: 'participants:read' },
 } as const satisfies Record<Subject, SubjectEntry>;
 

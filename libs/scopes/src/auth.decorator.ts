@@ -12,8 +12,18 @@ export type AuthRequirement =
   | { access: 'public' }
   | { access: 'admin' }
   | { access: 'optional' }
-  | { access: 'credential'; apiKeyOnly: boolean }
-  | { access: 'scope'; scope: Scope; apiKeyOnly: boolean };
+  | { access: 'credential'; apiKeyOnly: boolean; firstParty?: FirstPartyAccess }
+  | { access: 'scope'; scope: Scope; apiKeyOnly: boolean; firstParty?: FirstPartyAccess };
+
+/**
+ * On an API-key-only requirement: the OAuth tokens of the platform's own client that are let in
+ * too, and the scope they must hold (the product's dashboard runs on the API like an integrator,
+ * where integrators use API keys).
+ */
+export interface FirstPartyAccess {
+  clientId: string;
+  scope: Scope;
+}
 
 export const AUTH_REQUIREMENT = 'signup:auth-requirement';
 const OPERATION = 'signup:operation';

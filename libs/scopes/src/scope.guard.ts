@@ -7,6 +7,8 @@ import type { Scope } from './catalog.js';
 export interface ScopedCaller {
   kind: 'api_key' | 'oauth';
   scopes: readonly Scope[];
+  /** The OAuth client of a token. */
+  clientId?: string;
 }
 
 function missingScope(scope: Scope): ProblemError {
@@ -21,7 +23,11 @@ export function assertAllowed(requirement: AuthRequirement, caller: ScopedCaller
   if (!caller)
     throw new ProblemError('missing_credentials', 'This operation needs a credential: send Authorization: Bearer <key or token>.');
   if (requirement.apiKeyOnly && caller.kind !== 'api_key') {
-    throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');
+    const { firstParty } = requirement;
+    if (!firstParty || caller.clientId !== firstParty.clientId) {
+      throw new ProblemError('forbidden', 'This operation takes an organization API key, not an OAuth access token.');
+    }
+    if (!caller.scopes.includes(firstParty.scope)) throw missingScope(firstParty.scope);
   }
   if (requirement.access === 'scope' && !caller.scopes.includes(requirement.scope)) throw missingScope(requirement.scope);
 }

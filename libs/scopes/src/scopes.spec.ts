@@ -1,10 +1,10 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ProblemError } from '#libs/problem';
-import { Auth } from './auth.decorator.js';
+import { Auth, type AuthRequirement } from './auth.decorator.js';
 import { ALL_SCOPES, parseScopeString, SCOPES } from './catalog.js';
 import { undeclaredRoutes, walkRoutes } from './route-walk.js';
-import { ScopeGuard } from './scope.guard.js';
+import { assertAllowed, ScopeGuard, type ScopedCaller } from './scope.guard.js';
 
 @Controller('things')
 class ThingsController {
@@ -91,5 +91,32 @@ describe('ScopeGuard', () => {
 
   it('leaves public routes alone', () => {
     expect(guard.canActivate(contextFor(proto.open))).toBe(true);
+  });
+});
+
+describe('assertAllowed on an API-key-only requirement open to a first-party client', () => {
+  const requirement: AuthRequirement = {
+    access: 'credential',
+    apiKeyOnly: true,
+    firstParty: { clientId: 'dashboard', scope: 'participants:write' },
+  };
+  const problemOf = (caller: ScopedCaller): unknown => {
+    try {
+      assertAllowed(requirement, caller);
+      return undefined;
+    } catch (err) {
+      return err;
+    }
+  };
+
+  it('lets in an API key whatever its scopes, and the first-party client holding the scope', () => {
+    expect(problemOf({ kind: 'api_key', scopes: [] })).toBeUndefined();
+    expect(problemOf({ kind: 'oauth', clientId: 'dashboard', scopes: ['participants:write'] })).toBeUndefined();
+  });
+
+  it('refuses the first-party client without the scope (a member) with scope_required, and any other OAuth client as forbidden', () => {
+    expect(problemOf({ kind: 'oauth', clientId: 'dashboard', scopes: ['signups:read'] })).toMatchObject({ code: 'scope_required' });
+    expect(problemOf({ kind: 'oauth', clientId: 'cli_other', scopes: ['participants:write'] })).toMatchObject({ code: 'forbidden' });
+    expect(problemOf({ kind: 'oauth', scopes: ['participants:write'] })).toMatchObject({ code: 'forbidden' });
   });
 });
