@@ -1,5 +1,5 @@
 import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
-import { call, newTenant, signupBody } from './support/api.js';
+import { addUser, call, newTenant, signupBody } from './support/api.js';
 import { type DashboardClient, signInToDashboard } from './support/dashboard.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -98,6 +98,22 @@ describe('the dashboard webhooks pages', () => {
     expect(refused.status).toBe(402);
     expect(refused.html).toContain('An owner can change the tier of the organization.');
     expect(refused.html).toContain(`value="${receiver.url('/second')}"`);
+  });
+
+  it('shows a member the endpoints read-only, and says their role does not allow a change', async () => {
+    const tenant = await newTenant();
+    const { id } = await createEndpoint(await signInToDashboard(tenant.user.email), { url: receiver.url(), 'event-all': 'on' });
+    const member = await signInToDashboard((await addUser(tenant, 'member')).email);
+    const list = await member.get('/app/webhooks');
+    expect(list.status).toBe(200);
+    expect(list.html).toContain(`href="/app/webhooks/${id}"`);
+    expect(list.html).not.toContain('action="/app/webhooks"');
+    const page = await member.get(`/app/webhooks/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain(`action="/app/webhooks/${id}/pause"`);
+    const refused = await member.post(`/app/webhooks/${id}/pause`);
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('Your role in this organization does not allow this.');
   });
 
   it("answers 404 for another organization's endpoint", async () => {
