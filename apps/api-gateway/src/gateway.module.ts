@@ -15,6 +15,7 @@ import { DraftsPagesController } from './dashboard/drafts-pages.controller.js';
 import { ParticipantsPagesController } from './dashboard/participants-pages.controller.js';
 import { SignInController } from './dashboard/sign-in.controller.js';
 import { SignupsPagesController } from './dashboard/signups-pages.controller.js';
+import { WebhooksPagesController } from './dashboard/webhooks-pages.controller.js';
 import { EventsController } from './events/events.controller.js';
 import type { GatewayConfig } from './gateway.config.js';
 import { ConditionalRequestsInterceptor } from './http/conditional-requests.js';
@@ -75,6 +76,7 @@ export class GatewayModule {
         DraftsPagesController,
         SignupsPagesController,
         ParticipantsPagesController,
+        WebhooksPagesController,
       ],
       providers: [
         ...edgeProviders({
