@@ -70,7 +70,7 @@ function navigation(viewer: Viewer, section: Section): SafeHtml {
   return html`<nav aria-label="Dashboard">
 <ul>
 ${link('/app/signups', 'Signups', 'signups')}
-${link('/app/webhooks', 'Webhooks', 'webhooks')}
+${canWrite(viewer) ? link('/app/webhooks', 'Webhooks', 'webhooks') : ''}
 </ul>
 </nav>
 <div class="toolbar">

@@ -11,7 +11,7 @@ import {
 import { GUIDE_PATH } from '../../openapi/openapi.js';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { checkboxField, errorSummary, type FormView, inputField } from './fields.js';
-import { canWrite, csrfField, dashboardPage, type Notice, postButton, type Viewer, when } from './frame.js';
+import { csrfField, dashboardPage, type Notice, postButton, type Viewer, when } from './frame.js';
 
 /** The form's checkbox of an event type; `*` (every type) is `event-all`. */
 export const eventTypeField = (type: string): string => (type === ALL_EVENT_TYPES ? 'event-all' : `event-${type}`);
@@ -77,7 +77,7 @@ ${WEBHOOK_EVENT_TYPES.map((type) => checkboxField(form, { name: eventTypeField(t
 </section>`;
 }
 
-/** The organization's endpoints, and the form of a new one for owners and admins. */
+/** The organization's endpoints, and the form of a new one (only owners and admins reach these pages: the API refuses members). */
 export function webhooksListPage(
   viewer: Viewer,
   endpoints: WebhookEndpointView[],
@@ -112,7 +112,7 @@ export function webhooksListPage(
 <p>Each endpoint receives the events it subscribed to, signed with its secret (<a href="${GUIDE_PATH}">how to verify them</a>).</p>
 ${table}
 ${next}
-${canWrite(viewer) ? newEndpointForm(viewer, options.form) : ''}`,
+${newEndpointForm(viewer, options.form)}`,
     options.notice,
   );
 }
@@ -150,7 +150,6 @@ ${result.responseBody ? html`<pre class="code" tabindex="0">${result.responseBod
 }
 
 function endpointActions(viewer: Viewer, endpoint: WebhookEndpointView): SafeHtml {
-  if (!canWrite(viewer)) return html``;
   const base = `/app/webhooks/${endpoint.id}`;
   return html`<div class="toolbar">
 ${endpoint.paused ? postButton(viewer, `${base}/resume`, 'Resume') : postButton(viewer, `${base}/pause`, 'Pause', 'secondary')}
@@ -160,7 +159,7 @@ ${postButton(viewer, `${base}/delete`, 'Delete', 'danger')}
 </div>`;
 }
 
-/** The table body of an endpoint's deliveries, newest first, each with a replay for owners and admins. */
+/** The table body of an endpoint's deliveries, newest first, each with a replay. */
 export function deliveryRows(viewer: Viewer, endpoint: WebhookEndpointView, deliveries: DeliveryView[]): SafeHtml {
   if (deliveries.length === 0) return html`<tr><td colspan="6">No deliveries yet.</td></tr>`;
   return html`${deliveries.map(
@@ -170,16 +169,12 @@ export function deliveryRows(viewer: Viewer, endpoint: WebhookEndpointView, deli
 <td>${delivery.attemptCount}</td>
 <td>${delivery.lastResponseStatus ?? '—'}</td>
 <td>${when(delivery.deliveredAt ?? delivery.createdAt, zoneOf(viewer))}</td>
-<td>${
-      canWrite(viewer)
-        ? postButton(
-            viewer,
-            `/app/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`,
-            html`Replay<span class="visually-hidden"> ${delivery.eventType} of ${delivery.createdAt}</span>`,
-            'secondary',
-          )
-        : ''
-    }</td>
+<td>${postButton(
+      viewer,
+      `/app/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`,
+      html`Replay<span class="visually-hidden"> ${delivery.eventType} of ${delivery.createdAt}</span>`,
+      'secondary',
+    )}</td>
 </tr>`,
   )}`;
 }
