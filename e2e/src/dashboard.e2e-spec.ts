@@ -14,8 +14,8 @@ async function signInToDashboardPage(page: Page, email: string): Promise<void> {
 
 /**
  * The organizer's story in a browser: sign in, create a signup with a slot and a question,
- * publish, watch two people register from other browsers, promote one from the waitlist, check
- * one in on a phone, export the CSV; and a member who can look but not change. Every page the
+ * publish, watch two people register from other browsers, remind them by email, promote one from the waitlist, check
+ * one in on a phone, export the CSV; and a member who can look but not change (nor send reminders). Every page the
  * story shows is checked with axe.
  */
 describe('the organizer dashboard in a browser', () => {
@@ -123,6 +123,24 @@ describe('the organizer dashboard in a browser', () => {
     await check('participants');
   });
 
+  it("reminds by email from the signup's reminders page, with what remains of the day's ceilings", async () => {
+    await page.goto(`${origin}/app/signups/${signup.id}`);
+    await page.getByRole('navigation', { name: 'This signup' }).getByRole('link', { name: 'Reminders' }).click();
+    await page.waitForURL(`${origin}/app/signups/${signup.id}/reminders`);
+    await check('reminders');
+    const emailsLeft = async () => Number(/(\d+) of 5000 emails left today/.exec((await page.locator('main').textContent())!)![1]);
+    const before = await emailsLeft();
+    await expect(page.locator('main').textContent()).resolves.toMatch(/200 of 200 texts left today, resets at/);
+    await expect(page.getByRole('radio', { name: 'Email', exact: true }).isChecked()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.waitForURL(/\/reminders\?done=sent&email=1$/);
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Sent 1 email.');
+    await expect(page.locator('main').textContent()).resolves.toContain('1 email and 0 texts sent for this signup so far');
+    expect(await emailsLeft()).toBeLessThanOrEqual(before - 1);
+    await check('reminders (sent)');
+    await page.goto(`${origin}/app/signups/${signup.id}/participants`);
+  });
+
   it('promotes from the waitlist once a place is free, and says why it could not before', async () => {
     await page.getByRole('button', { name: 'Promote Bo' }).click();
     expect(await page.getByRole('alert').textContent()).toMatch(/place/i);
@@ -188,6 +206,9 @@ describe('the organizer dashboard in a browser', () => {
     );
     page = memberPage;
     await check('signup (member)');
+    const reminders = await memberPage.goto(`${origin}/app/signups/${signup.id}/reminders`);
+    expect(reminders!.status()).toBe(403);
+    await expect(memberPage.getByRole('button', { name: 'Send now' }).count()).resolves.toBe(0);
     await context.close();
   });
 

@@ -11,7 +11,7 @@ import {
   type SignupView,
 } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
 import { type Notice, problemText } from './views/frame.js';
 import { ceilingNotice, passNotice, passQuery, remindersPage } from './views/reminders.js';
@@ -23,10 +23,16 @@ const PAGE_SIZE = 100;
 const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
 const isChannel = (value: unknown): value is ReminderChannel => REMINDER_CHANNELS.includes(value as ReminderChannel);
 
-/** A signup's reminders: today's ceilings by channel, who was reminded when, and a pass by email, SMS or both. */
+/**
+ * A signup's reminders: today's ceilings by channel, who was reminded when, and a pass by email, SMS
+ * or both. Not metered as anonymous calls, as the other pages: every call it makes counts against
+ * the user's grant. A member reads neither the status (reminders:send) nor the participants: their
+ * refusal is the page.
+ */
 @ApiExcludeController()
 @Controller('app/signups/:id/reminders')
 @Auth.public()
+@Unmetered()
 export class RemindersPagesController {
   constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
 
