@@ -323,6 +323,7 @@ async function dashboardStory(banner: string, authUrl: string, origin: string, b
     await story.signIn();
     await story.createSignup();
     await story.watchRegistrations();
+    await story.remind();
     await story.promote();
     await story.checkInOnPhone();
     await story.exportCsv();

@@ -33,11 +33,12 @@ describe('the organizer dashboard in a browser', () => {
   it('sends a visitor without a session to sign in, and back to the page asked for', () => story.signIn());
   it('creates a signup with a question, a slot and a waitlist, with the keyboard alone, and publishes it', () => story.createSignup());
   it('shows registrations as they arrive, without a reload', () => story.watchRegistrations());
+  it("reminds by email from the signup's reminders page, with what remains of the day's ceilings", () => story.remind());
   it('promotes from the waitlist once a place is free, and says why it could not before', () => story.promote());
   it('checks Bo in on a phone-sized screen, with nothing wider than the screen', () => story.checkInOnPhone());
   it('exports the participants as CSV', () => story.exportCsv());
   it('shows the numbers as charts', () => story.readNumbers());
-  it('lets a member look but not change: the write is refused (403) and nothing changes', () => story.memberCannotWrite());
+  it('lets a member look but not change nor remind: the write is refused (403) and nothing changes', () => story.memberCannotWrite());
   it('signs out: the session cookie opens nothing after, even copied', () => story.signOut());
 
   it("switches organization for a user of two, silently, and shows the other organization's signups", async () => {

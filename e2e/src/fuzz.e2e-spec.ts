@@ -526,6 +526,7 @@ describe('hostile inputs', () => {
         '/series/{seriesId}/close',
         '/signups/{id}/participants/export.csv',
         '/signups/{id}/participants/export.ndjson',
+        '/signups/{id}/reminders',
       ]),
     );
     expect(tools.map((t) => t.name)).toEqual(

@@ -1,4 +1,11 @@
-import type { OutboxMessageView, ParticipantView, ReminderPassView, SignupView, WebhookWithSecretView } from '#libs/contracts';
+import type {
+  OutboxMessageView,
+  ParticipantView,
+  ReminderPassView,
+  ReminderStatusView,
+  SignupView,
+  WebhookWithSecretView,
+} from '#libs/contracts';
 import { twilioSignature } from '#libs/edge';
 import type { ProblemBody } from '#libs/problem';
 import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
@@ -28,6 +35,9 @@ describe('SMS reminders', () => {
     call<ReminderPassView & ProblemBody>(`/signups/${signupId}/reminders/send`, { key, method: 'POST' });
   const outbox = (signupId: string, key = tenant.key) =>
     call<{ data: OutboxMessageView[] }>(`/signups/${signupId}/reminders/outbox`, { key });
+  const status = (signupId: string, key = tenant.key) => call<ReminderStatusView & ProblemBody>(`/signups/${signupId}/reminders`, { key });
+  /** The next UTC midnight, when the daily ceilings start again. */
+  const nextMidnight = () => new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`) + 24 * HOUR_MS).toISOString();
 
   /** Twilio's incoming-message webhook, signed as Twilio signs it (or with `signature`). */
   function inbound(params: Record<string, string>, signature?: string) {
@@ -143,15 +153,18 @@ describe('SMS reminders', () => {
       const { signup: draft } = await newSignup(other.key, { publish: false });
       expect((await send(published.id)).body).toMatchObject({ status: 403, code: 'forbidden' });
       expect((await outbox(published.id)).status).toBe(403);
+      expect((await status(published.id)).body).toMatchObject({ status: 403, code: 'forbidden' });
+      expect((await status(draft.id)).body).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await status('not-a-uuid')).body).toMatchObject({ status: 422, code: 'validation_failed' });
       expect((await send(draft.id)).body).toMatchObject({ status: 404, code: 'not_found' });
       expect((await send('0190f5d4-3c2a-7b1e-9a4f-1d2e3f4a5b6c')).status).toBe(404);
       expect((await send('not-a-uuid')).status).toBe(422);
     });
 
-    it('needs reminders:send, for the pass and for the outbox', async () => {
+    it('needs reminders:send, for the pass, the status and the outbox', async () => {
       const { signup } = await newSignup(tenant.key);
       const narrow = await tenant.newKey({ scopes: 'signups:read signups:write' });
-      for (const res of [await send(signup.id, narrow.key), await outbox(signup.id, narrow.key)]) {
+      for (const res of [await send(signup.id, narrow.key), await status(signup.id, narrow.key), await outbox(signup.id, narrow.key)]) {
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ code: 'scope_required' });
         expect(res.headers.get('www-authenticate')).toContain('scope="reminders:send"');
@@ -167,6 +180,52 @@ describe('SMS reminders', () => {
       const box = await outbox(signup.id);
       expect(new Set(box.body.data.map((m) => m.to)).size).toBe(6);
       expect(box.body.data).toHaveLength(6);
+    });
+  });
+
+  describe('GET /signups/{id}/reminders', () => {
+    it("shows what remains of the day's SMS ceiling, less after a live pass, and the signup's texts so far", async () => {
+      const live = await tenant.newKey({ mode: 'live' });
+      const { signup } = await newSignup(live.key);
+      for (const phone of [newPhone(), newPhone()]) await register(signup.id, phone);
+      const before = await status(signup.id, live.key);
+      expect(before.status).toBe(200);
+      const day = { resetsAt: nextMidnight(), usesCeiling: true, available: true };
+      expect(before.body).toEqual({
+        channels: {
+          sms: { ...day, ceiling: 200, used: expect.any(Number), remaining: 200 - before.body.channels.sms.used },
+          email: { ...day, ceiling: 5000, used: expect.any(Number), remaining: 5000 - before.body.channels.email.used },
+        },
+        reminded: { sms: 0, email: 0 },
+        lastSentAt: null,
+      });
+
+      expect((await send(signup.id, live.key)).body).toMatchObject({ sent: 2 });
+      const after = await status(signup.id, live.key);
+      expect(after.body.channels.sms).toEqual({
+        ...before.body.channels.sms,
+        used: before.body.channels.sms.used + 2,
+        remaining: before.body.channels.sms.remaining - 2,
+      });
+      expect(after.body.reminded).toEqual({ sms: 2, email: 0 });
+      expect(Date.parse(after.body.lastSentAt!)).toBeGreaterThan(Date.now() - 60_000);
+    });
+
+    it('says a sandbox signup uses no ceiling and counts its stored texts; a free tier has no SMS', async () => {
+      const { signup } = await newSignup(tenant.key);
+      await register(signup.id, newPhone());
+      expect((await send(signup.id)).body).toMatchObject({ sent: 1 });
+      const sandbox = await status(signup.id);
+      expect(sandbox.body.channels.sms).toMatchObject({ available: true, usesCeiling: false });
+      expect(sandbox.body.reminded).toEqual({ sms: 1, email: 0 });
+
+      const free = await newTenant('free');
+      const { signup: freeSignup } = await newSignup(free.key);
+      const res = await status(freeSignup.id, free.key);
+      expect(res.body.channels).toEqual({
+        sms: { available: false, ceiling: 0, used: 0, remaining: 0, resetsAt: nextMidnight(), usesCeiling: false },
+        email: { available: true, ceiling: 200, used: 0, remaining: 200, resetsAt: nextMidnight(), usesCeiling: false },
+      });
     });
   });
 

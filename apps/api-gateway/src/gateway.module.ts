@@ -13,6 +13,7 @@ import { dashboardService } from './dashboard/dashboard.providers.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
 import { DraftsPagesController } from './dashboard/drafts-pages.controller.js';
 import { ParticipantsPagesController } from './dashboard/participants-pages.controller.js';
+import { RemindersPagesController } from './dashboard/reminders-pages.controller.js';
 import { SignInController } from './dashboard/sign-in.controller.js';
 import { SignupsPagesController } from './dashboard/signups-pages.controller.js';
 import { WebhooksPagesController } from './dashboard/webhooks-pages.controller.js';
@@ -75,6 +76,7 @@ export class GatewayModule {
         SignInController,
         DraftsPagesController,
         SignupsPagesController,
+        RemindersPagesController,
         ParticipantsPagesController,
         WebhooksPagesController,
       ],

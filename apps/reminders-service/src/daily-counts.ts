@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { rowsOf } from '#libs/persistence';
+import { type Db, rowsOf } from '#libs/persistence';
 import { REMINDERS_SCHEMA } from './schema.js';
 
 /** Each organization's count of one kind of message per UTC day (a row per organization and day), against its tier's ceiling. */
@@ -18,6 +18,15 @@ export class DailyCounts {
       day,
     ]);
     return row!.sent;
+  }
+
+  /** The organization's count of the day as it stands (0 before its first message), without a lock. */
+  async read(db: Db, organizationId: string, day: string): Promise<number> {
+    const [row] = await rowsOf<{ sent: number }>(db, `SELECT sent FROM ${this.table} WHERE organization_id = $1 AND day = $2`, [
+      organizationId,
+      day,
+    ]);
+    return row?.sent ?? 0;
   }
 
   /** Moves the day's count by `delta` (never below 0). */

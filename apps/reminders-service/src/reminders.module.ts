@@ -11,6 +11,7 @@ import { ManualPassUseCase } from './passes/manual-pass.usecase.js';
 import { PassesRepository } from './passes/passes.repository.js';
 import { ReminderPass } from './passes/reminder-pass.js';
 import { ReminderPasses } from './passes/reminder-passes.js';
+import { ReminderStatusUseCase } from './passes/reminder-status.usecase.js';
 import type { RemindersConfig } from './reminders.config.js';
 import { RemindersHandlers } from './reminders.handlers.js';
 import { smsProviderFor } from './sms/sms-provider.factory.js';
@@ -32,6 +33,7 @@ import { SMS_PROVIDER } from './sms/sms-provider.js';
     ReminderPasses,
     ManualPassUseCase,
     ListOutboxUseCase,
+    ReminderStatusUseCase,
     InboundSmsUseCase,
     AutomaticPasses,
     RemindersHandlers,

@@ -35,8 +35,8 @@ export async function signInToDashboardPage(page: Page, origin: string, account:
 
 /**
  * The organizer's story in a browser, step by step: sign in, create a signup with a slot and a
- * question, publish, watch two people register from other browsers, promote one from the
- * waitlist, check one in on a phone, export the CSV, read the numbers, sign out; and a member who
+ * question, publish, watch two people register from other browsers, remind them by email,
+ * promote one from the waitlist, check one in on a phone, export the CSV, read the numbers, sign out; and a member who
  * can look but not change. Each step asserts what it did; `findings` holds axe's findings on
  * every page the story showed.
  */
@@ -138,6 +138,27 @@ export class DashboardStory {
     await this.check('participants');
   }
 
+  /** From the signup's reminders page: the day's ceilings (a pro organization's), an email pass, the ceiling one lower. */
+  async remind(): Promise<void> {
+    const { page } = this;
+    const { origin } = this.stack;
+    await page.goto(`${origin}/app/signups/${this.signup.id}`);
+    await page.getByRole('navigation', { name: 'This signup' }).getByRole('link', { name: 'Reminders' }).click();
+    await page.waitForURL(`${origin}/app/signups/${this.signup.id}/reminders`);
+    await this.check('reminders');
+    const emailsLeft = async () => Number(/(\d+) of 5000 emails left today/.exec((await page.locator('main').textContent())!)![1]);
+    const before = await emailsLeft();
+    await expect(page.locator('main').textContent()).resolves.toMatch(/200 of 200 texts left today, resets at/);
+    await expect(page.getByRole('radio', { name: 'Email', exact: true }).isChecked()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.waitForURL(/\/reminders\?done=sent&email=1$/);
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Sent 1 email.');
+    await expect(page.locator('main').textContent()).resolves.toContain('1 email and 0 texts sent for this signup so far');
+    expect(await emailsLeft()).toBeLessThanOrEqual(before - 1);
+    await this.check('reminders (sent)');
+    await page.goto(`${origin}/app/signups/${this.signup.id}/participants`);
+  }
+
   /** Promoting without a free place says why; once Ana is removed, Bo's offer is taken for him. */
   async promote(): Promise<void> {
     const { page } = this;
@@ -197,6 +218,9 @@ export class DashboardStory {
       expect(refused.status()).toBe(403);
       expect(await refused.text()).toContain('does not allow this');
       expect((await this.api<SignupView>(`/signups/${this.signup.id}`)).status).toBe('published');
+      const reminders = await page.goto(`${origin}/app/signups/${this.signup.id}/reminders`);
+      expect(reminders!.status()).toBe(403);
+      await expect(page.getByRole('button', { name: 'Send now' }).count()).resolves.toBe(0);
     } finally {
       await context.close();
     }

@@ -17,6 +17,7 @@ function remindersHandlers(run: HandlersOf<'reminders'>['reminders.passes.run'])
   return {
     'reminders.passes.run': run,
     'reminders.outbox.list': notFound,
+    'reminders.status.get': notFound,
     'reminders.inbound': notFound,
     'reminders.emails.list': notFound,
     'reminders.mailbox.list': notFound,

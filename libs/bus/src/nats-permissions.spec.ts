@@ -39,6 +39,12 @@ describe('natsPermissionsFor', () => {
     expect(natsPermissionsFor('api-gateway', scope).publish.allow.filter((s) => s.includes('CONSUMER'))).toEqual([]);
   });
 
+  it("lets only the gateway ask for a signup's reminder status, which the reminders-service answers", () => {
+    const publishers = APP_NAMES.filter((app) => natsPermissionsFor(app, scope).publish.allow.includes('p.reminders.status.get'));
+    const subscribers = APP_NAMES.filter((app) => natsPermissionsFor(app, scope).subscribe.allow.includes('p.reminders.status.get'));
+    expect([publishers, subscribers]).toEqual([['api-gateway'], ['reminders-service']]);
+  });
+
   it('has every subject served by exactly one app, which is its owner', () => {
     for (const subject of SUBJECTS) {
       const servers = APP_NAMES.filter((app) => natsPermissionsFor(app, scope).subscribe.allow.includes(`p.${subject}`));

@@ -145,3 +145,71 @@ export interface InboundSms {
   from: string;
   body: string;
 }
+
+/** A channel's day for the organization, as GET /signups/{id}/reminders tells it. */
+export class ReminderChannelStatusView {
+  @ApiProperty({ description: "Whether the organization's tier offers this channel (texts from pro, email on every tier)" })
+  available!: boolean;
+
+  @ApiProperty({ type: 'integer', description: "The tier's ceiling of this channel per UTC day (0 when the tier does not offer it)" })
+  ceiling!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'What the organization used of it today (UTC), by every live signup: sms, the texts of its reminder passes; email, every ' +
+      'email to the participants of its live signups (confirmations and notices share the ceiling with reminders)',
+  })
+  used!: number;
+
+  @ApiProperty({ type: 'integer', description: 'ceiling − used, never below 0: what a live pass may still send today' })
+  remaining!: number;
+
+  @ApiProperty({ format: 'date-time', description: 'The next UTC midnight, when used starts again from 0' })
+  resetsAt!: string;
+
+  @ApiProperty({
+    description: "false for a sandbox signup: its reminders are stored, never sent, and use none of the organization's ceiling",
+  })
+  usesCeiling!: boolean;
+}
+
+/** Both channels, always. */
+export class ReminderStatusChannelsView {
+  @ApiProperty({ type: () => ReminderChannelStatusView }) sms!: ReminderChannelStatusView;
+  @ApiProperty({ type: () => ReminderChannelStatusView }) email!: ReminderChannelStatusView;
+}
+
+/** The reminders of a signup so far, per channel. */
+export class RemindedCountsView {
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Texts sent for this signup, one per participant and phone number (a phone two participants share got one text). ' +
+      'Sandbox: the texts the sandbox outbox still keeps',
+  })
+  sms!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Addresses emailed a reminder of this signup, one per address (two participants sharing an address got one email)',
+  })
+  email!: number;
+}
+
+/** GET /signups/{id}/reminders: what a pass may still send today, and what was sent for the signup. */
+export class ReminderStatusView {
+  @ApiProperty({ type: () => ReminderStatusChannelsView, description: "Each channel's ceiling of the day for the organization" })
+  channels!: ReminderStatusChannelsView;
+
+  @ApiProperty({ type: () => RemindedCountsView, description: 'Reminders of this signup so far, by channel (manual and automatic passes)' })
+  reminded!: RemindedCountsView;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the latest reminder of this signup was sent (an email: queued), by either channel; null when none was',
+  })
+  lastSentAt!: string | null;
+}

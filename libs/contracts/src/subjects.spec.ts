@@ -59,6 +59,7 @@ describe('requirementOf', () => {
   it.each<[EdgeSubject, ReturnType<typeof requirementOf>]>([
     ['signups.get', { access: 'scope', scope: 'signups:read', apiKeyOnly: false }],
     ['signups.drafts.create', { access: 'scope', scope: 'ai:draft', apiKeyOnly: false }],
+    ['reminders.status.get', { access: 'scope', scope: 'reminders:send', apiKeyOnly: false }],
     ['auth.me', { access: 'credential', apiKeyOnly: false }],
     ['webhooks.create', { access: 'credential', apiKeyOnly: true, firstParty: { clientId: 'dashboard', scope: 'participants:write' } }],
     ['webhooks.events.list', { access: 'scope', scope: 'participants:read', apiKeyOnly: true }],
@@ -108,6 +109,9 @@ describe('authorized', () => {
       return pass;
     },
     'reminders.outbox.list': async () => ({ data: [] }),
+    'reminders.status.get': async () => {
+      throw new Error('not used');
+    },
     'reminders.inbound': async () => ({ reply: null }),
     'reminders.emails.list': async () => ({ data: [] }),
     'reminders.mailbox.list': async () => ({ data: [] }),

@@ -22,7 +22,7 @@ import type {
   UpdateRegistrationInput,
 } from './participants.js';
 import type { Principal } from './principal.js';
-import type { InboundSms, OutboxMessageView, ReminderChannel, ReminderPassView } from './reminders.js';
+import type { InboundSms, OutboxMessageView, ReminderChannel, ReminderPassView, ReminderStatusView } from './reminders.js';
 import type { DuplicateSignupInput } from './series.js';
 import type { CreateSignupInput, ListSignupsInput, SignupView, UpdateSignupInput } from './signups.js';
 import type { CreateItemInput, CreateSlotInput, ItemView, SlotView, UpdateItemInput, UpdateSlotInput } from './slots-items.js';
@@ -166,13 +166,15 @@ export interface RequestMap {
     req: { principal: Principal; input: { description: string; timeZone?: string } };
     res: { draft: ZonedSignupDraft };
   };
-  /** The signup a reminders act (send, outbox) is about, when the principal owns it: as signups.get, checking reminders:send. */
+  /** The signup a reminders act (send, status, outbox) is about, when the principal owns it: as signups.get, checking reminders:send. */
   'signups.reminders.target': { req: OfSignup; res: SignupView };
 
   /** A reminder pass over a published signup of the principal's organization. */
   'reminders.passes.run': { req: OfSignup & { channel?: ReminderChannel }; res: ReminderPassView };
   /** The texts sandbox passes stored for a signup, oldest first. */
   'reminders.outbox.list': { req: OfSignup; res: { data: OutboxMessageView[] } };
+  /** What a pass may still send today by each channel, and the reminders of the signup so far. */
+  'reminders.status.get': { req: OfSignup; res: ReminderStatusView };
   /** A verified inbound SMS (STOP, START, HELP): the reply to text back, if any. */
   'reminders.inbound': { req: InboundSms; res: { reply: string | null } };
   /** The emails of a sandbox signup, newest first (a live signup's are never listed). */
@@ -304,6 +306,7 @@ const CATALOG = {
   'signups.reminders.target': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
   'reminders.passes.run': { access: 'credential', credentials: 'any', scope: 'reminders:send', deadlineMs: 300_000 },
   'reminders.outbox.list': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
+  'reminders.status.get': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
   'reminders.inbound': { access: 'internal' },
   'reminders.emails.list': { access: 'credential', credentials: 'any', scope: 'reminders:send' },
   'reminders.mailbox.list': { access: 'internal' },

@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       participants: `${signup}/participants`,
       'check-in': `${signup}/check-in`,
       numbers: `${signup}/analytics`,
+      reminders: `${signup}/reminders`,
       'new-signup': '/app/signups/new',
     };
     for (const [size, viewport] of Object.entries(SIZES)) {

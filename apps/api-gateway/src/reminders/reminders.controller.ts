@@ -1,7 +1,14 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Bus } from '#libs/bus';
-import { OutboxListView, type OutboxMessageView, type Principal, ReminderPassView, SendRemindersDto } from '#libs/contracts';
+import {
+  OutboxListView,
+  type OutboxMessageView,
+  type Principal,
+  ReminderPassView,
+  ReminderStatusView,
+  SendRemindersDto,
+} from '#libs/contracts';
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
 import { UuidParam, ValidOptionalBody } from '../http/validation.pipes.js';
@@ -47,6 +54,24 @@ export class RemindersController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<ReminderPassView> {
     return this.bus.request('reminders.passes.run', { principal, signupId, ...(input.channel && { channel: input.channel }) });
+  }
+
+  @Get()
+  @Operation('reminders.status.get')
+  @ApiOperation({
+    summary: "What a reminder pass may still send today by SMS and by email, and the signup's reminders so far",
+    description:
+      "channels.sms and channels.email: whether the organization's tier offers the channel (texts from pro, email on every tier), its " +
+      'ceiling per UTC day, what the live signups of the organization used of it today, what remains, and when the count starts again ' +
+      '(the next UTC midnight). The email ceiling is shared with the confirmations and notices of live signups. A sandbox signup ' +
+      '(usesCeiling false) uses none of it: its reminders are stored, never sent. reminded: texts sent and addresses emailed for this ' +
+      'signup so far, by manual and automatic passes; lastSentAt: the latest of them. Which participants were reminded, and when first: ' +
+      'remindedAt on GET /signups/{id}/participants.',
+  })
+  @ApiOkResponse({ type: ReminderStatusView })
+  @ApiProblems(['scope_required', 'forbidden', 'not_found', 'validation_failed'])
+  status(@UuidParam('id') signupId: string, @CurrentPrincipal() principal: Principal): Promise<ReminderStatusView> {
+    return this.bus.request('reminders.status.get', { principal, signupId });
   }
 
   @Get('outbox')

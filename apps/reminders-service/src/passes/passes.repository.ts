@@ -8,6 +8,7 @@ import { REMINDERS_SCHEMA } from '../schema.js';
 const CONTACTS = `"${REMINDERS_SCHEMA}"."contacts"`;
 const MESSAGES = `"${REMINDERS_SCHEMA}"."messages"`;
 const OPT_OUTS = `"${REMINDERS_SCHEMA}"."opt_outs"`;
+const REMINDED_ADDRESSES = `"${REMINDERS_SCHEMA}"."reminded_addresses"`;
 const SIGNUPS = `"${REMINDERS_SCHEMA}"."signups"`;
 
 /**
@@ -48,6 +49,13 @@ export interface DueSignup {
   eventDate: Date;
   timeZone: string;
   publicUrl: string;
+}
+
+/** The reminders of a signup so far: texts sent (one per participant and phone), addresses emailed, and the latest of them. */
+export interface RemindedSoFar {
+  sms: number;
+  email: number;
+  lastSentAt: Date | null;
 }
 
 export interface StoredMessage extends ClaimedMessage {
@@ -147,6 +155,18 @@ export class PassesRepository {
       [signupId],
     );
     return row!.count;
+  }
+
+  /** The texts sent and the addresses emailed for a signup (a claim not sent yet is not counted), and when the latest went. */
+  async remindedSoFar(signupId: string): Promise<RemindedSoFar> {
+    const [row] = await rowsOf<RemindedSoFar>(
+      this.dataSource,
+      `WITH texts AS (SELECT count(*)::int AS n, max(sent_at) AS at FROM ${MESSAGES} WHERE signup_id = $1 AND status = 'sent'),
+            emails AS (SELECT count(*)::int AS n, max(created_at) AS at FROM ${REMINDED_ADDRESSES} WHERE signup_id = $1)
+       SELECT texts.n AS sms, emails.n AS email, GREATEST(texts.at, emails.at) AS "lastSentAt" FROM texts, emails`,
+      [signupId],
+    );
+    return row!;
   }
 
   /** The sandbox texts of a signup, oldest first. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tier } from '#libs/config';
 import { NOT_ELIGIBLE_REASONS, type PassChannel, type ReminderPassView, type ReminderTrigger, utcDay } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import type { ChannelOutcome, PassChannelRunner, PassTarget } from './channel-outcome.js';
+import type { ChannelOutcome, DailyAllowance, PassChannelRunner, PassTarget } from './channel-outcome.js';
 import { EmailReminderPass } from './email-reminder-pass.js';
 import { ReminderPass } from './reminder-pass.js';
 
@@ -32,6 +32,11 @@ export class ReminderPasses {
   /** The channels a tier's automatic pass runs: those it offers. */
   channelsOf(tier: Tier): PassChannel[] {
     return ORDER.filter((channel) => this.runners[channel].allowance.offered(tier));
+  }
+
+  /** A channel's allowance of the day by tier. */
+  allowance(channel: PassChannel): DailyAllowance {
+    return this.runners[channel].allowance;
   }
 
   assertFeatures(channels: readonly PassChannel[], tier: Tier): void {

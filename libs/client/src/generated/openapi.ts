@@ -586,6 +586,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/signups/{id}/reminders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What a reminder pass may still send today by SMS and by email, and the signup's reminders so far
+     * @description channels.sms and channels.email: whether the organization's tier offers the channel (texts from pro, email on every tier), its ceiling per UTC day, what the live signups of the organization used of it today, what remains, and when the count starts again (the next UTC midnight). The email ceiling is shared with the confirmations and notices of live signups. A sandbox signup (usesCeiling false) uses none of it: its reminders are stored, never sent. reminded: texts sent and addresses emailed for this signup so far, by manual and automatic passes; lastSentAt: the latest of them. Which participants were reminded, and when first: remindedAt on GET /signups/{id}/participants.
+     */
+    get: operations['RemindersController_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/signups/{id}/reminders/outbox': {
     parameters: {
       query?: never;
@@ -1607,6 +1627,29 @@ export interface components {
       participant: components['schemas']['ParticipantView'];
       signup: components['schemas']['PublicSignupView'];
     };
+    RemindedCountsView: {
+      /** @description Addresses emailed a reminder of this signup, one per address (two participants sharing an address got one email) */
+      email: number;
+      /** @description Texts sent for this signup, one per participant and phone number (a phone two participants share got one text). Sandbox: the texts the sandbox outbox still keeps */
+      sms: number;
+    };
+    ReminderChannelStatusView: {
+      /** @description Whether the organization's tier offers this channel (texts from pro, email on every tier) */
+      available: boolean;
+      /** @description The tier's ceiling of this channel per UTC day (0 when the tier does not offer it) */
+      ceiling: number;
+      /** @description ceiling − used, never below 0: what a live pass may still send today */
+      remaining: number;
+      /**
+       * Format: date-time
+       * @description The next UTC midnight, when used starts again from 0
+       */
+      resetsAt: string;
+      /** @description What the organization used of it today (UTC), by every live signup: sms, the texts of its reminder passes; email, every email to the participants of its live signups (confirmations and notices share the ceiling with reminders) */
+      used: number;
+      /** @description false for a sandbox signup: its reminders are stored, never sent, and use none of the organization's ceiling */
+      usesCeiling: boolean;
+    };
     ReminderChannelsView: {
       email?: components['schemas']['ReminderChannelView'];
       sms?: components['schemas']['ReminderChannelView'];
@@ -1632,6 +1675,21 @@ export interface components {
       notEligible: components['schemas']['NotEligibleView'][];
       /** @description The sum over the channels: texts accepted by the SMS provider, emails queued (sandbox: stored in the outbox) */
       sent: number;
+    };
+    ReminderStatusChannelsView: {
+      email: components['schemas']['ReminderChannelStatusView'];
+      sms: components['schemas']['ReminderChannelStatusView'];
+    };
+    ReminderStatusView: {
+      /** @description Each channel's ceiling of the day for the organization */
+      channels: components['schemas']['ReminderStatusChannelsView'];
+      /**
+       * Format: date-time
+       * @description When the latest reminder of this signup was sent (an email: queued), by either channel; null when none was
+       */
+      lastSentAt: string | null;
+      /** @description Reminders of this signup so far, by channel (manual and automatic passes) */
+      reminded: components['schemas']['RemindedCountsView'];
     };
     ResponseTimeView: {
       averageHoursBetweenRegistrations: number | null;
@@ -7977,6 +8035,144 @@ export interface operations {
       422: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+    };
+  };
+  RemindersController_status: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description `*` or a list of ETags (weak comparison): when one is the current ETag the answer is 304 with no body. Malformed: 422 validation_failed. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReminderStatusView'];
+        };
+      };
+      /** @description Not Modified: If-None-Match names the current ETag; no body */
+      304: {
+        headers: {
+          /** @description The strong entity-tag of this representation: send it in If-None-Match to read again cheaply, in If-Match to write only if unchanged. */
+          ETag?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: missing_credentials, malformed_credentials, invalid_credentials, revoked_credentials */
+      401: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: scope_required, forbidden */
+      403: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemSchema'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      422: {
+        headers: {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];

@@ -273,6 +273,7 @@ export function signupPage(viewer: Viewer, signup: SignupView, notice?: Notice):
 <a class="button" href="${base}/participants">Participants</a>
 <a class="button secondary" href="${base}/check-in">Check-in</a>
 <a class="button secondary" href="${base}/analytics">Numbers</a>
+<a class="button secondary" href="${base}/reminders">Reminders</a>
 </nav>
 ${actions(viewer, signup)}
 ${shareSection(signup)}
