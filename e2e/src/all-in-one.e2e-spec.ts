@@ -329,6 +329,7 @@ async function dashboardStory(banner: string, authUrl: string, origin: string, b
     await story.exportCsv();
     await story.readNumbers();
     await story.memberCannotWrite();
+    await story.webhook();
     await story.signOut();
     expect(story.findings).toEqual(Object.fromEntries(Object.keys(story.findings).map((name) => [name, []])));
   } finally {

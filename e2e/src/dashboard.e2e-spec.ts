@@ -39,6 +39,7 @@ describe('the organizer dashboard in a browser', () => {
   it('exports the participants as CSV', () => story.exportCsv());
   it('shows the numbers as charts', () => story.readNumbers());
   it('lets a member look but not change nor remind: the write is refused (403) and nothing changes', () => story.memberCannotWrite());
+  it('creates a webhook endpoint, shows its secret once, and lists a delivery the receiver verified', () => story.webhook());
   it('signs out: the session cookie opens nothing after, even copied', () => story.signOut());
 
   it("switches organization for a user of two, silently, and shows the other organization's signups", async () => {

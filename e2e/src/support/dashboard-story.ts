@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ParticipantView, SignupView } from '#libs/contracts';
-import { accessibilityViolations } from '#libs/testing';
+import { accessibilityViolations, eventually, startReceiver, verifyWebhook } from '#libs/testing';
 import { request } from './api.js';
 
 export interface Account {
@@ -36,7 +36,8 @@ export async function signInToDashboardPage(page: Page, origin: string, account:
 /**
  * The organizer's story in a browser, step by step: sign in, create a signup with a slot and a
  * question, publish, watch two people register from other browsers, remind them by email,
- * promote one from the waitlist, check one in on a phone, export the CSV, read the numbers, sign out; and a member who
+ * promote one from the waitlist, check one in on a phone, export the CSV, read the numbers, create a webhook
+ * and see a delivery, sign out; and a member who
  * can look but not change. Each step asserts what it did; `findings` holds axe's findings on
  * every page the story showed.
  */
@@ -223,6 +224,43 @@ export class DashboardStory {
       await expect(page.getByRole('button', { name: 'Send now' }).count()).resolves.toBe(0);
     } finally {
       await context.close();
+    }
+  }
+
+  /**
+   * A webhook endpoint made on the webhooks page: its secret shown once, then a registration's
+   * event delivered to the receiver, signed with that secret, and listed among its deliveries.
+   */
+  async webhook(): Promise<void> {
+    const { page } = this;
+    const { origin } = this.stack;
+    const receiver = await startReceiver();
+    try {
+      await page.goto(`${origin}/app/signups`);
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+      await this.check('webhooks');
+      await page.getByLabel(/^URL/).fill(receiver.url('/story'));
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await this.check('webhook secret');
+      await page.getByRole('link', { name: /go to the endpoint/ }).click();
+      await this.register('Cy');
+      const received = await eventually(() => {
+        const found = receiver.received.find(
+          (message) => (verifyWebhook(secret, message) as { type: string }).type === 'participant.registered',
+        );
+        expect(found).toBeDefined();
+        return verifyWebhook(secret, found!) as { data: { name?: string } };
+      }, 15_000);
+      expect(JSON.stringify(received)).toContain('Cy');
+      await eventually(async () => {
+        await page.reload();
+        await expect(page.locator('main').textContent()).resolves.toContain('participant.registered');
+      }, 15_000);
+      await this.check('webhook');
+    } finally {
+      await receiver.close();
     }
   }
 

@@ -94,7 +94,7 @@ export function webhooksListPage(
   const table =
     endpoints.length === 0
       ? html`<p>No endpoints yet.</p>`
-      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Endpoints">
+      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of endpoints">
 <table>
 <caption class="visually-hidden">Webhook endpoints of ${viewer.organization.name}</caption>
 <thead><tr><th scope="col">URL</th><th scope="col">Event types</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
@@ -207,7 +207,7 @@ ${endpointActions(viewer, endpoint)}
 ${options.test ? testResult(options.test) : ''}
 <section aria-labelledby="deliveries-heading">
 <h2 id="deliveries-heading">Deliveries</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Deliveries">
+<div class="table-wrap" tabindex="0" role="region" aria-label="Table of deliveries">
 <table>
 <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Response</th><th scope="col">Time</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${deliveryRows(viewer, endpoint, deliveries)}</tbody>
