@@ -17,6 +17,8 @@ export interface DashboardClient {
   get(path: string): Promise<DashboardPage>;
   /** Posts a form, adding the csrf hidden field of the last page that had one (unless `fields` names its own). */
   post(path: string, fields?: Record<string, string>): Promise<DashboardPage>;
+  /** Posts a urlencoded body as given (its values already encoded, or not encodable at all), after the last page's csrf. */
+  postRaw(path: string, body: string): Promise<DashboardPage>;
 }
 
 const MAX_REDIRECTS = 10;
@@ -52,7 +54,7 @@ class CookieJar {
 class Browser {
   private readonly jar = new CookieJar();
 
-  async send(url: URL, init: { method?: string; form?: Record<string, string>; origin?: string } = {}): Promise<DashboardPage> {
+  async send(url: URL, init: { method?: string; form?: Record<string, string> | string; origin?: string } = {}): Promise<DashboardPage> {
     const headers: Record<string, string> = { accept: 'text/html' };
     const cookie = this.jar.header(url);
     if (cookie) headers.cookie = cookie;
@@ -64,7 +66,7 @@ class Browser {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       headers,
       redirect: 'manual',
-      ...(init.form && { body: new URLSearchParams(init.form).toString() }),
+      ...(init.form !== undefined && { body: typeof init.form === 'string' ? init.form : new URLSearchParams(init.form).toString() }),
     });
     this.jar.store(url, res);
     return { status: res.status, html: await res.text(), location: res.headers.get('location') ?? undefined };
@@ -112,5 +114,7 @@ export async function signInToDashboard(email: string, password = TENANT_PASSWOR
     origin,
     get: async (path) => seen(await browser.send(new URL(path, origin))),
     post: async (path, fields = {}) => seen(await browser.send(new URL(path, origin), { form: { ...(csrf && { csrf }), ...fields } })),
+    postRaw: async (path, body) =>
+      seen(await browser.send(new URL(path, origin), { form: `csrf=${encodeURIComponent(csrf ?? '')}&${body}` })),
   };
 }
