@@ -39,7 +39,8 @@ export function mailboxPage(emails: EmailView[]): SafeHtml {
 ${
   emails.length === 0
     ? html`<p>No emails yet. Register on a signup page and your confirmation appears here.</p>`
-    : html`<table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Emails">
+<table>
 <thead><tr><th scope="col">Received</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Kind</th></tr></thead>
 <tbody>
 ${emails.map(
@@ -47,7 +48,8 @@ ${emails.map(
     html`<tr><td>${received(email)}</td><td>${email.to}</td><td><a href="/mailbox/${email.id}">${email.subject}</a></td><td>${KIND_LABELS[email.kind]}</td></tr>`,
 )}
 </tbody>
-</table>`
+</table>
+</div>`
 }`,
   });
 }
