@@ -1,9 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import type { ParticipantView, RegistrationResultView, WaitlistSettingsInput } from '#libs/contracts';
 import { accessibilityViolations, launchChromium } from '#libs/testing';
+import { STYLESHEET_PATH } from '#libs/web';
 import { call, newTenant, type Tenant } from './support/api.js';
 import { newSignup, person, type SignupFixture } from './support/signups.js';
 import { stackInfo } from './support/stack-env.js';
+
+/** The computed font of the page's body: the browser's default (a serif) unless the stylesheet applied. */
+const bodyFont = (on: Page): Promise<string> => on.evaluate<string>('getComputedStyle(document.body).fontFamily');
 
 /** The public signup page and the manage page, driven in a real browser with JavaScript turned off: nothing needs it. */
 describe('public pages in a browser', () => {
@@ -353,9 +357,66 @@ describe('public pages in a browser', () => {
     });
   });
 
+  it('styles its pages with the shared stylesheet, which the CSP lets load', async () => {
+    const styled = await browser.newPage();
+    try {
+      const stylesheet = styled.waitForResponse((res) => res.url() === `${origin}${STYLESHEET_PATH}`);
+      await styled.goto(`${origin}/s/${fixture.signup.slug}`);
+      expect((await stylesheet).status()).toBe(200);
+      expect(await bodyFont(styled)).toMatch(/^system-ui,/);
+      await expect(styled.getByRole('link', { name: 'Skip to content' }).count()).resolves.toBe(1);
+      await expect(styled.getByRole('banner').getByText('Signups', { exact: true }).isVisible()).resolves.toBe(true);
+    } finally {
+      await styled.close();
+    }
+  });
+
   it('answers an unknown signup and an unknown token with a not found page', async () => {
     expect((await page.goto(`${origin}/s/no-such-signup`))?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Not found');
     expect((await page.goto(`${origin}/r/cnf_${'0'.repeat(32)}`))?.status()).toBe(404);
+  });
+});
+
+/** The auth-server's account pages, in the same look: each passes axe-core, and the stylesheet applies. */
+describe('account pages in a browser', () => {
+  let browser: Browser;
+  let page: Page;
+  const auth = () => stackInfo().authUrl;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    // JavaScript on for axe-core, which runs through the debugging protocol; the pages' CSP runs none of their own.
+    page = await browser.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('passes axe-core on the signup, sign-in, account, API keys and connected apps pages, styled by the stylesheet', async () => {
+    const found: Record<string, string[]> = {};
+    await page.goto(`${auth()}/account/signup`);
+    expect(await bodyFont(page)).toMatch(/^system-ui,/);
+    found.signup = await accessibilityViolations(page);
+    await page.getByLabel('Email', { exact: true }).fill(`look-${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await page.getByLabel('Organization name', { exact: true }).fill('Look Choir');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${auth()}/account`);
+    found.overview = await accessibilityViolations(page);
+    const nav = page.getByRole('navigation', { name: 'Account' });
+    await expect(nav.getByRole('link', { name: 'Account' }).getAttribute('aria-current')).resolves.toBe('page');
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('API keys');
+    found.apiKeys = await accessibilityViolations(page);
+    await nav.getByRole('link', { name: 'Connected apps' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Connected apps');
+    found.connectedApps = await accessibilityViolations(page);
+    await nav.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${auth()}/account/login`);
+    expect(await bodyFont(page)).toMatch(/^system-ui,/);
+    found.login = await accessibilityViolations(page);
+    expect(found).toEqual({ signup: [], overview: [], apiKeys: [], connectedApps: [], login: [] });
   });
 });

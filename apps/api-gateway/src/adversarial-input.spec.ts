@@ -13,10 +13,10 @@ import {
 } from '#libs/contracts';
 import { acceptRequestId, loggablePath, redactSecrets } from '#libs/observability';
 import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, MAX_HEADER_BYTES, ONE_MIB, repeatedTo } from '#libs/testing';
+import { escapeHtml } from '#libs/web';
 import { isJsonContentType } from './http/json-only.js';
 import { isConfirmationToken, isSlugOrId } from './http/public-params.js';
 import { parseIdempotencyKey } from './idempotency/idempotency-key.js';
-import { escapeHtml } from './pages/html.js';
 import { isPagePath } from './pages/page-errors.js';
 import { type Choice, readForm, readOutcome, readSelections } from './pages/page-form.js';
 

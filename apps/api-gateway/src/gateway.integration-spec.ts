@@ -2,6 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ProblemBody } from '#libs/problem';
 import type { RunningApp } from '#libs/runtime';
 import { createTestStack, type TestStack } from '#libs/testing';
+import { STYLESHEET, STYLESHEET_PATH } from '#libs/web';
 import { apiGatewayApp } from './index.js';
 
 describe('api-gateway on its own', () => {
@@ -53,6 +54,28 @@ describe('api-gateway on its own', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('validation_failed');
     expect((await fetch(`${gateway.url}/problems/teapot`)).status).toBe(404);
+  });
+
+  it("gives the problem pages the layout, which links the stylesheet, and the pages' CSP", async () => {
+    const page = await fetch(`${gateway.url}/problems/validation-failed`);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'self'; /);
+    const text = await page.text();
+    expect(text).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}">`);
+    expect(text).not.toMatch(/<style|style=|<script/i);
+  });
+
+  it('serves the shared stylesheet at its hashed address, cached for a year and unmetered, and 404 at any other asset address', async () => {
+    const res = await fetch(`${gateway.url}${STYLESHEET_PATH}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
+    expect(await res.text()).toBe(STYLESHEET);
+    const unknown = await fetch(`${gateway.url}/assets/site-0000000000000000.css`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    expect((await fetch(`${gateway.url}/api/v1${STYLESHEET_PATH}`)).status).toBe(404);
   });
 
   it('serves OpenAPI 3.1 generated from the DTOs, with scopes and problem responses', async () => {

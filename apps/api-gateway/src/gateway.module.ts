@@ -5,6 +5,7 @@ import { oauthIssuer } from '#libs/contracts';
 import { edgeProviders } from '#libs/edge';
 import type { AppContext } from '#libs/runtime';
 import { AnalyticsController } from './analytics/analytics.controller.js';
+import { AssetsController } from './assets/assets.controller.js';
 import { AttendanceController } from './attendance/attendance.controller.js';
 import { ReportsController } from './attendance/reports.controller.js';
 import { CalendarFeedController } from './calendars/calendar-feed.controller.js';
@@ -66,6 +67,7 @@ export class GatewayModule {
         CalendarsController,
         CalendarFeedController,
         ProblemPagesController,
+        AssetsController,
         WebhooksController,
         EventsController,
         RemindersController,

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, MAX_HEADER_BYTES, ONE_MIB, repeatedTo } from '#libs/testing';
-import { AccountSessions, parseCookies } from './account/account-session.js';
+import { parseCookies } from '#libs/web';
+import { AccountSessions } from './account/account-session.js';
 import { readSignup, safeReturnPath } from './account/signup-form.js';
 import { checkAdminAuthorization } from './admin/admin-token.js';
 

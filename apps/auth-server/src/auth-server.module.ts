@@ -25,6 +25,7 @@ import { OAuthSessionsRepository } from './oauth/oauth-sessions.repository.js';
 import { OrganizationsAdminController } from './organizations/organizations.controller.js';
 import { OrganizationsRepository } from './organizations/organizations.repository.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
+import { AssetsController } from './shared/assets.controller.js';
 import { UsersAdminController } from './users/users.controller.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
@@ -42,6 +43,7 @@ export class AuthServerModule {
         OAuthController,
         InteractionsController,
         AccountController,
+        AssetsController,
       ],
       providers: [
         AdminTokenGuard,

@@ -1,4 +1,4 @@
-import type { SafeHtml } from '../pages/html.js';
+import type { SafeHtml } from '#libs/web';
 import { attendanceChart, CHART_COLORS, type FillAnalytics, fillChart, registrationsChart } from './charts.js';
 
 const ID = '8f14e45f-ceea-467f-a0e6-3b7d1d2c9a11';

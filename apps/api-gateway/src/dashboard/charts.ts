@@ -1,5 +1,5 @@
 import type { AnalyticsView } from '#libs/contracts';
-import { html, type SafeHtml } from '../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 
 /**
  * The dashboard's charts: inline SVG drawn with presentation attributes only (the pages' CSP allows

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { ProblemError } from '#libs/problem';
-import { escapeHtml } from '../pages/html.js';
+import { escapeHtml } from '#libs/web';
 
 /** Error correction M (about 15% of the symbol may be lost) and the standard quiet zone of 4 modules. */
 const OPTIONS = { errorCorrectionLevel: 'M', margin: 4 } as const;

@@ -2,9 +2,8 @@ import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/c
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Unmetered } from '#libs/scopes';
-import { html } from '../pages/html.js';
+import { html, parseCookies } from '#libs/web';
 import { TokenRequestFailed } from './auth-client.js';
-import { parseCookies } from './cookies.js';
 import { DashboardService, safeReturn, seeOther } from './dashboard.service.js';
 import { SCRIPT } from './script.js';
 import { SESSION_COOKIE, SIGN_IN_COOKIE } from './sessions.js';

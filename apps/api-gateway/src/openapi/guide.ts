@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { marked } from 'marked';
-import { SafeHtml } from '../pages/html.js';
-import { layout, PAGE_HEADERS } from '../pages/layout.js';
+import { layout, SafeHtml } from '#libs/web';
+import { PAGE_HEADERS } from '../pages/page-headers.js';
 
 /** docs/integrating.md: beside the sources in the repository, and copied to dist/docs by the gateway's build. */
 const GUIDE_FILE = new URL('../../../../docs/integrating.md', import.meta.url);
@@ -16,7 +16,7 @@ export function renderGuide(markdown: string): string {
   const title = /^# (.+)$/m.exec(markdown)?.[1] ?? 'Integrating';
   // A code block wider than the page scrolls: focusable, so a keyboard can scroll it (WCAG 2.1.1).
   const main = marked.parse(markdown, { async: false }).replaceAll('<pre>', '<pre tabindex="0">');
-  return layout(title, new SafeHtml(main)).value;
+  return layout({ title, main: new SafeHtml(main) }).value;
 }
 
 /** Serves the guide at `path`, outside Nest like the OpenAPI document, and not rate limited. */

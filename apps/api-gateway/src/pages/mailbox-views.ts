@@ -1,6 +1,5 @@
 import { DEFAULT_TIME_ZONE, type EmailView, formatDateTime } from '#libs/contracts';
-import { html, type SafeHtml } from './html.js';
-import { layout } from './layout.js';
+import { html, layout, type SafeHtml } from '#libs/web';
 
 const KIND_LABELS: Record<EmailView['kind'], string> = {
   confirmation: 'Confirmation',
@@ -33,14 +32,15 @@ function linkified(text: string): SafeHtml[] {
 
 /** Every stored email, newest first. */
 export function mailboxPage(emails: EmailView[]): SafeHtml {
-  return layout(
-    'Mailbox',
-    html`<h1>Mailbox</h1>
+  return layout({
+    title: 'Mailbox',
+    main: html`<h1>Mailbox</h1>
 <p>The emails this local platform stored instead of sending: without <code>SMTP_URL</code> nothing leaves this machine. Open one to follow its links.</p>
 ${
   emails.length === 0
     ? html`<p>No emails yet. Register on a signup page and your confirmation appears here.</p>`
-    : html`<table>
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Emails">
+<table>
 <thead><tr><th scope="col">Received</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Kind</th></tr></thead>
 <tbody>
 ${emails.map(
@@ -48,16 +48,17 @@ ${emails.map(
     html`<tr><td>${received(email)}</td><td>${email.to}</td><td><a href="/mailbox/${email.id}">${email.subject}</a></td><td>${KIND_LABELS[email.kind]}</td></tr>`,
 )}
 </tbody>
-</table>`
+</table>
+</div>`
 }`,
-  );
+  });
 }
 
 /** One email: its headers, its text part with working links, and its HTML part and invitation a click away. */
 export function mailboxMessagePage(email: EmailView): SafeHtml {
-  return layout(
-    email.subject,
-    html`<p><a href="/mailbox">Back to the mailbox</a></p>
+  return layout({
+    title: email.subject,
+    main: html`<p><a href="/mailbox">Back to the mailbox</a></p>
 <h1>${email.subject}</h1>
 <dl>
 <dt>From</dt><dd>${email.from.name} &lt;${email.from.address}&gt;</dd>
@@ -70,5 +71,5 @@ export function mailboxMessagePage(email: EmailView): SafeHtml {
     }${email.unsubscribeUrl ? html` · <a href="${email.unsubscribeUrl}">Unsubscribe link</a>` : ''}</p>
 <h2>Text version</h2>
 <pre class="email-text">${linkified(email.text)}</pre>`,
-  );
+  });
 }

@@ -1,9 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { Logger } from '#libs/observability';
 import { ProblemError, toProblem } from '#libs/problem';
+import type { SafeHtml } from '#libs/web';
 import { isCalendarPath } from '../calendars/calendar-routes.js';
-import type { SafeHtml } from './html.js';
-import { PAGE_HEADERS } from './layout.js';
+import { PAGE_HEADERS } from './page-headers.js';
 import { errorPage, notFoundPage } from './views.js';
 
 /** /s/…, /r/…, /unsubscribe/…, /mailbox and the dashboard's /app: the people's pages, which answer HTML whatever happens, never JSON (but their calendar files). */

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '#libs/observability';
-import type { SafeHtml } from './html.js';
-import { PAGE_HEADERS } from './layout.js';
+import type { SafeHtml } from '#libs/web';
 import { problemPage } from './page-errors.js';
+import { PAGE_HEADERS } from './page-headers.js';
 
 /** A page to answer with. */
 export interface Rendered {

@@ -19,9 +19,9 @@ import type { Logger } from '#libs/observability';
 import { isProblemError, ProblemError } from '#libs/problem';
 import { APP_CONFIG, BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
+import type { SafeHtml } from '#libs/web';
 import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
-import type { SafeHtml } from './html.js';
 import { ANSWER_FORM_MAX_LENGTH, questionField, readAnswers, readChecked } from './page-answers.js';
 import {
   choicesOf,

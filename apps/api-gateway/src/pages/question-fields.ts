@@ -1,5 +1,5 @@
 import { type QuestionView, TEXT_ANSWER_MAX_LENGTH } from '#libs/contracts';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '#libs/web';
 import { questionField } from './page-answers.js';
 import type { FormState } from './page-form.js';
 

@@ -6,8 +6,7 @@ import type { Logger } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import { BUS, LOGGER } from '#libs/runtime';
 import { Auth } from '#libs/scopes';
-import { html } from './html.js';
-import { layout } from './layout.js';
+import { html, layout } from '#libs/web';
 import { respondWithPage } from './page-response.js';
 
 /** The unsubscribe routes, outside the REST prefix. */
@@ -38,14 +37,14 @@ export class UnsubscribeController {
       if (!TOKEN.test(token)) throw new ProblemError('not_found');
       return {
         status: 200,
-        page: layout(
-          'Unsubscribe from reminders',
-          html`<h1>Unsubscribe from reminders</h1>
+        page: layout({
+          title: 'Unsubscribe from reminders',
+          main: html`<h1>Unsubscribe from reminders</h1>
 <p>Stop reminder emails from this organization to your address. You will still get the confirmations and notices about your own registrations.</p>
 <form method="post" action="/unsubscribe/${token}">
 <button type="submit">Unsubscribe</button>
 </form>`,
-        ),
+        }),
       };
     });
   }
@@ -59,11 +58,11 @@ export class UnsubscribeController {
       await this.bus.request('reminders.unsubscribe', { token });
       return {
         status: 200,
-        page: layout(
-          'Unsubscribed',
-          html`<h1>You are unsubscribed</h1>
+        page: layout({
+          title: 'Unsubscribed',
+          main: html`<h1>You are unsubscribed</h1>
 <p>This organization will send no more reminder emails to your address.</p>`,
-        ),
+        }),
       };
     });
   }

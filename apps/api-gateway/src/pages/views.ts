@@ -11,8 +11,7 @@ import {
   type SlotView,
   type WaitlistEntryView,
 } from '#libs/contracts';
-import { html, type SafeHtml } from './html.js';
-import { layout } from './layout.js';
+import { html, layout, type SafeHtml } from '#libs/web';
 import { answerText, answerValues, questionField } from './page-answers.js';
 import { type Choice, choicesOf, emptyForm, type FailedRequest, type FormState, quantityField, waitsForSignup } from './page-form.js';
 import { questionFieldset } from './question-fields.js';
@@ -212,17 +211,17 @@ function spotsText(signup: PublicSignupView): SafeHtml {
 export function signupPage(signup: PublicSignupView, form: FormState, notice?: Notice): SafeHtml {
   const choices = choicesOf(signup);
   if (!signup.acceptingRegistrations) {
-    return layout(
-      signup.title,
-      html`${signupHeader(signup)}
+    return layout({
+      title: signup.title,
+      main: html`${signupHeader(signup)}
 ${noticeBlock(notice)}
 <p class="notice" role="status">${notAccepting(signup)}</p>
 ${remainingList(signup)}`,
-    );
+    });
   }
-  return layout(
-    signup.title,
-    html`${signupHeader(signup)}
+  return layout({
+    title: signup.title,
+    main: html`${signupHeader(signup)}
 ${spotsText(signup)}
 ${noticeBlock(notice)}
 ${errorSummary(form, labelsOf(choices, signup.questions))}
@@ -235,7 +234,7 @@ ${questionFieldset(form, signup.questions)}
 ${quantityFieldsets(form, choices, signup.timeZone, maxToAsk(signup), joinsWaitlist(signup))}
 <button type="submit">Sign up</button>
 </form>`,
-  );
+  });
 }
 
 /** What the confirmed or failed entry refers to, by its label. */
@@ -441,9 +440,9 @@ export function registrationPage(view: RegistrationView, token: string, form: Fo
     (s) => html`<li>${labelFor(choices, s.type, s.id)}: ${quantityText(s.type, s.quantity)}</li>`,
   );
   const closure = changeClosure(signup);
-  return layout(
-    `Your registration: ${signup.title}`,
-    html`<h1>Your registration</h1>
+  return layout({
+    title: `Your registration: ${signup.title}`,
+    main: html`<h1>Your registration</h1>
 <p>For <strong>${signup.title}</strong> on ${when(signup.eventDate, signup.timeZone)}.</p>
 ${statusBlock(participant)}
 ${options.registered ? registeredBlock(options.registered, choices, participant, signup.timeZone) : ''}
@@ -480,41 +479,41 @@ ${
 </form>`
     : html`<p class="notice" role="status">${closure}, so your registration can no longer be changed or canceled here. Contact the organizer if you need to.</p>`
 }`,
-  );
+  });
 }
 
 /** After POST /r/{token}/cancel, and GET /r/{token} of a canceled registration ever after. */
 export function canceledPage(view: RegistrationView, notice?: Notice): SafeHtml {
-  return layout(
-    'Registration canceled',
-    html`<h1>Your registration is canceled</h1>
+  return layout({
+    title: 'Registration canceled',
+    main: html`<h1>Your registration is canceled</h1>
 ${noticeBlock(notice)}
 <p>You are no longer signed up for <strong>${view.signup.title}</strong> on ${when(view.signup.eventDate, view.signup.timeZone)}. Your places are free for others.</p>
 <p><a href="/s/${view.signup.slug}">Back to the signup</a></p>`,
-  );
+  });
 }
 
 export function notFoundPage(): SafeHtml {
-  return layout(
-    'Not found',
-    html`<h1>Not found</h1>
+  return layout({
+    title: 'Not found',
+    main: html`<h1>Not found</h1>
 <p>There is nothing here. The signup may not be published, or the link may be mistyped or no longer valid.</p>`,
-  );
+  });
 }
 
 export function errorPage(message: string, heading = 'Something went wrong'): SafeHtml {
-  return layout(
-    heading,
-    html`<h1>${heading}</h1>
+  return layout({
+    title: heading,
+    main: html`<h1>${heading}</h1>
 <p>${message}</p>`,
-  );
+  });
 }
 
 /** The body of a 303 to the page that shows the outcome (browsers follow it without showing this). */
 export function seeOtherPage(location: string): SafeHtml {
-  return layout(
-    'See other',
-    html`<h1>Done</h1>
+  return layout({
+    title: 'See other',
+    main: html`<h1>Done</h1>
 <p><a href="${location}">Continue</a></p>`,
-  );
+  });
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AccountSessions, parseCookies } from './account-session.js';
+import { AccountSessions } from './account-session.js';
 
 /** The cookies and csrf tokens need no database (sessions themselves are tested in account.integration-spec.ts). */
 const noDatabase = {} as DataSource;
@@ -32,14 +32,5 @@ describe('account csrf tokens', () => {
     expect(sessions.csrfValidForForm(nonce, sessions.csrfForForm(nonce))).toBe(true);
     expect(sessions.csrfValidForForm(undefined, sessions.csrfForForm(nonce))).toBe(false);
     expect(sessions.csrfValidForForm(sessions.formNonce(undefined).nonce, sessions.csrfForForm(nonce))).toBe(false);
-  });
-});
-
-describe('cookie header', () => {
-  it('reads each cookie by name, the first of a repeated name', () => {
-    const cookies = parseCookies('a=1; account_session=usr_x.1.y; a=2; broken; =x');
-    expect(cookies.get('a')).toBe('1');
-    expect(cookies.get('account_session')).toBe('usr_x.1.y');
-    expect(cookies.size).toBe(2);
   });
 });

@@ -11,19 +11,6 @@ const COOKIE_PATH = '/account';
 /** A session value or form nonce: 32 random bytes, base64url. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The cookies of a request header, by name (the first of each name). */
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of (header ?? '').split(';')) {
-    const pair = part.trim();
-    const eq = pair.indexOf('=');
-    if (eq < 1) continue;
-    const name = pair.slice(0, eq);
-    if (!cookies.has(name)) cookies.set(name, pair.slice(eq + 1));
-  }
-  return cookies;
-}
-
 /**
  * The account pages' sessions and anti-CSRF tokens.
  * - Session cookie: 256 random bits, kept server-side as their SHA-256 in auth.account_sessions

@@ -28,7 +28,7 @@ export function formsWithButton(html: string, button: string): { action: string;
   return forms
     .filter((f) => (f[2] ?? '').includes(`>${button}</button>`))
     .map((f) => ({
-      action: (f[1] ?? '').replaceAll('&#38;', '&'),
+      action: (f[1] ?? '').replaceAll('&amp;', '&'),
       hidden: [...(f[2] ?? '').matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((h): Field => [h[1] ?? '', h[2] ?? '']),
     }));
 }

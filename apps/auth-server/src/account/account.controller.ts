@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/com
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isEmailAddress, isPlainText, KEY_MODES, type KeyMode } from '#libs/contracts';
 import { Auth, isScope, type Scope } from '#libs/scopes';
+import { parseCookies } from '#libs/web';
 import { field, fields, type Form } from '../interactions/form.js';
 import { WRONG_CREDENTIALS } from '../interactions/interactions.controller.js';
 import { ACCOUNT_PAGE_HEADERS } from '../shared/page-headers.js';
@@ -23,7 +24,7 @@ import {
 } from './account.pages.js';
 import { AccountError, type AccountErrorCode, AccountService } from './account.service.js';
 import { AccountEmails, LINK_PATHS } from './account-emails.js';
-import { AccountSessions, FORM_COOKIE, parseCookies, SESSION_COOKIE } from './account-session.js';
+import { AccountSessions, FORM_COOKIE, SESSION_COOKIE } from './account-session.js';
 import { isAccountToken } from './account-tokens.repository.js';
 import { LoginLimiter, tooManyAttemptsMessage } from './login-limiter.js';
 import { passwordProblem, readSignup, readTimeZone, safeReturnPath, TIME_ZONE_FORM_ERROR } from './signup-form.js';

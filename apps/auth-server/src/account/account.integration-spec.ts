@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_CLAIMS, type OrganizationView, type Principal } from '#libs/contracts';
 import { eventually, ONE_MIB } from '#libs/testing';
+import { STYLESHEET, STYLESHEET_PATH } from '#libs/web';
 import { hashApiKey } from '../api-keys/api-key-secret.js';
 import { FIELD_MAX_LENGTH } from '../interactions/form.js';
 import { type Field, jwtPayload, PASSWORD } from '../testing/oauth-flow.js';
@@ -11,6 +12,7 @@ const server = bootAccountServer('account_pages');
 const events = server.collect(['auth.apikey.revoked', 'auth.oauth.grant_revoked']);
 
 const NEW_PASSWORD = 'a long enough password';
+const ACCOUNT_CSP = "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function csrfOf(html: string): string {
   const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
@@ -66,6 +68,47 @@ async function verifyKey(key: string): Promise<Principal> {
 let unique = 0;
 const newEmail = () => `new${++unique}.${Date.now()}@example.test`;
 
+describe('the look of the pages', () => {
+  it('serves the shared stylesheet at its hashed address, cached for a year, and 404 at any other asset address', async () => {
+    const res = await fetch(`${server.url}${STYLESHEET_PATH}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toBe(STYLESHEET);
+    expect((await fetch(`${server.url}/assets/site-0000000000000000.css`)).status).toBe(404);
+  });
+
+  it('links the stylesheet from every account page, with no inline style, and allows only it by CSP', async () => {
+    const { browser } = await signedIn();
+    for (const path of [
+      '/account/signup',
+      '/account/login',
+      '/account/forgot-password',
+      '/account',
+      '/account/api-keys',
+      '/account/apps',
+    ]) {
+      const page = await browser.page(path);
+      expect({ path, status: page.status, csp: page.headers.get('content-security-policy') }).toEqual({
+        path,
+        status: 200,
+        csp: ACCOUNT_CSP,
+      });
+      expect(page.html).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}">`);
+      expect(page.html).not.toMatch(/<style|style=|<script/i);
+    }
+  });
+
+  it('shows the signed-in navigation in the site header, the current page marked', async () => {
+    const { browser } = await signedIn();
+    const html = (await browser.page('/account/api-keys')).html;
+    expect(html).toMatch(/<header class="site-header">[\s\S]*<nav aria-label="Account">[\s\S]*<\/nav>\n<\/div>\n<\/header>/);
+    expect(html).toContain('<a href="/account/api-keys" aria-current="page">API keys</a>');
+    expect(html).toContain('<a href="/account">Account</a>');
+  });
+});
+
 describe('create account page', () => {
   it('creates a free organization with the new user as its owner and signs them in', async () => {
     const browser = server.browser();
@@ -79,7 +122,7 @@ describe('create account page', () => {
     expect(form.html).toContain('<button type="submit">Create account</button>');
     expect(form.headers.get('cache-control')).toBe('no-store');
     expect(form.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(form.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(form.headers.get('content-security-policy')).toBe(ACCOUNT_CSP);
 
     const email = newEmail();
     const res = await signUp(browser, { email, organization: 'Harbour <Choir>' });
@@ -91,7 +134,7 @@ describe('create account page', () => {
     const overview = await browser.page('/account');
     expect(overview.status).toBe(200);
     expect(overview.html).toContain(`Signed in as ${email}.`);
-    expect(overview.html).toContain('Harbour &#60;Choir&#62;');
+    expect(overview.html).toContain('Harbour &lt;Choir&gt;');
     expect(overview.html).toContain('Tier: free. Your role: owner.');
     expect(overview.html).toContain(`<tr><td>${email}</td><td>owner</td></tr>`);
     expect(await organization(orgIdIn(overview.html))).toMatchObject({ name: 'Harbour <Choir>', tier: 'free', timeZone: 'UTC' });
@@ -483,7 +526,7 @@ describe('API keys page', () => {
     const list = await browser.page('/account/api-keys');
     expect(list.html).not.toContain(key);
     expect(list.html).toContain(
-      `<td>Website &#60;sync&#62;</td><td><code>${key.slice(0, 12)}</code></td><td>live</td><td>signups:read participants:read</td>`,
+      `<td>Website &lt;sync&gt;</td><td><code>${key.slice(0, 12)}</code></td><td>live</td><td>signups:read participants:read</td>`,
     );
   });
 
@@ -611,7 +654,7 @@ describe('connected apps page', () => {
 
     const page = await browser.page('/account/apps');
     expect(page.status).toBe(200);
-    expect(page.html).toContain('<h2>Connected &#60;App&#62;</h2>');
+    expect(page.html).toContain('<h2>Connected &lt;App&gt;</h2>');
     expect(page.html).toContain('Organization: Keys Choir.');
     expect(page.html).toContain('<code>signups:read</code>');
     expect(page.html).not.toContain('<code>signups:write</code>');

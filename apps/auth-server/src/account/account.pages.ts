@@ -1,15 +1,12 @@
 import { type ApiKeyView, type CreatedApiKey, DEFAULT_TIME_ZONE, listedTimeZones } from '#libs/contracts';
-import { ALL_SCOPES, SCOPES } from '#libs/scopes';
-import { escapeHtml, page } from '../interactions/pages.js';
+import { ALL_SCOPES } from '#libs/scopes';
+import { html, type SafeHtml } from '#libs/web';
+import { alertOf, scopeChoices, titledPage } from '../interactions/pages.js';
 import { type ConnectedAppView, MANAGING_ROLES, type MyOrganization, type OrganizationDetails } from './account.service.js';
 import { PASSWORD_MIN_LENGTH } from './signup-form.js';
 
-function hidden(name: string, value: string): string {
-  return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
-}
-
-function alert(message: string | undefined): string {
-  return message ? `<p role="alert">${escapeHtml(message)}</p>\n` : '';
+function hidden(name: string, value: string): SafeHtml {
+  return html`<input type="hidden" name="${name}" value="${value}">`;
 }
 
 const TIME_ZONE_HINT =
@@ -24,27 +21,38 @@ function date(value: Date | string): string {
 }
 
 /** A select of every time zone the runtime lists, named `timeZone`, with `selected` chosen. */
-function timeZoneSelect(id: string, selected: string, describedBy: string): string {
-  const options = listedTimeZones()
-    .map((zone) => `<option${zone === selected ? ' selected' : ''}>${escapeHtml(zone)}</option>`)
-    .join('');
-  return `<select id="${id}" name="timeZone" aria-describedby="${describedBy}">${options}</select>`;
+function timeZoneSelect(id: string, selected: string, describedBy: string): SafeHtml {
+  const options = listedTimeZones().map((zone) => html`<option${zone === selected ? html` selected` : ''}>${zone}</option>`);
+  return html`<select id="${id}" name="timeZone" aria-describedby="${describedBy}">${options}</select>`;
 }
 
-function status(message: string | undefined): string {
-  return message ? `<p role="status">${escapeHtml(message)}</p>\n` : '';
+function status(message: string | undefined): SafeHtml {
+  return message ? html`<p class="success" role="status">${message}</p>\n` : html``;
 }
 
-/** The signed-in pages' navigation, with the sign-out button. */
-function nav(csrf: string): string {
-  return `<nav aria-label="Account">
+const NAV_LINKS = [
+  { href: '/account', label: 'Account' },
+  { href: '/account/api-keys', label: 'API keys' },
+  { href: '/account/apps', label: 'Connected apps' },
+] as const;
+
+type NavHref = (typeof NAV_LINKS)[number]['href'];
+
+/** The signed-in pages' navigation (in the site header), the current page marked, with the sign-out button. */
+function nav(csrf: string, current: NavHref | undefined): SafeHtml {
+  return html`<nav aria-label="Account">
 <ul>
-<li><a href="/account">Account</a></li>
-<li><a href="/account/api-keys">API keys</a></li>
-<li><a href="/account/apps">Connected apps</a></li>
-</ul>
+${NAV_LINKS.map(
+  ({ href, label }) => html`<li><a href="${href}"${href === current ? html` aria-current="page"` : ''}>${label}</a></li>\n`,
+)}</ul>
 <form method="post" action="/account/logout">${hidden('csrf', csrf)}<button type="submit">Sign out</button></form>
 </nav>`;
+}
+
+/** A text, email or password input with its label (`attributes` are the input's own, already markup). */
+function field(id: string, label: string, attributes: SafeHtml, hint?: string): SafeHtml {
+  const hinted = hint ? html` aria-describedby="${id}-hint"> <span class="hint" id="${id}-hint">${hint}</span>` : html`>`;
+  return html`<div class="field"><label for="${id}">${label}</label> <input id="${id}" name="${id}" ${attributes}${hinted}</div>`;
 }
 
 export function signupPage(input: {
@@ -55,30 +63,28 @@ export function signupPage(input: {
   timeZone?: string;
   error?: string;
 }): string {
-  const back = input.returnTo ? hidden('return', input.returnTo) : '';
-  const signIn = input.returnTo ? escapeHtml(input.returnTo) : '/account/login';
-  return page(
+  return titledPage(
     'Create account',
-    `${alert(input.error)}<form method="post" action="/account/signup">
+    html`${alertOf(input.error)}<form method="post" action="/account/signup">
 ${hidden('csrf', input.csrf)}
-${back}
-<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
-<p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint"> <span id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</span></p>
-<p><label for="organization">Organization name</label> <input id="organization" name="organization" type="text" autocomplete="organization" required value="${escapeHtml(input.organizationName ?? '')}"></p>
-<p><label for="time-zone">Time zone</label> ${timeZoneSelect('time-zone', input.timeZone ?? DEFAULT_TIME_ZONE, 'time-zone-hint')} <span id="time-zone-hint">${TIME_ZONE_HINT}</span></p>
+${input.returnTo ? hidden('return', input.returnTo) : ''}
+${field('email', 'Email', html`type="email" autocomplete="username" required value="${input.email ?? ''}"`)}
+${field('password', 'Password', html`type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}"`, `At least ${PASSWORD_MIN_LENGTH} characters.`)}
+<div class="field"><label for="organization">Organization name</label> <input id="organization" name="organization" type="text" autocomplete="organization" required value="${input.organizationName ?? ''}"></div>
+<div class="field"><label for="time-zone">Time zone</label> ${timeZoneSelect('time-zone', input.timeZone ?? DEFAULT_TIME_ZONE, 'time-zone-hint')} <span class="hint" id="time-zone-hint">${TIME_ZONE_HINT}</span></div>
 <p><button type="submit">Create account</button></p>
 </form>
-<p>Already have an account? <a href="${signIn}">Sign in</a></p>`,
+<p>Already have an account? <a href="${input.returnTo ?? '/account/login'}">Sign in</a></p>`,
   );
 }
 
 export function accountLoginPage(input: { csrf: string; email?: string; error?: string }): string {
-  return page(
+  return titledPage(
     'Sign in',
-    `${alert(input.error)}<form method="post" action="/account/login">
+    html`${alertOf(input.error)}<form method="post" action="/account/login">
 ${hidden('csrf', input.csrf)}
-<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
-<p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
+${field('email', 'Email', html`type="email" autocomplete="username" required value="${input.email ?? ''}"`)}
+${field('password', 'Password', html`type="password" autocomplete="current-password" required`)}
 <p><button type="submit">Sign in</button></p>
 </form>
 <p><a href="/account/forgot-password">Forgot your password?</a></p>
@@ -93,20 +99,20 @@ export interface TimeZoneError {
 }
 
 /** Owners and admins change the organization's time zone here; `index` makes the field's id unique on the page. */
-function timeZoneForm(organizationId: string, timeZone: string, index: number, csrf: string): string {
+function timeZoneForm(organizationId: string, timeZone: string, index: number, csrf: string): SafeHtml {
   const id = `time-zone-${index}`;
-  return `<form method="post" action="${escapeHtml(withOrg('/account/time-zone', organizationId))}">
+  return html`<form method="post" action="${withOrg('/account/time-zone', organizationId)}">
 ${hidden('csrf', csrf)}
-<p><label for="${id}">Time zone</label> ${timeZoneSelect(id, timeZone, `${id}-hint`)} <button type="submit">Save time zone</button></p>
-<p id="${id}-hint">New signups take this zone unless they are given one; signups there are keep theirs.</p>
+<p class="field-inline"><label for="${id}">Time zone</label> ${timeZoneSelect(id, timeZone, `${id}-hint`)} <button type="submit">Save time zone</button></p>
+<p class="hint" id="${id}-hint">New signups take this zone unless they are given one; signups there are keep theirs.</p>
 </form>`;
 }
 
 /** What an unverified user sees where a verified address is needed, with the button that mails the link again. */
-export function verificationNotice(csrf: string, email: string): string {
-  return `<section aria-labelledby="verify-heading">
+export function verificationNotice(csrf: string, email: string): SafeHtml {
+  return html`<section class="notice" aria-labelledby="verify-heading">
 <h2 id="verify-heading">Verify your email address</h2>
-<p>We emailed a link to ${escapeHtml(email)}. Open it to verify your address: until then you cannot create API keys or give apps access to your account.</p>
+<p>We emailed a link to ${email}. Open it to verify your address: until then you cannot create API keys or give apps access to your account.</p>
 <form method="post" action="/account/verification/resend">${hidden('csrf', csrf)}<button type="submit">Resend the verification email</button></form>
 </section>`;
 }
@@ -119,77 +125,64 @@ export function overviewPage(input: {
   timeZoneError?: TimeZoneError;
   notice?: string;
 }): string {
-  const organizations = input.organizations
-    .map(({ organization, role, members }, index) => {
-      const error = input.timeZoneError?.organizationId === organization.id ? input.timeZoneError.message : undefined;
-      const zone = MANAGING_ROLES.includes(role)
-        ? `${alert(error)}${timeZoneForm(organization.id, organization.timeZone, index, input.csrf)}
+  const organizations = input.organizations.map(({ organization, role, members }, index) => {
+    const error = input.timeZoneError?.organizationId === organization.id ? input.timeZoneError.message : undefined;
+    const zone = MANAGING_ROLES.includes(role)
+      ? html`${alertOf(error)}${timeZoneForm(organization.id, organization.timeZone, index, input.csrf)}
 `
-        : '';
-      return `<section>
-<h2>${escapeHtml(organization.name)}</h2>
-<p>Tier: ${escapeHtml(organization.tier)}. Your role: ${escapeHtml(role)}. Time zone: ${escapeHtml(organization.timeZone)}.</p>
+      : '';
+    return html`<section>
+<h2>${organization.name}</h2>
+<p>Tier: ${organization.tier}. Your role: ${role}. Time zone: ${organization.timeZone}.</p>
 ${zone}<h3>Members</h3>
 <table>
 <thead><tr><th scope="col">Email</th><th scope="col">Role</th></tr></thead>
 <tbody>
-${members.map((m) => `<tr><td>${escapeHtml(m.email)}</td><td>${escapeHtml(m.role)}</td></tr>`).join('\n')}
-</tbody>
+${members.map((m) => html`<tr><td>${m.email}</td><td>${m.role}</td></tr>\n`)}</tbody>
 </table>
-<p><a href="${escapeHtml(withOrg('/account/api-keys', organization.id))}">API keys of ${escapeHtml(organization.name)}</a></p>
-</section>`;
-    })
-    .join('\n');
-  return page(
+<p><a href="${withOrg('/account/api-keys', organization.id)}">API keys of ${organization.name}</a></p>
+</section>\n`;
+  });
+  return titledPage(
     'Your account',
-    `${nav(input.csrf)}
-${status(input.notice)}<p>Signed in as ${escapeHtml(input.email)}.</p>
-${input.verified ? '' : `${verificationNotice(input.csrf, input.email)}\n`}${organizations}
+    html`${status(input.notice)}<p>Signed in as ${input.email}.</p>
+${input.verified ? '' : html`${verificationNotice(input.csrf, input.email)}\n`}${organizations}
 <p><a href="/account/apps">Connected apps</a></p>`,
+    { nav: nav(input.csrf, '/account') },
   );
 }
 
 /** A GET form choosing the organization a page acts on, when the user has several. */
-function organizationPicker(path: string, chosen: MyOrganization, all: MyOrganization[]): string {
-  if (all.length < 2) return `<p>Organization: ${escapeHtml(chosen.organization.name)}</p>`;
-  const options = all
-    .map(
-      ({ organization: o }) =>
-        `<option value="${escapeHtml(o.id)}"${o.id === chosen.organization.id ? ' selected' : ''}>${escapeHtml(o.name)}</option>`,
-    )
-    .join('\n');
-  return `<form method="get" action="${path}">
-<p><label for="org">Organization</label> <select id="org" name="org">
-${options}
-</select> <button type="submit">Show</button></p>
+function organizationPicker(path: string, chosen: MyOrganization, all: MyOrganization[]): SafeHtml {
+  if (all.length < 2) return html`<p>Organization: ${chosen.organization.name}</p>`;
+  const options = all.map(
+    ({ organization: o }) => html`<option value="${o.id}"${o.id === chosen.organization.id ? html` selected` : ''}>${o.name}</option>\n`,
+  );
+  return html`<form method="get" action="${path}">
+<p class="field-inline"><label for="org">Organization</label> <select id="org" name="org">
+${options}</select> <button type="submit" class="secondary">Show</button></p>
 </form>`;
 }
 
-function keyRow(key: ApiKeyView, csrf: string, canManage: boolean): string {
+function keyRow(key: ApiKeyView, csrf: string, canManage: boolean): SafeHtml {
   const revoke =
     canManage && !key.revokedAt
-      ? `<form method="post" action="${escapeHtml(`/account/api-keys/${encodeURIComponent(key.id)}/revoke`)}">${hidden('csrf', csrf)}<button type="submit">Revoke</button></form>`
+      ? html`<form method="post" action="/account/api-keys/${encodeURIComponent(key.id)}/revoke">${hidden('csrf', csrf)}<button type="submit" class="danger">Revoke</button></form>`
       : '';
-  return `<tr><td>${escapeHtml(key.name ?? '')}</td><td><code>${escapeHtml(key.prefix)}</code></td><td>${escapeHtml(key.mode)}</td><td>${escapeHtml(key.scopes.join(' '))}</td><td>${date(key.createdAt)}</td><td>${key.revokedAt ? date(key.revokedAt) : 'No'}</td><td>${revoke}</td></tr>`;
+  return html`<tr><td>${key.name ?? ''}</td><td><code>${key.prefix}</code></td><td>${key.mode}</td><td>${key.scopes.join(' ')}</td><td>${date(key.createdAt)}</td><td>${key.revokedAt ? date(key.revokedAt) : 'No'}</td><td>${revoke}</td></tr>\n`;
 }
 
-function createKeyForm(organizationId: string, csrf: string): string {
-  const scopes = ALL_SCOPES.map(
-    (scope, i) =>
-      `<li><input type="checkbox" id="scope-${i}" name="scope" value="${escapeHtml(scope)}" checked> <label for="scope-${i}"><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPES[scope])}</label></li>`,
-  ).join('\n');
-  return `<h2>Create an API key</h2>
-<form method="post" action="${escapeHtml(withOrg('/account/api-keys', organizationId))}">
+function createKeyForm(organizationId: string, csrf: string): SafeHtml {
+  return html`<h2>Create an API key</h2>
+<form method="post" action="${withOrg('/account/api-keys', organizationId)}">
 ${hidden('csrf', csrf)}
-<p><label for="name">Name</label> <input id="name" name="name" type="text" maxlength="100"></p>
-<p><label for="mode">Mode</label> <select id="mode" name="mode">
+<div class="field"><label for="name">Name</label> <input id="name" name="name" type="text" maxlength="100"></div>
+<div class="field"><label for="mode">Mode</label> <select id="mode" name="mode">
 <option value="test" selected>test (sandbox)</option>
 <option value="live">live</option>
-</select></p>
+</select></div>
 <fieldset><legend>Scopes</legend>
-<ul>
-${scopes}
-</ul>
+${scopeChoices(ALL_SCOPES)}
 </fieldset>
 <p><button type="submit">Create key</button></p>
 </form>`;
@@ -207,76 +200,74 @@ export function apiKeysPage(input: {
 }): string {
   const canManage = input.chosen.role === 'owner' || input.chosen.role === 'admin';
   const created = input.created
-    ? `<section>
+    ? html`<section class="keep">
 <h2>Your new API key</h2>
-<p><code>${escapeHtml(input.created.key)}</code></p>
+<p><code>${input.created.key}</code></p>
 <p><strong>Copy this key now. It will not be shown again.</strong></p>
 </section>\n`
     : '';
-  const rows = input.keys.map((k) => keyRow(k, input.csrf, canManage)).join('\n');
   const list = input.keys.length
-    ? `<table>
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="API keys">
+<table>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Mode</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col">Action</th></tr></thead>
 <tbody>
-${rows}
-</tbody>
-</table>`
-    : '<p>No API keys yet.</p>';
+${input.keys.map((k) => keyRow(k, input.csrf, canManage))}</tbody>
+</table>
+</div>`
+    : html`<p>No API keys yet.</p>`;
   const create =
     input.unverifiedEmail === undefined
       ? createKeyForm(input.chosen.organization.id, input.csrf)
       : verificationNotice(input.csrf, input.unverifiedEmail);
-  const manage = canManage ? create : '<p>Only owners and admins of the organization can create or revoke API keys.</p>';
-  return page(
+  const manage = canManage ? create : html`<p>Only owners and admins of the organization can create or revoke API keys.</p>`;
+  return titledPage(
     'API keys',
-    `${nav(input.csrf)}
-${organizationPicker('/account/api-keys', input.chosen, input.all)}
-${alert(input.error)}${created}${list}
+    html`${organizationPicker('/account/api-keys', input.chosen, input.all)}
+${alertOf(input.error)}${created}${list}
 ${manage}`,
+    { nav: nav(input.csrf, '/account/api-keys'), wide: true },
   );
 }
 
 export function connectedAppsPage(input: { csrf: string; apps: ConnectedAppView[] }): string {
-  const items = input.apps
-    .map((app) => {
-      const resources = app.resources
-        .map((r) => `<li>${escapeHtml(r.resource)}: ${r.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</li>`)
-        .join('\n');
-      return `<li>
-<h2>${escapeHtml(app.clientName ?? app.clientId)}</h2>
-<p>Organization: ${escapeHtml(app.organizationName ?? app.organizationId ?? 'none')}. Connected on ${date(app.grantedAt)}.</p>
+  const items = input.apps.map((app) => {
+    const resources = app.resources.map(
+      (r) => html`<li>${r.resource}: ${r.scopes.map((s, i) => html`${i ? ' ' : ''}<code>${s}</code>`)}</li>\n`,
+    );
+    return html`<li class="card">
+<h2>${app.clientName ?? app.clientId}</h2>
+<p>Organization: ${app.organizationName ?? app.organizationId ?? 'none'}. Connected on ${date(app.grantedAt)}.</p>
 <ul>
-${resources}
-</ul>
-<form method="post" action="${escapeHtml(`/account/apps/${encodeURIComponent(app.grantId)}/revoke`)}">${hidden('csrf', input.csrf)}<button type="submit">Revoke</button></form>
-</li>`;
-    })
-    .join('\n');
-  return page(
+${resources}</ul>
+<form method="post" action="/account/apps/${encodeURIComponent(app.grantId)}/revoke">${hidden('csrf', input.csrf)}<button type="submit" class="danger">Revoke</button></form>
+</li>\n`;
+  });
+  return titledPage(
     'Connected apps',
-    `${nav(input.csrf)}\n${input.apps.length ? `<ul>\n${items}\n</ul>` : '<p>No apps are connected to your account.</p>'}`,
+    input.apps.length ? html`<ul class="cards">\n${items}</ul>` : html`<p>No apps are connected to your account.</p>`,
+    { nav: nav(input.csrf, '/account/apps') },
   );
 }
 
-export function accountProblemPage(message: string, link = '<p><a href="/account">Back to your account</a></p>'): string {
-  return page('Something went wrong', `<p>${escapeHtml(message)}</p>\n${link}`);
+export function accountProblemPage(message: string, link: SafeHtml = html`<p><a href="/account">Back to your account</a></p>`): string {
+  return titledPage('Something went wrong', html`<p>${message}</p>\n${link}`);
 }
 
 export function verificationSentPage(input: { csrf: string; email: string }): string {
-  return page(
+  return titledPage(
     'Check your email',
-    `${nav(input.csrf)}
-<p role="status">We sent a new verification link to ${escapeHtml(input.email)}. It works once, for 24 hours; earlier links no longer work.</p>
+    html`<p class="success" role="status">We sent a new verification link to ${input.email}. It works once, for 24 hours; earlier links no longer work.</p>
 <p><a href="/account">Back to your account</a></p>`,
+    { nav: nav(input.csrf, undefined) },
   );
 }
 
 /** The page a verification link opens: a GET verifies nothing (mail scanners follow links), the button does. */
 export function verifyEmailPage(input: { csrf: string; action: string }): string {
-  return page(
+  return titledPage(
     'Verify your email address',
-    `<p>Confirm that this email address is yours.</p>
-<form method="post" action="${escapeHtml(input.action)}">
+    html`<p>Confirm that this email address is yours.</p>
+<form method="post" action="${input.action}">
 ${hidden('csrf', input.csrf)}
 <p><button type="submit">Verify my email address</button></p>
 </form>`,
@@ -284,9 +275,9 @@ ${hidden('csrf', input.csrf)}
 }
 
 export function emailVerifiedPage(): string {
-  return page(
+  return titledPage(
     'Email address verified',
-    `<p role="status">Thank you: your email address is verified. You can now create API keys and give apps access to your account.</p>
+    html`<p class="success" role="status">Thank you: your email address is verified. You can now create API keys and give apps access to your account.</p>
 <p>If you were giving an app access, go back to its page and continue.</p>
 <p><a href="/account">Go to your account</a></p>`,
   );
@@ -296,7 +287,7 @@ export function emailVerifiedPage(): string {
 export function linkInvalidPage(next: { href: string; label: string }): string {
   return accountProblemPage(
     'This link is no longer valid: it was used already, it expired, or a newer link replaced it.',
-    `<p><a href="${escapeHtml(next.href)}">${escapeHtml(next.label)}</a></p>`,
+    html`<p><a href="${next.href}">${next.label}</a></p>`,
   );
 }
 
@@ -305,12 +296,12 @@ export function forgotPasswordPage(input: { csrf: string; email?: string; error?
     input.sentTo === undefined
       ? ''
       : status(`If an account exists for ${input.sentTo}, we sent it a link to choose a new password. The link works once, for one hour.`);
-  return page(
+  return titledPage(
     'Reset your password',
-    `${sent}${alert(input.error)}<p>Enter the email address of your account: we will email you a link to choose a new password.</p>
+    html`${sent}${alertOf(input.error)}<p>Enter the email address of your account: we will email you a link to choose a new password.</p>
 <form method="post" action="/account/forgot-password">
 ${hidden('csrf', input.csrf)}
-<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
+${field('email', 'Email', html`type="email" autocomplete="username" required value="${input.email ?? ''}"`)}
 <p><button type="submit">Send reset link</button></p>
 </form>
 <p><a href="/account/login">Back to sign in</a></p>`,
@@ -318,11 +309,11 @@ ${hidden('csrf', input.csrf)}
 }
 
 export function resetPasswordPage(input: { csrf: string; action: string; error?: string }): string {
-  return page(
+  return titledPage(
     'Choose a new password',
-    `${alert(input.error)}<form method="post" action="${escapeHtml(input.action)}">
+    html`${alertOf(input.error)}<form method="post" action="${input.action}">
 ${hidden('csrf', input.csrf)}
-<p><label for="password">New password</label> <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint"> <span id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</span></p>
+${field('password', 'New password', html`type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}"`, `At least ${PASSWORD_MIN_LENGTH} characters.`)}
 <p>Setting a new password signs you out everywhere else.</p>
 <p><button type="submit">Set new password</button></p>
 </form>`,

@@ -82,11 +82,11 @@ describe('authorization code flow with PKCE', () => {
     expect(started.login.html).toContain('<label for="email">Email</label>');
     expect(started.login.html).toContain('<label for="password">Password</label>');
     expect(started.login.html).toContain('<button type="submit">Sign in</button>');
-    expect(started.login.html).toContain('Flow &#60;App&#62;');
+    expect(started.login.html).toContain('Flow &lt;App&gt;');
 
     const consent = await signIn(started, email.toUpperCase());
     expect(consent.status).toBe(200);
-    expect(consent.html).toContain('Flow &#60;App&#62;');
+    expect(consent.html).toContain('Flow &lt;App&gt;');
     expect(consent.html).toContain(SCOPES['signups:read']);
     expect(consent.html).toContain(SCOPES['signups:write']);
     expect(consent.html.match(/type="checkbox"[^>]*checked/g)).toHaveLength(2);
@@ -212,7 +212,9 @@ describe('authorization code flow with PKCE', () => {
     const res = await server.browser(REDIRECT_URI).request(url);
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(await res.text()).toContain(`The application&#39;s request is not valid (${error})`);
   }
 
@@ -285,7 +287,7 @@ describe('authorization code flow with PKCE', () => {
     const started = await startFlow();
     const consent = await signIn(started, email);
     expect(consent.html).toContain('<label for="organization">Organization</label>');
-    expect(consent.html).toContain(`<option value="${other.id}">Second &#60;org&#62;</option>`);
+    expect(consent.html).toContain(`<option value="${other.id}">Second &lt;org&gt;</option>`);
     expect(consent.html).toContain('Permissions your role in the chosen organization does not allow are left out.');
     const code = (await approve(started, consent.html, ['signups:read', 'signups:write'], other.id)).searchParams.get('code') ?? '';
     const issued = await exchange(started, code);

@@ -1,50 +1,53 @@
 import { type Scope, SCOPES } from '#libs/scopes';
+import { html, layout, type SafeHtml } from '#libs/web';
 
-/** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A page of the shared layout whose heading is its title; the body follows the heading. */
+export function titledPage(title: string, body: SafeHtml, options: { nav?: SafeHtml; wide?: boolean } = {}): string {
+  return layout({ title, ...options, main: html`<h1>${title}</h1>\n${body}` }).value;
 }
 
-/** A whole page: its title as the heading, then the body (already escaped HTML). */
-export function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
+/** An error of a form, announced as it appears. */
+export function alertOf(message: string | undefined): SafeHtml {
+  return message ? html`<p role="alert">${message}</p>\n` : html``;
 }
 
-function hidden(csrf: string): string {
-  return `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
+function hidden(csrf: string): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${csrf}">`;
 }
 
 /** `path` is the interaction's page path (interactionPath), which the forms post under. */
 export function loginPage(input: { path: string; csrf: string; clientName: string; email?: string; error?: string }): string {
-  const action = `${input.path}/login`;
-  const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
-  return page(
+  return titledPage(
     'Sign in',
-    `<p>Sign in to continue to ${escapeHtml(input.clientName)}.</p>
-${error}<form method="post" action="${escapeHtml(action)}">
+    html`<p>Sign in to continue to ${input.clientName}.</p>
+${alertOf(input.error)}<form method="post" action="${input.path}/login">
 ${hidden(input.csrf)}
-<p><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></p>
-<p><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></p>
+<div class="field"><label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="username" required value="${input.email ?? ''}"></div>
+<div class="field"><label for="password">Password</label> <input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <p><button type="submit">Sign in</button></p>
 </form>
 <p><a href="/account/forgot-password">Forgot your password?</a></p>
-<p>No account yet? <a href="${escapeHtml(`/account/signup?return=${input.path}`)}">Create an account</a></p>`,
+<p>No account yet? <a href="/account/signup?return=${input.path}">Create an account</a></p>`,
   );
 }
 
 export interface OrganizationChoice {
   id: string;
   name: string;
+}
+
+/** A checkbox per scope, each checked, labelled with the scope and what it allows. */
+export function scopeChoices(scopes: readonly Scope[]): SafeHtml {
+  return html`<ul>
+${scopes.map(
+  (scope, i) =>
+    html`<li><input type="checkbox" id="scope-${i}" name="scope" value="${scope}" checked> <label for="scope-${i}"><code>${scope}</code>: ${SCOPES[scope]}</label></li>\n`,
+)}</ul>`;
+}
+
+/** Approve (the form's action) and Deny (the interaction's abort). */
+function approveOrDeny(path: string, approve: string): SafeHtml {
+  return html`<p class="toolbar"><button type="submit">${approve}</button> <button type="submit" class="secondary" formaction="${path}/abort" formnovalidate>Deny</button></p>`;
 }
 
 /**
@@ -62,39 +65,28 @@ export function consentPage(input: {
   organizations: OrganizationChoice[];
   error?: string;
 }): string {
-  const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
-  const scopes = input.scopes
-    .map(
-      (scope, i) =>
-        `<li><input type="checkbox" id="scope-${i}" name="scope" value="${escapeHtml(scope)}" checked> <label for="scope-${i}"><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPES[scope])}</label></li>`,
-    )
-    .join('\n');
   const picker =
     input.organizations.length > 1
-      ? `<p><label for="organization">Organization</label> <select id="organization" name="organization" required>
-${input.organizations.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHtml(o.name)}</option>`).join('\n')}
-</select></p>`
-      : input.organizations.map((o) => `<p>Organization: ${escapeHtml(o.name)}</p>`).join('');
-  const notAllowed = input.unavailable.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(', ');
+      ? html`<div class="field"><label for="organization">Organization</label> <select id="organization" name="organization" required>
+${input.organizations.map((o) => html`<option value="${o.id}">${o.name}</option>\n`)}</select></div>`
+      : input.organizations.map((o) => html`<p>Organization: ${o.name}</p>`);
+  const notAllowed = input.unavailable.map((scope, i) => html`${i ? ', ' : ''}<code>${scope}</code>`);
   const roleNotes = [
     ...(input.unavailable.length
-      ? [`Your role does not allow ${notAllowed}: the app will not get ${input.unavailable.length === 1 ? 'it' : 'them'}.`]
+      ? [html`Your role does not allow ${notAllowed}: the app will not get ${input.unavailable.length === 1 ? 'it' : 'them'}.`]
       : []),
-    ...(input.narrowedByOrganization ? ['Permissions your role in the chosen organization does not allow are left out.'] : []),
+    ...(input.narrowedByOrganization ? [html`Permissions your role in the chosen organization does not allow are left out.`] : []),
   ];
-  const unavailable = roleNotes.map((note) => `<p>${note}</p>\n`).join('');
-  return page(
+  return titledPage(
     'Authorize access',
-    `<p><strong>${escapeHtml(input.clientName)}</strong> asks to act for you with these permissions.</p>
-${unavailable}${error}<form method="post" action="${escapeHtml(`${input.path}/confirm`)}">
+    html`<p><strong>${input.clientName}</strong> asks to act for you with these permissions.</p>
+${roleNotes.map((note) => html`<p>${note}</p>\n`)}${alertOf(input.error)}<form method="post" action="${input.path}/confirm">
 ${hidden(input.csrf)}
 <fieldset><legend>Permissions</legend>
-<ul>
-${scopes}
-</ul>
+${scopeChoices(input.scopes)}
 </fieldset>
 ${picker}
-<p><button type="submit">Approve</button> <button type="submit" formaction="${escapeHtml(`${input.path}/abort`)}" formnovalidate>Deny</button></p>
+${approveOrDeny(input.path, 'Approve')}
 </form>`,
   );
 }
@@ -111,21 +103,22 @@ export function verifyFirstPage(input: {
   sent?: boolean;
   error?: string;
 }): string {
-  const sent = input.sent ? `<p role="status">We sent a new link to ${escapeHtml(input.email)}. It works once, for 24 hours.</p>\n` : '';
-  const error = input.error ? `<p role="alert">${escapeHtml(input.error)}</p>\n` : '';
-  return page(
+  const sent = input.sent
+    ? html`<p class="success" role="status">We sent a new link to ${input.email}. It works once, for 24 hours.</p>\n`
+    : html``;
+  return titledPage(
     'Verify your email address',
-    `<p>Before you give ${escapeHtml(input.clientName)} access, verify your email address: open the link we emailed to ${escapeHtml(input.email)}.</p>
-${sent}${error}<p><a href="${escapeHtml(input.path)}">I have verified my address: continue</a></p>
-<form method="post" action="${escapeHtml(`${input.path}/resend`)}">
+    html`<p>Before you give ${input.clientName} access, verify your email address: open the link we emailed to ${input.email}.</p>
+${sent}${alertOf(input.error)}<p><a href="${input.path}">I have verified my address: continue</a></p>
+<form method="post" action="${input.path}/resend">
 ${hidden(input.csrf)}
-<p><button type="submit">Resend the verification email</button> <button type="submit" formaction="${escapeHtml(`${input.path}/abort`)}" formnovalidate>Deny</button></p>
+${approveOrDeny(input.path, 'Resend the verification email')}
 </form>`,
   );
 }
 
 export function problemPage(message: string): string {
-  return page('Something went wrong', `<p>${escapeHtml(message)}</p>`);
+  return titledPage('Something went wrong', html`<p>${message}</p>`);
 }
 
 export type DeviceCodeProblem = 'unknown' | 'expired' | 'used' | 'missing' | 'denied' | 'failed';
@@ -141,20 +134,18 @@ const DEVICE_MESSAGES: Record<DeviceCodeProblem, string> = {
 
 /** The device flow's first page: the code shown on the device, then sign-in and consent. */
 export function deviceCodePage(input: { xsrf: string; userCode: string; problem?: DeviceCodeProblem }): string {
-  const message = input.problem
-    ? `<p role="alert">${escapeHtml(DEVICE_MESSAGES[input.problem])}</p>\n`
-    : '<p>Enter the code shown on your device.</p>\n';
-  return page(
+  const message = input.problem ? alertOf(DEVICE_MESSAGES[input.problem]) : html`<p>Enter the code shown on your device.</p>\n`;
+  return titledPage(
     'Connect a device',
-    `${message}<form method="post" action="/oauth/device">
-<input type="hidden" name="xsrf" value="${escapeHtml(input.xsrf)}">
+    html`${message}<form method="post" action="/oauth/device">
+<input type="hidden" name="xsrf" value="${input.xsrf}">
 <input type="hidden" name="confirm" value="yes">
-<p><label for="user_code">Code</label> <input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required value="${escapeHtml(input.userCode)}"></p>
+<div class="field"><label for="user_code">Code</label> <input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required value="${input.userCode}"></div>
 <p><button type="submit">Continue</button></p>
 </form>`,
   );
 }
 
 export function deviceDonePage(clientName: string): string {
-  return page('You can go back to your device', `<p>${escapeHtml(clientName)} now has the access you approved.</p>`);
+  return titledPage('You can go back to your device', html`<p>${clientName} now has the access you approved.</p>`);
 }

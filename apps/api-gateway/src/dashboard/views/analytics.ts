@@ -1,5 +1,5 @@
 import type { AnalyticsView, SignupView } from '#libs/contracts';
-import { html, type SafeHtml } from '../../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 import { attendanceChart, fillChart, registrationsChart } from '../charts.js';
 import { dashboardPage, type Viewer } from './frame.js';
 

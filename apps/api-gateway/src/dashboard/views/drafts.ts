@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 import { checkboxField, errorSummary, type FormView, inputField, textareaField } from './fields.js';
 import { csrfField, dashboardPage, timeZoneSelect, type Viewer } from './frame.js';
 import { SIGNUP_FIELD_LABELS } from './signups.js';

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 
 /** A form's values as entered, and its errors by field name, to show it again beside what was wrong. */
 export interface FormView {

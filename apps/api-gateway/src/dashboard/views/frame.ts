@@ -1,7 +1,6 @@
 import { formatDateTime, listedTimeZones } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
-import { html, type SafeHtml } from '../../pages/html.js';
-import { layout } from '../../pages/layout.js';
+import { html, layout, type SafeHtml } from '#libs/web';
 import { SCRIPT_PATH } from '../script.js';
 
 /** A membership of the signed-in user, as GET /me lists it for an OAuth credential. */
@@ -73,7 +72,7 @@ ${link('/app/signups', 'Signups', 'signups')}
 ${canWrite(viewer) ? link('/app/webhooks', 'Webhooks', 'webhooks') : ''}
 </ul>
 </nav>
-<div class="toolbar">
+<div class="toolbar account">
 ${organizationSwitcher(viewer)}
 <span class="muted">${viewer.email} (${viewer.role})</span>
 ${postButton(viewer, '/app/signout', 'Sign out', 'secondary')}
@@ -85,19 +84,20 @@ export function dashboardPage(viewer: Viewer, section: Section, title: string, m
   const readOnly = canWrite(viewer)
     ? ''
     : html`<p class="notice" role="note">Your role in ${viewer.organization.name} is ${viewer.role}: you can look, not change.</p>`;
-  return layout(
+  return layout({
     title,
-    html`${navigation(viewer, section)}
-${readOnly}
+    nav: navigation(viewer, section),
+    wide: true,
+    main: html`${readOnly}
 ${noticeBlock(notice)}
 ${main}
 <script src="${SCRIPT_PATH}" defer></script>`,
-  );
+  });
 }
 
 /** A page outside the signed-in frame (signed out, a failed sign-in). */
 export function plainPage(title: string, main: SafeHtml): SafeHtml {
-  return layout(title, html`<h1>${title}</h1>\n${main}`);
+  return layout({ title, main: html`<h1>${title}</h1>\n${main}` });
 }
 
 /** What a refusal of the REST API means for the person who asked, in words. */

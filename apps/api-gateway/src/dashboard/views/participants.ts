@@ -1,5 +1,5 @@
 import { PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
-import { html, type SafeHtml } from '../../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 import { answerText } from '../../pages/page-answers.js';
 import { errorSummary, type FormView, inputField } from './fields.js';
 import { canWrite, csrfField, dashboardPage, type Notice, postButton, type Viewer, when } from './frame.js';

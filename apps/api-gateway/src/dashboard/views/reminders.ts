@@ -10,7 +10,7 @@ import {
   type ReminderStatusView,
   type SignupView,
 } from '#libs/contracts';
-import { html, type SafeHtml } from '../../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 import { canWrite, csrfField, dashboardPage, type Notice, type Viewer, when } from './frame.js';
 
 const REASON_LABELS: Record<NotEligibleReason, string> = {

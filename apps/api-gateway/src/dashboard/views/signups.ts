@@ -1,5 +1,5 @@
 import { QUESTION_TYPES, type QuestionView, type SignupStatus, type SignupView } from '#libs/contracts';
-import { html, type SafeHtml } from '../../pages/html.js';
+import { html, type SafeHtml } from '#libs/web';
 import { checkboxField, errorSummary, type FormView, inputField, selectField, textareaField } from './fields.js';
 import { canWrite, csrfField, dashboardPage, type Notice, postButton, timeZoneSelect, type Viewer, when } from './frame.js';
 

@@ -8,8 +8,8 @@ import {
   type WebhookEndpointView,
   type WebhookTestView,
 } from '#libs/contracts';
+import { html, type SafeHtml } from '#libs/web';
 import { GUIDE_PATH } from '../../openapi/openapi.js';
-import { html, type SafeHtml } from '../../pages/html.js';
 import { checkboxField, errorSummary, type FormView, inputField } from './fields.js';
 import { csrfField, dashboardPage, type Notice, postButton, type Viewer, when } from './frame.js';
 

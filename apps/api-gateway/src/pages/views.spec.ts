@@ -1,7 +1,6 @@
 import { participantEvents } from '#libs/calendar';
 import type { ParticipantView, PublicSignupView, WaitlistEntryView } from '#libs/contracts';
-import { escapeHtml, html, SafeHtml } from './html.js';
-import { CONTENT_SECURITY_POLICY, layout } from './layout.js';
+import { STYLESHEET_PATH } from '#libs/web';
 import {
   choicesOf,
   emptyForm,
@@ -12,47 +11,16 @@ import {
   readMove,
   readSelections,
 } from './page-form.js';
+import { CONTENT_SECURITY_POLICY } from './page-headers.js';
 import { canceledPage, notAccepting, registrationPage, signupPage } from './views.js';
 
 const EVIL = '<script>alert("x")</script>';
 
-describe('escapeHtml', () => {
-  it('escapes every character that could open a tag, an entity or leave an attribute', () => {
-    expect(escapeHtml(`<a href='x' title="y">&\`</a>`)).toBe('&lt;a href=&#39;x&#39; title=&quot;y&quot;&gt;&amp;&#96;&lt;/a&gt;');
-  });
-
-  it('leaves ordinary text alone', () => {
-    expect(escapeHtml('Ana Lima, 9:00 – 11:00 ✓')).toBe('Ana Lima, 9:00 – 11:00 ✓');
-  });
-});
-
-describe('html', () => {
-  it('escapes interpolated strings and numbers', () => {
-    expect(html`<p title="${'"x"'}">${EVIL} ${42}</p>`.value).toBe(
-      '<p title="&quot;x&quot;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; 42</p>',
-    );
-  });
-
-  it('keeps nested html as is, and escapes it only once', () => {
-    const inner = html`<b>${'a&b'}</b>`;
-    expect(html`<p>${inner}</p>`.value).toBe('<p><b>a&amp;b</b></p>');
-  });
-
-  it('renders arrays element by element and nothing for null, undefined and false', () => {
-    expect(html`<ul>${['<1>', html`<li>2</li>`]}</ul>${null}${undefined}${false}`.value).toBe('<ul>&lt;1&gt;<li>2</li></ul>');
-  });
-
-  it('returns SafeHtml, so a plain string is never mistaken for markup', () => {
-    expect(html`x`).toBeInstanceOf(SafeHtml);
-    expect(html`${'<b>'}`.value).toBe('&lt;b&gt;');
-  });
-});
-
-describe('layout', () => {
-  it('allows no script and only its own stylesheet by hash', () => {
+describe('page headers', () => {
+  it('allow no script and no inline style: only the stylesheet of this origin', () => {
     expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
-    expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src|unsafe-inline|unsafe-eval/);
-    expect(layout(EVIL, html`<p>x</p>`).value).toContain('<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</title>');
+    expect(CONTENT_SECURITY_POLICY).toContain("style-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src|unsafe-inline|unsafe-eval|sha256-/);
   });
 });
 
@@ -95,7 +63,8 @@ const signup = (overrides: Partial<PublicSignupView> = {}): PublicSignupView => 
 describe('signupPage', () => {
   it('renders script tags in titles, names, notes and entered values inert', () => {
     const page = signupPage(signup(), emptyForm({ name: `"><script>1</script>`, email: EVIL })).value;
-    expect(page).not.toMatch(/<script/i);
+    expect(page).not.toMatch(/<script|<style|style=/i);
+    expect(page).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}">`);
     expect(page).toContain('<h1>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</h1>');
     expect(page).toContain('value="&quot;&gt;&lt;script&gt;1&lt;/script&gt;"');
   });
