@@ -33,12 +33,14 @@ async function sampleSignup(page: Page, origin: string): Promise<string> {
   await page.getByRole('button', { name: 'Create signup' }).click();
   await page.waitForURL(/done=created$/);
   const path = new URL(page.url()).pathname;
-  for (const [slot, places] of [
-    ['Setup crew, 5:00 – 6:00 PM', '4'],
-    ['Clean-up crew, 8:00 – 9:00 PM', '4'],
+  for (const [slot, start, end] of [
+    ['Setup crew', '17:00', '18:00'],
+    ['Clean-up crew', '20:00', '21:00'],
   ] as const) {
     await page.getByRole('textbox', { name: 'Slot', exact: true }).fill(slot);
-    await page.getByLabel('Places').fill(places);
+    await page.getByLabel('Starts').fill(`${date}T${start}`);
+    await page.getByLabel('Ends').fill(`${date}T${end}`);
+    await page.getByLabel('Places').fill('4');
     await page.getByRole('button', { name: 'Add slot' }).click();
     await page.waitForURL(/done=slot-added$/);
   }
@@ -54,15 +56,16 @@ async function sampleSignup(page: Page, origin: string): Promise<string> {
   await page.getByRole('button', { name: 'Publish' }).click();
   await page.waitForURL(/done=published$/);
   const link = await page.locator('#public-link').inputValue();
-  for (const [name, choice] of [
-    ['Ana Lima', /Setup crew/],
-    ['Bo Chen', /Salad/],
+  for (const [name, choice, allergies] of [
+    ['Ana Lima', /Setup crew/, 'None'],
+    ['Bo Chen', /Salad/, 'Peanuts'],
   ] as const) {
     const visitor = await page.context().browser()!.newPage();
     await visitor.goto(link);
     await visitor.getByLabel('Name', { exact: true }).fill(name);
     await visitor.getByLabel('Email', { exact: true }).fill(`${name.split(' ')[0]!.toLowerCase()}@example.com`);
     await visitor.getByLabel(choice).fill('1');
+    await visitor.getByLabel(/allergies/).fill(allergies);
     await visitor.getByRole('button', { name: 'Sign up' }).click();
     await visitor.waitForURL(/\/r\/cnf_/);
     await visitor.close();
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
       participants: `${signup}/participants`,
       'check-in': `${signup}/check-in`,
       numbers: `${signup}/analytics`,
+      webhooks: '/app/webhooks',
       reminders: `${signup}/reminders`,
       'new-signup': '/app/signups/new',
     };
