@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ParticipantView, RegistrationResultView, RegistrationView, ReminderPassView, SignupView, SlotView } from '#libs/contracts';
-import { eventually, launchChromium, localStack } from '#libs/testing';
+import { eventually, launchChromium, localStack, RELAXED_LIMITS_ENV } from '#libs/testing';
 import { request } from './support/api.js';
 import { DashboardStory } from './support/dashboard-story.js';
 import { DEVICE_GRANT } from './support/oauth.js';
@@ -60,7 +60,8 @@ describe('npm start (all-in-one)', () => {
 
   it("boots every app in one process, prints a sandbox key that works on REST and MCP, keeps data across restarts, takes a participant through a question, a waitlist offer, a check-in, an export, a series, a conditional edit, a list of what changed and their calendar files, mails a participant its confirmation, an email reminder and a change, and a new account its verification link, to the mailbox, and runs the organizer's story in the dashboard", async () => {
     const stack = await localStack();
-    const env = { ...stack.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    // Relaxed limits: the test calls from one address, often anonymously, far more than a person would.
+    const env = { ...stack.env, ...RELAXED_LIMITS_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     const base = stack.env.PUBLIC_BASE_URL!;
     const gatewayOrigin = stack.origins['api-gateway'];
     const first = await start(env);

@@ -125,7 +125,10 @@ export class DashboardStory {
     await form.getByLabel(/Setup crew/).fill('1');
     await form.getByLabel(/Dietary needs/).fill('None');
     await form.getByRole('button', { name: 'Sign up' }).click();
-    await form.waitForURL(/\/r\/cnf_/);
+    await form.waitForLoadState();
+    // On the registration's page; a refusal fails here with the page's words.
+    if (!new URL(form.url()).pathname.startsWith('/r/cnf_'))
+      throw new Error(`${name} was not registered: ${await form.locator('main').textContent()}`);
     await visitor.close();
   }
 
