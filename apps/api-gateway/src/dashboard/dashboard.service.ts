@@ -1,5 +1,6 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isUuid, type ParticipantView } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
 import type { ProblemBody } from '#libs/problem';
 import type { SafeHtml } from '#libs/web';
@@ -48,6 +49,29 @@ interface MeAnswer {
   organization: Viewer['organization'];
   role?: string;
   organizations?: Membership[];
+}
+
+/** A path segment the REST API would take as an id; anything else is sent as the nil UUID, which the API answers 404 (not found) for. */
+export const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
+
+/** At most this many participants are read for a page (pages of 100): the CSV export has them all. */
+const MAX_LISTED = 1000;
+const PAGE_SIZE = 100;
+
+/** A signup's participants through the REST API, oldest first, at most MAX_LISTED; `truncated` when there are more. */
+export async function participantsOf(caller: Caller, signupId: string): Promise<{ participants: ParticipantView[]; truncated: boolean }> {
+  const participants: ParticipantView[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor && { cursor }) });
+    const page: ApiAnswer<{ data: ParticipantView[]; nextCursor: string | null }> = await caller.api(
+      'GET',
+      `/signups/${signupId}/participants?${params}`,
+    );
+    participants.push(...page.body.data);
+    cursor = page.body.nextCursor;
+  } while (cursor && participants.length < MAX_LISTED);
+  return { participants, truncated: cursor !== null };
 }
 
 /** Where a sign-in may return: a dashboard path of this origin, never elsewhere. */

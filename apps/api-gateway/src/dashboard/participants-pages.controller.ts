@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOfJson, isUuid, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
+import { etagOfJson, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
-import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
+import { type Caller, DashboardService, idOf, participantsOf, type Rendered, seeOther } from './dashboard.service.js';
 import { placeFieldErrors } from './signup-form.js';
 import { emptyFormView } from './views/fields.js';
 import { type Notice, problemText } from './views/frame.js';
@@ -17,9 +17,6 @@ import {
   participantsPage,
 } from './views/participants.js';
 
-/** At most this many participants are read for a page (pages of 100); the CSV export has them all. */
-const MAX_LISTED = 1000;
-const PAGE_SIZE = 100;
 const SEARCH_MAX_LENGTH = 200;
 
 const NOTICES: Record<string, Notice> = {
@@ -30,7 +27,6 @@ const NOTICES: Record<string, Notice> = {
   undone: { kind: 'success', text: 'Check-in undone.' },
 };
 
-const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
 const filtersOf = (query: Record<string, unknown>): ParticipantFilters => ({
   q: typeof query.q === 'string' ? query.q.slice(0, SEARCH_MAX_LENGTH) : '',
   status: PARTICIPANT_STATUSES.includes(query.status as ParticipantStatus) ? (query.status as ParticipantStatus) : undefined,
@@ -218,20 +214,9 @@ export class ParticipantsPagesController {
     });
   }
 
-  /** The signup and its participants (at most MAX_LISTED, oldest first). */
+  /** The signup and its participants (participantsOf). */
   private async read(caller: Caller, id: string): Promise<{ signup: SignupView; participants: ParticipantView[]; truncated: boolean }> {
     const signup = await caller.api<SignupView>('GET', `/signups/${idOf(id)}`);
-    const participants: ParticipantView[] = [];
-    let cursor: string | null = null;
-    do {
-      const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor && { cursor }) });
-      const page: { body: { data: ParticipantView[]; nextCursor: string | null } } = await caller.api(
-        'GET',
-        `/signups/${signup.body.id}/participants?${params}`,
-      );
-      participants.push(...page.body.data);
-      cursor = page.body.nextCursor;
-    } while (cursor && participants.length < MAX_LISTED);
-    return { signup: signup.body, participants, truncated: cursor !== null };
+    return { signup: signup.body, ...(await participantsOf(caller, signup.body.id)) };
   }
 }

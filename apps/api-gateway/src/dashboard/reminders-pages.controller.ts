@@ -1,26 +1,13 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  isUuid,
-  type ParticipantView,
-  REMINDER_CHANNELS,
-  type ReminderChannel,
-  type ReminderPassView,
-  type ReminderStatusView,
-  type SignupView,
-} from '#libs/contracts';
+import { REMINDER_CHANNELS, type ReminderChannel, type ReminderPassView, type ReminderStatusView, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
-import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
+import { type Caller, DashboardService, idOf, participantsOf, type Rendered, seeOther } from './dashboard.service.js';
 import { type Notice, problemText } from './views/frame.js';
 import { ceilingNotice, passNotice, passQuery, remindersPage } from './views/reminders.js';
 
-/** At most this many participants are read for the list of who was reminded (pages of 100). */
-const MAX_LISTED = 1000;
-const PAGE_SIZE = 100;
-
-const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
 const isChannel = (value: unknown): value is ReminderChannel => REMINDER_CHANNELS.includes(value as ReminderChannel);
 
 /**
@@ -70,24 +57,9 @@ export class RemindersPagesController {
     const signup = await caller.api<SignupView>('GET', `/signups/${idOf(id)}`);
     const [reminders, participants] = await Promise.all([
       caller.api<ReminderStatusView>('GET', `/signups/${signup.body.id}/reminders`),
-      this.participants(caller, signup.body.id),
+      participantsOf(caller, signup.body.id).then((read) => read.participants),
     ]);
     const shown = typeof notice === 'function' ? notice(reminders.body) : notice;
     return { status, page: remindersPage(caller.viewer, signup.body, reminders.body, participants, shown) };
-  }
-
-  private async participants(caller: Caller, signupId: string): Promise<ParticipantView[]> {
-    const participants: ParticipantView[] = [];
-    let cursor: string | null = null;
-    do {
-      const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor && { cursor }) });
-      const page: { body: { data: ParticipantView[]; nextCursor: string | null } } = await caller.api(
-        'GET',
-        `/signups/${signupId}/participants?${params}`,
-      );
-      participants.push(...page.body.data);
-      cursor = page.body.nextCursor;
-    } while (cursor && participants.length < MAX_LISTED);
-    return participants;
   }
 }

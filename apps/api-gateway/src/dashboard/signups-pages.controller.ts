@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type AnalyticsView, isUuid, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
+import { type AnalyticsView, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
 import type { ApiAnswer } from './api.js';
-import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
+import { type Caller, DashboardService, idOf, type Rendered, seeOther } from './dashboard.service.js';
 import { qrPng, qrSvg } from './qr-code.js';
 import { newSignupFormValues, placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
 import { analyticsPage } from './views/analytics.js';
@@ -29,8 +29,6 @@ const NOTICES: Record<string, Notice> = {
 
 const noticeOf = (done: unknown): Notice | undefined => (typeof done === 'string' ? NOTICES[done] : undefined);
 const isStatus = (value: unknown): value is SignupStatus => SIGNUP_STATUSES.includes(value as SignupStatus);
-/** A path segment the REST API would take as an id; anything else is not found here already. */
-const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
 /** A cursor is opaque, but never long (the API refuses it anyway). */
 const cursorOf = (cursor: unknown): string | undefined => (typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined);
 const page = (status: number, rendered: Rendered['page']): Rendered => ({ status, page: rendered });

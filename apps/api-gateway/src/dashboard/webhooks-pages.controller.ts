@@ -4,7 +4,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ALL_EVENT_TYPES,
   type DeliveryView,
-  isUuid,
   WEBHOOK_EVENT_TYPES,
   type WebhookEndpointView,
   type WebhookTestView,
@@ -12,7 +11,7 @@ import {
 } from '#libs/contracts';
 import type { FieldError, ProblemBody } from '#libs/problem';
 import { Auth } from '#libs/scopes';
-import { type Caller, DashboardService, type Rendered, seeOther } from './dashboard.service.js';
+import { type Caller, DashboardService, idOf, type Rendered, seeOther } from './dashboard.service.js';
 import { emptyFormView, type FormView } from './views/fields.js';
 import { type Notice, problemText } from './views/frame.js';
 import { eventTypeField, newWebhookFormValues, signingSecretPage, webhookPage, webhooksListPage } from './views/webhooks.js';
@@ -30,8 +29,6 @@ interface Paged<T> {
 }
 
 const noticeOf = (done: unknown): Notice | undefined => (typeof done === 'string' ? NOTICES[done] : undefined);
-/** A path segment the REST API would take as an id; anything else is not found here already. */
-const idOf = (id: string): string => (isUuid(id) ? id : '00000000-0000-0000-0000-000000000000');
 /** A cursor is opaque, but never long (the API refuses it anyway). */
 const cursorOf = (cursor: unknown): string | undefined => (typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined);
 const pageQuery = (limit: number, cursor: string | undefined): string =>

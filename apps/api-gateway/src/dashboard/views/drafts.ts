@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '#libs/web';
 import { checkboxField, errorSummary, type FormView, inputField, textareaField } from './fields.js';
 import { csrfField, dashboardPage, timeZoneSelect, type Viewer } from './frame.js';
-import { SIGNUP_FIELD_LABELS } from './signups.js';
+import { SIGNUP_FIELD_LABELS, signupBasics } from './signups.js';
 
 /** The form name of a part of a drafted slot or item row. */
 export const slotField = (index: number, part: 'keep' | 'title' | 'startTime' | 'endTime' | 'capacity'): string => `slot-${index}-${part}`;
@@ -70,13 +70,7 @@ ${inputField(form, { name: itemField(i, 'quantityNeeded'), label: 'How many', ty
 ${errorSummary(form, SIGNUP_FIELD_LABELS)}
 <form method="post" action="/app/signups/draft/create" class="stack" novalidate>
 ${csrfField(viewer)}
-${inputField(form, { name: 'title', label: 'Title', required: true })}
-${textareaField(form, { name: 'description', label: 'Description' })}
-<div class="grid-2">
-${inputField(form, { name: 'eventDate', label: 'Date and time', type: 'datetime-local', required: true })}
-<div class="field"><label for="timeZone">Time zone</label>${timeZoneSelect('timeZone', 'timeZone', form.values.timeZone ?? 'UTC')}</div>
-</div>
-${inputField(form, { name: 'location', label: 'Location' })}
+${signupBasics(form)}
 <h2>Time slots</h2>
 ${slots ? slotRows : html`<p>The draft has no time slots.</p>`}
 <h2>Items to bring</h2>

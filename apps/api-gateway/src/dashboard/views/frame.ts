@@ -127,6 +127,29 @@ export function problemPage(viewer: Viewer | undefined, problem: ProblemBody): S
   return viewer ? dashboardPage(viewer, 'signups', 'This could not be done', main) : plainPage('This could not be done', main);
 }
 
+/** A column heading; ACTIONS heads a column of buttons (named for screen readers only). */
+export const ACTIONS = html`<span class="visually-hidden">Actions</span>`;
+
+/**
+ * A table in a region that scrolls sideways on a narrow screen (focusable, so a keyboard can
+ * scroll it), named `label`; `body` is its rows, `tbody` the attributes of its body.
+ */
+export function dataTable(options: {
+  label: string;
+  caption?: string;
+  headers: (string | SafeHtml)[];
+  body: SafeHtml;
+  tbody?: SafeHtml;
+}): SafeHtml {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${options.label}">
+<table>
+${options.caption ? html`<caption class="visually-hidden">${options.caption}</caption>` : ''}
+<thead><tr>${options.headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead>
+<tbody${options.tbody ?? ''}>${options.body}</tbody>
+</table>
+</div>`;
+}
+
 /** A select of every time zone the runtime lists, with `selected` chosen. */
 export function timeZoneSelect(id: string, name: string, selected: string): SafeHtml {
   return html`<select id="${id}" name="${name}">${listedTimeZones().map(

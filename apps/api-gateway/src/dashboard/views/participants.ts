@@ -2,7 +2,7 @@ import { PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, typ
 import { html, type SafeHtml } from '#libs/web';
 import { answerText } from '../../pages/page-answers.js';
 import { errorSummary, type FormView, inputField } from './fields.js';
-import { canWrite, csrfField, dashboardPage, type Notice, postButton, type Viewer, when } from './frame.js';
+import { ACTIONS, canWrite, csrfField, dashboardPage, dataTable, type Notice, postButton, type Viewer, when } from './frame.js';
 
 export const STATUS_LABELS: Record<ParticipantStatus, string> = {
   confirmed: 'Confirmed',
@@ -126,16 +126,12 @@ export function participantsPage(
 </div>
 ${filtersForm(options.filters, `${base}/participants`)}
 <p role="status" id="participants-count">${participants.length} of ${options.total} shown${options.truncated ? ' (the first ones only: export the CSV for all)' : ''}.</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Participants">
-<table>
-<thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Signed up for</th><th scope="col">Answers</th><th scope="col">Registered</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody id="participants-rows" data-live="${base}/participants/rows?${new URLSearchParams({ q: options.filters.q, status: options.filters.status ?? '' }).toString()}">${participantRows(
-      viewer,
-      signup,
-      participants,
-    )}</tbody>
-</table>
-</div>`,
+${dataTable({
+  label: 'Participants',
+  headers: ['Name', 'Status', 'Signed up for', 'Answers', 'Registered', ACTIONS],
+  body: participantRows(viewer, signup, participants),
+  tbody: html` id="participants-rows" data-live="${base}/participants/rows?${new URLSearchParams({ q: options.filters.q, status: options.filters.status ?? '' }).toString()}"`,
+})}`,
     options.notice,
   );
 }

@@ -11,7 +11,7 @@ import {
   type SignupView,
 } from '#libs/contracts';
 import { html, type SafeHtml } from '#libs/web';
-import { canWrite, csrfField, dashboardPage, type Notice, type Viewer, when } from './frame.js';
+import { canWrite, csrfField, dashboardPage, dataTable, type Notice, type Viewer, when } from './frame.js';
 
 const REASON_LABELS: Record<NotEligibleReason, string> = {
   not_mobile: 'not a mobile number',
@@ -140,15 +140,14 @@ function remindedSection(signup: SignupView, status: ReminderStatusView, partici
   const table =
     reminded.length === 0
       ? html`<p>Nobody was reminded yet.</p>`
-      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Participants reminded">
-<table>
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">First reminded</th></tr></thead>
-<tbody>${reminded.map(
-          (p) =>
-            html`<tr><td>${p.name}</td><td>${p.email}</td><td>${p.phone ?? '—'}</td><td>${when(p.remindedAt, signup.timeZone)}</td></tr>`,
-        )}</tbody>
-</table>
-</div>`;
+      : dataTable({
+          label: 'Participants reminded',
+          headers: ['Name', 'Email', 'Phone', 'First reminded'],
+          body: html`${reminded.map(
+            (p) =>
+              html`<tr><td>${p.name}</td><td>${p.email}</td><td>${p.phone ?? '—'}</td><td>${when(p.remindedAt, signup.timeZone)}</td></tr>`,
+          )}`,
+        });
   return html`<section aria-labelledby="reminded-heading">
 <h2 id="reminded-heading">Who was reminded</h2>
 ${summary}

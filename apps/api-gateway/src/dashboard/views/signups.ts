@@ -1,7 +1,18 @@
 import { QUESTION_TYPES, type QuestionView, type SignupStatus, type SignupView } from '#libs/contracts';
 import { html, type SafeHtml } from '#libs/web';
 import { checkboxField, errorSummary, type FormView, inputField, selectField, textareaField } from './fields.js';
-import { canWrite, csrfField, dashboardPage, type Notice, postButton, timeZoneSelect, type Viewer, when } from './frame.js';
+import {
+  ACTIONS,
+  canWrite,
+  csrfField,
+  dashboardPage,
+  dataTable,
+  type Notice,
+  postButton,
+  timeZoneSelect,
+  type Viewer,
+  when,
+} from './frame.js';
 
 const STATUS_LABELS: Record<SignupStatus, string> = { draft: 'Draft', published: 'Published', closed: 'Closed' };
 
@@ -41,13 +52,12 @@ ${(['draft', 'published', 'closed'] as const).map(
   const table =
     signups.length === 0
       ? html`<p>No signups yet.${canWrite(viewer) ? html` <a href="/app/signups/new">Create your first one</a>.` : ''}</p>`
-      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Signups">
-<table>
-<caption class="visually-hidden">Signups of ${viewer.organization.name}</caption>
-<thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Registered</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>
-</div>`;
+      : dataTable({
+          label: 'Signups',
+          caption: `Signups of ${viewer.organization.name}`,
+          headers: ['Title', 'Status', 'Date', 'Registered'],
+          body: html`${rows}`,
+        });
   const next = options.nextCursor
     ? html`<p><a href="/app/signups?${new URLSearchParams({ ...(options.status && { status: options.status }), cursor: options.nextCursor }).toString()}">Next page</a></p>`
     : '';
@@ -110,6 +120,17 @@ ${existing ? checkboxField(form, { name: name('remove'), label: 'Remove this que
 </fieldset>`;
 }
 
+/** The fields every signup form starts with: title, description, date and time in a zone, location. */
+export function signupBasics(form: FormView): SafeHtml {
+  return html`${inputField(form, { name: 'title', label: 'Title', required: true })}
+${textareaField(form, { name: 'description', label: 'Description' })}
+<div class="grid-2">
+${inputField(form, { name: 'eventDate', label: 'Date and time', type: 'datetime-local', required: true })}
+<div class="field"><label for="timeZone">Time zone</label>${timeZoneSelect('timeZone', 'timeZone', form.values.timeZone ?? 'UTC')}</div>
+</div>
+${inputField(form, { name: 'location', label: 'Location' })}`;
+}
+
 /** The create and edit form; `etag` (editing) makes the save conditional, so another's change is never overwritten. */
 export function signupFormPage(
   viewer: Viewer,
@@ -129,13 +150,7 @@ ${errorSummary(form, SIGNUP_FIELD_LABELS)}
 <form method="post" action="${action}" class="stack" novalidate>
 ${csrfField(viewer)}
 ${options.etag ? html`<input type="hidden" name="etag" value="${options.etag}">` : ''}
-${inputField(form, { name: 'title', label: 'Title', required: true })}
-${textareaField(form, { name: 'description', label: 'Description' })}
-<div class="grid-2">
-${inputField(form, { name: 'eventDate', label: 'Date and time', type: 'datetime-local', required: true })}
-<div class="field"><label for="timeZone">Time zone</label>${timeZoneSelect('timeZone', 'timeZone', form.values.timeZone ?? 'UTC')}</div>
-</div>
-${inputField(form, { name: 'location', label: 'Location' })}
+${signupBasics(form)}
 <div class="grid-2">
 ${inputField(form, { name: 'maxParticipants', label: 'Most participants', type: 'number', min: 1, hint: 'Leave empty for no limit.' })}
 ${inputField(form, { name: 'signupCloseDate', label: 'Registrations close', type: 'datetime-local', hint: 'Leave empty to take them until the event.' })}
@@ -190,7 +205,7 @@ function slotsSection(viewer: Viewer, signup: SignupView): SafeHtml {
 <h2 id="slots-heading">Time slots</h2>
 ${
   slots.length
-    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of time slots"><table><thead><tr><th scope="col">Slot</th><th scope="col">Starts</th><th scope="col">Taken</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${slotRows}</tbody></table></div>`
+    ? dataTable({ label: 'Table of time slots', headers: ['Slot', 'Starts', 'Taken', ACTIONS], body: html`${slotRows}` })
     : html`<p>No time slots.</p>`
 }
 ${
@@ -210,7 +225,7 @@ ${csrfField(viewer)}
 <h2 id="items-heading">Items to bring</h2>
 ${
   items.length
-    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of items"><table><thead><tr><th scope="col">Item</th><th scope="col">Claimed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${itemRows}</tbody></table></div>`
+    ? dataTable({ label: 'Table of items', headers: ['Item', 'Claimed', ACTIONS], body: html`${itemRows}` })
     : html`<p>No items.</p>`
 }
 ${

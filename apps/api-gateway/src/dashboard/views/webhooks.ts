@@ -11,7 +11,7 @@ import {
 import { html, type SafeHtml } from '#libs/web';
 import { GUIDE_PATH } from '../../openapi/openapi.js';
 import { checkboxField, errorSummary, type FormView, inputField } from './fields.js';
-import { csrfField, dashboardPage, type Notice, postButton, type Viewer, when } from './frame.js';
+import { ACTIONS, csrfField, dashboardPage, dataTable, type Notice, postButton, type Viewer, when } from './frame.js';
 
 /** The form's checkbox of an event type; `*` (every type) is `event-all`. */
 export const eventTypeField = (type: string): string => (type === ALL_EVENT_TYPES ? 'event-all' : `event-${type}`);
@@ -94,13 +94,12 @@ export function webhooksListPage(
   const table =
     endpoints.length === 0
       ? html`<p>No endpoints yet.</p>`
-      : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Table of endpoints">
-<table>
-<caption class="visually-hidden">Webhook endpoints of ${viewer.organization.name}</caption>
-<thead><tr><th scope="col">URL</th><th scope="col">Event types</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>
-</div>`;
+      : dataTable({
+          label: 'Table of endpoints',
+          caption: `Webhook endpoints of ${viewer.organization.name}`,
+          headers: ['URL', 'Event types', 'Status', 'Created'],
+          body: html`${rows}`,
+        });
   const next = options.nextCursor
     ? html`<p><a href="/app/webhooks?${new URLSearchParams({ cursor: options.nextCursor }).toString()}">Next page</a></p>`
     : '';
@@ -207,12 +206,11 @@ ${endpointActions(viewer, endpoint)}
 ${options.test ? testResult(options.test) : ''}
 <section aria-labelledby="deliveries-heading">
 <h2 id="deliveries-heading">Deliveries</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Table of deliveries">
-<table>
-<thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Response</th><th scope="col">Time</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${deliveryRows(viewer, endpoint, deliveries)}</tbody>
-</table>
-</div>
+${dataTable({
+  label: 'Table of deliveries',
+  headers: ['Event', 'Status', 'Attempts', 'Response', 'Time', ACTIONS],
+  body: deliveryRows(viewer, endpoint, deliveries),
+})}
 ${next}
 </section>`,
     options.notice,
