@@ -1108,7 +1108,10 @@ describe('hostile inputs', () => {
         `/app/signups/${value.raw}/qr.svg`,
         `/app/signups/${value.raw}/analytics`,
         `/app/signups/${signup}/participants/${value.raw}/edit`,
+        `/app/signups/${signup}/participants/${value.raw}/delete`,
+        `/app/signups/${value.raw}/delete`,
         `/app/webhooks/${value.raw}`,
+        `/app/webhooks/${value.raw}/delete`,
         `/app/assets/${value.raw}`,
       ].map((path) => ({
         name: `GET ${path}: ${value.name}`,

@@ -93,10 +93,15 @@ export class DashboardStory {
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Signup created');
     await this.check('signup (draft)');
 
-    await page.getByRole('textbox', { name: 'Slot', exact: true }).fill('Setup crew');
+    await page.getByRole('textbox', { name: 'Slot', exact: true }).fill('Setup');
     await page.getByLabel('Places').fill('1');
     await page.getByRole('button', { name: 'Add slot' }).click();
     await page.waitForURL(/done=slot-added$/);
+    await page.getByRole('link', { name: 'Edit Setup' }).click();
+    await page.getByLabel(/^Slot/).fill('Setup crew');
+    await this.check('slot');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/done=saved$/);
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.waitForURL(/done=published$/);
     await this.check('signup (published)');
@@ -169,6 +174,8 @@ export class DashboardStory {
     await page.getByRole('button', { name: 'Promote Bo' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/place/i);
     await page.goto(`${this.stack.origin}/app/signups/${this.signup.id}/participants`);
+    await page.getByRole('link', { name: 'Remove Ana' }).click();
+    await this.check('remove (confirm)');
     await page.getByRole('button', { name: 'Remove Ana' }).click();
     await page.waitForURL(/done=removed$/);
     await page.getByRole('button', { name: 'Promote Bo' }).click();

@@ -7,7 +7,7 @@ import { Auth, Unmetered } from '#libs/scopes';
 import { type Caller, DashboardService, idOf, participantsOf, type Rendered, seeOther } from './dashboard.service.js';
 import { placeFieldErrors } from './signup-form.js';
 import { emptyFormView } from './views/fields.js';
-import { type Notice, problemText } from './views/frame.js';
+import { confirmPage, type Notice, problemText } from './views/frame.js';
 import {
   checkInPage,
   matches,
@@ -142,6 +142,29 @@ export class ParticipantsPagesController {
       return {
         status: answer.status === 412 ? 409 : answer.status,
         page: participantFormPage(viewer, signup.body, current.body, view, String(current.headers.etag ?? '')),
+      };
+    });
+  }
+
+  @Get('participants/:participantId/delete')
+  confirmRemove(
+    @Param('id') id: string,
+    @Param('participantId') participantId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const signup = (await api<SignupView>('GET', `/signups/${idOf(id)}`)).body;
+      const participant = (await api<ParticipantView>('GET', `/signups/${signup.id}/participants/${idOf(participantId)}`)).body;
+      return {
+        status: 200,
+        page: confirmPage(viewer, 'signups', {
+          title: `Remove ${participant.name}?`,
+          consequence: `${participant.name} is no longer signed up for ${signup.title}: their places are freed for the next in line.`,
+          action: `/app/signups/${signup.id}/participants/${participant.id}/delete`,
+          button: `Remove ${participant.name}`,
+          back: `/app/signups/${signup.id}/participants`,
+        }),
       };
     });
   }

@@ -1,5 +1,5 @@
 import type { SignupView } from '#libs/contracts';
-import { placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
+import { choiceRequest, choiceValues, kindOf, placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
 
 const signup = {
   id: 'b6f0c1de-0000-4000-8000-000000000001',
@@ -72,5 +72,35 @@ describe('the signup form', () => {
       'question-0-options': ['needs two'],
       title: ['odd'],
     });
+  });
+});
+
+describe('the slot and item forms', () => {
+  const withChoices = {
+    ...signup,
+    slots: [{ id: 's1', title: 'Door', description: null, startTime: '2027-06-01T21:00:00.000Z', endTime: null, capacity: 3 }],
+    items: [{ id: 'i1', name: 'Salad', notes: 'Big', quantityNeeded: 2 }],
+  } as unknown as SignupView;
+
+  it('shows a slot on the signup clock and sends it back as its PATCH body, emptied fields cleared', () => {
+    const values = choiceValues(withChoices, 'slot', 's1')!;
+    expect(values).toEqual({ title: 'Door', description: '', startTime: '2027-06-01T17:00', endTime: '', capacity: '3' });
+    expect(choiceRequest('slot', values, withChoices.timeZone)).toEqual({
+      title: 'Door',
+      description: null,
+      startTime: '2027-06-01T21:00:00.000Z',
+      endTime: null,
+      capacity: 3,
+    });
+  });
+
+  it("reads an item, and knows neither another signup's choice nor another list", () => {
+    expect(choiceRequest('item', choiceValues(withChoices, 'item', 'i1')!, 'UTC')).toEqual({
+      name: 'Salad',
+      notes: 'Big',
+      quantityNeeded: 2,
+    });
+    expect(choiceValues(withChoices, 'item', 's1')).toBeUndefined();
+    expect([kindOf('slots'), kindOf('items'), kindOf('participants')]).toEqual(['slot', 'item', undefined]);
   });
 });

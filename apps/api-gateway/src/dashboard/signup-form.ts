@@ -144,3 +144,41 @@ const SIGNUP_INPUT_FIELDS: Record<string, true> = {
   reminderHoursBefore: true,
   requiresPhone: true,
 };
+
+/** Which list a path segment names: `slots` or `items`. */
+export function kindOf(segment: string): 'slot' | 'item' | undefined {
+  return segment === 'slots' ? 'slot' : segment === 'items' ? 'item' : undefined;
+}
+
+/** The form's values of one slot or item of the signup; undefined when it has none of that id. */
+export function choiceValues(signup: SignupView, kind: 'slot' | 'item', id: string): Record<string, string> | undefined {
+  if (kind === 'slot') {
+    const slot = signup.slots?.find((s) => s.id === id);
+    return (
+      slot && {
+        title: slot.title,
+        description: slot.description ?? '',
+        startTime: localInputValue(slot.startTime, signup.timeZone),
+        endTime: localInputValue(slot.endTime, signup.timeZone),
+        capacity: String(slot.capacity),
+      }
+    );
+  }
+  const item = signup.items?.find((i) => i.id === id);
+  return item && { name: item.name, notes: item.notes ?? '', quantityNeeded: String(item.quantityNeeded) };
+}
+
+/** The PATCH body of a slot or item form: emptied optional fields cleared (null). */
+export function choiceRequest(kind: 'slot' | 'item', values: Record<string, string>, timeZone: string): Record<string, unknown> {
+  const optional = (value: string | undefined, convert: (v: string) => unknown = (v) => v): unknown => (value ? convert(value) : null);
+  if (kind === 'slot') {
+    return {
+      title: values.title ?? '',
+      description: optional(values.description),
+      startTime: optional(values.startTime, (v) => instant(v, timeZone)),
+      endTime: optional(values.endTime, (v) => instant(v, timeZone)),
+      capacity: integer(values.capacity ?? ''),
+    };
+  }
+  return { name: values.name ?? '', notes: optional(values.notes), quantityNeeded: integer(values.quantityNeeded ?? '') };
+}

@@ -2,16 +2,25 @@ import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/c
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AnalyticsView, SIGNUP_STATUSES, type SignupStatus, type SignupView } from '#libs/contracts';
-import type { ProblemBody } from '#libs/problem';
+import { type ProblemBody, ProblemError } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
 import type { ApiAnswer } from './api.js';
 import { type Caller, DashboardService, idOf, type Rendered, seeOther } from './dashboard.service.js';
 import { qrPng, qrSvg } from './qr-code.js';
-import { newSignupFormValues, placeFieldErrors, questionRowsOf, signupFormValues, signupRequest } from './signup-form.js';
+import {
+  choiceRequest,
+  choiceValues,
+  kindOf,
+  newSignupFormValues,
+  placeFieldErrors,
+  questionRowsOf,
+  signupFormValues,
+  signupRequest,
+} from './signup-form.js';
 import { analyticsPage } from './views/analytics.js';
 import { emptyFormView, type FormView } from './views/fields.js';
-import { type Notice, problemText } from './views/frame.js';
-import { duplicatePage, signupFormPage, signupPage, signupsListPage } from './views/signups.js';
+import { confirmPage, type Notice, problemText } from './views/frame.js';
+import { choiceFormPage, duplicatePage, signupFormPage, signupPage, signupsListPage } from './views/signups.js';
 import { instantFromLocal } from './wall-time.js';
 
 const NOTICES: Record<string, Notice> = {
@@ -31,6 +40,7 @@ const noticeOf = (done: unknown): Notice | undefined => (typeof done === 'string
 const isStatus = (value: unknown): value is SignupStatus => SIGNUP_STATUSES.includes(value as SignupStatus);
 /** A cursor is opaque, but never long (the API refuses it anyway). */
 const cursorOf = (cursor: unknown): string | undefined => (typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined);
+const notFound = (): ProblemError => new ProblemError('not_found', 'No such slot or item.');
 const page = (status: number, rendered: Rendered['page']): Rendered => ({ status, page: rendered });
 
 /** The signups of the organization: list, create, edit, publish, close, delete, duplicate, slots and items, sharing.
@@ -142,6 +152,23 @@ export class SignupsPagesController {
     return this.transition(req, reply, id, 'close', 'closed');
   }
 
+  @Get(':id/delete')
+  confirmRemove(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const signup = (await api<SignupView>('GET', `/signups/${idOf(id)}`)).body;
+      return page(
+        200,
+        confirmPage(viewer, 'signups', {
+          title: `Delete ${signup.title}?`,
+          consequence: `The signup, its slots, items and ${signup.participantCount} registrations are deleted. This cannot be undone.`,
+          action: `/app/signups/${signup.id}/delete`,
+          button: 'Delete the signup',
+          back: `/app/signups/${signup.id}`,
+        }),
+      );
+    });
+  }
+
   @Post(':id/delete')
   remove(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.dashboard.signedIn(req, reply, async ({ api }) => {
@@ -197,6 +224,53 @@ export class SignupsPagesController {
         items: [{ name: form.name ?? '', quantityNeeded: this.integer(form.quantityNeeded) }],
       });
       return seeOther(`/app/signups/${idOf(id)}?done=item-added`);
+    });
+  }
+
+  @Get(':id/:kind/:choiceId/edit')
+  choiceForm(
+    @Param('id') id: string,
+    @Param('kind') kind: string,
+    @Param('choiceId') choiceId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const choice = kindOf(kind);
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      const values = choice ? choiceValues(signup.body, choice, choiceId) : undefined;
+      if (!choice || !values) throw notFound();
+      return page(200, choiceFormPage(viewer, signup.body, choice, choiceId, emptyFormView(values), String(signup.headers.etag ?? '')));
+    });
+  }
+
+  /** Saves a slot or item only if the signup did not change since the form was shown (its ETag covers its slots and items). */
+  @Post(':id/:kind/:choiceId/edit')
+  editChoice(
+    @Param('id') id: string,
+    @Param('kind') kind: string,
+    @Param('choiceId') choiceId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form, api, call }) => {
+      const choice = kindOf(kind);
+      if (!choice) throw notFound();
+      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
+      const answer = await call(
+        'PATCH',
+        `/signups/${signup.body.id}/${choice}s/${idOf(choiceId)}`,
+        choiceRequest(choice, form, signup.body.timeZone),
+        form.etag ? { 'if-match': form.etag } : {},
+      );
+      if (answer.status === 200) return seeOther(`/app/signups/${signup.body.id}?done=saved`);
+      const current = await api<SignupView>('GET', `/signups/${signup.body.id}`);
+      const etag = String(current.headers.etag ?? '');
+      const problem = answer.body as ProblemBody;
+      const fresh = answer.status === 412 ? choiceValues(current.body, choice, choiceId) : undefined;
+      const view = fresh ? emptyFormView(fresh) : placeFieldErrors(form, problem.errors, [], choice === 'slot' ? 'title' : 'name');
+      if (fresh || !problem.errors?.length) view.errors[choice === 'slot' ? 'title' : 'name'] = [problemText(problem)];
+      return page(answer.status === 412 ? 409 : answer.status, choiceFormPage(viewer, current.body, choice, idOf(choiceId), view, etag));
     });
   }
 

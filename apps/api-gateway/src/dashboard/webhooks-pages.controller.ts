@@ -13,7 +13,7 @@ import type { FieldError, ProblemBody } from '#libs/problem';
 import { Auth } from '#libs/scopes';
 import { type Caller, DashboardService, idOf, type Rendered, seeOther } from './dashboard.service.js';
 import { emptyFormView, type FormView } from './views/fields.js';
-import { type Notice, problemText } from './views/frame.js';
+import { confirmPage, type Notice, problemText } from './views/frame.js';
 import { eventTypeField, newWebhookFormValues, signingSecretPage, webhookPage, webhooksListPage } from './views/webhooks.js';
 
 const NOTICES: Record<string, Notice> = {
@@ -120,6 +120,23 @@ export class WebhooksPagesController {
     return this.dashboard.signedIn(req, reply, async (caller) => {
       const answer = await caller.api<WebhookTestView>('POST', `/webhooks/${idOf(id)}/test`);
       return this.endpointPage(caller, id, undefined, undefined, answer.body);
+    });
+  }
+
+  @Get(':id/delete')
+  confirmRemove(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
+      const endpoint = (await api<WebhookEndpointView>('GET', `/webhooks/${idOf(id)}`)).body;
+      return {
+        status: 200,
+        page: confirmPage(viewer, 'webhooks', {
+          title: 'Delete this endpoint?',
+          consequence: `${endpoint.url} receives no more events, and its delivery history is deleted. This cannot be undone.`,
+          action: `/app/webhooks/${endpoint.id}/delete`,
+          button: 'Delete the endpoint',
+          back: `/app/webhooks/${endpoint.id}`,
+        }),
+      };
     });
   }
 

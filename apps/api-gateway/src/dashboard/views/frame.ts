@@ -95,6 +95,22 @@ ${main}
   });
 }
 
+/** The step before something that cannot be undone: what will happen, the button that does it, and the way back. */
+export function confirmPage(
+  viewer: Viewer,
+  section: Section,
+  options: { title: string; consequence: string; action: string; button: string; back: string },
+): SafeHtml {
+  return dashboardPage(
+    viewer,
+    section,
+    options.title,
+    html`<h1>${options.title}</h1>
+<p>${options.consequence}</p>
+<div class="toolbar">${postButton(viewer, options.action, options.button, 'danger')} <a href="${options.back}">Cancel</a></div>`,
+  );
+}
+
 /** A page outside the signed-in frame (signed out, a failed sign-in). */
 export function plainPage(title: string, main: SafeHtml): SafeHtml {
   return layout({ title, main: html`<h1>${title}</h1>\n${main}` });

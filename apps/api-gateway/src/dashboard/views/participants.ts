@@ -95,12 +95,7 @@ export function participantRows(viewer: Viewer, signup: SignupView, participants
 <td>${when(p.createdAt, signup.timeZone)}</td>
 <td>${
       canWrite(viewer) && p.status !== 'cancelled'
-        ? html`<div class="toolbar"><a class="button secondary" href="${base}/${p.id}/edit">Edit<span class="visually-hidden"> ${p.name}</span></a>${postButton(
-            viewer,
-            `${base}/${p.id}/delete`,
-            html`Remove<span class="visually-hidden"> ${p.name}</span>`,
-            'danger',
-          )}</div>`
+        ? html`<div class="toolbar"><a class="button secondary" href="${base}/${p.id}/edit">Edit<span class="visually-hidden"> ${p.name}</span></a><a class="button danger" href="${base}/${p.id}/delete">Remove<span class="visually-hidden"> ${p.name}</span></a></div>`
         : ''
     }</td>
 </tr>`,

@@ -182,6 +182,65 @@ ${questionRow(form, options.questionCount, false)}
   );
 }
 
+/** Edit and Remove of a slot or item (at `path`), named for screen readers. */
+function rowActions(viewer: Viewer, path: string, name: string): SafeHtml {
+  return html`<div class="toolbar"><a class="button secondary" href="${path}/edit">Edit<span class="visually-hidden"> ${name}</span></a>${postButton(
+    viewer,
+    `${path}/delete`,
+    html`Remove<span class="visually-hidden"> ${name}</span>`,
+    'danger',
+  )}</div>`;
+}
+
+/** The form of one slot (`kind` slot) or item, its fields named as the REST API's; the signup's ETag makes the save conditional. */
+export function choiceFormPage(
+  viewer: Viewer,
+  signup: SignupView,
+  kind: 'slot' | 'item',
+  id: string,
+  form: FormView,
+  etag: string,
+): SafeHtml {
+  const title = kind === 'slot' ? `Edit the slot ${form.values.title ?? ''}` : `Edit the item ${form.values.name ?? ''}`;
+  const fields =
+    kind === 'slot'
+      ? html`${inputField(form, { name: 'title', label: 'Slot', required: true })}
+${textareaField(form, { name: 'description', label: 'Description' })}
+<div class="grid-2">
+${inputField(form, { name: 'startTime', label: 'Starts', type: 'datetime-local', hint: `In ${signup.timeZone}.` })}
+${inputField(form, { name: 'endTime', label: 'Ends', type: 'datetime-local' })}
+</div>
+${inputField(form, { name: 'capacity', label: 'Places', type: 'number', min: 1, required: true })}`
+      : html`${inputField(form, { name: 'name', label: 'Item', required: true })}
+${textareaField(form, { name: 'notes', label: 'Notes' })}
+${inputField(form, { name: 'quantityNeeded', label: 'How many', type: 'number', min: 1, required: true })}`;
+  return dashboardPage(
+    viewer,
+    'signups',
+    title,
+    html`<p><a href="/app/signups/${signup.id}">${signup.title}</a></p>
+<h1>${title}</h1>
+${errorSummary(form, CHOICE_FIELD_LABELS)}
+<form method="post" action="/app/signups/${signup.id}/${kind}s/${id}/edit" class="stack" novalidate>
+${csrfField(viewer)}
+<input type="hidden" name="etag" value="${etag}">
+${fields}
+<p><button type="submit" class="button">Save</button> <a href="/app/signups/${signup.id}">Cancel</a></p>
+</form>`,
+  );
+}
+
+export const CHOICE_FIELD_LABELS: Record<string, string> = {
+  title: 'Slot',
+  description: 'Description',
+  startTime: 'Starts',
+  endTime: 'Ends',
+  capacity: 'Places',
+  name: 'Item',
+  notes: 'Notes',
+  quantityNeeded: 'How many',
+};
+
 function slotsSection(viewer: Viewer, signup: SignupView): SafeHtml {
   const slots = signup.slots ?? [];
   const items = signup.items ?? [];
@@ -191,14 +250,12 @@ function slotsSection(viewer: Viewer, signup: SignupView): SafeHtml {
     (slot) =>
       html`<tr><td>${slot.title}</td><td>${slot.startTime ? when(slot.startTime, signup.timeZone) : '—'}</td><td>${slot.taken} of ${
         slot.capacity
-      }</td><td>${write ? postButton(viewer, `${base}/slots/${slot.id}/delete`, html`Remove<span class="visually-hidden"> ${slot.title}</span>`, 'danger') : ''}</td></tr>`,
+      }</td><td>${write ? rowActions(viewer, `${base}/slots/${slot.id}`, slot.title) : ''}</td></tr>`,
   );
   const itemRows = items.map(
     (item) =>
       html`<tr><td>${item.name}</td><td>${item.quantityClaimed} of ${item.quantityNeeded}</td><td>${
-        write
-          ? postButton(viewer, `${base}/items/${item.id}/delete`, html`Remove<span class="visually-hidden"> ${item.name}</span>`, 'danger')
-          : ''
+        write ? rowActions(viewer, `${base}/items/${item.id}`, item.name) : ''
       }</td></tr>`,
   );
   return html`<section aria-labelledby="slots-heading">
@@ -249,7 +306,7 @@ function actions(viewer: Viewer, signup: SignupView): SafeHtml {
 ${signup.status === 'draft' ? postButton(viewer, `${base}/publish`, 'Publish') : ''}
 ${signup.status === 'published' ? postButton(viewer, `${base}/close`, 'Close registrations', 'secondary') : ''}
 <a class="button secondary" href="${base}/duplicate">Duplicate</a>
-${postButton(viewer, `${base}/delete`, 'Delete', 'danger')}
+<a class="button danger" href="${base}/delete">Delete</a>
 </div>`;
 }
 

@@ -154,7 +154,7 @@ function endpointActions(viewer: Viewer, endpoint: WebhookEndpointView): SafeHtm
 ${endpoint.paused ? postButton(viewer, `${base}/resume`, 'Resume') : postButton(viewer, `${base}/pause`, 'Pause', 'secondary')}
 ${postButton(viewer, `${base}/test`, 'Send a test event', 'secondary')}
 ${postButton(viewer, `${base}/rotate`, 'Rotate the signing secret', 'secondary')}
-${postButton(viewer, `${base}/delete`, 'Delete', 'danger')}
+<a class="button danger" href="${base}/delete">Delete</a>
 </div>`;
 }
 
