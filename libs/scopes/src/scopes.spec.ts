@@ -4,7 +4,7 @@ import { ProblemError } from '#libs/problem';
 import { Auth, type AuthRequirement } from './auth.decorator.js';
 import { ALL_SCOPES, parseScopeString, SCOPES } from './catalog.js';
 import { undeclaredRoutes, walkRoutes } from './route-walk.js';
-import { assertAllowed, ScopeGuard, type ScopedCaller } from './scope.guard.js';
+import { assertAllowed, type ScopedCaller, ScopeGuard } from './scope.guard.js';
 
 @Controller('things')
 class ThingsController {
