@@ -78,6 +78,18 @@ describe('the dashboard webhooks pages', () => {
     expect((await dashboard.get(`/app/webhooks/${id}`)).status).toBe(404);
   });
 
+  it('creates one endpoint when its form is sent twice (a reload of the secret page), showing the same secret', async () => {
+    const dashboard = await signInToDashboard((await newTenant()).user.email);
+    const form = await dashboard.get('/app/webhooks');
+    const key = /name="idempotencyKey" value="([0-9a-f-]{36})"/.exec(form.html)![1]!;
+    const fields = { url: receiver.url('/twice'), 'event-all': 'on', idempotencyKey: key };
+    const [first, again] = [await dashboard.post('/app/webhooks', fields), await dashboard.post('/app/webhooks', fields)];
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(secretOf(again.html)).toBe(secretOf(first.html));
+    const listed = (await dashboard.get('/app/webhooks')).html.match(new RegExp(`href="/app/webhooks/${UUID}"`, 'g'));
+    expect(listed).toHaveLength(1);
+  });
+
   it('shows the API errors beside the fields, keeping what was entered', async () => {
     const dashboard = await signInToDashboard((await newTenant()).user.email);
     const refused = await dashboard.post('/app/webhooks', { url: 'ftp://example.com/hooks', 'event-slot.filled': 'on' });

@@ -156,9 +156,6 @@ describe('OAuth 2.1 for third-party apps', () => {
         scopes: ['signups:read', 'signups:write'],
         credential: { type: 'oauth', mode: 'live', clientId: config.clientMetadata().client_id },
         role: 'owner',
-        organizations: [
-          { id: tenant.organization.id, name: tenant.organization.name, slug: tenant.organization.slug, tier: 'pro', role: 'owner' },
-        ],
       });
     });
 

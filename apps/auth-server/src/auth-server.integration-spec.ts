@@ -550,7 +550,7 @@ describe('auth.me and auth.orgs.get', () => {
     expect(me).not.toHaveProperty('organizations');
   });
 
-  it("gives an OAuth token the user's role and every organization of theirs, oldest membership first", async () => {
+  it("gives the dashboard's token the user's role and every organization of theirs, oldest membership first", async () => {
     const first = await createOrg('First choir');
     const user = await createUser(first.id);
     const second = await createOrg('Second choir', 'pro');
@@ -580,6 +580,24 @@ describe('auth.me and auth.orgs.get', () => {
         { id: second.id, name: second.name, slug: second.slug, tier: 'pro', role: 'member' },
       ],
     });
+  });
+
+  it("gives another OAuth app the role in its organization only, not the user's other organizations", async () => {
+    const first = await createOrg('Third choir');
+    const user = await createUser(first.id);
+    const principal: Principal = {
+      userId: user.id,
+      organizationId: first.id,
+      tier: 'free',
+      livemode: true,
+      scopes: ['signups:read'],
+      credentialId: 'grant-2',
+      kind: 'oauth',
+      clientId: 'cli_someone_else',
+    };
+    const me = await stack.bus.request('auth.me', { principal });
+    expect(me).toMatchObject({ role: 'owner', credential: { type: 'oauth', clientId: 'cli_someone_else' } });
+    expect(me).not.toHaveProperty('organizations');
   });
 
   it("reads the caller's own organization", async () => {

@@ -70,7 +70,7 @@ export class MeView {
     type: MembershipView,
     isArray: true,
     description:
-      "OAuth tokens only: every organization the user belongs to, oldest membership first, with their role in each (an app acting for the user may offer to switch). Not given for an API key: its creator's other organizations are not the key holder's business.",
+      "The platform's own dashboard only: every organization the user belongs to, oldest membership first, with their role in each (to switch between). Not given to another app, which the user approved for one organization, nor for an API key, which stands for its organization.",
   })
   organizations?: MembershipView[];
 }

@@ -14,9 +14,18 @@ export interface AuthorizationRequest {
 }
 
 /** The auth-server refused or failed a token request. */
-export class TokenRequestFailed extends Error {}
+export class TokenRequestFailed extends Error {
+  constructor(
+    readonly status: number,
+    /** The OAuth error code, when the answer had one. */
+    readonly error: string | undefined,
+  ) {
+    super(`token request refused (${status}${error ? ` ${error}` : ''})`);
+  }
+}
 
 interface TokenAnswer {
+  error?: unknown;
   access_token?: unknown;
   refresh_token?: unknown;
   expires_in?: unknown;
@@ -38,8 +47,11 @@ export class AuthClient {
     this.redirectUri = `${new URL(resource).origin}${DASHBOARD_CALLBACK_PATH}`;
   }
 
-  /** `signIn` asks for the password even when the auth-server remembers the browser; `organization` picks the token's organization. */
-  authorization(options: { signIn: boolean; organization?: string }): AuthorizationRequest {
+  /**
+   * `organization` picks the token's organization. The auth-server asks this client for the
+   * password every time, so no `prompt` is needed (nor could one be trusted: it is the browser's).
+   */
+  authorization(options: { organization?: string }): AuthorizationRequest {
     const state = randomBytes(32).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({
@@ -52,7 +64,6 @@ export class AuthClient {
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
     });
-    if (options.signIn) query.set('prompt', 'login');
     if (options.organization) query.set('organization', options.organization);
     return { url: `${this.authUrl}/oauth/authorize?${query}`, state, verifier };
   }
@@ -61,12 +72,16 @@ export class AuthClient {
     return this.tokens({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: this.redirectUri });
   }
 
-  /** New tokens for a refresh token (which is used up); undefined when the grant is gone (revoked, expired). */
+  /**
+   * New tokens for a refresh token (which is used up); undefined when the grant is gone (revoked,
+   * expired: invalid_grant). Any other failure (the auth-server unreachable, busy) is thrown: the
+   * session stays, to be refreshed at the next request.
+   */
   async refresh(refreshToken: string): Promise<Tokens | undefined> {
     try {
       return await this.tokens({ grant_type: 'refresh_token', refresh_token: refreshToken });
     } catch (err) {
-      if (err instanceof TokenRequestFailed) return undefined;
+      if (err instanceof TokenRequestFailed && err.error === 'invalid_grant') return undefined;
       throw err;
     }
   }
@@ -81,7 +96,7 @@ export class AuthClient {
     const answer = (await res.json().catch(() => ({}))) as TokenAnswer;
     const { access_token: accessToken, refresh_token: refreshToken, expires_in: expiresIn } = answer;
     if (!res.ok || typeof accessToken !== 'string' || typeof refreshToken !== 'string' || typeof expiresIn !== 'number') {
-      throw new TokenRequestFailed(`token request refused (${res.status})`);
+      throw new TokenRequestFailed(res.status, typeof answer.error === 'string' ? answer.error : undefined);
     }
     return { accessToken, refreshToken, expiresAt: Date.now() + expiresIn * 1000 };
   }

@@ -36,6 +36,15 @@ export interface Caller {
   call<T>(method: ApiRequest['method'], path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
 }
 
+/** The answer to a form without its session's CSRF token, or from another site: nothing done. */
+const FORM_REFUSED: Rendered = {
+  status: 403,
+  page: plainPage(
+    'This form has expired',
+    html`<p role="alert">This form is not valid any more. <a href="/app/signups">Go back</a> and try again.</p>`,
+  ),
+};
+
 /** Longer than any field the REST API takes (a description of 5,000, a question's choices): the API says what is too long. */
 const FORM_VALUE_MAX_LENGTH = 20_000;
 
@@ -135,22 +144,27 @@ export class DashboardService implements OnModuleDestroy {
    */
   async signedIn(req: FastifyRequest, reply: FastifyReply, render: (caller: Caller) => Promise<Rendered>): Promise<string | Buffer> {
     const cookie = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
-    const token = await this.sessions.accessToken(cookie, (refreshToken) => this.auth.refresh(refreshToken));
+    let token: string | undefined;
+    try {
+      token = await this.sessions.accessToken(cookie, (refreshToken) => this.auth.refresh(refreshToken));
+    } catch (err) {
+      // The auth-server could not refresh the token just now: the session stays for the next try.
+      this.logger.warn({ err }, 'dashboard: the token could not be refreshed');
+      return this.send(reply, {
+        status: 503,
+        page: plainPage(
+          'Try again in a moment',
+          html`<p role="alert">The sign-in service cannot be reached just now. Please try again in a moment.</p>`,
+        ),
+      });
+    }
     const post = req.method === 'POST';
     if (!token || !cookie) {
       reply.header('set-cookie', this.sessions.clearedCookie(SESSION_COOKIE));
       return this.send(reply, seeOther(post ? '/app/signin' : `/app/signin?return=${encodeURIComponent(safeReturn(req.url))}`));
     }
     const form = post ? readForm(req.body, () => FORM_VALUE_MAX_LENGTH) : {};
-    if (post && (!this.sessions.csrfValid(cookie, form.csrf) || !this.sameOrigin(req))) {
-      return this.send(reply, {
-        status: 403,
-        page: plainPage(
-          'This form has expired',
-          html`<p role="alert">This form is not valid any more. <a href="/app/signups">Go back</a> and try again.</p>`,
-        ),
-      });
-    }
+    if (post && !this.formAllowed(req, cookie, form)) return this.send(reply, FORM_REFUSED);
     const call = <T>(method: ApiRequest['method'], path: string, body?: unknown, headers?: Record<string, string>) =>
       this.restApi().call<T>({ token, method, path, body, headers, remoteAddress: req.ip });
     const me = await call<MeAnswer>('GET', '/me');
@@ -178,6 +192,24 @@ export class DashboardService implements OnModuleDestroy {
       },
     };
     return this.send(reply, await this.guarded(viewer, () => render(caller)));
+  }
+
+  /**
+   * Signs out with nothing but the form's own checks: no token refresh and no GET /me, so a
+   * limit reached or an auth-server down never keeps a session alive against its user's wish.
+   */
+  async signOut(req: FastifyRequest, reply: FastifyReply): Promise<string | Buffer> {
+    const cookie = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
+    const live = await this.sessions.exists(cookie);
+    if (live && !this.formAllowed(req, cookie, readForm(req.body))) return this.send(reply, FORM_REFUSED);
+    if (live) await this.endSession(cookie);
+    reply.header('set-cookie', this.sessions.clearedCookie(SESSION_COOKIE));
+    return this.send(reply, seeOther('/app/signed-out'));
+  }
+
+  /** A form of this session (its CSRF token) posted from this site. */
+  private formAllowed(req: FastifyRequest, cookie: string | undefined, form: Record<string, string>): boolean {
+    return this.sessions.csrfValid(cookie, form.csrf) && this.sameOrigin(req);
   }
 
   /**

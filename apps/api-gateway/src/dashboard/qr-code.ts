@@ -32,9 +32,11 @@ async function encoded<T>(url: string, make: () => Promise<T>): Promise<T> {
 }
 
 /** An SVG document of the QR code of `url`, titled with the URL for screen readers. Same URL, same bytes. */
-export async function qrSvg(url: string): Promise<string> {
-  const svg = await encoded(url, () => QRCode.toString(url, { ...OPTIONS, type: 'svg' }));
-  return svg.replace(/^<svg ([^>]*)>/, (_, attributes: string) => `<svg ${attributes} role="img"><title>${escapeHtml(url)}</title>`);
+export function qrSvg(url: string): Promise<string> {
+  return remembered(`svg ${url}`, async () => {
+    const svg = await encoded(url, () => QRCode.toString(url, { ...OPTIONS, type: 'svg' }));
+    return svg.replace(/^<svg ([^>]*)>/, (_, attributes: string) => `<svg ${attributes} role="img"><title>${escapeHtml(url)}</title>`);
+  });
 }
 
 /**
@@ -42,12 +44,35 @@ export async function qrSvg(url: string): Promise<string> {
  * the most whole pixels that fit, so edges stay sharp and the image may be a little smaller than
  * `size`. Same URL and size, same bytes.
  */
-export async function qrPng(url: string, size = QR_PNG_SIZE): Promise<Buffer> {
+export function qrPng(url: string, size = QR_PNG_SIZE): Promise<Buffer> {
   if (!Number.isInteger(size) || size < QR_PNG_SIZE_MIN || size > QR_PNG_SIZE_MAX) {
-    throw ProblemError.validation([{ path: 'size', message: `An integer from ${QR_PNG_SIZE_MIN} to ${QR_PNG_SIZE_MAX}.` }]);
+    return Promise.reject(
+      ProblemError.validation([{ path: 'size', message: `An integer from ${QR_PNG_SIZE_MIN} to ${QR_PNG_SIZE_MAX}.` }]),
+    );
   }
-  return encoded(url, async () => {
-    const modules = QRCode.create(url, OPTIONS).modules.size + 2 * OPTIONS.margin;
-    return QRCode.toBuffer(url, { ...OPTIONS, type: 'png', scale: Math.floor(size / modules) });
-  });
+  return remembered(`png ${size} ${url}`, () =>
+    encoded(url, async () => {
+      const modules = QRCode.create(url, OPTIONS).modules.size + 2 * OPTIONS.margin;
+      return QRCode.toBuffer(url, { ...OPTIONS, type: 'png', scale: Math.floor(size / modules) });
+    }),
+  );
+}
+
+/** How many codes are kept: a code is the same for the same link, and a 1,024 px PNG costs tens of milliseconds to draw. */
+const REMEMBERED_MAX = 256;
+const codes = new Map<string, Promise<unknown>>();
+
+/** The code made for `key` before (the most recently used are kept), or made now; a failure is not kept. */
+function remembered<T>(key: string, make: () => Promise<T>): Promise<T> {
+  const known = codes.get(key);
+  if (known) {
+    codes.delete(key);
+    codes.set(key, known);
+    return known as Promise<T>;
+  }
+  const made = make();
+  codes.set(key, made);
+  made.catch(() => codes.delete(key));
+  if (codes.size > REMEMBERED_MAX) codes.delete(codes.keys().next().value!);
+  return made;
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 
 /** How long one holder may keep a lock before another may take it (a crashed holder frees it then). */
-const LOCK_MS = 15_000;
+const LOCK_MS = 30_000;
 /** How often a waiter looks whether the lock is free again. */
 const LOCK_POLL_MS = 25;
 const COMMAND_TIMEOUT_MS = 2_000;
@@ -19,6 +19,10 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export interface SessionStore {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Sets the value only if the key still holds one (it was not deleted meanwhile); whether it did. */
+  replace(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** The value, deleted in the same step: of two callers at once, one gets it. */
+  take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
   /** Runs `task` while no other holder of `key`'s lock runs, in this process or any other sharing the store. */
   exclusive<T>(key: string, task: () => Promise<T>): Promise<T>;
@@ -41,6 +45,14 @@ export class RedisSessionStore implements SessionStore {
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     await this.redis.set(key, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+  }
+
+  async replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return (await this.redis.set(key, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)), 'XX')) === 'OK';
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    return (await this.redis.getdel(key)) ?? undefined;
   }
 
   async delete(key: string): Promise<void> {
@@ -84,6 +96,19 @@ export class MemorySessionStore implements SessionStore {
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     this.sweep();
     this.values.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+  }
+
+  async replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const entry = this.values.get(key);
+    if (!entry || entry.expiresAt <= Date.now()) return false;
+    this.values.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    return true;
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const entry = this.values.get(key);
+    this.values.delete(key);
+    return entry && entry.expiresAt > Date.now() ? entry.value : undefined;
   }
 
   async delete(key: string): Promise<void> {

@@ -67,10 +67,23 @@ describe.each([
     await expect(sessions.end(value)).resolves.toBeUndefined();
   });
 
-  it('hands a pending sign-in back once', async () => {
+  it('hands a pending sign-in back once, to one of two callbacks at the same time, and only for its state', async () => {
     const value = await sessions.beginSignIn({ state: 's', verifier: 'v', returnTo: '/app/signups' });
-    await expect(sessions.takeSignIn(value)).resolves.toEqual({ state: 's', verifier: 'v', returnTo: '/app/signups' });
-    await expect(sessions.takeSignIn(value)).resolves.toBeUndefined();
+    await expect(sessions.takeSignIn(value, 'another')).resolves.toBeUndefined();
+    await expect(sessions.takeSignIn(value, undefined)).resolves.toBeUndefined();
+    const taken = await Promise.all([sessions.takeSignIn(value, 's'), sessions.takeSignIn(value, 's')]);
+    expect(taken.filter(Boolean)).toEqual([{ state: 's', verifier: 'v', returnTo: '/app/signups' }]);
+    await expect(sessions.takeSignIn(value, 's')).resolves.toBeUndefined();
+  });
+
+  it('does not bring back a session signed out while its token was being refreshed', async () => {
+    const value = await sessions.create(tokens('racing', 0));
+    const refresh = async () => {
+      await sessions.end(value);
+      return tokens('too-late', 3_600_000);
+    };
+    await expect(sessions.accessToken(value, refresh)).resolves.toBeUndefined();
+    await expect(sessions.exists(value)).resolves.toBe(false);
   });
 
   it('ties the CSRF token to the session cookie', async () => {

@@ -70,14 +70,18 @@ export class DashboardSessions {
     return value;
   }
 
-  /** The sign-in under way of this cookie, once: it is forgotten as it is read. */
-  async takeSignIn(value: string | undefined): Promise<PendingSignIn | undefined> {
-    if (!value || !VALUE_PATTERN.test(value)) return undefined;
+  /**
+   * The sign-in under way of this cookie when `state` is its own, once: taken from the store in one
+   * step, so two callbacks at once cannot both exchange the code. A wrong state leaves it in place
+   * (a link of another site cannot cancel a sign-in).
+   */
+  async takeSignIn(value: string | undefined, state: unknown): Promise<PendingSignIn | undefined> {
+    if (!value || !VALUE_PATTERN.test(value) || typeof state !== 'string') return undefined;
     const key = storeKey('signin', value);
-    const sealed = await this.store.get(key);
-    if (!sealed) return undefined;
-    await this.store.delete(key);
-    return JSON.parse(boxOf(value, 'signin').open(sealed)) as PendingSignIn;
+    const open = (sealed: string | undefined) => (sealed ? (JSON.parse(boxOf(value, 'signin').open(sealed)) as PendingSignIn) : undefined);
+    const pending = open(await this.store.get(key));
+    if (!pending || !constantTimeEqual(state, pending.state)) return undefined;
+    return open(await this.store.take(key));
   }
 
   /** A new session holding these tokens; the cookie value to set. */
@@ -114,7 +118,8 @@ export class DashboardSessions {
         await this.store.delete(storeKey('session', value));
         return undefined;
       }
-      await this.save(value, { ...current, tokens });
+      // Signed out meanwhile: the refreshed session is not written back.
+      if (!(await this.save(value, { ...current, tokens }, true))) return undefined;
       return tokens.accessToken;
     });
   }
@@ -157,10 +162,15 @@ export class DashboardSessions {
     }
   }
 
-  private async save(value: string, session: StoredSession): Promise<void> {
+  /** Writes the session for what remains of its lifetime; `existing`: only over a session still there. Whether it was written. */
+  private async save(value: string, session: StoredSession, existing = false): Promise<boolean> {
     const remaining = SESSION_LIFETIME_SECONDS - (Date.now() - session.createdAt) / 1000;
-    if (remaining <= 0) return;
-    await this.store.set(storeKey('session', value), boxOf(value, 'session').seal(JSON.stringify(session)), remaining);
+    if (remaining <= 0) return false;
+    const key = storeKey('session', value);
+    const sealed = boxOf(value, 'session').seal(JSON.stringify(session));
+    if (existing) return this.store.replace(key, sealed, remaining);
+    await this.store.set(key, sealed, remaining);
+    return true;
   }
 
   private cookie(name: string, value: string, maxAge: number): string {

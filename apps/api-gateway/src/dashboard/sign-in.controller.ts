@@ -32,19 +32,19 @@ export class SignInController {
     return this.dashboard.plain(reply, async () => seeOther('/app/signups'));
   }
 
-  /** Starts a sign-in: the auth-server asks for the password even when it remembers the browser. */
+  /** Starts a sign-in: the auth-server asks for the password, even when it remembers the browser. */
   @Get('signin')
   signIn(@Query('return') returnTo: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
-    return this.dashboard.plain(reply, () => this.authorize(reply, { signIn: true, returnTo: safeReturn(returnTo) }));
+    return this.dashboard.plain(reply, () => this.authorize(reply, { returnTo: safeReturn(returnTo) }));
   }
 
-  /** Switches organization: a new authorization for it, silent while the auth-server remembers the browser. */
+  /** Switches organization: a new authorization for it (the password asked again, as at every sign-in). */
   @Post('organization')
   switchOrganization(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
     return this.dashboard.signedIn(req, reply, async ({ viewer, form }) => {
       const chosen = viewer.organizations.find((o) => o.id === form.organization);
       if (!chosen) return seeOther('/app/signups');
-      return this.authorize(reply, { signIn: false, organization: chosen.id, returnTo: '/app/signups' });
+      return this.authorize(reply, { organization: chosen.id, returnTo: '/app/signups' });
     });
   }
 
@@ -56,11 +56,9 @@ export class SignInController {
   ): Promise<string | Buffer> {
     return this.dashboard.plain(reply, async () => {
       const { sessions, auth } = this.dashboard;
-      const pending = await sessions.takeSignIn(parseCookies(req.headers.cookie).get(SIGN_IN_COOKIE));
+      const pending = await sessions.takeSignIn(parseCookies(req.headers.cookie).get(SIGN_IN_COOKIE), query.state);
+      if (!pending) return signInFailed('This sign-in was started elsewhere or has expired.');
       reply.header('set-cookie', sessions.clearedCookie(SIGN_IN_COOKIE));
-      if (!pending || typeof query.state !== 'string' || query.state !== pending.state) {
-        return signInFailed('This sign-in was started elsewhere or has expired.');
-      }
       if (query.error === 'access_denied') return signInFailed('Access was denied.');
       if (typeof query.code !== 'string') return signInFailed('The auth server did not finish the sign-in.');
       let value: string;
@@ -78,11 +76,7 @@ export class SignInController {
 
   @Post('signout')
   signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string | Buffer> {
-    return this.dashboard.signedIn(req, reply, async () => {
-      await this.dashboard.endSession(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
-      reply.header('set-cookie', this.dashboard.sessions.clearedCookie(SESSION_COOKIE));
-      return seeOther('/app/signed-out');
-    });
+    return this.dashboard.signOut(req, reply);
   }
 
   /** The dashboard's script, named by its content's hash: cached for a year, never stale. */
@@ -108,7 +102,7 @@ export class SignInController {
     }));
   }
 
-  private async authorize(reply: FastifyReply, options: { signIn: boolean; organization?: string; returnTo: string }) {
+  private async authorize(reply: FastifyReply, options: { organization?: string; returnTo: string }) {
     const request = this.dashboard.auth.authorization(options);
     const value = await this.dashboard.sessions.beginSignIn({
       state: request.state,

@@ -10,10 +10,10 @@ import {
   type WebhookWithSecretView,
 } from '#libs/contracts';
 import type { FieldError, ProblemBody } from '#libs/problem';
-import { Auth } from '#libs/scopes';
+import { Auth, Unmetered } from '#libs/scopes';
 import { type Caller, DashboardService, idOf, type Rendered, seeOther } from './dashboard.service.js';
 import { emptyFormView, type FormView } from './views/fields.js';
-import { confirmPage, type Notice, problemText } from './views/frame.js';
+import { confirmPage, idempotencyHeader, type Notice, problemText } from './views/frame.js';
 import { eventTypeField, newWebhookFormValues, signingSecretPage, webhookPage, webhooksListPage } from './views/webhooks.js';
 
 const NOTICES: Record<string, Notice> = {
@@ -59,6 +59,7 @@ function placeWebhookErrors(values: Record<string, string>, errors: FieldError[]
 @ApiExcludeController()
 @Controller('app/webhooks')
 @Auth.public()
+@Unmetered()
 export class WebhooksPagesController {
   constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
 
@@ -73,7 +74,12 @@ export class WebhooksPagesController {
   @Post()
   create(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.dashboard.signedIn(req, reply, async (caller) => {
-      const answer = await caller.call<WebhookWithSecretView>('POST', '/webhooks', webhookRequest(caller.form));
+      const answer = await caller.call<WebhookWithSecretView>(
+        'POST',
+        '/webhooks',
+        webhookRequest(caller.form),
+        idempotencyHeader(caller.form),
+      );
       if (answer.status < 300) {
         return { status: 201, page: signingSecretPage(caller.viewer, answer.body.endpoint, answer.body.signingSecret, 'created') };
       }
@@ -108,8 +114,8 @@ export class WebhooksPagesController {
   /** The new secret, once, as at creation. */
   @Post(':id/rotate')
   rotate(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
-      const answer = await api<WebhookWithSecretView>('POST', `/webhooks/${idOf(id)}/rotate`);
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form, api }) => {
+      const answer = await api<WebhookWithSecretView>('POST', `/webhooks/${idOf(id)}/rotate`, undefined, idempotencyHeader(form));
       return { status: 200, page: signingSecretPage(viewer, answer.body.endpoint, answer.body.signingSecret, 'rotated') };
     });
   }

@@ -148,22 +148,23 @@ describe('the dashboard, a first-party client', () => {
     expect(jwtPayload((await exchange(code, verifier)).body.access_token as string).org_id).toBe(person.org.id);
   });
 
-  it('authorizes again silently while the browser session lasts, and asks for the password with prompt=login', async () => {
+  it('asks for the password on every authorization, even while the browser session lasts and without prompt=login', async () => {
     const { email } = await owner();
     const browser = server.browser(CALLBACK);
     await signInForCode(browser, email);
-
-    const silent = await authorize(browser);
-    const code = await codeFrom(browser, silent.res, silent.state);
-    expect((await exchange(code, silent.verifier)).status).toBe(200);
-
-    const forced = await authorize(browser, { prompt: 'login' });
-    const { page } = await browser.follow(forced.res);
-    expect(page?.status).toBe(200);
-    expect(page?.html).toContain('<button type="submit">Sign in</button>');
+    for (const extra of [{}, { prompt: 'login' }] as Record<string, string>[]) {
+      const again = await authorize(browser, extra);
+      const { page, callback } = await browser.follow(again.res);
+      expect(callback).toBeUndefined();
+      expect(page?.html).toContain('<button type="submit">Sign in</button>');
+    }
+    const silent = await authorize(browser, { prompt: 'none' });
+    const { page, callback } = await browser.follow(silent.res);
+    expect(callback?.searchParams.has('code') ?? false).toBe(false);
+    expect(page?.html ?? callback?.searchParams.get('error')).toContain('interaction_required');
   });
 
-  it('switches organizations silently with a new grant, leaving the earlier grant on its organization', async () => {
+  it('switches organizations with a new grant (the password asked again), leaving the earlier grant on its organization', async () => {
     const person = await owner();
     const other = await joinAnother(person);
     const browser = server.browser(CALLBACK);
@@ -172,14 +173,13 @@ describe('the dashboard, a first-party client', () => {
     const firstClaims = jwtPayload(firstTokens.body.access_token as string);
     expect(firstClaims.org_id).toBe(person.org.id);
 
-    const switched = await authorize(browser, { organization: other.id });
-    const secondTokens = await exchange(await codeFrom(browser, switched.res, switched.state), switched.verifier);
-    const secondClaims = jwtPayload(secondTokens.body.access_token as string);
+    const switched = await signInForCode(browser, person.email, { organization: other.id });
+    const secondClaims = jwtPayload((await exchange(switched.code, switched.verifier)).body.access_token as string);
     expect(secondClaims.org_id).toBe(other.id);
     expect(secondClaims.grant_id).not.toBe(firstClaims.grant_id);
 
-    const back = await authorize(browser, { organization: person.org.id });
-    const backClaims = jwtPayload((await exchange(await codeFrom(browser, back.res), back.verifier)).body.access_token as string);
+    const back = await signInForCode(browser, person.email, { organization: person.org.id });
+    const backClaims = jwtPayload((await exchange(back.code, back.verifier)).body.access_token as string);
     expect(backClaims.org_id).toBe(person.org.id);
 
     const refreshed = await server.postForm('/oauth/token', {

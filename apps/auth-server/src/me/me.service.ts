@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { MembershipView, MeView, Principal } from '#libs/contracts';
+import { DASHBOARD_CLIENT_ID, type MembershipView, type MeView, type Principal } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
 import { modeOf } from '../api-keys/api-key.view.js';
 import { toOrganizationSummary } from '../organizations/organization.view.js';
@@ -15,7 +15,9 @@ export class MeService {
 
   /**
    * GET /me: the credential's user, organization, scopes and kind; for an OAuth token, which acts
-   * for a person, also their role there and all their organizations.
+   * for a person, also their role there; and for the platform's own dashboard, all their
+   * organizations (to switch between). Another app was approved for one organization only: it
+   * does not learn of the others.
    */
   async me(principal: Principal): Promise<MeView> {
     const [user, org] = await Promise.all([this.users.findById(principal.userId), this.organizations.findById(principal.organizationId)]);
@@ -35,7 +37,7 @@ export class MeService {
     const organizations = await this.membershipsOf(user.id);
     const role = organizations.find((o) => o.id === org.id)?.role;
     if (!role) throw new ProblemError('invalid_credentials', 'The user is no longer a member of the organization.');
-    return { ...view, role, organizations };
+    return { ...view, role, ...(principal.clientId === DASHBOARD_CLIENT_ID && { organizations }) };
   }
 
   /** The user's organizations, oldest membership first, each with their role. */

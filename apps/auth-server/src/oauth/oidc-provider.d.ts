@@ -56,6 +56,8 @@ declare module 'oidc-provider' {
       /** The resources of the request, each with the scopes it offers. */
       resourceServers: Record<string, { scopes: Set<string> }>;
       requestParamScopes: Set<string>;
+      /** What this interaction has recorded so far (a sign-in, a consent). */
+      result?: { login?: unknown };
     };
   }
 

@@ -32,7 +32,8 @@ export interface ProviderSettings {
 }
 
 /**
- * oidc-provider's prompts, with one more reason to ask for consent: a first-party client's grant
+ * oidc-provider's prompts, with one more reason to ask for a sign-in (a first-party client always
+ * asks) and one more reason to ask for consent: a first-party client's grant
  * in the session acts for another organization than the request's (see requestedOrganization).
  * Our interaction then makes a new grant for it, so switching organizations never moves the
  * earlier grant's tokens. It names every requested scope of each resource as undecided: the new
@@ -40,6 +41,16 @@ export interface ProviderSettings {
  */
 function prompts(grants: OAuthGrants, organizationsOf: ProviderSettings['organizationsOf']): unknown {
   const policy = interactionPolicy.base();
+  // A first-party client's every authorization asks for the password, whatever the request says: a browser the
+  // auth-server remembers (after the dashboard signed out, at a shared computer) never signs the next person in silently.
+  policy.get('login')?.checks.push(
+    new interactionPolicy.Check(
+      'first_party_sign_in',
+      'a first-party client signs in with the password every time',
+      ({ oidc }: PolicyContext) => isFirstParty(oidc.client.clientId) && !oidc.result?.login,
+      () => ({}),
+    ),
+  );
   policy.get('consent')?.checks.push(
     new interactionPolicy.Check(
       'organization_changed',

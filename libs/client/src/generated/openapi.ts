@@ -1327,7 +1327,7 @@ export interface components {
       /** @description The user the credential acts for. */
       id: string;
       organization: components['schemas']['OrganizationSummary'];
-      /** @description OAuth tokens only: every organization the user belongs to, oldest membership first, with their role in each (an app acting for the user may offer to switch). Not given for an API key: its creator's other organizations are not the key holder's business. */
+      /** @description The platform's own dashboard only: every organization the user belongs to, oldest membership first, with their role in each (to switch between). Not given to another app, which the user approved for one organization, nor for an API key, which stands for its organization. */
       organizations?: components['schemas']['MembershipView'][];
       /**
        * @description OAuth tokens only: the user's role in the organization. An API key stands for its organization, not for a person, and has none.

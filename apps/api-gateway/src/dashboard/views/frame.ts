@@ -40,8 +40,26 @@ export function postButton(
   action: string,
   label: string | SafeHtml,
   kind: 'primary' | 'secondary' | 'danger' = 'primary',
+  hidden: Record<string, string> = {},
 ): SafeHtml {
-  return html`<form method="post" action="${action}" class="inline">${csrfField(viewer)}<button type="submit" class="button ${kind === 'primary' ? '' : kind}">${label}</button></form>`;
+  return html`<form method="post" action="${action}" class="inline">${csrfField(viewer)}${hiddenFields(hidden)}<button type="submit" class="button ${
+    kind === 'primary' ? '' : kind
+  }">${label}</button></form>`;
+}
+
+export const hiddenFields = (fields: Record<string, string>): SafeHtml =>
+  html`${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
+
+/**
+ * The field that makes a form's write safe to send twice (a reload of its answer, a double
+ * click): a fresh Idempotency-Key each time the form is shown, which the API answers once.
+ */
+export const IDEMPOTENCY_FIELD = 'idempotencyKey';
+
+/** The Idempotency-Key header of a form that carries one. */
+export function idempotencyHeader(form: Record<string, string>): Record<string, string> {
+  const key = form[IDEMPOTENCY_FIELD];
+  return key && /^[0-9a-f-]{36}$/.test(key) ? { 'idempotency-key': key } : {};
 }
 
 export function noticeBlock(notice: Notice | undefined): SafeHtml {

@@ -107,7 +107,12 @@ describe('the webhooks pages', () => {
 
   it('offers pause on an active endpoint and resume on a paused one, with test, rotate, delete and the next page', () => {
     const active = webhookPage(viewer('owner'), endpoint, [delivery], { nextCursor: 'c/2' }).value;
-    for (const action of ['pause', 'test', 'rotate', 'delete']) expect(active).toContain(`action="/app/webhooks/${endpoint.id}/${action}"`);
+    for (const action of ['pause', 'test', 'rotate']) expect(active).toContain(`action="/app/webhooks/${endpoint.id}/${action}"`);
+    // Deleting asks first, on a page of its own.
+    expect(active).toContain(`href="/app/webhooks/${endpoint.id}/delete"`);
+    expect(active).toMatch(
+      /action="\/app\/webhooks\/[^"]+\/rotate" class="inline"><input type="hidden" name="csrf" value="[^"]+"><input type="hidden" name="idempotencyKey" value="[0-9a-f-]{36}">/,
+    );
     expect(active).not.toContain('/resume"');
     expect(active).toContain(`href="/app/webhooks/${endpoint.id}?cursor=c%2F2"`);
     const paused = webhookPage(viewer('owner'), { ...endpoint, paused: true, pausedReason: 'manual' }, [], {}).value;

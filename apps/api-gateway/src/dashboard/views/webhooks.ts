@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ALL_EVENT_TYPES,
   DEFAULT_TIME_ZONE,
@@ -11,7 +12,18 @@ import {
 import { html, type SafeHtml } from '#libs/web';
 import { GUIDE_PATH } from '../../openapi/openapi.js';
 import { checkboxField, errorSummary, type FormView, inputField } from './fields.js';
-import { ACTIONS, csrfField, dashboardPage, dataTable, type Notice, postButton, type Viewer, when } from './frame.js';
+import {
+  ACTIONS,
+  csrfField,
+  dashboardPage,
+  dataTable,
+  hiddenFields,
+  IDEMPOTENCY_FIELD,
+  type Notice,
+  postButton,
+  type Viewer,
+  when,
+} from './frame.js';
 
 /** The form's checkbox of an event type; `*` (every type) is `event-all`. */
 export const eventTypeField = (type: string): string => (type === ALL_EVENT_TYPES ? 'event-all' : `event-${type}`);
@@ -64,6 +76,7 @@ function newEndpointForm(viewer: Viewer, form: FormView): SafeHtml {
 ${errorSummary(form, WEBHOOK_FIELD_LABELS)}
 <form method="post" action="/app/webhooks" class="stack" novalidate>
 ${csrfField(viewer)}
+${hiddenFields({ [IDEMPOTENCY_FIELD]: randomUUID() })}
 ${inputField(form, { name: 'url', label: 'URL', type: 'url', required: true, hint: 'Where the events are POSTed, signed. https only.' })}
 ${inputField(form, { name: 'description', label: 'Description', hint: 'For you: what this endpoint is for.' })}
 <fieldset id="eventTypes"${typesError ? html` aria-describedby="eventTypes-error"` : ''}>
@@ -153,7 +166,7 @@ function endpointActions(viewer: Viewer, endpoint: WebhookEndpointView): SafeHtm
   return html`<div class="toolbar">
 ${endpoint.paused ? postButton(viewer, `${base}/resume`, 'Resume') : postButton(viewer, `${base}/pause`, 'Pause', 'secondary')}
 ${postButton(viewer, `${base}/test`, 'Send a test event', 'secondary')}
-${postButton(viewer, `${base}/rotate`, 'Rotate the signing secret', 'secondary')}
+${postButton(viewer, `${base}/rotate`, 'Rotate the signing secret', 'secondary', { [IDEMPOTENCY_FIELD]: randomUUID() })}
 <a class="button danger" href="${base}/delete">Delete</a>
 </div>`;
 }
