@@ -1,12 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { NatsBus } from '#libs/bus';
-import { cloudEvent, type DeliveryView, newPrefixedId, type Principal, type SignupView } from '#libs/contracts';
+import { cloudEvent, type DeliveryView, newPrefixedId, type Principal } from '#libs/contracts';
 import { createLogger } from '#libs/observability';
 import { createTestDatabase, type TestDatabase } from '#libs/persistence';
 import { streamNameFor } from '#libs/runtime';
 import { ALL_SCOPES } from '#libs/scopes';
-import { eventually, type Receiver, startReceiver, verifyWebhook } from '#libs/testing';
+import { eventually, type Receiver, signupViewData, startReceiver, verifyWebhook } from '#libs/testing';
 import { type PrivateNats, startPrivateNats } from './support/private-nats.js';
 import { type AppProcess, startAppProcess } from './support/processes.js';
 import { stackInfo } from './support/stack-env.js';
@@ -83,31 +83,17 @@ describe('webhook delivery durability', () => {
 
   function signupEvent(owner: Principal) {
     const now = new Date().toISOString();
-    const data: SignupView = {
-      id: randomUUID(),
+    const data = signupViewData(owner.organizationId, {
       slug: 'durable-abc123',
       title: 'Durable',
-      description: null,
       status: 'draft',
       eventDate: now,
-      timeZone: 'UTC',
-      location: null,
-      maxParticipants: null,
-      requiresPhone: false,
-      signupCloseDate: null,
-      reminderHoursBefore: 24,
-      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
-      seriesId: null,
-      organizationId: owner.organizationId,
-      participantCount: 0,
       publicUrl: 'https://example.test/s/durable',
       livemode: false,
       createdAt: now,
       updatedAt: now,
       publishedAt: null,
-      closedAt: null,
-      questions: [],
-    };
+    });
     return cloudEvent('signups-service', 'signup.created', data, { orgid: owner.organizationId, livemode: false });
   }
 

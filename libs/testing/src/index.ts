@@ -10,7 +10,7 @@ export { startFakeCollector, type FakeCollector, type ReceivedSpan } from './fak
 export { startServicesStack, type ServicesStack, type ServicesStackInfo, type ServicesStackOptions } from './services-stack.js';
 export { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeatedTo } from './adversarial-input.js';
 export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';
-export { participantEventData } from './event-data.js';
+export { participantEventData, signupViewData } from './event-data.js';
 export { startFakeSmtp, type FakeSmtp, type FakeSmtpMessage } from './fake-smtp.js';
 export { accessibilityViolations, launchChromium } from './browser.js';
 export { CLIENT_TYPES_FILE, clientTypesSource } from './client-types.js';

@@ -17,6 +17,7 @@ import {
   type FakeTwilio,
   participantEventData,
   problemOf,
+  signupViewData,
   startFakeTwilio,
   type TestStack,
 } from '#libs/testing';
@@ -121,31 +122,14 @@ describe('reminder passes', () => {
     const livemode = options.livemode ?? true;
     const id = randomUUID();
     const publicUrl = `https://signups.example.test/s/potluck-${id.slice(0, 6)}`;
-    const signup: SignupView = {
+    const signup = signupViewData(organizationId, {
       id,
-      slug: `potluck-${id.slice(0, 6)}`,
-      title: 'Winter potluck',
-      description: null,
-      status: 'published',
+      publicUrl,
       eventDate: options.eventDate ?? EVENT_DATE,
       timeZone: options.timeZone ?? 'UTC',
-      location: null,
-      maxParticipants: null,
-      requiresPhone: false,
-      signupCloseDate: null,
       reminderHoursBefore: options.reminderHoursBefore ?? 24,
-      waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
-      seriesId: null,
-      organizationId,
-      participantCount: 0,
-      publicUrl,
       livemode,
-      createdAt: '2026-11-22T10:00:00.000Z',
-      updatedAt: '2026-11-22T10:00:00.000Z',
-      publishedAt: '2026-11-22T10:00:00.000Z',
-      closedAt: null,
-      questions: [],
-    };
+    });
     const meta = { orgid: organizationId, livemode };
     await stack.bus.publish(cloudEvent('signups-service', 'signup.published', signup, meta));
     const phones = options.phones ?? [newPhone(), newPhone(), newPhone()];

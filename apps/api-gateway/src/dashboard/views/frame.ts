@@ -184,6 +184,16 @@ ${options.caption ? html`<caption class="visually-hidden">${options.caption}</ca
 </div>`;
 }
 
+/** A link to the next page of a list at `path` (its other query fields in `query`), when there is one. */
+export function nextPageLink(
+  path: string,
+  nextCursor: string | null | undefined,
+  text = 'Next page',
+  query: Record<string, string> = {},
+): SafeHtml | '' {
+  return nextCursor ? html`<p><a href="${path}?${new URLSearchParams({ ...query, cursor: nextCursor }).toString()}">${text}</a></p>` : '';
+}
+
 /** A select of every time zone the runtime lists, with `selected` chosen. */
 export function timeZoneSelect(id: string, name: string, selected: string): SafeHtml {
   return html`<select id="${id}" name="${name}">${listedTimeZones().map(

@@ -1,4 +1,5 @@
-import type { ParticipantView, ReminderChannelStatusView, ReminderStatusView, SignupView } from '#libs/contracts';
+import type { ParticipantView, ReminderChannelStatusView, ReminderStatusView } from '#libs/contracts';
+import { signupViewData } from '#libs/testing';
 import type { Viewer } from './frame.js';
 import { ceilingNotice, passNotice, passQuery, remindersPage } from './reminders.js';
 
@@ -13,31 +14,12 @@ const viewer = (role = 'owner', tier = 'pro'): Viewer => ({
   csrf: 'csrf-token',
 });
 
-const signup: SignupView = {
+const signup = signupViewData('org_1', {
   id: '0190a0b2-7a3c-7def-8a12-1234567890ab',
-  slug: 'party-abc123',
   title: EVIL,
-  description: null,
-  status: 'published',
   eventDate: '2027-06-05T18:00:00.000Z',
-  timeZone: 'UTC',
-  location: null,
-  maxParticipants: null,
-  requiresPhone: false,
-  signupCloseDate: null,
-  reminderHoursBefore: 24,
-  waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
-  seriesId: null,
-  organizationId: 'org_1',
   participantCount: 2,
-  publicUrl: 'http://x/s/party-abc123',
-  livemode: true,
-  createdAt: '2027-05-01T09:00:00.000Z',
-  updatedAt: '2027-05-01T09:00:00.000Z',
-  publishedAt: '2027-05-01T09:00:00.000Z',
-  closedAt: null,
-  questions: [],
-};
+});
 
 const day = (overrides: Partial<ReminderChannelStatusView> = {}): ReminderChannelStatusView => ({
   available: true,

@@ -7,6 +7,7 @@ import {
   csrfField,
   dashboardPage,
   dataTable,
+  nextPageLink,
   type Notice,
   postButton,
   timeZoneSelect,
@@ -58,9 +59,7 @@ ${(['draft', 'published', 'closed'] as const).map(
           headers: ['Title', 'Status', 'Date', 'Registered'],
           body: html`${rows}`,
         });
-  const next = options.nextCursor
-    ? html`<p><a href="/app/signups?${new URLSearchParams({ ...(options.status && { status: options.status }), cursor: options.nextCursor }).toString()}">Next page</a></p>`
-    : '';
+  const next = nextPageLink('/app/signups', options.nextCursor, 'Next page', options.status ? { status: options.status } : {});
   return dashboardPage(
     viewer,
     'signups',

@@ -19,6 +19,7 @@ import {
   dataTable,
   hiddenFields,
   IDEMPOTENCY_FIELD,
+  nextPageLink,
   type Notice,
   postButton,
   type Viewer,
@@ -113,9 +114,7 @@ export function webhooksListPage(
           headers: ['URL', 'Event types', 'Status', 'Created'],
           body: html`${rows}`,
         });
-  const next = options.nextCursor
-    ? html`<p><a href="/app/webhooks?${new URLSearchParams({ cursor: options.nextCursor }).toString()}">Next page</a></p>`
-    : '';
+  const next = nextPageLink('/app/webhooks', options.nextCursor);
   return dashboardPage(
     viewer,
     'webhooks',
@@ -199,9 +198,7 @@ export function webhookPage(
   options: { nextCursor?: string | null; notice?: Notice; test?: WebhookTestView },
 ): SafeHtml {
   const base = `/app/webhooks/${endpoint.id}`;
-  const next = options.nextCursor
-    ? html`<p><a href="${base}?${new URLSearchParams({ cursor: options.nextCursor }).toString()}">Older deliveries</a></p>`
-    : '';
+  const next = nextPageLink(base, options.nextCursor, 'Older deliveries');
   return dashboardPage(
     viewer,
     'webhooks',
