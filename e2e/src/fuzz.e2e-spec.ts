@@ -1036,6 +1036,7 @@ describe('hostile inputs', () => {
       body: { title: 'Dashboard fuzz', eventDate: '2027-06-01T18:00:00Z', questions: [{ type: 'short_text', label: 'Diet' }] },
     });
     const signup = created.body.id;
+    const question = created.body.questions[0]!.id;
     const slot = (await call<{ id: string }>(`/signups/${signup}/slots`, { key: live, body: { title: 'Door', capacity: 2 } })).body.id;
     await call(`/signups/${signup}/publish`, { key: live, method: 'POST' });
     await call(`/signups/${signup}/participants`, { body: person([{ type: 'slot', id: slot }]) });
@@ -1072,7 +1073,7 @@ describe('hostile inputs', () => {
       [`/app/signups/${signup}/duplicate`]: { base: 'frequency=once', fields: ['frequency', 'eventDate', 'count'] },
       [`/app/signups/${signup}/participants/${participant}/edit`]: {
         base: 'name=N&email=n%40example.com',
-        fields: ['name', 'email', 'phone', 'etag'],
+        fields: ['name', 'email', 'phone', 'etag', `slot-${slot}`, `q-${question}`],
       },
       [`/app/signups/${signup}/reminders`]: { base: 'channel=email', fields: ['channel'] },
       '/app/signups/draft': { base: 'description=Picnic', fields: ['description', 'timeZone'] },
@@ -1109,6 +1110,7 @@ describe('hostile inputs', () => {
         `/app/signups/${value.raw}/analytics`,
         `/app/signups/${signup}/participants/${value.raw}/edit`,
         `/app/signups/${signup}/participants/${value.raw}/delete`,
+        `/app/signups/${signup}/${value.raw}/${value.raw}/edit`,
         `/app/signups/${value.raw}/delete`,
         `/app/webhooks/${value.raw}`,
         `/app/webhooks/${value.raw}/delete`,
@@ -1120,6 +1122,7 @@ describe('hostile inputs', () => {
       })),
       ...[
         `/app/signups/${value.raw}/publish`,
+        `/app/signups/${signup}/${value.raw}`,
         `/app/signups/${signup}/check-in/${value.raw}`,
         `/app/signups/${signup}/waitlist/${value.raw}/promote`,
         `/app/webhooks/${value.raw}/pause`,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ParticipantView, SignupView } from '#libs/contracts';
-import { accessibilityViolations, eventually, startReceiver, verifyWebhook } from '#libs/testing';
+import { accessibilityViolations, eventually, keyboardUnreachable, startReceiver, verifyWebhook } from '#libs/testing';
 import { request } from './api.js';
 
 export interface Account {
@@ -39,7 +39,7 @@ export async function signInToDashboardPage(page: Page, origin: string, account:
  * promote one from the waitlist, check one in on a phone, export the CSV, read the numbers, create a webhook
  * and see a delivery, sign out; and a member who
  * can look but not change. Each step asserts what it did; `findings` holds axe's findings on
- * every page the story showed.
+ * every page the story showed, and the controls there that the Tab key does not reach.
  */
 export class DashboardStory {
   readonly findings: Record<string, string[]> = {};
@@ -50,7 +50,7 @@ export class DashboardStory {
   constructor(private readonly stack: StoryStack) {}
 
   private async check(name: string, page = this.page): Promise<void> {
-    this.findings[name] = await accessibilityViolations(page);
+    this.findings[name] = [...(await accessibilityViolations(page)), ...(await keyboardUnreachable(page))];
   }
 
   private async api<T>(path: string): Promise<T> {

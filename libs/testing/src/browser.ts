@@ -44,3 +44,40 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   }, TAGS);
   return violations.map(({ id, impact, nodes }) => `${id} (${impact}): ${nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
+
+/** What a person can operate: links, buttons, fields and anything put in the tab order. */
+const CONTROLS = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * In the page (a script, as this lib is typed without the DOM): names a control by its tag, name,
+ * link and label; a radio button by its group.
+ */
+const NAME_OF = `(element) => {
+  if (element.type === 'radio') return 'radio group ' + element.name;
+  const label = (element.getAttribute('aria-label') ?? element.labels?.[0]?.textContent ?? element.textContent ?? '').trim().replace(/\\s+/g, ' ');
+  const href = element.getAttribute('href');
+  return element.tagName.toLowerCase() + (element.name ? '[name=' + element.name + ']' : '') + (href ? '[href=' + href + ']' : '') + ' "' + label.slice(0, 60) + '"';
+}`;
+const VISIBLE_CONTROLS = `[...document.querySelectorAll(${JSON.stringify(CONTROLS)})]
+  .filter((element) => element.getClientRects().length > 0 && !element.disabled && !element.closest('[inert]'))
+  .map(${NAME_OF})`;
+const FOCUSED = `document.activeElement && document.activeElement !== document.body ? (${NAME_OF})(document.activeElement) : null`;
+
+/**
+ * The controls of the page that the Tab key never reaches, one line each: every visible, enabled
+ * control must take the focus as the page is tabbed through (a group of radio buttons is reached
+ * through any of them, as the arrow keys move within it). Our pages have no click handlers of
+ * their own, so a control the keyboard reaches is one it can operate. The tab order is a cycle
+ * (through the browser's own stop), so two rounds from wherever the focus is cover it.
+ */
+export async function keyboardUnreachable(page: Page): Promise<string[]> {
+  const controls = new Set(await page.evaluate<string[]>(VISIBLE_CONTROLS));
+  const reached = new Set<string>();
+  for (let press = 0; press < controls.size * 2 + 10; press++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate<string | null>(FOCUSED);
+    if (focused && reached.has(focused) && reached.size >= controls.size) break;
+    if (focused) reached.add(focused);
+  }
+  return [...controls].filter((control) => !reached.has(control)).map((control) => `not reached by the keyboard: ${control}`);
+}

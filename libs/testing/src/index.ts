@@ -12,5 +12,5 @@ export { ADVERSARIAL_BUDGET_MS, MAX_HEADER_BYTES, ONE_MIB, cpuMillisOf, repeated
 export { SEEDED, describeRetention, outboxRetentionCases, type RetentionCase } from './retention.js';
 export { participantEventData, signupViewData } from './event-data.js';
 export { startFakeSmtp, type FakeSmtp, type FakeSmtpMessage } from './fake-smtp.js';
-export { accessibilityViolations, launchChromium } from './browser.js';
+export { accessibilityViolations, keyboardUnreachable, launchChromium } from './browser.js';
 export { CLIENT_TYPES_FILE, clientTypesSource } from './client-types.js';

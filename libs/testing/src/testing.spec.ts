@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { ADVERSARIAL_BUDGET_MS, cpuMillisOf, ONE_MIB, repeatedTo } from './adversarial-input.js';
+import { keyboardUnreachable, launchChromium } from './browser.js';
 import { eventually } from './eventually.js';
 import { freePorts } from './ports.js';
 
@@ -56,4 +57,25 @@ describe('cpuMillisOf', () => {
     );
     expect(Date.now() - started).toBeLessThan(5000);
   });
+});
+
+describe('keyboardUnreachable', () => {
+  it('names the controls the Tab key skips, and counts a radio group as one stop', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.setContent(`<main>
+<a href="/first">First</a>
+<a href="/skipped" tabindex="-1">Skipped</a>
+<fieldset><input type="radio" name="size" id="s" value="s" checked><label for="s">S</label>
+<input type="radio" name="size" id="m" value="m"><label for="m">M</label></fieldset>
+<label for="hidden-one">Hidden</label><input id="hidden-one" name="hidden-one" style="display:none">
+<button type="button" disabled>Off</button>
+<button type="submit">Save</button>
+</main>`);
+      expect(await keyboardUnreachable(page)).toEqual(['not reached by the keyboard: a[href=/skipped] "Skipped"']);
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
 });

@@ -2,7 +2,7 @@ import type { OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid, type ParticipantView } from '#libs/contracts';
 import type { Logger } from '#libs/observability';
-import type { ProblemBody } from '#libs/problem';
+import { isProblemError, type ProblemBody, toProblemBody } from '#libs/problem';
 import type { SafeHtml } from '#libs/web';
 import { html, parseCookies } from '#libs/web';
 import { readForm } from '../pages/page-form.js';
@@ -30,6 +30,8 @@ export interface Caller {
   viewer: Viewer;
   /** The form's values, on a POST. */
   form: Record<string, string>;
+  /** The form as posted (repeated fields, such as checkboxes of one name, are arrays), on a POST. */
+  body: unknown;
   /** The REST API; a refusal is thrown (ApiProblem), and shown as a page unless the caller catches it. */
   api<T>(method: ApiRequest['method'], path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
   /** The REST API, answering refusals too. */
@@ -184,6 +186,7 @@ export class DashboardService implements OnModuleDestroy {
     const caller: Caller = {
       viewer,
       form,
+      body: post ? req.body : undefined,
       call,
       api: async (method, path, body, headers) => {
         const answer = await call(method, path, body, headers);
@@ -230,6 +233,7 @@ export class DashboardService implements OnModuleDestroy {
       return await render();
     } catch (err) {
       if (err instanceof ApiProblem) return { status: err.problem.status, page: problemPage(viewer, err.problem) };
+      if (isProblemError(err)) return { status: err.status, page: problemPage(viewer, toProblemBody(err, '')) };
       this.logger.error({ err }, 'dashboard page failed');
       return {
         status: 500,

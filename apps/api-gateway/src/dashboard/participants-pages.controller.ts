@@ -1,12 +1,21 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOfJson, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
+import {
+  etagOfJson,
+  PARTICIPANT_STATUSES,
+  type ParticipantStatus,
+  type ParticipantView,
+  type SelectionInput,
+  type SelectionView,
+  type SignupView,
+} from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
+import { questionField, readAnswers, readChecked } from '../pages/page-answers.js';
+import { choicesOf, emptyForm, hasErrors, placeErrors, readSelections, waitsForSignup } from '../pages/page-form.js';
+import { participantForm } from '../pages/views.js';
 import { type Caller, DashboardService, idOf, participantsOf, type Rendered, seeOther } from './dashboard.service.js';
-import { placeFieldErrors } from './signup-form.js';
-import { emptyFormView } from './views/fields.js';
 import { confirmPage, type Notice, problemText } from './views/frame.js';
 import {
   checkInPage,
@@ -18,6 +27,21 @@ import {
 } from './views/participants.js';
 
 const SEARCH_MAX_LENGTH = 200;
+
+const CONTACT_FIELDS = ['name', 'email', 'phone'] as const;
+const contactOf = (participant: ParticipantView): Record<string, string> => ({
+  name: participant.name,
+  email: participant.email,
+  phone: participant.phone ?? '',
+});
+
+/** Whether the form asks for exactly what the participant holds (in any order). */
+function sameSelections(held: SelectionView[], asked: SelectionInput[]): boolean {
+  const key = (selection: SelectionInput) => `${selection.type}:${selection.id}:${selection.quantity ?? 1}`;
+  const wanted = asked.map(key).sort();
+  const holding = held.map(key).sort();
+  return wanted.length === holding.length && wanted.every((entry, i) => entry === holding[i]);
+}
 
 const NOTICES: Record<string, Notice> = {
   saved: { kind: 'success', text: 'Participant saved.' },
@@ -108,17 +132,19 @@ export class ParticipantsPagesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     return this.dashboard.signedIn(req, reply, async ({ viewer, api }) => {
-      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
-      const participant = await api<ParticipantView>('GET', `/signups/${signup.body.id}/participants/${idOf(participantId)}`);
-      const { name, email, phone } = participant.body;
-      const form = emptyFormView({ name, email, phone: phone ?? '' });
-      return {
-        status: 200,
-        page: participantFormPage(viewer, signup.body, participant.body, form, String(participant.headers.etag ?? '')),
-      };
+      const signup = (await api<SignupView>('GET', `/signups/${idOf(id)}`)).body;
+      const participant = await api<ParticipantView>('GET', `/signups/${signup.id}/participants/${idOf(participantId)}`);
+      const form = participantForm(signup.questions, participant.body, contactOf(participant.body));
+      return { status: 200, page: participantFormPage(viewer, signup, participant.body, form, String(participant.headers.etag ?? '')) };
     });
   }
 
+  /**
+   * Saves the participant as the form has them, only if they did not change since it was shown
+   * (If-Match): contact details, answers (an emptied answer is cleared), and their slots and items
+   * when these changed (sent as the whole new set, which the service allocates as for a person
+   * changing their own registration).
+   */
   @Post('participants/:participantId/edit')
   edit(
     @Param('id') id: string,
@@ -126,23 +152,39 @@ export class ParticipantsPagesController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.dashboard.signedIn(req, reply, async ({ viewer, form, api, call }) => {
-      const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
-      const path = `/signups/${signup.body.id}/participants/${idOf(participantId)}`;
-      const input = { name: form.name ?? '', email: form.email ?? '', phone: form.phone ? form.phone : null };
-      const answer = await call<ParticipantView>('PATCH', path, input, form.etag ? { 'if-match': form.etag } : {});
-      if (answer.status === 200) return seeOther(`/app/signups/${signup.body.id}/participants?done=saved`);
-      const current = await api<ParticipantView>('GET', path);
-      const problem = answer.body as unknown as ProblemBody;
-      const view =
-        answer.status === 412
-          ? emptyFormView({ name: current.body.name, email: current.body.email, phone: current.body.phone ?? '' })
-          : placeFieldErrors(form, problem.errors, [], 'name');
-      if (!problem.errors?.length) view.errors.name = [problemText(problem)];
-      return {
-        status: answer.status === 412 ? 409 : answer.status,
-        page: participantFormPage(viewer, signup.body, current.body, view, String(current.headers.etag ?? '')),
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form: values, body, api, call }) => {
+      const signup = (await api<SignupView>('GET', `/signups/${idOf(id)}`)).body;
+      const path = `/signups/${signup.id}/participants/${idOf(participantId)}`;
+      const stored = (await api<ParticipantView>('GET', path)).body;
+      const etag = values.etag ?? '';
+      const form = emptyForm(values, readChecked(body, signup.questions));
+      const selecting = !waitsForSignup(stored);
+      const { selections, fields, errors } = readSelections(
+        selecting ? choicesOf({ slots: signup.slots ?? [], items: signup.items ?? [] }) : [],
+        values,
+      );
+      const answers = readAnswers(signup.questions, values, form.checked, stored.answers);
+      Object.assign(form.errors, errors, answers.errors);
+      if (hasErrors(form)) return { status: 422, page: participantFormPage(viewer, signup, stored, form, etag) };
+      const input = {
+        name: values.name ?? '',
+        email: values.email ?? '',
+        phone: values.phone ? values.phone : null,
+        ...(selecting && !sameSelections(stored.selections, selections) && { selections }),
+        answers: { ...answers.answers, ...Object.fromEntries(answers.cleared.map((question) => [question, null])) },
       };
+      const answer = await call<ParticipantView>('PATCH', path, input, etag ? { 'if-match': etag } : {});
+      if (answer.status === 200) return seeOther(`/app/signups/${signup.id}/participants?done=saved`);
+      const problem = answer.body as unknown as ProblemBody;
+      if (answer.status === 412) {
+        const current = await api<ParticipantView>('GET', path);
+        const fresh = participantForm(signup.questions, current.body, contactOf(current.body));
+        fresh.summary.push(problemText(problem));
+        return { status: 409, page: participantFormPage(viewer, signup, current.body, fresh, String(current.headers.etag ?? '')) };
+      }
+      placeErrors(form, problem.errors ?? [], fields, [...CONTACT_FIELDS, ...signup.questions.map(questionField)]);
+      if (!problem.errors?.length) form.summary.push(problemText(problem));
+      return { status: answer.status, page: participantFormPage(viewer, signup, stored, form, etag) };
     });
   }
 

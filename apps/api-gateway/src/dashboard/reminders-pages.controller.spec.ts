@@ -41,6 +41,7 @@ function controllerWith(pass: ApiAnswer<unknown>) {
   const caller: Caller = {
     viewer,
     form: { csrf: 'csrf-token', channel: 'email' },
+    body: { csrf: 'csrf-token', channel: 'email' },
     call: respond,
     api: async (method, path, body) => {
       const res = await respond(method, path, body);

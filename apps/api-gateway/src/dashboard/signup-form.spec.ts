@@ -61,7 +61,7 @@ describe('the signup form', () => {
       [
         { path: 'eventDate', message: 'must be a date-time' },
         { path: 'waitlist.offerMinutes', message: 'too long' },
-        { path: 'questions[0].options', message: 'needs two' },
+        { path: 'questions.0.options', message: 'needs two' },
         { path: 'somethingElse', message: 'odd' },
       ],
       [0],

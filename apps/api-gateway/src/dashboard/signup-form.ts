@@ -118,7 +118,7 @@ export function placeFieldErrors(
 ): FormView {
   const placed: Record<string, string[]> = {};
   for (const error of errors ?? []) {
-    const question = /^questions\[(\d+)\](?:\.(\w+))?/.exec(error.path);
+    const question = /^questions\.(\d+)(?:\.(\w+))?/.exec(error.path);
     let field: string;
     if (question) {
       const row = questionRows[Number(question[1])] ?? 0;

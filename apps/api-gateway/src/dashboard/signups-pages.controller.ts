@@ -136,7 +136,8 @@ export class SignupsPagesController {
         signupFormPage(viewer, this.refused(form, answer, questionRows), {
           signup: current.body,
           questionCount: questionRowsOf(form),
-          etag,
+          // The form's own ETag: a change someone made meanwhile is still caught at the next save.
+          etag: form.etag ?? etag,
         }),
       );
     });
@@ -202,28 +203,27 @@ export class SignupsPagesController {
     });
   }
 
-  @Post(':id/slots')
-  addSlot(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.dashboard.signedIn(req, reply, async ({ form, api }) => {
+  /** Adds a slot or item from the signup page's short forms; refused, the whole form comes back with the errors beside its fields. */
+  @Post(':id/:kind')
+  addChoice(
+    @Param('id') id: string,
+    @Param('kind') kind: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.dashboard.signedIn(req, reply, async ({ viewer, form, api, call }) => {
+      const choice = kindOf(kind);
+      if (!choice) throw notFound();
       const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
-      const zone = signup.body.timeZone;
-      const at = (value: string | undefined) => (value ? (instantFromLocal(value, zone) ?? value) : undefined);
-      await api('POST', `/signups/${signup.body.id}/slots`, {
-        slots: [
-          { title: form.title ?? '', startTime: at(form.startTime), endTime: at(form.endTime), capacity: this.integer(form.capacity) },
-        ],
-      });
-      return seeOther(`/app/signups/${signup.body.id}?done=slot-added`);
-    });
-  }
-
-  @Post(':id/items')
-  addItem(@Param('id') id: string, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.dashboard.signedIn(req, reply, async ({ form, api }) => {
-      await api('POST', `/signups/${idOf(id)}/items`, {
-        items: [{ name: form.name ?? '', quantityNeeded: this.integer(form.quantityNeeded) }],
-      });
-      return seeOther(`/app/signups/${idOf(id)}?done=item-added`);
+      const fields = Object.entries(choiceRequest(choice, form, signup.body.timeZone)).filter(([, value]) => value !== null);
+      const answer = await call('POST', `/signups/${signup.body.id}/${choice}s`, { [`${choice}s`]: [Object.fromEntries(fields)] });
+      if (answer.status === 201) return seeOther(`/app/signups/${signup.body.id}?done=${choice}-added`);
+      const problem = answer.body as ProblemBody;
+      const fallback = choice === 'slot' ? 'title' : 'name';
+      const errors = problem.errors?.map((error) => ({ ...error, path: error.path.replace(/^(?:slots|items)\.0\.?/, '') }));
+      const view = placeFieldErrors(form, errors, [], fallback);
+      if (!errors?.length) view.errors[fallback] = [problemText(problem)];
+      return page(answer.status, choiceFormPage(viewer, signup.body, choice, view));
     });
   }
 
@@ -240,7 +240,10 @@ export class SignupsPagesController {
       const signup = await api<SignupView>('GET', `/signups/${idOf(id)}`);
       const values = choice ? choiceValues(signup.body, choice, choiceId) : undefined;
       if (!choice || !values) throw notFound();
-      return page(200, choiceFormPage(viewer, signup.body, choice, choiceId, emptyFormView(values), String(signup.headers.etag ?? '')));
+      return page(
+        200,
+        choiceFormPage(viewer, signup.body, choice, emptyFormView(values), { id: choiceId, etag: String(signup.headers.etag ?? '') }),
+      );
     });
   }
 
@@ -270,7 +273,10 @@ export class SignupsPagesController {
       const fresh = answer.status === 412 ? choiceValues(current.body, choice, choiceId) : undefined;
       const view = fresh ? emptyFormView(fresh) : placeFieldErrors(form, problem.errors, [], choice === 'slot' ? 'title' : 'name');
       if (fresh || !problem.errors?.length) view.errors[choice === 'slot' ? 'title' : 'name'] = [problemText(problem)];
-      return page(answer.status === 412 ? 409 : answer.status, choiceFormPage(viewer, current.body, choice, idOf(choiceId), view, etag));
+      return page(
+        answer.status === 412 ? 409 : answer.status,
+        choiceFormPage(viewer, current.body, choice, view, { id: idOf(choiceId), etag: fresh ? etag : (form.etag ?? etag) }),
+      );
     });
   }
 
@@ -338,9 +344,5 @@ export class SignupsPagesController {
       delete view.errors[field];
     }
     return view;
-  }
-
-  private integer(value: string | undefined): number | string {
-    return /^\d{1,9}$/.test(value ?? '') ? Number(value) : (value ?? '');
   }
 }

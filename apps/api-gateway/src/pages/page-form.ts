@@ -1,4 +1,4 @@
-import type { ItemView, ParticipantView, PublicSignupView, SelectionInput, SelectionType, SlotView } from '#libs/contracts';
+import type { ItemView, ParticipantView, SelectionInput, SelectionType, SlotView } from '#libs/contracts';
 import type { FieldError } from '#libs/problem';
 
 /** What a page form holds: the entered values and the messages, by field name. */
@@ -29,7 +29,7 @@ export interface Choice {
 }
 
 /** Every slot, then every item, of a signup, as form choices. */
-export function choicesOf(signup: PublicSignupView): Choice[] {
+export function choicesOf(signup: { slots: SlotView[]; items: ItemView[] }): Choice[] {
   return [
     ...signup.slots.map((slot): Choice => ({ type: 'slot', field: quantityField('slot', slot.id), label: slot.title, entity: slot })),
     ...signup.items.map((item): Choice => ({ type: 'item', field: quantityField('item', item.id), label: item.name, entity: item })),

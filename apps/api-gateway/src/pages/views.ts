@@ -254,12 +254,17 @@ function heldQuantities(participant: ParticipantView): Map<string, number> {
   return held;
 }
 
+/** A participant as a form: the contact fields given, what they hold of each slot and item, their answers. */
+export function participantForm(questions: QuestionView[], participant: ParticipantView, contact: Record<string, string>): FormState {
+  const answers = answerValues(questions, participant.answers);
+  const values: Record<string, string> = { ...contact, ...answers.values };
+  for (const [field, quantity] of heldQuantities(participant)) values[field] = String(quantity);
+  return emptyForm(values, answers.checked);
+}
+
 /** The edit form as it starts: the registration as it is, its answers included. */
 export function registrationForm(view: RegistrationView): FormState {
-  const answers = answerValues(view.signup.questions, view.participant.answers);
-  const values: Record<string, string> = { name: view.participant.name, phone: view.participant.phone ?? '', ...answers.values };
-  for (const [field, quantity] of heldQuantities(view.participant)) values[field] = String(quantity);
-  return emptyForm(values, answers.checked);
+  return participantForm(view.signup.questions, view.participant, { name: view.participant.name, phone: view.participant.phone ?? '' });
 }
 
 /** What GET /r/{token} shows once, right after POST /s/{slug} stored the registration (PRG). */

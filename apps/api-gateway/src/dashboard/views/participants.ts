@@ -1,7 +1,9 @@
-import { PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
+import { formatDateTime, PARTICIPANT_STATUSES, type ParticipantStatus, type ParticipantView, type SignupView } from '#libs/contracts';
 import { html, type SafeHtml } from '#libs/web';
-import { answerText } from '../../pages/page-answers.js';
-import { errorSummary, type FormView, inputField } from './fields.js';
+import { answerText, questionField } from '../../pages/page-answers.js';
+import { type FormState, quantityField, waitsForSignup } from '../../pages/page-form.js';
+import { questionFieldset } from '../../pages/question-fields.js';
+import { errorSummary, inputField } from './fields.js';
 import { ACTIONS, canWrite, csrfField, dashboardPage, dataTable, type Notice, postButton, type Viewer, when } from './frame.js';
 
 export const STATUS_LABELS: Record<ParticipantStatus, string> = {
@@ -131,11 +133,52 @@ ${dataTable({
   );
 }
 
+/** The participant form's fields of a signup's slots and items, and their questions' labels, for the error summary. */
+function participantFieldLabels(signup: SignupView): Record<string, string> {
+  return {
+    name: 'Name',
+    email: 'Email',
+    phone: 'Phone',
+    ...Object.fromEntries((signup.slots ?? []).map((slot) => [quantityField('slot', slot.id), slot.title])),
+    ...Object.fromEntries((signup.items ?? []).map((item) => [quantityField('item', item.id), item.name])),
+    ...Object.fromEntries(signup.questions.map((question) => [questionField(question), question.label])),
+  };
+}
+
+/** How many of a slot or item the participant may hold: what is free, and what they hold already. */
+function quantityFields(form: FormState, signup: SignupView): SafeHtml {
+  const slots = (signup.slots ?? []).map((slot) =>
+    inputField(form, {
+      name: quantityField('slot', slot.id),
+      label: slot.title,
+      type: 'number',
+      min: 0,
+      hint: `${slot.taken} of ${slot.capacity} taken${slot.startTime ? `, from ${formatDateTime(slot.startTime, signup.timeZone)}` : ''}.`,
+    }),
+  );
+  const items = (signup.items ?? []).map((item) =>
+    inputField(form, {
+      name: quantityField('item', item.id),
+      label: item.name,
+      type: 'number',
+      min: 0,
+      hint: `${item.quantityClaimed} of ${item.quantityNeeded} claimed.`,
+    }),
+  );
+  return html`${slots.length ? html`<fieldset><legend>Time slots</legend>${slots}</fieldset>` : ''}${
+    items.length ? html`<fieldset><legend>Things to bring</legend>${items}</fieldset>` : ''
+  }`;
+}
+
+/**
+ * Edits a participant as the organizer: contact details, what they hold of each slot and item
+ * (not while they wait for a place in the signup itself, as on their own page) and their answers.
+ */
 export function participantFormPage(
   viewer: Viewer,
   signup: SignupView,
   participant: ParticipantView,
-  form: FormView,
+  form: FormState,
   etag: string,
 ): SafeHtml {
   const base = `/app/signups/${signup.id}/participants`;
@@ -145,13 +188,16 @@ export function participantFormPage(
     `Edit ${participant.name}`,
     html`<p><a href="${base}">Participants of ${signup.title}</a></p>
 <h1>Edit ${participant.name}</h1>
-${errorSummary(form, { name: 'Name', email: 'Email', phone: 'Phone' })}
+${errorSummary(form, participantFieldLabels(signup))}
+${form.summary.length ? html`<p class="notice error" role="alert">${form.summary.join(' ')}</p>` : ''}
 <form method="post" action="${base}/${participant.id}/edit" class="stack" novalidate>
 ${csrfField(viewer)}
 <input type="hidden" name="etag" value="${etag}">
 ${inputField(form, { name: 'name', label: 'Name', required: true })}
 ${inputField(form, { name: 'email', label: 'Email', type: 'email', required: true })}
 ${inputField(form, { name: 'phone', label: 'Phone' })}
+${waitsForSignup(participant) ? html`<p>Waiting for a place in the signup: promote them from the list to give them one.</p>` : quantityFields(form, signup)}
+${questionFieldset(form, signup.questions)}
 <p><button type="submit" class="button">Save</button> <a href="${base}">Cancel</a></p>
 </form>`,
   );

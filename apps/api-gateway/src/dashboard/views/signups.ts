@@ -192,15 +192,25 @@ function rowActions(viewer: Viewer, path: string, name: string): SafeHtml {
 }
 
 /** The form of one slot (`kind` slot) or item, its fields named as the REST API's; the signup's ETag makes the save conditional. */
+/**
+ * The form of one slot or item: editing the one of `edit.id` (the signup's ETag sent back), or
+ * adding one when `edit` is absent (shown again with its errors when the add forms of the signup's
+ * page were refused).
+ */
 export function choiceFormPage(
   viewer: Viewer,
   signup: SignupView,
   kind: 'slot' | 'item',
-  id: string,
   form: FormView,
-  etag: string,
+  edit?: { id: string; etag: string },
 ): SafeHtml {
-  const title = kind === 'slot' ? `Edit the slot ${form.values.title ?? ''}` : `Edit the item ${form.values.name ?? ''}`;
+  const title = edit
+    ? kind === 'slot'
+      ? `Edit the slot ${form.values.title ?? ''}`
+      : `Edit the item ${form.values.name ?? ''}`
+    : kind === 'slot'
+      ? 'Add a slot'
+      : 'Add an item';
   const fields =
     kind === 'slot'
       ? html`${inputField(form, { name: 'title', label: 'Slot', required: true })}
@@ -220,11 +230,11 @@ ${inputField(form, { name: 'quantityNeeded', label: 'How many', type: 'number', 
     html`<p><a href="/app/signups/${signup.id}">${signup.title}</a></p>
 <h1>${title}</h1>
 ${errorSummary(form, CHOICE_FIELD_LABELS)}
-<form method="post" action="/app/signups/${signup.id}/${kind}s/${id}/edit" class="stack" novalidate>
+<form method="post" action="/app/signups/${signup.id}/${kind}s${edit ? `/${edit.id}/edit` : ''}" class="stack" novalidate>
 ${csrfField(viewer)}
-<input type="hidden" name="etag" value="${etag}">
+${edit ? html`<input type="hidden" name="etag" value="${edit.etag}">` : ''}
 ${fields}
-<p><button type="submit" class="button">Save</button> <a href="/app/signups/${signup.id}">Cancel</a></p>
+<p><button type="submit" class="button">${edit ? 'Save' : kind === 'slot' ? 'Add slot' : 'Add item'}</button> <a href="/app/signups/${signup.id}">Cancel</a></p>
 </form>`,
   );
 }
