@@ -161,6 +161,46 @@ describe('the dashboard forms, against the real API', () => {
       expect(conflict.html).toContain('value="Di Changed Elsewhere"');
       expect((await stored(di.id)).name).toBe('Di Changed Elsewhere');
     });
+
+    it('keeps answers given before their question changed, and writes nothing when nothing changed', async () => {
+      const ed = await register(morning, { [diet]: 'Any', [helps]: ['Setup', 'Cleanup'] });
+      const questions = [
+        { id: diet, type: 'single_choice', label: 'Diet', required: true, options: ['Vegan', 'Vegetarian'] },
+        { id: helps, type: 'multiple_choice', label: 'Helps with', required: false, options: ['Setup', 'Tidy'] },
+      ];
+      expect((await call(`/signups/${signup.id}`, { key, method: 'PATCH', body: { questions } })).status).toBe(200);
+      const form = await dashboard.get(editPath(ed.id));
+      expect(form.html).not.toMatch(new RegExp(`name="q-${diet}" value="[^"]*" checked`));
+      const fields = (phone: string): [string, string][] => [
+        ['name', ed.name],
+        ['email', ed.email],
+        ['phone', phone],
+        [`slot-${morning}`, '1'],
+        [`q-${helps}`, 'Setup'],
+      ];
+      const saved = await dashboard.postRaw(editPath(ed.id), formBody([['etag', etagOf(form)], ...fields('+14155550123')]));
+      expect(saved.status).toBe(303);
+      const after = await stored(ed.id);
+      expect(after).toMatchObject({ phone: '+14155550123', answers: { [diet]: 'Any', [helps]: ['Setup', 'Cleanup'] } });
+
+      const again = await dashboard.get(editPath(ed.id));
+      const unchanged = await dashboard.postRaw(editPath(ed.id), formBody([['etag', etagOf(again)], ...fields('+14155550123')]));
+      expect(unchanged).toMatchObject({ status: 303, location: `/app/signups/${signup.id}/participants?done=saved` });
+      expect((await stored(ed.id)).updatedAt).toBe(after.updatedAt);
+    });
+
+    it('shows a cancelled participant without a form that could never be saved', async () => {
+      const res = await call<RegistrationResultView>(`/signups/${signup.id}/participants`, {
+        key,
+        body: person([{ type: 'slot', id: morning }], { answers: { [diet]: 'Vegan' } }),
+      });
+      expect((await call(`/registrations/${res.body.confirmationToken}`, { method: 'DELETE' })).status).toBe(200);
+      const path = editPath(res.body.confirmed[0]!.participantId);
+      const page = await dashboard.get(path);
+      expect(page.status).toBe(200);
+      expect(page.html).toContain('cancelled: their registration cannot be changed.');
+      expect(page.html).not.toContain(`action="${path}"`);
+    });
   });
 
   describe("a signup's forms", () => {

@@ -233,7 +233,7 @@ export class DashboardService implements OnModuleDestroy {
       return await render();
     } catch (err) {
       if (err instanceof ApiProblem) return { status: err.problem.status, page: problemPage(viewer, err.problem) };
-      if (isProblemError(err)) return { status: err.status, page: problemPage(viewer, toProblemBody(err, '')) };
+      if (isProblemError(err) && err.status < 500) return { status: err.status, page: problemPage(viewer, toProblemBody(err, '')) };
       this.logger.error({ err }, 'dashboard page failed');
       return {
         status: 500,

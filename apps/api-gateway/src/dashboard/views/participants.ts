@@ -188,7 +188,10 @@ export function participantFormPage(
     `Edit ${participant.name}`,
     html`<p><a href="${base}">Participants of ${signup.title}</a></p>
 <h1>Edit ${participant.name}</h1>
-${errorSummary(form, participantFieldLabels(signup))}
+${
+  participant.status === 'cancelled'
+    ? html`<p class="notice" role="note">${participant.name} cancelled: their registration cannot be changed.</p>`
+    : html`${errorSummary(form, participantFieldLabels(signup))}
 ${form.summary.length ? html`<p class="notice error" role="alert">${form.summary.join(' ')}</p>` : ''}
 <form method="post" action="${base}/${participant.id}/edit" class="stack" novalidate>
 ${csrfField(viewer)}
@@ -199,7 +202,8 @@ ${inputField(form, { name: 'phone', label: 'Phone' })}
 ${waitsForSignup(participant) ? html`<p>Waiting for a place in the signup: promote them from the list to give them one.</p>` : quantityFields(form, signup)}
 ${questionFieldset(form, signup.questions)}
 <p><button type="submit" class="button">Save</button> <a href="${base}">Cancel</a></p>
-</form>`,
+</form>`
+}`,
   );
 }
 
