@@ -348,6 +348,19 @@ describe('public pages as HTML', () => {
       expect((await registrationOf(token)).status).toBe(200);
     });
 
+    it('keeps an answer given before its question changed when the person edits something else', async () => {
+      const { signup, slots } = await potluck({
+        fields: { questions: [{ type: 'single_choice', label: 'Size', required: false, options: ['S', 'L'] }] },
+      });
+      const size = signup.questions[0]!;
+      const token = await register(signup.id, person([{ type: 'slot', id: slots[0]!.id }], { answers: { [size.id]: 'L' } }));
+      const changed = { questions: [{ ...size, options: ['S', 'M'] }] };
+      expect((await call(`/signups/${signup.id}`, { key: tenant.key, method: 'PATCH', body: changed })).status).toBe(200);
+      const res = await post(`/r/${token}`, { name: 'Ana Lima', [`slot-${slots[0]!.id}`]: '1' });
+      expect(res.status).toBe(303);
+      expect((await registrationOf(token)).body.participant).toMatchObject({ name: 'Ana Lima', answers: { [size.id]: 'L' } });
+    });
+
     it('saves a new name, clears an emptied phone and gives back an item set to 0, then sends the browser back to the page', async () => {
       const { signup, slots, items } = await potluck();
       const [slot, item] = [slots[0]!, items[0]!];

@@ -6,15 +6,14 @@ import {
   PARTICIPANT_STATUSES,
   type ParticipantStatus,
   type ParticipantView,
-  type QuestionView,
   type SelectionInput,
   type SelectionView,
   type SignupView,
 } from '#libs/contracts';
 import type { ProblemBody } from '#libs/problem';
 import { Auth, Unmetered } from '#libs/scopes';
-import { answerValues, questionField, readAnswers, readChecked } from '../pages/page-answers.js';
-import { choicesOf, emptyForm, type FormState, hasErrors, placeErrors, readSelections, waitsForSignup } from '../pages/page-form.js';
+import { changedQuestions, questionField, readAnswers, readChecked } from '../pages/page-answers.js';
+import { choicesOf, emptyForm, hasErrors, placeErrors, readSelections, waitsForSignup } from '../pages/page-form.js';
 import { participantForm } from '../pages/views.js';
 import { type Caller, DashboardService, idOf, participantsOf, type Rendered, seeOther } from './dashboard.service.js';
 import { confirmPage, type Notice, problemText } from './views/frame.js';
@@ -35,28 +34,6 @@ const contactOf = (participant: ParticipantView): Record<string, string> => ({
   email: participant.email,
   phone: participant.phone ?? '',
 });
-
-/**
- * The questions whose form value differs from what the form first showed of the stored answer
- * (line ends as browsers send them aside): a choice no longer offered was shown unchecked, so it
- * counts as unchanged while nothing is chosen in its place.
- */
-function changedQuestions(questions: QuestionView[], stored: ParticipantView['answers'], form: FormState): QuestionView[] {
-  const shown = answerValues(questions, stored);
-  const text = (value: string | undefined) => (value ?? '').replaceAll('\r\n', '\n').trim();
-  return questions.filter((question) => {
-    const field = questionField(question);
-    const offered = new Set(question.options ?? []);
-    if (question.type === 'multiple_choice') {
-      const before = (shown.checked[field] ?? []).filter((option) => offered.has(option)).sort();
-      const after = [...(form.checked[field] ?? [])].sort();
-      return before.length !== after.length || before.some((option, i) => option !== after[i]);
-    }
-    const before = shown.values[field];
-    const showable = question.type !== 'single_choice' || (before !== undefined && offered.has(before));
-    return text(form.values[field]) !== text(showable ? before : undefined);
-  });
-}
 
 /** Whether the form asks for exactly what the participant holds (in any order). */
 function sameSelections(held: SelectionView[], asked: SelectionInput[]): boolean {
@@ -187,7 +164,12 @@ export class ParticipantsPagesController {
         values,
       );
       // Only the questions whose answer the form changed are read and sent: an answer given before a question changed stays as it was.
-      const answers = readAnswers(changedQuestions(signup.questions, stored.answers, form), values, form.checked, stored.answers);
+      const answers = readAnswers(
+        changedQuestions(signup.questions, stored.answers, values, form.checked),
+        values,
+        form.checked,
+        stored.answers,
+      );
       Object.assign(form.errors, errors, answers.errors);
       if (hasErrors(form)) return { status: 422, page: participantFormPage(viewer, signup, stored, form, etag) };
       const contact = { name: values.name ?? '', email: values.email ?? '', phone: values.phone ? values.phone : null };

@@ -1,5 +1,5 @@
 import type { QuestionView } from '#libs/contracts';
-import { answerValues, NUMBER_MESSAGE, readAnswers, readChecked, YES_NO_MESSAGE } from './page-answers.js';
+import { answerValues, changedQuestions, NUMBER_MESSAGE, readAnswers, readChecked, YES_NO_MESSAGE } from './page-answers.js';
 import { emptyForm, placeErrors, readForm } from './page-form.js';
 import { questionFieldset } from './question-fields.js';
 
@@ -75,5 +75,25 @@ describe('question controls', () => {
     expect(page).toContain(`<textarea id="q-${ID(5)}"`);
     expect(page).toContain(`type="radio" id="q-${ID(6)}-0" name="q-${ID(6)}" value="S"`);
     expect(page).toContain(`type="number" id="q-${ID(4)}"`);
+  });
+});
+
+describe('the answers an edit changed', () => {
+  const size = question(ID(5), 'single_choice', { options: ['S', 'M'] });
+  const helps = question(ID(6), 'multiple_choice', { options: ['Setup', 'Tidy'] });
+  const note = question(ID(7), 'long_text');
+  const count = question(ID(8), 'number', { max: 5 });
+  const asked = [size, helps, note, count];
+  // Given before the questions changed: L and Cleanup are no longer offered, 10 is above the new max.
+  const stored = { [ID(5)]: 'L', [ID(6)]: ['Setup', 'Cleanup'], [ID(7)]: 'line one\nline two', [ID(8)]: 10 };
+
+  it('finds none in a form sent back as it was shown (a choice no longer offered unchecked, line ends as browsers send them)', () => {
+    const values = { [`q-${ID(7)}`]: 'line one\r\nline two', [`q-${ID(8)}`]: '10' };
+    expect(changedQuestions(asked, stored, values, { [`q-${ID(6)}`]: ['Setup'] })).toEqual([]);
+  });
+
+  it('finds each question the person changed, and only those', () => {
+    const values = { [`q-${ID(5)}`]: 'M', [`q-${ID(7)}`]: 'line one\r\nline two', [`q-${ID(8)}`]: '' };
+    expect(changedQuestions(asked, stored, values, { [`q-${ID(6)}`]: ['Setup', 'Tidy'] })).toEqual([size, helps, count]);
   });
 });

@@ -95,6 +95,33 @@ export function answerValues(questions: QuestionView[], answers: ParticipantView
   return { values, checked };
 }
 
+/**
+ * The questions whose form value differs from what the form first showed of the stored answer
+ * (line ends as browsers send them aside): a choice no longer offered was shown unchecked, so it
+ * counts as unchanged while nothing is chosen in its place.
+ */
+export function changedQuestions(
+  questions: QuestionView[],
+  stored: ParticipantView['answers'],
+  values: Record<string, string>,
+  checked: Record<string, string[]>,
+): QuestionView[] {
+  const shown = answerValues(questions, stored);
+  const text = (value: string | undefined) => (value ?? '').replaceAll('\r\n', '\n').trim();
+  return questions.filter((question) => {
+    const field = questionField(question);
+    const offered = new Set(question.options ?? []);
+    if (question.type === 'multiple_choice') {
+      const before = (shown.checked[field] ?? []).filter((option) => offered.has(option)).sort();
+      const after = [...(checked[field] ?? [])].sort();
+      return before.length !== after.length || before.some((option, i) => option !== after[i]);
+    }
+    const before = shown.values[field];
+    const showable = question.type !== 'single_choice' || (before !== undefined && offered.has(before));
+    return text(values[field]) !== text(showable ? before : undefined);
+  });
+}
+
 /** An answer in words, for the manage page. */
 export function answerText(answer: AnswerValue): string {
   if (Array.isArray(answer)) return answer.join(', ');

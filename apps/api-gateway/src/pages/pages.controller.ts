@@ -22,7 +22,7 @@ import { Auth } from '#libs/scopes';
 import type { SafeHtml } from '#libs/web';
 import type { GatewayConfig } from '../gateway.config.js';
 import { isConfirmationToken, isSlugOrId } from '../http/public-params.js';
-import { ANSWER_FORM_MAX_LENGTH, questionField, readAnswers, readChecked } from './page-answers.js';
+import { ANSWER_FORM_MAX_LENGTH, changedQuestions, questionField, readAnswers, readChecked } from './page-answers.js';
 import {
   choicesOf,
   emptyForm,
@@ -191,7 +191,9 @@ export class PagesController {
       // One waiting for a place in the signup has no quantity fields: its selections stay as they are.
       const selecting = !waitsForSignup(view.participant);
       const { selections, fields, errors } = readSelections(selecting ? choicesOf(view.signup) : [], values);
-      const answers = readAnswers(view.signup.questions, values, checked, view.participant.answers);
+      // Only the answers the form changed: one given before its question changed stays as it was.
+      const changed = changedQuestions(view.signup.questions, view.participant.answers, values, checked);
+      const answers = readAnswers(changed, values, checked, view.participant.answers);
       Object.assign(form.errors, errors, answers.errors);
       const phone = values.phone?.trim();
       const input: UpdateRegistrationInput = {
