@@ -46,26 +46,27 @@ function commandLine(pid: number): string {
 
 /**
  * Where the CPU of a run goes, read from /proc (Linux only; elsewhere every snapshot is empty):
- * each app of the stack and each baseline (processes started by this bench), the Postgres
+ * each app of the stack (or the one process of `npm start`) and each baseline (processes started by this bench), the Postgres
  * backends serving the bench's database, the NATS and Redis servers (shared by the machine), and
  * the bench itself (the load generator and the webhook receiver).
  */
 export class CpuMeter {
-  private readonly client: pg.Client;
+  private readonly client?: pg.Client;
 
-  constructor(
-    private readonly database: string,
-    databaseUrl: string,
-  ) {
-    this.client = new pg.Client({ connectionString: databaseUrl });
+  /** `databaseUrl`: the database whose Postgres backends count; none for a stack without a Postgres server (PGlite). */
+  constructor(databaseUrl?: string) {
+    this.database = databaseUrl && new URL(databaseUrl).pathname.slice(1);
+    this.client = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
   }
 
+  private readonly database?: string;
+
   async start(): Promise<void> {
-    await this.client.connect();
+    await this.client?.connect();
   }
 
   async stop(): Promise<void> {
-    await this.client.end();
+    await this.client?.end();
   }
 
   async snapshot(): Promise<CpuSnapshot> {
@@ -78,10 +79,13 @@ export class CpuMeter {
     } catch {
       return snapshot;
     }
-    const { rows } = await this.client.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [this.database],
-    );
+    const rows = this.client
+      ? (
+          await this.client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+            this.database,
+          ])
+        ).rows
+      : [];
     const backends = new Set(rows.map((row) => row.pid));
     const stats = new Map(pids.flatMap((pid) => procStat(pid) ?? []).map((stat) => [stat.pid, stat]));
     const ours = (stat: ProcStat): boolean => {
@@ -95,7 +99,9 @@ export class CpuMeter {
       else if (stat.comm === 'nats-server' || stat.comm === 'redis-server') add(stat, stat.comm);
       else if (ours(stat)) {
         const command = commandLine(stat.pid);
-        const app = /dist\/apps\/([^/]+)\//.exec(command)?.[1];
+        const app =
+          /dist\/apps\/([^/]+)\//.exec(command)?.[1] ??
+          (/dist\/tools\/launcher\/src\/all-in-one\.js/.test(command) ? 'all-in-one' : undefined);
         const baseline = /baseline-server\.js (\w+)/.exec(command)?.[1];
         if (app) add(stat, app);
         else if (baseline) add(stat, `baseline ${baseline}`);
@@ -117,4 +123,24 @@ export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operati
   return Object.fromEntries(
     [...used].filter(([, seconds]) => seconds > 0).map(([group, seconds]) => [group, (seconds * 1000) / operations]),
   );
+}
+
+/** A process's resident set size in MiB (Linux /proc; 0 elsewhere or once it is gone). */
+export function rssMiB(pid: number): number {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? 0 : Number(kib) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Groups of a snapshot that are not apps of ours: shared servers, the bench itself, the bare baselines. */
+const NOT_APPS = /^(?:postgres|nats-server|redis-server|bench|baseline .*)$/;
+
+/** The resident memory of each app of a snapshot, in MiB (the sum of its processes). */
+export function appMemory(snapshot: CpuSnapshot): Record<string, number> {
+  const memory: Record<string, number> = {};
+  for (const [pid, { group }] of snapshot) if (!NOT_APPS.test(group)) memory[group] = (memory[group] ?? 0) + rssMiB(pid);
+  return memory;
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import type { CpuMeter } from './cpu.js';
+import { type CpuMeter, rssMiB } from './cpu.js';
 import { type Measurement, measurement } from './load.js';
 import type { Platform } from './platform.js';
 import { publishedSignup } from './seed.js';
@@ -10,16 +9,6 @@ const MEASURED_APPS = ['api-gateway', 'signups-service'] as const;
 /** How often the resident set sizes are read during an export. */
 const SAMPLE_MS = 25;
 const EXPORT_SLOTS = 10;
-
-/** A process's resident set size in MiB (Linux /proc; 0 elsewhere or once it is gone). */
-function rssMiB(pid: number): number {
-  try {
-    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kib === undefined ? 0 : Number(kib) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * A published signup of `participants` participants, each holding a place in one of its 10 slots

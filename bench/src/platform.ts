@@ -11,7 +11,7 @@ export interface CallOptions {
 
 /** The running stack's REST API and admin API, failing loudly on any unexpected answer (seeding must not go wrong quietly). */
 export class Platform {
-  constructor(readonly info: ServicesStackInfo) {}
+  constructor(readonly info: Pick<ServicesStackInfo, 'baseUrl' | 'gatewayUrl' | 'authUrl' | 'adminToken'>) {}
 
   call<T>(path: string, options: CallOptions = {}): Promise<T> {
     return this.send<T>(`${this.info.baseUrl}${path}`, options);

@@ -50,7 +50,7 @@ export function summarize(rounds: Measurement[]): Measurement {
 
 const cell = (value: number | undefined, digits = 2) => (value === undefined || Number.isNaN(value) ? '–' : String(round(value, digits)));
 
-export function markdown(results: ScenarioResult[], targets: Target[], checks: Check[]): string {
+export function markdown(results: ScenarioResult[], targets: Target[], checks: Check[], memory: Record<string, number>[] = []): string {
   const lines = [
     '| scenario | req/s | p50 ms | p99 ms | errors | ratio to baseline | notes |',
     '|---|---:|---:|---:|---:|---:|---|',
@@ -62,7 +62,7 @@ export function markdown(results: ScenarioResult[], targets: Target[], checks: C
       return `| ${r.title} | ${cell(r.summary.requestsPerSecond, 0)} | ${cell(r.summary.p50Ms)} | ${cell(r.summary.p99Ms)} | ${r.summary.errors} | ${ratio} | ${notes} |`;
     }),
   ];
-  lines.push(...cpuTable(results));
+  lines.push(...cpuTable(results), ...memoryTable(memory));
   if (targets.length > 0) {
     lines.push(
       '',
@@ -95,5 +95,17 @@ function cpuTable(results: ScenarioResult[]): string[] {
       const total = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
       return `| ${r.title} | ${groups.map((g) => cell(cpu[g])).join(' | ')} | ${cell(total)} |`;
     }),
+  ];
+}
+
+/** Each app's resident memory after each round, in MiB. */
+function memoryTable(memory: Record<string, number>[]): string[] {
+  const apps = [...new Set(memory.flatMap((round) => Object.keys(round)))].sort();
+  if (apps.length === 0) return [];
+  return [
+    '',
+    `| resident MiB after | ${apps.join(' | ')} |`,
+    `|---|${apps.map(() => '---:|').join('')}`,
+    ...memory.map((round, i) => `| round ${i + 1} | ${apps.map((app) => cell(round[app], 0)).join(' | ')} |`),
   ];
 }

@@ -4,7 +4,7 @@ import { clientAddress, type Measurement, measurement, runHttp } from './load.js
 import type { Platform } from './platform.js';
 import { newTenant, publishedSignup, registration } from './seed.js';
 
-/** One organization with one endpoint: its registrations are its endpoint's events. */
+/** A published signup whose registrations are the events; its organization's endpoints receive them. */
 interface Source {
   signupId: string;
   slotId: string;
@@ -13,6 +13,8 @@ interface Source {
 export interface WebhookFixture {
   sources: Source[];
   receiver: Receiver;
+  /** Endpoints of each organization: the deliveries each event makes. */
+  endpointsEach: number;
 }
 
 /** How long deliveries may take to arrive after the last event before the missing ones count as errors. */
@@ -20,22 +22,31 @@ const DRAIN_TIMEOUT_MS = 120_000;
 const AMPLE_CAPACITY = 100_000;
 
 /**
- * `endpoints` organizations, each with a published signup and one endpoint on the local
- * receiver subscribed to participant.registered: every registration is one event, delivered once.
+ * `organizations` organizations, each with a published signup and `endpointsEach` endpoints on the
+ * local receiver subscribed to participant.registered: every registration is one event, delivered
+ * to each endpoint of its organization.
  */
-export async function seedWebhooks(platform: Platform, receiver: Receiver, endpoints: number): Promise<WebhookFixture> {
+export async function seedWebhooks(
+  platform: Platform,
+  receiver: Receiver,
+  organizations: number,
+  endpointsEach = 1,
+  label = 'Bench webhooks',
+): Promise<WebhookFixture> {
   const sources: Source[] = [];
-  for (let i = 0; i < endpoints; i += 1) {
-    const tenant = await newTenant(platform, 'pro', `Bench webhooks ${i + 1}`);
+  for (let i = 0; i < organizations; i += 1) {
+    const tenant = await newTenant(platform, 'pro', `${label} ${i + 1}`);
     const signup = await publishedSignup(platform, tenant.key, { title: 'Webhook source', slots: 1, capacity: AMPLE_CAPACITY });
-    await platform.call('/webhooks', {
-      key: tenant.key,
-      body: { url: receiver.url(`/hooks/${i}`), eventTypes: ['participant.registered'] },
-      expect: 200,
-    });
+    for (let e = 0; e < endpointsEach; e += 1) {
+      await platform.call('/webhooks', {
+        key: tenant.key,
+        body: { url: receiver.url(`/hooks/${label.replaceAll(' ', '-')}/${i}/${e}`), eventTypes: ['participant.registered'] },
+        expect: 200,
+      });
+    }
     sources.push({ signupId: signup.id, slotId: signup.slotIds[0]! });
   }
-  return { sources, receiver };
+  return { sources, receiver, endpointsEach };
 }
 
 let sent = 0;
@@ -51,22 +62,24 @@ function nextRegistration(fixture: WebhookFixture): { path: string; body: string
  * receipt, and each event's commit-to-receipt latency (its `timestamp`, set in the committing
  * transaction, to its arrival).
  */
-async function deliveries(receiver: Receiver, from: number, expected: number, failedEvents: number): Promise<Measurement> {
-  const wanted = expected - failedEvents;
+async function deliveries(fixture: WebhookFixture, from: number, events: number, failedEvents: number): Promise<Measurement> {
+  const { receiver, endpointsEach } = fixture;
+  const wanted = (events - failedEvents) * endpointsEach;
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
   while (receiver.received.length - from < wanted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const batch = receiver.received.slice(from);
-  const ids = new Set(batch.map((delivery) => String(delivery.headers['webhook-id'])));
+  // One delivery per event and endpoint: an event's id is the same at each of its endpoints.
+  const ids = new Set(batch.map((delivery) => `${delivery.path} ${String(delivery.headers['webhook-id'])}`));
   const latencies = batch.map((delivery) => delivery.at - Date.parse((JSON.parse(delivery.body) as { timestamp: string }).timestamp));
   const firstCommit = Math.min(...batch.map((delivery, i) => delivery.at - latencies[i]!));
   const lastReceipt = Math.max(...batch.map((delivery) => delivery.at));
   return {
-    ...measurement(latencies, ids.size, lastReceipt - firstCommit, failedEvents + Math.max(0, wanted - ids.size)),
+    ...measurement(latencies, ids.size, lastReceipt - firstCommit, failedEvents * endpointsEach + Math.max(0, wanted - ids.size)),
     extra: { duplicates: batch.length - ids.size },
   };
 }
 
-/** `events` registrations as fast as 50 connections send them; deliveries per second is the figure. */
+/** `events` registrations as fast as 50 connections send them; deliveries per second, beside registrations per second, is the figure. */
 export async function webhookBurst(platform: Platform, fixture: WebhookFixture, events: number): Promise<Measurement> {
   const from = fixture.receiver.received.length;
   const load = await runHttp({
@@ -81,7 +94,7 @@ export async function webhookBurst(platform: Platform, fixture: WebhookFixture, 
     connectionHeaders: (n) => ({ 'x-forwarded-for': clientAddress(n) }),
     expectStatus: [201],
   });
-  const measured = await deliveries(fixture.receiver, from, events, load.errors);
+  const measured = await deliveries(fixture, from, events, load.errors);
   return { ...measured, extra: { ...measured.extra, registrationsPerSecond: load.requestsPerSecond } };
 }
 
@@ -134,5 +147,6 @@ export async function webhookPaced(platform: Platform, fixture: WebhookFixture, 
   }
   await Promise.all(pending);
   agent.destroy();
-  return deliveries(fixture.receiver, from, total, failed);
+  const measured = await deliveries(fixture, from, total, failed);
+  return { ...measured, extra: { ...measured.extra, rate } };
 }

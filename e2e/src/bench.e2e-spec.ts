@@ -10,8 +10,16 @@ interface BenchResults {
     rounds: { requests: number; errors: number }[];
     summary: { requestsPerSecond: number; cpuMs?: Record<string, number>; extra?: Record<string, number> };
   }[];
-  targets: { name: string; measured: number }[];
+  targets: { name: string; goal: string; measured: number; met: boolean }[];
   checks: { name: string; ok: boolean; detail: string }[];
+  machine: { cpuModel?: string };
+  calibration: Record<string, number>;
+  memory: Record<string, number>[];
+  allInOne: {
+    start: { firstStartSeconds: number; warmSeconds: number; warmBannerSeconds: number; buildSeconds?: number };
+    results: { id: string; rounds: { requests: number; errors: number }[]; summary: { cpuMs?: Record<string, number> } }[];
+    memory: Record<string, number>[];
+  };
 }
 
 const SCENARIOS = [
@@ -26,6 +34,7 @@ const SCENARIOS = [
   'contention',
   'promotions',
   'webhooks-burst',
+  'webhooks-fanout',
   'webhooks-paced',
   'export',
 ];
@@ -70,7 +79,44 @@ describe('the benchmark harness', () => {
     expect(Object.keys(report.results.find((r) => r.id === 'export')!.summary.extra ?? {})).toEqual(
       expect.arrayContaining(['gateway peak RSS MiB', 'signups-service peak RSS MiB']),
     );
-    expect(report.targets.map((t) => t.name)).toHaveLength(6);
+    expect(report.targets.map((t) => t.name)).toHaveLength(10);
+    for (const target of report.targets)
+      expect(target).toEqual({
+        name: expect.any(String),
+        goal: expect.any(String),
+        measured: expect.any(Number),
+        met: expect.any(Boolean),
+      });
+    // Each event of the fan-out reached all 10 endpoints of its organization.
+    expect(report.results.find((r) => r.id === 'webhooks-fanout')!.rounds[0]!.requests).toBe(200);
+    expect(report.calibration).toEqual({
+      helloRequestsPerSecond: expect.any(Number),
+      readBaselineRequestsPerSecond: expect.any(Number),
+      writeBaselineRequestsPerSecond: expect.any(Number),
+      readBaselineP50MsAtOneConnection: expect.any(Number),
+    });
+    expect(report.machine.cpuModel).toEqual(expect.any(String));
+    if (process.platform === 'linux') {
+      expect(Object.keys(report.memory[0]!).sort()).toEqual(
+        ['api-gateway', 'auth-server', 'mcp-server', 'reminders-service', 'signups-service', 'webhooks-dispatcher'].sort(),
+      );
+      expect(stdout).toContain('| resident MiB after |');
+    }
+    // npm start, measured too: its start times (no build in the smoke run), reads and registrations through its one process.
+    expect(report.allInOne.start).toEqual({
+      firstStartSeconds: expect.any(Number),
+      warmSeconds: expect.any(Number),
+      warmBannerSeconds: expect.any(Number),
+    });
+    expect(report.allInOne.results.map((r) => ({ id: r.id, errors: r.rounds[0]!.errors, answered: r.rounds[0]!.requests > 0 }))).toEqual([
+      { id: 'aio-get-signup', errors: 0, answered: true },
+      { id: 'aio-register', errors: 0, answered: true },
+    ]);
+    if (process.platform === 'linux') {
+      expect(report.allInOne.results[1]!.summary.cpuMs?.['all-in-one']).toBeGreaterThan(0);
+      expect(report.allInOne.memory[0]!['all-in-one']).toBeGreaterThan(0);
+    }
+    expect(stdout).toContain('## npm start (all-in-one)');
     expect(stdout).toContain('| GET /signups/{id} (API key) |');
     expect(stdout).toContain(`results: ${join(out, file!)}`);
   }, 240_000);
