@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { cloudEvent, type DeliveryView, type Principal, type SignupView } from '#libs/contracts';
 import type { RunningApp } from '#libs/runtime';
-import { createTestStack, eventually, type Receiver, startReceiver, type TestStack, verifyWebhook } from '#libs/testing';
+import { createTestStack, eventually, type Receiver, signupViewData, startReceiver, type TestStack, verifyWebhook } from '#libs/testing';
 import { webhooksDispatcherApp } from '../index.js';
 import { caller, MISSHAPEN_CURSORS, problemOf } from '../testing/webhook-testing.js';
 import { type AttemptRecord, type ClaimedAttempt, DeliveriesRepository } from './deliveries.repository.js';
@@ -27,31 +27,17 @@ function logCalls<T extends object, K extends keyof T>(log: string[], target: T,
 
 function signup(principal: Principal, title = 'Potluck'): SignupView {
   const now = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
+  return signupViewData(principal.organizationId, {
     slug: 'potluck-abc123',
     title,
-    description: null,
     status: 'draft',
     eventDate: now,
-    timeZone: 'UTC',
-    location: null,
-    maxParticipants: null,
-    requiresPhone: false,
-    signupCloseDate: null,
-    reminderHoursBefore: 24,
-    waitlist: { enabled: false, mode: 'auto', offerMinutes: 1440 },
-    seriesId: null,
-    organizationId: principal.organizationId,
-    participantCount: 0,
     publicUrl: 'https://example.test/s/potluck',
     livemode: principal.livemode,
     createdAt: now,
     updatedAt: now,
     publishedAt: null,
-    closedAt: null,
-    questions: [],
-  };
+  });
 }
 
 describe('webhook deliveries', () => {
