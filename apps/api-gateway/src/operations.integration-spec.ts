@@ -52,10 +52,14 @@ describe('api-gateway operations', () => {
 
   it('makes each operation route ask its own subject, once', async () => {
     let asked: Subject[] = [];
-    const bus: Pick<Bus, 'request'> = {
+    const bus: Pick<Bus, 'request' | 'requestJson'> = {
       request: async (subject) => {
         asked.push(subject);
         return anything as never;
+      },
+      requestJson: async (subject) => {
+        asked.push(subject);
+        return JSON.stringify(anything);
       },
     };
     const controllers = [...new Set(operationRoutes().map((r) => r.controllerClass))];

@@ -51,6 +51,20 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
         await expect(bus.request('auth.apikeys.verify', { keyHash: 'k1' })).resolves.toEqual(principal('user-of-k1'));
       });
 
+      it('answers the JSON text of the reply as JSON.stringify made it, and still throws a problem reply', async () => {
+        // A value whose text holds what the envelope's own text is made of.
+        const tricky = { ...principal('u'), userId: '{"ok":true,"data":} "quoted" \\ ü' };
+        await bus.serve(
+          'auth',
+          authHandlers(async ({ keyHash: key }) => {
+            if (key === 'gone') throw new ProblemError('not_found', 'No such key.');
+            return tricky;
+          }),
+        );
+        await expect(bus.requestJson('auth.apikeys.verify', { keyHash: 'k' })).resolves.toBe(JSON.stringify(tricky));
+        await expect(bus.requestJson('auth.apikeys.verify', { keyHash: 'gone' })).rejects.toMatchObject({ code: 'not_found', status: 404 });
+      });
+
       it("runs the handler under the caller's request id", async () => {
         await bus.serve(
           'auth',

@@ -8,6 +8,9 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** The JSON text of a T, as it crossed the bus. */
+export type JsonText<T> = string & { readonly jsonOf?: T };
+
 /** Handles the events of the types it subscribed to, T (any type by default). */
 export type EventHandler<T extends EventType = EventType> = (event: CloudEvent<T>) => Promise<void>;
 
@@ -49,6 +52,12 @@ export interface ConsumeOptions<T extends EventType = EventType> {
 export interface Bus {
   /** Sends a request and waits for the reply. A problem reply is thrown as ProblemError. */
   request<S extends Subject>(subject: S, payload: RequestOf<S>, options?: RequestOptions): Promise<ResponseOf<S>>;
+
+  /**
+   * As request, answering the reply as the JSON text it crossed the bus as, never parsed: for an
+   * edge that only passes it on (the text is what JSON.stringify made of the handler's answer).
+   */
+  requestJson<S extends Subject>(subject: S, payload: RequestOf<S>, options?: RequestOptions): Promise<JsonText<ResponseOf<S>>>;
 
   /**
    * Serves every subject of one owner (queue group = owner, so replicas share the load).

@@ -36,6 +36,25 @@ export async function dispatch(
   }
 }
 
+/** How every ok reply's text starts: JSON.stringify of `{ ok: true, data }`, members in that order. */
+const OK_PREFIX = '{"ok":true,"data":';
+
+/**
+ * The data of a reply's JSON text, as text: cut out of an ok reply without parsing it; any other
+ * reply is parsed, and its problem thrown as ProblemError. undefined when the text is no reply.
+ */
+export function replyDataText(text: string): string | undefined {
+  if (text.startsWith(OK_PREFIX) && text.endsWith('}')) return text.slice(OK_PREFIX.length, -1);
+  let envelope: ReplyEnvelope;
+  try {
+    envelope = JSON.parse(text) as ReplyEnvelope;
+  } catch {
+    return undefined;
+  }
+  if (typeof envelope !== 'object' || envelope === null) return undefined;
+  return JSON.stringify(unwrapReply(envelope) ?? null);
+}
+
 /** The reply's data, or the problem it carries thrown as ProblemError. */
 export function unwrapReply<T>(reply: ReplyEnvelope): T {
   if (reply.ok) return reply.data as T;
@@ -44,6 +63,10 @@ export function unwrapReply<T>(reply: ReplyEnvelope): T {
 
 export function timeoutProblem(subject: string, ms: number): ProblemError {
   return new ProblemError('internal_error', `The ${subject.split('.')[0]} service did not answer within ${ms} ms.`);
+}
+
+export function malformedReply(subject: string): ProblemError {
+  return new ProblemError('internal_error', `The ${subject.split('.')[0]} service sent a malformed reply.`);
 }
 
 export function noResponderProblem(subject: string): ProblemError {

@@ -1,4 +1,5 @@
 import { busConformance } from './bus.conformance.js';
+import { replyDataText } from './envelope.js';
 import { InProcessBus } from './in-process-bus.js';
 import { eventually, recordingLogger, testEvent, uniqueName } from './test-support.js';
 
@@ -19,5 +20,21 @@ describe('InProcessBus backlog', () => {
     release();
     await eventually(() => expect(bus.backlog(durable)).resolves.toEqual({ pending: 0, unacknowledged: 0 }));
     await bus.close();
+  });
+});
+
+describe('replyDataText', () => {
+  it('cuts the data out of an ok reply without parsing it', () => {
+    const data = { text: '} {"ok":true,"data":', list: [1, { a: null }] };
+    expect(replyDataText(JSON.stringify({ ok: true, data }))).toBe(JSON.stringify(data));
+  });
+
+  it('answers null for an ok reply without data, throws a problem reply, and undefined for what is no reply', () => {
+    expect(replyDataText(JSON.stringify({ ok: true }))).toBe('null');
+    expect(() => replyDataText(JSON.stringify({ ok: false, problem: { code: 'conflict', detail: 'Closed.' } }))).toThrow(
+      expect.objectContaining({ code: 'conflict', status: 409 }),
+    );
+    expect(replyDataText('not json')).toBeUndefined();
+    expect(replyDataText('42')).toBeUndefined();
   });
 });

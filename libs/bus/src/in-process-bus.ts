@@ -14,6 +14,7 @@ import {
   type ConsumerBacklog,
   DEFAULT_MAX_DELIVER,
   type EventHandler,
+  type JsonText,
   type RequestOptions,
   type Subscription,
 } from './bus.js';
@@ -65,6 +66,10 @@ export class InProcessBus implements Bus {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  async requestJson<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<JsonText<ResponseOf<S>>> {
+    return JSON.stringify((await this.request(subject, payload, options)) ?? null);
   }
 
   async serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription> {

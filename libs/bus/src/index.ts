@@ -4,6 +4,7 @@ export {
   type ConsumeOptions,
   type ConsumerBacklog,
   type EventHandler,
+  type JsonText,
   type RequestOptions,
   type Subscription,
 } from './bus.js';

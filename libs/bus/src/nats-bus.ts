@@ -19,6 +19,7 @@ import {
   type ConsumerBacklog,
   DEFAULT_MAX_DELIVER,
   type EventHandler,
+  type JsonText,
   type RequestOptions,
   type Subscription,
 } from './bus.js';
@@ -26,13 +27,15 @@ import {
   type BusLogger,
   checkHandlers,
   dispatch,
+  malformedReply,
   noResponderProblem,
+  replyDataText,
   type ReplyEnvelope,
   timeoutProblem,
   unwrapReply,
 } from './envelope.js';
 import { InFlight } from './in-flight.js';
-import { parseJson } from './json.js';
+import { parseJson, textOf } from './json.js';
 import { handleEvent, messageHeaders, messagingAttributes, senderContext } from './nats-context.js';
 import { inboxPrefixOf } from './nats-permissions.js';
 import { PullWorker } from './nats-pull-worker.js';
@@ -107,6 +110,23 @@ export class NatsBus implements Bus {
   }
 
   request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
+    return this.exchange(subject, payload, options, (reply) => {
+      const envelope = parseJson(reply.data) as ReplyEnvelope | undefined;
+      if (envelope === undefined) throw malformedReply(subject);
+      return unwrapReply<ResponseOf<S>>(envelope);
+    });
+  }
+
+  requestJson<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<JsonText<ResponseOf<S>>> {
+    return this.exchange(subject, payload, options, (reply) => {
+      const data = replyDataText(textOf(reply.data));
+      if (data === undefined) throw malformedReply(subject);
+      return data;
+    });
+  }
+
+  /** Sends a request in its span and reads the reply with `read`; no reply in time, or no responder, is a problem. */
+  private exchange<S extends Subject, T>(subject: S, payload: RequestOf<S>, options: RequestOptions, read: (reply: Msg) => T): Promise<T> {
     return inSpan(`request ${subject}`, { kind: SpanKind.CLIENT, attributes: messagingAttributes(subject) }, async () => {
       const timeout = options.timeoutMs ?? deadlineOf(subject) ?? this.options.defaultTimeoutMs;
       let reply: Msg;
@@ -120,9 +140,7 @@ export class NatsBus implements Bus {
         if (!(err instanceof RequestFailure && err.reason === 'no_responders')) this.logger.warn({ err, subject }, 'bus request failed');
         throw noResponderProblem(subject);
       }
-      const envelope = parseJson(reply.data) as ReplyEnvelope | undefined;
-      if (envelope === undefined) throw new ProblemError('internal_error', `The ${subject.split('.')[0]} service sent a malformed reply.`);
-      return unwrapReply<ResponseOf<S>>(envelope);
+      return read(reply);
     });
   }
 

@@ -18,7 +18,7 @@ import {
   type Subject,
 } from '#libs/contracts';
 import { ProblemError } from '#libs/problem';
-import type { Bus, ConsumeOptions, ConsumerBacklog, EventHandler, RequestOptions, Subscription } from './bus.js';
+import type { Bus, ConsumeOptions, ConsumerBacklog, EventHandler, JsonText, RequestOptions, Subscription } from './bus.js';
 import type { BusLogger } from './envelope.js';
 
 /** Retries fn until it stops throwing (or returns), failing with its last error after timeoutMs. */
@@ -125,6 +125,10 @@ export class SpyBus implements Bus {
 
   request<S extends Subject>(subject: S, payload: RequestOf<S>, options?: RequestOptions): Promise<ResponseOf<S>> {
     return this.inner.request(subject, payload, options);
+  }
+
+  requestJson<S extends Subject>(subject: S, payload: RequestOf<S>, options?: RequestOptions): Promise<JsonText<ResponseOf<S>>> {
+    return this.inner.requestJson(subject, payload, options);
   }
 
   serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription> {

@@ -55,6 +55,7 @@ export function instrumentBus(bus: Bus, metrics: Metrics, logger: Logger): Bus {
     };
   return {
     request: (subject, payload, options) => bus.request(subject, payload, options),
+    requestJson: (subject, payload, options) => bus.requestJson(subject, payload, options),
     serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>) {
       const measured = Object.fromEntries(
         Object.entries(handlers as Record<string, AnyHandler>).map(([subject, h]) => [subject, measure(subject, h)]),

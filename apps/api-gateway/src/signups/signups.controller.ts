@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Bus } from '#libs/bus';
+import type { Bus, JsonText } from '#libs/bus';
 import {
   CreateSignupDto,
   DraftFromDescriptionDto,
@@ -19,6 +19,7 @@ import {
 import { CurrentPrincipal, Operation } from '#libs/edge';
 import { BUS } from '#libs/runtime';
 import { IfMatch, IfMatchChecked } from '../http/conditional-requests.js';
+import { JsonTextAnswer } from '../http/json-text.js';
 import { UuidParam, ValidBody, ValidQuery } from '../http/validation.pipes.js';
 import { ApiProblems } from '../openapi/api-problems.decorator.js';
 
@@ -32,8 +33,12 @@ export class SignupsController {
   @ApiOperation({ summary: 'List signups, newest event first' })
   @ApiOkResponse({ type: SignupPageView })
   @ApiProblems(['scope_required', 'validation_failed'])
-  list(@ValidQuery(ListSignupsQueryDto) query: ListSignupsQueryDto, @CurrentPrincipal() principal: Principal): Promise<Page<SignupView>> {
-    return this.bus.request('signups.list', {
+  @JsonTextAnswer()
+  list(
+    @ValidQuery(ListSignupsQueryDto) query: ListSignupsQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<JsonText<Page<SignupView>>> {
+    return this.bus.requestJson('signups.list', {
       principal,
       query: {
         limit: query.limit,
@@ -85,8 +90,9 @@ export class SignupsController {
   @ApiOperation({ summary: 'Read a signup with its slots and items' })
   @ApiOkResponse({ type: SignupView })
   @ApiProblems(['scope_required', 'not_found', 'validation_failed'])
-  get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<SignupView> {
-    return this.bus.request('signups.get', { principal, id });
+  @JsonTextAnswer()
+  get(@UuidParam('id') id: string, @CurrentPrincipal() principal: Principal): Promise<JsonText<SignupView>> {
+    return this.bus.requestJson('signups.get', { principal, id });
   }
 
   @Patch(':id')
