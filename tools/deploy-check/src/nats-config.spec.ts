@@ -33,7 +33,7 @@ const codeOf = (app: AppName) => [
 
 describe('the bus catalog against the code', () => {
   it.each(APP_NAMES)('lists exactly the subjects %s requests (by name, or as the subject of an MCP tool)', (app) => {
-    const requested = literals(codeOf(app), /\.request\(\s*'([a-z_.]+)'|\bsubject: '([a-z_.]+)'/g);
+    const requested = literals(codeOf(app), /\.request(?:Json)?\(\s*'([a-z_.]+)'|\bsubject: '([a-z_.]+)'/g);
     expect(requested).toEqual([...BUS_ACCESS[app].calls].sort());
   });
 
