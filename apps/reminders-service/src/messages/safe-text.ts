@@ -28,6 +28,8 @@ export function oneLine(text: string): string {
 
 /** At most `max` characters as people count them (never half an emoji), with an ellipsis when cut. */
 export function cut(text: string, max: number): string {
+  // A character is one UTF-16 unit or more: text no longer than `max` units fits without counting.
+  if (text.length <= max) return text;
   const parts = Array.from(graphemes.segment(text), (s) => s.segment);
   return parts.length <= max
     ? text
