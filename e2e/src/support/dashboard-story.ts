@@ -145,6 +145,11 @@ export class DashboardStory {
     await this.register('Bo');
     await this.page.locator('#participants-rows').getByText('bo@example.com').waitFor({ timeout: 15_000 });
     await this.check('participants');
+    // The edit form of a participant: contact, the slot's places and the signup's question.
+    await this.page.getByRole('link', { name: 'Edit Ana' }).click();
+    await expect(this.page.getByRole('group', { name: 'Time slots' }).count()).resolves.toBe(1);
+    await this.check('participant (edit)');
+    await this.page.goBack();
   }
 
   /** From the signup's reminders page: the day's ceilings (a pro organization's), an email pass, the ceiling one lower. */

@@ -199,6 +199,7 @@ ${csrfField(viewer)}
 ${inputField(form, { name: 'name', label: 'Name', required: true })}
 ${inputField(form, { name: 'email', label: 'Email', type: 'email', required: true })}
 ${inputField(form, { name: 'phone', label: 'Phone' })}
+<h2>Signed up for</h2>
 ${waitsForSignup(participant) ? html`<p>Waiting for a place in the signup: promote them from the list to give them one.</p>` : quantityFields(form, signup)}
 ${questionFieldset(form, signup.questions)}
 <p><button type="submit" class="button">Save</button> <a href="${base}">Cancel</a></p>
