@@ -1,4 +1,4 @@
-import type { HandlersOf, ReminderPassView } from '#libs/contracts';
+import { type HandlersOf, JsonAnswer, type ReminderPassView } from '#libs/contracts';
 import { currentRequestId, runWithRequestId } from '#libs/observability';
 import { ProblemError } from '#libs/problem';
 import type { Bus } from './bus.js';
@@ -63,6 +63,17 @@ export function busConformance(name: string, createBus: (logger: BusLogger) => P
         );
         await expect(bus.requestJson('auth.apikeys.verify', { keyHash: 'k' })).resolves.toBe(JSON.stringify(tricky));
         await expect(bus.requestJson('auth.apikeys.verify', { keyHash: 'gone' })).rejects.toMatchObject({ code: 'not_found', status: 404 });
+      });
+
+      it("sends a handler's JsonAnswer as its text: passed on verbatim, parsed for request", async () => {
+        // Spaces JSON.stringify would not write: the text is not made again on the way.
+        const text = `{ "userId": "u", "organizationId": "org_test", "tier": "free", "livemode": false, "scopes": [], "credentialId": "k", "kind": "api_key" }`;
+        await bus.serve(
+          'auth',
+          authHandlers(async () => new JsonAnswer(text)),
+        );
+        await expect(bus.requestJson('auth.apikeys.verify', { keyHash: 'k' })).resolves.toBe(text);
+        await expect(bus.request('auth.apikeys.verify', { keyHash: 'k' })).resolves.toEqual(JSON.parse(text));
       });
 
       it("runs the handler under the caller's request id", async () => {

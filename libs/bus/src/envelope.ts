@@ -1,4 +1,4 @@
-import { type HandlersOf, type ServiceName, type Subject, subjectsOf } from '#libs/contracts';
+import { type HandlersOf, JsonAnswer, type ServiceName, type Subject, subjectsOf } from '#libs/contracts';
 import { asProblem, ProblemError, type WireProblem } from '#libs/problem';
 
 /** What travels back on a reply. */
@@ -38,6 +38,11 @@ export async function dispatch(
 
 /** How every ok reply's text starts: JSON.stringify of `{ ok: true, data }`, members in that order. */
 const OK_PREFIX = '{"ok":true,"data":';
+
+/** The JSON text of a reply; the text of a JsonAnswer goes in as it is, never parsed. */
+export function replyText(reply: ReplyEnvelope): string {
+  return reply.ok && reply.data instanceof JsonAnswer ? `${OK_PREFIX}${reply.data.text}}` : JSON.stringify(reply);
+}
 
 /**
  * The data of a reply's JSON text, as text: cut out of an ok reply without parsing it; any other

@@ -18,7 +18,18 @@ import {
   type RequestOptions,
   type Subscription,
 } from './bus.js';
-import { type BusLogger, checkHandlers, dispatch, noResponderProblem, timeoutProblem, unwrapReply } from './envelope.js';
+import {
+  type BusLogger,
+  checkHandlers,
+  dispatch,
+  malformedReply,
+  noResponderProblem,
+  replyDataText,
+  type ReplyEnvelope,
+  replyText,
+  timeoutProblem,
+  unwrapReply,
+} from './envelope.js';
 import { InFlight } from './in-flight.js';
 
 interface Group {
@@ -53,6 +64,17 @@ export class InProcessBus implements Bus {
   ) {}
 
   async request<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ResponseOf<S>> {
+    return unwrapReply<ResponseOf<S>>(JSON.parse(await this.exchange(subject, payload, options)) as ReplyEnvelope);
+  }
+
+  async requestJson<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<JsonText<ResponseOf<S>>> {
+    const data = replyDataText(await this.exchange(subject, payload, options));
+    if (data === undefined) throw malformedReply(subject);
+    return data;
+  }
+
+  /** The reply's JSON text, as NATS would carry it: what crosses the bus is always a copy. */
+  private async exchange(subject: Subject, payload: unknown, options: RequestOptions): Promise<string> {
     const handler = this.handlers.get(subject);
     if (!handler || this.closed) throw noResponderProblem(subject);
     const ms = options.timeoutMs ?? deadlineOf(subject) ?? this.defaultTimeoutMs;
@@ -61,15 +83,10 @@ export class InProcessBus implements Bus {
       timer = setTimeout(() => reject(timeoutProblem(subject, ms)), ms);
     });
     try {
-      const reply = await Promise.race([dispatch(handler, subject, copy(payload), this.logger), timeout]);
-      return unwrapReply<ResponseOf<S>>(copy(reply));
+      return replyText(await Promise.race([dispatch(handler, subject, copy(payload), this.logger), timeout]));
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  async requestJson<S extends Subject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<JsonText<ResponseOf<S>>> {
-    return JSON.stringify((await this.request(subject, payload, options)) ?? null);
   }
 
   async serve<O extends ServiceName>(owner: O, handlers: HandlersOf<O>): Promise<Subscription> {

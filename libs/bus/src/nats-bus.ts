@@ -31,6 +31,7 @@ import {
   noResponderProblem,
   replyDataText,
   type ReplyEnvelope,
+  replyText,
   timeoutProblem,
   unwrapReply,
 } from './envelope.js';
@@ -233,7 +234,7 @@ export class NatsBus implements Bus {
                 }
               : await dispatch(handler, subject, payload, this.logger);
           if (!reply.ok && ProblemError.fromWire(reply.problem).status >= 500) failSpan(span);
-          msg.respond(JSON.stringify(reply));
+          msg.respond(replyText(reply));
         }),
       senderContext(msg.headers),
     );

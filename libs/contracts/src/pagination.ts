@@ -46,6 +46,11 @@ export function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => strin
   return { data, nextCursor: rows.length > limit ? cursorOf(data[data.length - 1]!) : null };
 }
 
+/** The JSON text of a page whose items are JSON text already: what JSON.stringify makes of the page. */
+export function pageText(items: readonly string[], nextCursor: string | null): string {
+  return `{"data":[${items.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+}
+
 /**
  * The list a cursor belongs to: the operation that listed it, the caller's organization and mode,
  * the parent of a nested list (a signup's participants, an endpoint's deliveries), and the

@@ -343,7 +343,18 @@ export function subjectsOf<O extends ServiceName>(owner: O): SubjectsOf<O>[] {
   return SUBJECTS.filter((s): s is SubjectsOf<O> => s.startsWith(`${owner}.`));
 }
 
+/**
+ * A handler's answer given as the JSON text of a T, already made (by Postgres, say): the bus
+ * sends it as it is, and a caller that parses the reply gets the T. The text must be exactly
+ * what JSON.stringify makes of that T, as an edge that passes it on hashes it for its ETag.
+ */
+export class JsonAnswer<T> {
+  declare readonly answerOf?: T;
+
+  constructor(readonly text: string) {}
+}
+
 /** The handlers a service must provide: exactly one per subject it owns (checked by the compiler and at boot). */
 export type HandlersOf<O extends ServiceName> = {
-  [S in SubjectsOf<O>]: (req: RequestOf<S>) => Promise<ResponseOf<S>>;
+  [S in SubjectsOf<O>]: (req: RequestOf<S>) => Promise<ResponseOf<S> | JsonAnswer<ResponseOf<S>>>;
 };

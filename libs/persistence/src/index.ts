@@ -6,3 +6,4 @@ export { Batches, reserveInTurn, type BatchesOptions, type InTurn, type Reservat
 export { UUID_V7_SQL } from './uuid-v7.js';
 export { sqlMigration, type MigrationSql } from './migrations.js';
 export { pruneOnce, retentionLeaseSql, type PruneOptions, type PruneResult, type PruneRule } from './retention.js';
+export { jsonSql, type JsonSql } from './sql-json.js';

@@ -9,7 +9,10 @@ import { conflictDetail, outcomeOf, type SignupAction } from './signup-state.js'
  */
 export type Access = 'owner' | 'public' | 'none';
 
-export function accessOf(signup: Signup, owner: Owner): Access {
+/** What access depends on. */
+export type Readable = Pick<Signup, 'livemode' | 'organizationId' | 'status'>;
+
+export function accessOf(signup: Readable, owner: Owner): Access {
   if (signup.livemode !== owner.livemode) return 'none';
   if (signup.organizationId === owner.organizationId) return 'owner';
   return signup.status === 'draft' ? 'none' : 'public';
@@ -21,7 +24,7 @@ function notFound(): ProblemError {
 }
 
 /** The signup when the caller may read it. */
-export function requireVisible(signup: Signup | undefined, owner: Owner): Signup {
+export function requireVisible<T extends Readable>(signup: T | undefined, owner: Owner): T {
   if (!signup || accessOf(signup, owner) === 'none') throw notFound();
   return signup;
 }

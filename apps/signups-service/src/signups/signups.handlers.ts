@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import {
   CreateSignupDto,
   type HandlersOf,
+  JsonAnswer,
   ListSignupsQueryDto,
+  pageText,
   requireUuid,
   updatedSinceOf,
   UpdateSignupDto,
@@ -54,18 +56,25 @@ export class SignupsHandlers {
     return {
       'signups.list': async ({ principal, query }) => {
         const { status, seriesId, cursor, limit, updated_since } = await validateInput(ListSignupsQueryDto, query, 'query');
-        const page = await this.listSignups.execute({
+        const listQuery = {
           owner: ownerOf(principal),
           status,
           seriesId: seriesId?.toLowerCase(),
           updatedSince: updatedSinceOf(updated_since),
           cursor,
           limit,
-        });
+        };
+        const written = await this.listSignups.json(listQuery);
+        const texts = written.data.map((s) => s.json);
+        if (texts.every((text) => text !== null)) return new JsonAnswer(pageText(texts, written.nextCursor));
+        const page = await this.listSignups.execute(listQuery);
         return { data: page.data.map((s) => this.presenter.view(s)), nextCursor: page.nextCursor };
       },
       'signups.get': async ({ principal, id }) => {
-        const { signup, contents } = await this.getSignup.execute({ owner: ownerOf(principal), id: requireUuid(id) });
+        const query = { owner: ownerOf(principal), id: requireUuid(id) };
+        const text = await this.getSignup.json(query);
+        if (text !== null) return new JsonAnswer(text);
+        const { signup, contents } = await this.getSignup.execute(query);
         return this.presenter.detail(signup, contents);
       },
       'signups.reminders.target': async ({ principal, signupId }) =>

@@ -7,6 +7,7 @@ import { SIGNUPS_SCHEMA } from '../schema.js';
 import type { Question } from './question.js';
 import { questionsJsonSql } from './questions.repository.js';
 import type { Owner, Signup, SignupChanges, WaitlistSettings } from './signup.js';
+import { signupViewJsonSql } from './signup-view.sql.js';
 import type { Contents } from './slot-item.js';
 import { contentsFromJson, contentsJsonSql } from './slots-items.sql.js';
 
@@ -32,6 +33,10 @@ const LOCK = {
   share: prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 FOR SHARE`),
   update: prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE id = $1 FOR NO KEY UPDATE`),
 };
+/** Who may read a signup (signup.policy's accessOf), and its detail view as Postgres wrote it; $2 is the public origin. */
+const FIND_DETAIL_JSON = prepared(
+  `SELECT organization_id, livemode, status, ${signupViewJsonSql('$2::text', true)} AS json FROM ${TABLE} s WHERE s.id = $1`,
+);
 const COUNT_PARTICIPANTS = prepared(`UPDATE ${TABLE} s SET participant_count = participant_count + $2 WHERE id = $1 RETURNING ${COLUMNS}`);
 
 interface SignupRow {
@@ -119,6 +124,20 @@ export interface ListPosition {
   id: string;
 }
 
+/**
+ * A signup's view as Postgres wrote it (signup-view.sql): null where only JavaScript can write
+ * one of its values, so the caller builds that view from the signup itself.
+ */
+export interface SignupJson {
+  json: string | null;
+}
+
+/** What accessOf needs of a signup, with its detail view as Postgres wrote it. */
+export type SignupDetailJson = SignupJson & Pick<Signup, 'organizationId' | 'livemode' | 'status'>;
+
+/** A listed signup's view as Postgres wrote it, with its list position. */
+export type ListedSignupJson = SignupJson & ListPosition;
+
 export interface ListFilter {
   status?: SignupStatus;
   seriesId?: string;
@@ -126,6 +145,30 @@ export interface ListFilter {
   updatedSince?: Date;
   after?: ListPosition;
   limit: number;
+}
+
+/** Adds a parameter; its placeholder. */
+function parameter(params: unknown[], value: unknown): string {
+  params.push(value);
+  return `$${params.length}`;
+}
+
+/**
+ * The WHERE of a page of the owner's signups, and its parameters. Its text is one of sixteen
+ * (with or without a status, a series, a change time, a position), whatever the values, so it can
+ * be prepared.
+ */
+function listConditions(owner: Owner, filter: ListFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [owner.organizationId, owner.livemode];
+  let where = 'organization_id = $1 AND livemode = $2';
+  if (filter.status) where += ` AND status = ${parameter(params, filter.status)}`;
+  if (filter.seriesId) where += ` AND series_id = ${parameter(params, filter.seriesId)}`;
+  if (filter.updatedSince) where += ` AND updated_at >= ${parameter(params, filter.updatedSince)}::timestamptz`;
+  if (filter.after) {
+    const [eventDate, id] = [parameter(params, filter.after.eventDate), parameter(params, filter.after.id)];
+    where += ` AND (event_date, id) < (${eventDate}::timestamptz, ${id}::uuid)`;
+  }
+  return { where, params };
 }
 
 const CHANGE_COLUMNS: Readonly<Record<Exclude<keyof SignupChanges, 'waitlist'>, string>> = {
@@ -230,6 +273,16 @@ export class SignupsRepository {
     return rows.map((row) => ({ signup: signupFromRow(row), contents: contentsFromJson(row.slots, row.items) }));
   }
 
+  /** A signup's detail view (SignupPresenter.detail) as Postgres wrote it, with who may read it, in one statement. */
+  async findDetailJson(id: string, publicOrigin: string): Promise<SignupDetailJson | undefined> {
+    const [row] = await rowsOf<{ organization_id: string; livemode: boolean; status: SignupStatus; json: string | null }>(
+      this.dataSource.manager,
+      FIND_DETAIL_JSON,
+      [id, publicOrigin],
+    );
+    return row && { organizationId: row.organization_id, livemode: row.livemode, status: row.status, json: row.json };
+  }
+
   async findBySlug(slug: string): Promise<Signup | undefined> {
     const [row] = await rowsOf<SignupRow>(this.dataSource.manager, FIND_BY_SLUG, [slug]);
     return row && signupFromRow(row);
@@ -266,35 +319,33 @@ export class SignupsRepository {
 
   /**
    * One page of the owner's signups, newest event first (keyset: stable under concurrent
-   * inserts). Prepared: its text is one of eight (with or without a status, a series, a
-   * position), whatever the values.
+   * inserts), prepared (see listConditions).
    */
   async list(owner: Owner, filter: ListFilter): Promise<Signup[]> {
-    const params: unknown[] = [owner.organizationId, owner.livemode];
-    let where = 'organization_id = $1 AND livemode = $2';
-    if (filter.status) {
-      params.push(filter.status);
-      where += ` AND status = $${params.length}`;
-    }
-    if (filter.seriesId) {
-      params.push(filter.seriesId);
-      where += ` AND series_id = $${params.length}`;
-    }
-    if (filter.updatedSince) {
-      params.push(filter.updatedSince);
-      where += ` AND updated_at >= $${params.length}::timestamptz`;
-    }
-    if (filter.after) {
-      params.push(filter.after.eventDate, filter.after.id);
-      where += ` AND (event_date, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
-    }
-    params.push(filter.limit);
+    const { where, params } = listConditions(owner, filter);
+    const limit = parameter(params, filter.limit);
     const rows = await rowsOf<SignupRow>(
       this.dataSource.manager,
-      prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT $${params.length}`),
+      prepared(`SELECT ${COLUMNS} FROM ${TABLE} s WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT ${limit}`),
       params,
     );
     return rows.map(signupFromRow);
+  }
+
+  /** The page list() reads, each signup's view (SignupPresenter.view) as Postgres wrote it. */
+  async listJson(owner: Owner, filter: ListFilter, publicOrigin: string): Promise<ListedSignupJson[]> {
+    const { where, params } = listConditions(owner, filter);
+    const limit = parameter(params, filter.limit);
+    const origin = parameter(params, publicOrigin);
+    const rows = await rowsOf<{ id: string; event_date: Date; json: string | null }>(
+      this.dataSource.manager,
+      prepared(
+        `SELECT id, event_date, ${signupViewJsonSql(`${origin}::text`, false)} AS json FROM ${TABLE} s
+         WHERE ${where} ORDER BY event_date DESC, id DESC LIMIT ${limit}`,
+      ),
+      params,
+    );
+    return rows.map((row) => ({ id: row.id, eventDate: row.event_date, json: row.json }));
   }
 
   /** Applies changes to an owned signup in one of the given statuses; undefined when there is none. */
