@@ -17,6 +17,13 @@ export interface DataSourceSpec {
 /** Where the database is: a Postgres URL, or extra driver options (the embedded PGlite adapter). */
 export type DatabaseTarget = { url: string } | { driverOptions: Partial<DataSourceOptions> };
 
+/**
+ * The session settings every connection pins, whatever the server's or role's defaults: the
+ * driver parses timestamps in ISO style, and JSON text Postgres writes (sql-json.ts) must write
+ * numbers in their shortest exact form, as JavaScript does.
+ */
+export const SESSION_SETTINGS = { TimeZone: 'UTC', DateStyle: 'ISO, MDY', extra_float_digits: '1' } as const;
+
 /** One DataSource per app, bound to its schema, with its own migrations table; never synchronize. */
 export function createDataSource(spec: DataSourceSpec, target: DatabaseTarget): DataSource {
   const base = {
@@ -33,7 +40,13 @@ export function createDataSource(spec: DataSourceSpec, target: DatabaseTarget): 
     return new DataSource({
       ...base,
       url: target.url,
-      extra: { max: spec.poolSize ?? 10, application_name: spec.schema },
+      extra: {
+        max: spec.poolSize ?? 10,
+        application_name: spec.schema,
+        options: Object.entries(SESSION_SETTINGS)
+          .map(([name, value]) => `-c ${name}=${value.replaceAll(' ', '\\ ')}`)
+          .join(' '),
+      },
     });
   }
   return new DataSource({ ...base, ...target.driverOptions } as DataSourceOptions);

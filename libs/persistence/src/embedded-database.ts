@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
-import type { DatabaseTarget, DataSourceSpec } from './data-source.js';
+import { type DatabaseTarget, type DataSourceSpec, SESSION_SETTINGS } from './data-source.js';
 
 type ConnectCallback = (err: Error | null, client?: pg.PoolClient, done?: (release?: Error | boolean) => void) => void;
 
@@ -52,6 +52,7 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockFolder(dataDir);
   const pglite = await PGlite.create({ dataDir: join(dataDir, 'pg') });
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await pglite.query('SELECT set_config($1, $2, false)', [name, value]);
   const shared = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS });
   shared.on('error', () => undefined);
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source.js';
 import { openEmbeddedDatabase } from './embedded-database.js';
@@ -55,7 +56,15 @@ const CASES: Record<'string' | 'number' | 'timestamp' | 'stringArray', Case[]> =
     time('9999-12-31T23:00:00-05:00', true),
     time(null),
   ],
-  stringArray: [strings('["a", "b \\"q\\"", "é\\n"]'), strings('[]'), strings('null'), strings(null), strings('{"a": 1}', true)],
+  stringArray: [
+    strings('["a", "b \\"q\\"", "é\\n"]'),
+    strings('[]'),
+    strings('null'),
+    strings(null),
+    strings('{"a": 1}', true),
+    strings('["a", 1]', true),
+    strings('["a", null]', true),
+  ],
 };
 
 async function embedded(): Promise<{ ds: DataSource; close: () => Promise<void> }> {
@@ -73,8 +82,16 @@ async function embedded(): Promise<{ ds: DataSource; close: () => Promise<void> 
   };
 }
 
+/** Postgres whose database defaults differ from the settings connections pin (SESSION_SETTINGS). */
 async function server(): Promise<{ ds: DataSource; close: () => Promise<void> }> {
   const database = await createTestDatabase('sql_json');
+  const name = new URL(database.url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  await admin.query(`ALTER DATABASE "${name}" SET extra_float_digits = 3`);
+  await admin.query(`ALTER DATABASE "${name}" SET TimeZone = 'Pacific/Chatham'`);
+  await admin.query(`ALTER DATABASE "${name}" SET DateStyle = 'SQL, DMY'`);
+  await admin.end();
   const spec = { schema: 'json', entities: [], migrations: [] };
   const ds = await createDataSource(spec, { url: database.url }).initialize();
   return {
@@ -112,6 +129,15 @@ describe.each([
       expect(json).toBe(c.unwritable ? null : JSON.stringify(value));
     },
   );
+
+  it('runs under the settings every connection pins, whatever the database defaults to', async () => {
+    const [row] = await rowsOf<Record<string, string>>(
+      ds,
+      `SELECT current_setting('TimeZone') AS "TimeZone", current_setting('DateStyle') AS "DateStyle",
+              current_setting('extra_float_digits') AS extra_float_digits`,
+    );
+    expect(row).toEqual({ TimeZone: 'UTC', DateStyle: 'ISO, MDY', extra_float_digits: '1' });
+  });
 
   it('writes an object with its members in order, compact', async () => {
     const object = jsonSql.object({

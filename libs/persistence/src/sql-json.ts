@@ -37,7 +37,9 @@ export const jsonSql = {
 
   /** A jsonb array of strings (or null), compact (jsonb's own text has spaces); NULL for any other jsonb. */
   stringArray: (sql: string): JsonSql =>
-    `(CASE WHEN ${sql} IS NULL OR jsonb_typeof(${sql}) = 'null' THEN 'null' WHEN jsonb_typeof(${sql}) = 'array' THEN
+    `(CASE WHEN ${sql} IS NULL OR jsonb_typeof(${sql}) = 'null' THEN 'null'
+      WHEN jsonb_typeof(${sql}) = 'array' AND NOT EXISTS
+        (SELECT 1 FROM jsonb_array_elements(${sql}) AS x(element) WHERE jsonb_typeof(x.element) <> 'string') THEN
       (SELECT COALESCE('[' || string_agg(to_json(e.value)::text, ',' ORDER BY e.n) || ']', '[]')
        FROM jsonb_array_elements_text(${sql}) WITH ORDINALITY AS e(value, n)) END)`,
 

@@ -50,7 +50,10 @@ async function fullSignup(principal: Principal, bound: number): Promise<SignupVi
 }
 
 const handlers = () => h.app.app.get(SignupsHandlers).handlers();
-const listOf = (views: SignupView[], nextCursor: string | null) => ({ data: views.map(({ slots: _slots, items: _items, ...view }) => view), nextCursor });
+const listOf = (views: SignupView[], nextCursor: string | null) => ({
+  data: views.map(({ slots: _slots, items: _items, ...view }) => view),
+  nextCursor,
+});
 
 describe('signups.get and signups.list as Postgres writes them', () => {
   it('answers the text JSON.stringify makes of the presenter’s view, byte for byte, for the owner and for another organization', async () => {
