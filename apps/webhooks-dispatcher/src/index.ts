@@ -12,6 +12,7 @@ import { AddDeliveries1795600000001 } from './migrations/1795600000001-AddDelive
 import { OutboxTraceContext1796000000000 } from './migrations/1796000000000-OutboxTraceContext.js';
 import { Retention1796450000000 } from './migrations/1796450000000-Retention.js';
 import { EventLog1796810000000 } from './migrations/1796810000000-EventLog.js';
+import { DeliveriesFillfactor1797100000000 } from './migrations/1797100000000-DeliveriesFillfactor.js';
 import { WEBHOOKS_SCHEMA } from './schema.js';
 import { webhooksSpec } from './webhooks.config.js';
 import { WebhooksModule } from './webhooks.module.js';
@@ -26,6 +27,7 @@ export const webhooksDataSourceSpec: DataSourceSpec = {
     OutboxTraceContext1796000000000,
     Retention1796450000000,
     EventLog1796810000000,
+    DeliveriesFillfactor1797100000000,
   ],
 };
 

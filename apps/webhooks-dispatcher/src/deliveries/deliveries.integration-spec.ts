@@ -526,6 +526,15 @@ describe('webhook deliveries', () => {
     expect(count).toBe(0);
   });
 
+  it('keeps room on every page of the deliveries, so that a claim rewrites its row on the same page without touching an index', async () => {
+    const [{ options }] = (await db.query(
+      `SELECT reloptions AS options FROM pg_class WHERE oid = '"webhooks"."deliveries"'::regclass`,
+    )) as {
+      options: string[] | null;
+    }[];
+    expect(options).toContain('fillfactor=60');
+  });
+
   it('counts each attempt once by outcome in webhook_delivery_attempts_total', async () => {
     const principal = caller();
     const target = await endpoint(principal);
