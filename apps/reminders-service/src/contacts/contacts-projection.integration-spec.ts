@@ -180,7 +180,13 @@ describe('contacts projection', () => {
     await stack.bus.publish(event('participant.registered', p, '2026-11-22T10:01:00.000Z'));
     app = await stack.boot(remindersServiceApp);
     db = app.context.dataSource!;
-    await eventually(async () => expect(await contact(p.id)).toMatchObject({ name: 'Late', phone: '+14155550123', active: true }), 10_000);
-    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ title: 'While down' }));
-  });
+    // An event the server handed to the closed member's last pull request comes back only after
+    // the consumer's ack wait (30 s), so catching up may take that long.
+    const caughtUp = 40_000;
+    await eventually(
+      async () => expect(await contact(p.id)).toMatchObject({ name: 'Late', phone: '+14155550123', active: true }),
+      caughtUp,
+    );
+    await eventually(async () => expect(await signupRow(s.id)).toMatchObject({ title: 'While down' }), caughtUp);
+  }, 60_000);
 });
