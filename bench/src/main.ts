@@ -13,6 +13,7 @@ import { Platform } from './platform.js';
 import { monotonicMicros, summarizeProfiles } from './profile.js';
 import { type Check, markdown, type ScenarioResult, summarize, type Target } from './report.js';
 import { fullLine, nearlyFullSignup, participantsIn, registration, REGISTRATION_SLOTS, seed, takenPlaces } from './seed.js';
+import { settle } from './settle.js';
 import { median } from './stats.js';
 import { seedWebhooks, webhookBurst, webhookPaced } from './webhooks.js';
 
@@ -270,6 +271,8 @@ async function main(): Promise<void> {
         process.stderr.write(`round ${r}/${settings.rounds}: ${scenario.id}\n`);
         const before = await cpu.snapshot();
         const measurement = await scenario.measure();
+        const waited = await settle(Object.values(stack.info.internalUrls));
+        if (waited >= 1) process.stderr.write(`  its events took the consumers ${waited.toFixed(1)} s more\n`);
         measured.get(scenario.id)!.push({ ...measurement, cpuMs: cpuPerOperation(before, await cpu.snapshot(), measurement.requests) });
       }
       memory.push(appMemory(await cpu.snapshot()));
