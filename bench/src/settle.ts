@@ -2,10 +2,15 @@
 const BACKLOG = /^(?:outbox_pending_events|event_consumer_pending_messages|event_consumer_unacknowledged_messages)(?:\{[^}]*\})? (\S+)$/gm;
 const POLL_MS = 200;
 
-/** The events the apps still hold, summed over every app's /metrics. */
+/**
+ * The events the apps still hold, summed over every app's /metrics. The gauges' names are the
+ * apps' (libs/runtime); finding none means they changed, and waiting on them would wait for nothing.
+ */
 async function backlog(origins: readonly string[]): Promise<number> {
   const texts = await Promise.all(origins.map(async (origin) => (await fetch(`${origin}/metrics`)).text()));
-  return texts.reduce((sum, text) => [...text.matchAll(BACKLOG)].reduce((total, match) => total + Number(match[1]), sum), 0);
+  const values = texts.flatMap((text) => [...text.matchAll(BACKLOG)].map((match) => Number(match[1])));
+  if (values.length === 0) throw new Error('no app shows an outbox or consumer lag gauge on /metrics');
+  return values.reduce((sum, value) => sum + value, 0);
 }
 
 /**
